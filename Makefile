@@ -1,0 +1,39 @@
+# Two commands matter: `make run` (play SCOUT in the terminal) and `make test` (everything).
+# Both bootstrap .venv from the pinned lock file on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.bigtop-installed
+
+.PHONY: run test lint typecheck unit bench lock clean
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/bigtop play scout --players 3
+
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_games.py
+
+# Re-pin after changing dependencies in pyproject.toml (needs the registry).
+lock: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^bigtop' > requirements.lock
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

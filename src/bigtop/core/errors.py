@@ -1,0 +1,30 @@
+"""Errors raised by the engines. Every one is a ``ValueError`` so callers can catch bad input
+in one place, and each names what was wrong."""
+
+
+class BigtopError(ValueError):
+    """Base class of every error bigtop raises for bad input."""
+
+
+class UnknownGameError(BigtopError):
+    """No game is registered under that name."""
+
+
+class RuleOptionError(BigtopError):
+    """An unknown rule option, or a value the option does not accept."""
+
+
+class MalformedActionError(BigtopError):
+    """An action (object or JSON) that is not of the game's action form at all."""
+
+
+class IllegalActionError(BigtopError):
+    """A well-formed action that the rules do not allow in the current state.
+
+    The state is left unchanged.
+    """
+
+
+class InvalidStateError(BigtopError):
+    """A state (usually JSON, possibly hand-written) that is not consistent with the rules:
+    a card twice, a wrong count, a player index out of range, ..."""

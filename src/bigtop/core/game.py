@@ -1,0 +1,321 @@
+"""The Game/State protocol every engine implements (OpenSpiel's split, python-chess's care).
+
+A :class:`Game` is an immutable configuration: which game, how many players, which rule options.
+A :class:`State` is one position of a play of that game. It is mutable (``apply`` changes it in
+place; ``clone`` copies it) and pure: no I/O, and every random event is derived from the state's
+``seed`` and the number of actions applied so far (see :mod:`bigtop.core.rng`).
+
+Players are numbered ``0 .. num_players-1`` clockwise. ``current_player()`` is a player, or
+:data:`CHANCE` when the next action is a chance outcome (a die roll), or :data:`TERMINAL`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bigtop.core.actions import Action, action_from_json
+from bigtop.core.errors import (
+    BigtopError,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedActionError,
+    RuleOptionError,
+)
+from bigtop.core.options import RuleOptions
+from bigtop.core.rng import check_seed, derive_rng, derive_seed
+
+CHANCE = -1
+TERMINAL = -4
+
+JSON = dict[str, Any]
+
+
+class Game(ABC):
+    """One game under one configuration (player count and rule options)."""
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"scout"``."""
+    title: ClassVar[str]
+    """Printed name, e.g. ``"SCOUT"``."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_type: ClassVar[type[RuleOptions]]
+    action_types: ClassVar[tuple[type[Action], ...]]
+    has_hidden_information: ClassVar[bool] = True
+    """False only for games where every player sees everything (no resampling to test)."""
+
+    @classmethod
+    def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
+        """Option combinations the conformance harness plays for this player count: the
+        defaults plus every option's alternatives (in combination where the game allows)."""
+        return [{}]
+
+    def __init__(
+        self, num_players: int, options: RuleOptions | Mapping[str, object] | None = None
+    ) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise RuleOptionError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, "
+                f"got {num_players!r}"
+            )
+        if options is None or isinstance(options, Mapping):
+            options = self.options_type.from_mapping(options)
+        elif not isinstance(options, self.options_type):
+            raise RuleOptionError(f"{self.title} options must be {self.options_type.__name__}")
+        options.validate_for(num_players)
+        self.num_players = num_players
+        self.options = options
+
+    # -- states -------------------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, seed: int = 0) -> State:
+        """The position before the first action, from a seed."""
+
+    @abstractmethod
+    def _state_from_position(self, position: JSON, seed: int) -> State:
+        """Build and validate a state from the game-specific part of its JSON.
+        Raise InvalidStateError (or any BigtopError) for an inconsistent position."""
+
+    def state_from_json(self, data: object) -> State:
+        """Load a state from its JSON form, validating everything. The envelope must name this
+        game, player count and options."""
+        if not isinstance(data, dict):
+            raise InvalidStateError("a state must be a JSON object")
+        if data.get("game") != self.name:
+            raise InvalidStateError(f"state is for game {data.get('game')!r}, not {self.name!r}")
+        if data.get("players") != self.num_players:
+            raise InvalidStateError(
+                f"state is for {data.get('players')!r} players, not {self.num_players}"
+            )
+        opts = data.get("options", {})
+        if not isinstance(opts, dict):
+            raise InvalidStateError("'options' must be an object")
+        if self.options_type.from_mapping(opts) != self.options:
+            raise InvalidStateError("state options differ from the game's options")
+        try:
+            seed = check_seed(data.get("seed"))
+        except BigtopError as e:
+            raise InvalidStateError(str(e)) from None
+        position = data.get("position")
+        if not isinstance(position, dict):
+            raise InvalidStateError("'position' must be an object")
+        history = data.get("history", [])
+        if not isinstance(history, list):
+            raise InvalidStateError("'history' must be a list of actions")
+        try:
+            actions = [self.action_from_json(a) for a in history]
+            state = self._state_from_position(position, seed)
+        except InvalidStateError:
+            raise
+        except (BigtopError, KeyError, TypeError, IndexError, AttributeError) as e:
+            raise InvalidStateError(f"bad {self.name} position: {e}") from None
+        state.history = actions
+        return state
+
+    def to_json(self) -> JSON:
+        return {"game": self.name, "players": self.num_players, "options": self.options.to_json()}
+
+    # -- actions ------------------------------------------------------------------------
+    def action_from_json(self, obj: object) -> Action:
+        return action_from_json(obj, self.action_types)
+
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the fixed integer encoding of actions (for this player count/options)."""
+
+    @abstractmethod
+    def action_to_int(self, action: Action) -> int: ...
+
+    @abstractmethod
+    def action_from_int(self, index: int) -> Action: ...
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and self.name == other.name
+                and self.num_players == other.num_players and self.options == other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.num_players, self.options))
+
+    def __repr__(self) -> str:
+        changed = self.options.changed()
+        extra = f", {changed}" if changed else ""
+        return f"<{type(self).__name__} {self.num_players} players{extra}>"
+
+
+class State(ABC):
+    """One position. Subclasses implement the underscore methods and the observation."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.history: list[Action] = []
+        self._legal: list[Action] | None = None
+
+    # -- whose turn -------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """A player index, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # -- actions ------------------------------------------------------------------------
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Every legal action (or chance outcome) now; never empty in a live state."""
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the player to act (chance outcomes at a chance node), in a fixed
+        order. Empty only when the state is terminal. The list must not be modified."""
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._legal_actions()
+        return self._legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: each outcome with its probability. Uniform unless overridden."""
+        if not self.is_chance():
+            raise IllegalActionError("not a chance node")
+        outcomes = self.legal_actions()
+        return [(a, 1.0 / len(outcomes)) for a in outcomes]
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply a legal action. Only called after the legality check."""
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action``; raise :class:`IllegalActionError` (a ``ValueError``) and leave the
+        state unchanged if it is not legal now."""
+        legal = self.legal_actions()
+        if action not in legal:
+            if self.is_terminal():
+                raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+            if not isinstance(action, self.game.action_types):
+                raise MalformedActionError(
+                    f"{action!r} is not a {self.game.title} action")
+            raise IllegalActionError(self._why_illegal(action))
+        self._apply(action)
+        self.history.append(action)
+        self._legal = None
+
+    def apply_json(self, obj: object) -> Action:
+        """Parse and apply an action given in JSON; returns the parsed action."""
+        action = self.game.action_from_json(obj)
+        self.apply(action)
+        return action
+
+    def apply_int(self, index: int) -> Action:
+        """Apply an action given by its integer encoding."""
+        try:
+            action = self.game.action_from_int(index)
+        except (IndexError, ValueError, TypeError, KeyError):
+            raise MalformedActionError(
+                f"{index!r} is not an action number of {self.game.title} "
+                f"(0..{self.game.num_distinct_actions() - 1})") from None
+        self.apply(action)
+        return action
+
+    def apply_chance(self) -> Action:
+        """At a chance node, draw an outcome from the state's seed (deterministic) and apply it."""
+        outcomes = self.chance_outcomes()
+        rng = derive_rng(self.seed, "chance", len(self.history))
+        r = rng.random()
+        acc = 0.0
+        chosen = outcomes[-1][0]
+        for action, p in outcomes:
+            acc += p
+            if r < acc:
+                chosen = action
+                break
+        self.apply(chosen)
+        return chosen
+
+    def _why_illegal(self, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal; games may be more specific."""
+        return f"{action!r} is not legal now (player {self.current_player()} to act)"
+
+    # -- results ------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each player's score so far (final when terminal); higher is better unless the game
+        overrides :meth:`ranking`."""
+
+    def ranking(self) -> list[int]:
+        """Each player's place, 1 = best; tied players share a place (1, 2, 2, 4)."""
+        return places(self.scores())
+
+    def winners(self) -> list[int]:
+        return [p for p, place in enumerate(self.ranking()) if place == 1]
+
+    def result(self) -> JSON:
+        """A summary for logs and simulations; games may add fields (e.g. why it ended)."""
+        return {"scores": self.scores(), "ranking": self.ranking(), "winners": self.winners()}
+
+    # -- text ---------------------------------------------------------------------------
+    @abstractmethod
+    def describe(self, action: Action) -> str:
+        """One human-readable line for ``action`` played now (call before applying)."""
+
+    def render(self, player: int | None = None) -> str:
+        """A text picture of the position as ``player`` sees it (None: a spectator)."""
+        return json.dumps(self.observation(player), indent=1)
+
+    def action_from_text(self, text: str) -> Action:
+        """Parse a typed action (terminal play); games with rich actions override."""
+        raise MalformedActionError(f"cannot read {text!r} as a {self.game.title} action")
+
+    # -- JSON ---------------------------------------------------------------------------
+    @abstractmethod
+    def _position_json(self) -> JSON:
+        """The game-specific part of the state's JSON (everything, hidden parts included)."""
+
+    def to_json(self) -> JSON:
+        """The whole state; ``game.state_from_json(s.to_json()) == s``."""
+        out = self.game.to_json()
+        out["seed"] = self.seed
+        out["position"] = self._position_json()
+        out["history"] = [a.to_json() for a in self.history]
+        return out
+
+    @abstractmethod
+    def observation(self, player: int | None) -> JSON:
+        """What ``player`` may see (None: the public view for spectators). Never contains
+        another player's hidden cards, nor the seed (which would predict future chance)."""
+
+    @abstractmethod
+    def resample_hidden(self, player: int, seed: int) -> State:
+        """A new state consistent with ``observation(player)``: everything ``player`` cannot
+        see is drawn afresh from ``seed`` (including the seed that drives future chance), so
+        a search from it learns nothing hidden."""
+
+    @abstractmethod
+    def audit(self) -> None:
+        """Check the state's invariants independently of the move code: every card or piece
+        conserved, counts and score bookkeeping consistent with the rulebook's scoring.
+        Raise AssertionError naming what is wrong. The conformance harness calls it after
+        every action."""
+
+    def clone(self) -> State:
+        copy = self.game.state_from_json(self.to_json())
+        return copy
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def fresh_seed(self, seed: int) -> int:
+        """Seed for a resampled state; depends on the given seed and the history length."""
+        return derive_seed(seed, "resample", len(self.history))
+
+
+def places(scores: Sequence[float]) -> list[int]:
+    """Competition ranking, higher score better: ``places([3, 5, 5, 1]) == [3, 1, 1, 4]``."""
+    return [1 + sum(1 for t in scores if t > s) for s in scores]

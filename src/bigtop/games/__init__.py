@@ -1,0 +1,1 @@
+"""One package per game: rules (a pure state machine), data and a heuristic bot."""

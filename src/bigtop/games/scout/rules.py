@@ -1,0 +1,863 @@
+"""SCOUT as a pure state machine (rulebook 001_df8c940f20f01f9a.txt, reading and rulings in
+shared/rules/scout.md).
+
+A turn is one of: **Show** a set; **Scout** a card from an end of the active set and then
+**Insert** it into the hand (two actions, so legal-action lists stay short); or **Scout & Show**:
+a Scout with ``and_show=True``, an Insert, then a Show. Before a player's first action of a round
+they may **TurnHand** (ruling S1).
+
+>>> from bigtop import new_state
+>>> s = new_state("scout", players=3, seed=2)
+>>> s.current_player(), s.phase
+(0, 'turn')
+>>> all(a.kind in ("show", "turn-hand") for a in s.legal_actions())  # S4: the first must Show
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from bigtop.core.actions import Action
+from bigtop.core.errors import IllegalActionError, InvalidStateError
+from bigtop.core.game import JSON, TERMINAL, Game, State
+from bigtop.core.options import RuleOptions, option
+from bigtop.core.rng import derive_rng
+from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
+
+# -- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Show(Action):
+    """Play ``length`` adjacent cards starting at hand position ``start`` (0 = leftmost)."""
+
+    kind: ClassVar[str] = "show"
+    start: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Scout(Action):
+    """Take the card at one end of the active set; ``and_show`` spends the Scout & Show token."""
+
+    kind: ClassVar[str] = "scout"
+    end: Literal["left", "right"]
+    and_show: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Insert(Action):
+    """Put the scouted card into the hand before position ``position`` (0 = far left,
+    len(hand) = far right), turned to its other number if ``flip``."""
+
+    kind: ClassVar[str] = "insert"
+    position: int
+    flip: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnHand(Action):
+    """Turn the whole hand upside down: every card flips, the order reverses (ruling S1)."""
+
+    kind: ClassVar[str] = "turn-hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Only when neither Show nor Scout is possible (ruling S5)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+ScoutAction = Show | Scout | Insert | TurnHand | Pass
+
+# -- options --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoutOptions(RuleOptions):
+    hand_turn: str = option(
+        "before-first-action",
+        choices=("before-first-action", "any-turn-once", "off"),
+        doc="S1: when a player may turn the whole hand upside down. 'before-first-action': "
+        "once per round, before that player's first action; 'any-turn-once': once per round, "
+        "at the start of any of their turns; 'off': never.",
+        quote="Korttien järjestystä kädessä ei saa muuttaa, mutta halutessaan koko korttikäden "
+        "voi kääntää ylösalaisin.",
+    )
+    scout_last_card: str = option(
+        "empties-table",
+        choices=("empties-table", "forbidden"),
+        doc="S2: scouting the last card of the active set empties the table, and the next Show "
+        "may be any valid set ('empties-table'); or the last card may not be scouted "
+        "('forbidden').",
+        quote="Ota tuoreimmasta setistä yksi kortti jommasta kummasta päästä (ei keskeltä)",
+    )
+    exemption: str = option(
+        "unbeaten-set",
+        choices=("unbeaten-set", "none"),
+        doc="S3: who does not pay for the cards left in hand. 'unbeaten-set': the owner of the "
+        "set nobody beat, when the round ends that way; 'none': everybody pays.",
+        quote="Jokaisesta käteen jääneestä kortista menettää pisteen, paitsi sen setin omistaja "
+        "jonka settiä kukaan ei onnistunut Esittämällä ylittämään.",
+    )
+    rounds: int = option(
+        0,
+        minimum=0,
+        maximum=20,
+        doc="Rounds to play; 0 = as many as there are players (the rulebook).",
+        quote="Kierroksia pelataan niin monta, kuin peliin osallistuvia pelaajiakin on.",
+    )
+
+
+# -- the game -------------------------------------------------------------------------------
+
+_PHASES = ("turn", "insert", "show")
+
+
+def _strength(tops: list[int], start: int, length: int) -> int:
+    """Strength of a valid set as one integer: more cards, then same-number over run, then
+    higher numbers. Returns -1 if the cards do not form a valid set."""
+    if length == 1:
+        return (2 + 1) * 16 + tops[start]
+    first, second = tops[start], tops[start + 1]
+    step = second - first
+    if step not in (-1, 0, 1):
+        return -1
+    for i in range(start + 2, start + length):
+        if tops[i] - tops[i - 1] != step:
+            return -1
+    same = 1 if step == 0 else 0
+    low = min(first, tops[start + length - 1])
+    return (length * 2 + same) * 16 + low
+
+
+def _valid_sets(tops: list[int]) -> list[tuple[int, int, int]]:
+    """Every valid set in hand order as (start, length, strength)."""
+    out = []
+    n = len(tops)
+    for i in range(n):
+        v = tops[i]
+        out.append((i, 1, 48 + v))
+        if i + 1 < n:
+            step = tops[i + 1] - v
+            if step in (-1, 0, 1):
+                same = 1 if step == 0 else 0
+                j = i + 1
+                while True:
+                    length = j - i + 1
+                    low = v if step >= 0 else tops[j]
+                    out.append((i, length, (length * 2 + same) * 16 + low))
+                    if j + 1 < n and tops[j + 1] - tops[j] == step:
+                        j += 1
+                    else:
+                        break
+    return out
+
+
+def _best_strength(tops: list[int]) -> int:
+    """The strength of the strongest valid set (a maximal run dominates its parts)."""
+    best = -1
+    n = len(tops)
+    i = 0
+    for v in tops:
+        if 48 + v > best:
+            best = 48 + v
+    while i < n - 1:
+        step = tops[i + 1] - tops[i]
+        if step not in (-1, 0, 1):
+            i += 1
+            continue
+        j = i + 1
+        while j + 1 < n and tops[j + 1] - tops[j] == step:
+            j += 1
+        length = j - i + 1
+        low = tops[i] if step >= 0 else tops[j]
+        s = (length * 2 + (1 if step == 0 else 0)) * 16 + low
+        if s > best:
+            best = s
+        i = j
+    return best
+
+
+class ScoutGame(Game):
+    """SCOUT for 2–5 players.
+
+    >>> g = ScoutGame(4)
+    >>> g.num_distinct_actions()
+    1086
+    >>> g.action_from_int(g.action_to_int(Show(2, 3)))
+    Show(start=2, length=3)
+    """
+
+    name = "scout"
+    title = "SCOUT"
+    min_players = 2
+    max_players = 5
+    options_type = ScoutOptions
+    action_types = (Show, Scout, Insert, TurnHand, Pass)
+    options: ScoutOptions
+
+    def __init__(
+        self, num_players: int, options: ScoutOptions | dict[str, object] | None = None
+    ) -> None:
+        super().__init__(num_players, options)
+        self.deck = deck_for(num_players)
+        self.deck_set = frozenset(self.deck)
+        self.hand_size = HAND_SIZE[num_players]
+        self.rounds = self.options.rounds or num_players
+        # The largest hand possible: every dealt card.
+        self.max_hand = num_players * self.hand_size
+        # Interned actions: the hot loop hands out references, never builds objects.
+        self.pass_action = Pass()
+        self.turn_hand = TurnHand()
+        self.scouts = {(e, t): Scout(e, t) for e in ("left", "right") for t in (False, True)}
+        h = self.max_hand
+        self.inserts = [(Insert(p, False), Insert(p, True)) for p in range(h + 1)]
+        # shows[start][length]; length 0 is a placeholder that is never handed out.
+        self.shows = [[Show(s, max(n, 1)) for n in range(h - s + 1)] for s in range(h)]
+        self._all: list[Action] = [self.pass_action, self.turn_hand, *self.scouts.values()]
+        for pair in self.inserts:
+            self._all.extend(pair)
+        for row in self.shows:
+            self._all.extend(row[1:])
+        self._index = {a: i for i, a in enumerate(self._all)}
+
+    @classmethod
+    def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
+        return [
+            {},
+            {"hand_turn": "any-turn-once", "scout_last_card": "forbidden"},
+            {"hand_turn": "off", "exemption": "none", "rounds": 1},
+        ]
+
+    def new_initial_state(self, seed: int = 0) -> ScoutState:
+        state = ScoutState(self, seed)
+        state._deal()
+        return state
+
+    def num_distinct_actions(self) -> int:
+        return len(self._all)
+
+    def action_to_int(self, action: Action) -> int:
+        try:
+            return self._index[action]
+        except KeyError:
+            raise IllegalActionError(f"{action!r} has no number in {self!r}") from None
+
+    def action_from_int(self, index: int) -> Action:
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+            0 <= index < len(self._all)
+        ):
+            raise IndexError(index)
+        return self._all[index]
+
+    def _state_from_position(self, position: JSON, seed: int) -> ScoutState:
+        return _load_position(self, position, seed)
+
+
+class ScoutState(State):
+    game: ScoutGame
+
+    def __init__(self, game: ScoutGame, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.round = 0
+        self.to_act = 0
+        self.phase = "turn"
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        # known[p][i]: that card's face is public (it was scouted from the table).
+        self.known: list[list[bool]] = [[] for _ in range(n)]
+        self.active: list[Card] = []
+        self.active_owner: int | None = None
+        self.captured: list[list[Card]] = [[] for _ in range(n)]
+        self.scout_tokens = [0] * n
+        self.show_tokens = [True] * n
+        self.hand_decided = [False] * n  # S1: the hand-turn chance is used or gone
+        self.pending: Card | None = None
+        self.pending_and_show = False
+        self.unused: list[Card] = []
+        self.totals = [0] * n
+        self.round_scores: list[list[int]] = []
+        # One entry per finished round: the score's components, for replays and audit().
+        self.round_log: list[JSON] = []
+        self.finished = False
+
+    # -- set-up -----------------------------------------------------------------------------
+    @property
+    def start_player(self) -> int:
+        """The round's starting player: the token passes clockwise each round."""
+        return self.round % self.game.num_players
+
+    def _deal(self) -> None:
+        g = self.game
+        rng = derive_rng(self.seed, "deal", self.round)
+        cards = list(g.deck)
+        rng.shuffle(cards)
+        n, k = g.num_players, g.hand_size
+        for p in range(n):
+            # Random orientation: the deck is not sorted by ends.
+            self.hands[p] = [c if rng.random() < 0.5 else (c[1], c[0])
+                             for c in cards[p * k:(p + 1) * k]]
+            self.known[p] = [False] * k
+            self.captured[p] = []
+        self.unused = cards[n * k:]
+        self.active = []
+        self.active_owner = None
+        self.scout_tokens = [0] * n
+        self.show_tokens = [True] * n
+        self.hand_decided = [g.options.hand_turn == "off"] * n
+        self.pending = None
+        self.pending_and_show = False
+        self.phase = "turn"
+        self.to_act = self.start_player
+
+    # -- protocol ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.finished else self.to_act
+
+    def _active_strength(self) -> int:
+        if not self.active:
+            return -1
+        return _strength([c[0] for c in self.active], 0, len(self.active))
+
+    def _show_actions(self, hand: list[Card], beat: int) -> list[Action]:
+        shows = self.game.shows
+        return [shows[s][n] for s, n, st in _valid_sets([c[0] for c in hand]) if st > beat]
+
+    def _legal_actions(self) -> list[Action]:
+        g = self.game
+        p = self.to_act
+        hand = self.hands[p]
+        if self.phase == "insert":
+            return [a for pair in g.inserts[: len(hand) + 1] for a in pair if
+                    not self.pending_and_show or self._insert_allows_show(a)]
+        beat = self._active_strength()
+        out: list[Action] = self._show_actions(hand, beat)
+        if self.phase == "show":
+            return out
+        if not self.hand_decided[p]:
+            out.insert(0, g.turn_hand)
+        active = self.active
+        if active and (len(active) > 1 or g.options.scout_last_card == "empties-table"):
+            ends = ("left",) if len(active) == 1 else ("left", "right")
+            for end in ends:
+                out.append(g.scouts[end, False])
+            if self.show_tokens[p]:
+                for end in ends:
+                    if self._scout_and_show_possible(end):
+                        out.append(g.scouts[end, True])
+        if not out:
+            out.append(g.pass_action)
+        return out
+
+    def _reduced_active(self, end: str) -> list[int]:
+        tops = [c[0] for c in self.active]
+        return tops[1:] if end == "left" else tops[:-1]
+
+    def _scout_and_show_possible(self, end: str) -> bool:
+        """Scout & Show needs a Show afterwards: some insertion must leave a set that beats
+        what remains of the active set."""
+        rest = self._reduced_active(end)
+        beat = _strength(rest, 0, len(rest)) if rest else -1
+        tops = [c[0] for c in self.hands[self.to_act]]
+        if _best_strength(tops) > beat:
+            return True  # insert at the far end: no set is broken
+        card = self.active[0] if end == "left" else self.active[-1]
+        for value in set(card):
+            for pos in range(len(tops) + 1):
+                if _best_strength([*tops[:pos], value, *tops[pos:]]) > beat:
+                    return True
+        return False
+
+    def _insert_allows_show(self, action: Action) -> bool:
+        assert isinstance(action, Insert) and self.pending is not None
+        tops = [c[0] for c in self.hands[self.to_act]]
+        value = self.pending[1] if action.flip else self.pending[0]
+        tops.insert(action.position, value)
+        return _best_strength(tops) > self._active_strength()
+
+    def _why_illegal(self, action: Action) -> str:
+        p = self.to_act
+        if isinstance(action, Show):
+            hand = self.hands[p]
+            if self.phase == "insert":
+                return "insert the scouted card first"
+            if not (action.start >= 0 and action.length >= 1
+                    and action.start + action.length <= len(hand)):
+                return f"there are no cards {action.start}..{action.start + action.length - 1} " \
+                       f"in a hand of {len(hand)}"
+            st = _strength([c[0] for c in hand], action.start, action.length)
+            if st < 0:
+                return "those cards are neither all the same number nor consecutive numbers"
+            return "that set is not stronger than the active set"
+        if isinstance(action, Scout):
+            if self.phase != "turn":
+                return "you cannot scout now"
+            if not self.active:
+                return "there is no active set to scout from"
+            if action.and_show and not self.show_tokens[p]:
+                return "your Scout & Show token is spent this round"
+            if action.and_show:
+                return "no Show would be possible after that Scout"
+            return "that card may not be scouted"
+        if isinstance(action, Insert):
+            if self.phase != "insert":
+                return "there is no scouted card to insert"
+            if not 0 <= action.position <= len(self.hands[p]):
+                return f"position must be 0..{len(self.hands[p])}"
+            return "after Scout & Show the card must go where a Show is still possible"
+        if isinstance(action, TurnHand):
+            return "the hand may be turned only once per round, before your first action"
+        return "a pass is allowed only when nothing else is possible"
+
+    def _apply(self, action: Action) -> None:
+        p = self.to_act
+        hand = self.hands[p]
+        known = self.known[p]
+        if type(action) is Show:
+            s, n = action.start, action.length
+            shown = hand[s:s + n]
+            del hand[s:s + n]
+            del known[s:s + n]
+            if self.active:
+                self.captured[p].extend(self.active)
+            self.active = shown
+            self.active_owner = p
+            self.phase = "turn"
+            self._acted(p)
+            if not hand:
+                self._end_round("emptied")
+                return
+            self._next_turn()
+        elif type(action) is Scout:
+            card = self.active.pop(0 if action.end == "left" else -1)
+            owner = self.active_owner
+            assert owner is not None
+            self.scout_tokens[owner] += 1
+            if not self.active:
+                self.active_owner = None  # S2: the table is empty; the count restarts
+            if action.and_show:
+                self.show_tokens[p] = False
+            self.pending = card
+            self.pending_and_show = action.and_show
+            self.phase = "insert"
+            self._acted(p)
+        elif type(action) is Insert:
+            scouted = self.pending
+            assert scouted is not None
+            hand.insert(action.position, (scouted[1], scouted[0]) if action.flip else scouted)
+            known.insert(action.position, True)
+            self.pending = None
+            if self.pending_and_show:
+                self.pending_and_show = False
+                self.phase = "show"
+            else:
+                self.phase = "turn"
+                self._next_turn()
+        elif type(action) is TurnHand:
+            hand.reverse()
+            hand[:] = [(b, a) for a, b in hand]
+            known.reverse()
+            self.hand_decided[p] = True
+        else:  # Pass
+            self._acted(p)
+            self._next_turn()
+
+    def _acted(self, p: int) -> None:
+        """S1: under the default the chance to turn the hand ends with the first action."""
+        if self.game.options.hand_turn == "before-first-action":
+            self.hand_decided[p] = True
+
+    def _next_turn(self) -> None:
+        n = self.game.num_players
+        nxt = (self.to_act + 1) % n
+        if nxt == self.active_owner:
+            # Play came back to the owner: every other player only scouted.
+            self._end_round("unbeaten")
+            return
+        self.to_act = nxt
+
+    def _end_round(self, why: str) -> None:
+        n = self.game.num_players
+        exempt = (self.active_owner if why == "unbeaten"
+                  and self.game.options.exemption == "unbeaten-set" else None)
+        scores = []
+        for q in range(n):
+            s = len(self.captured[q]) + self.scout_tokens[q]
+            if q != exempt:
+                s -= len(self.hands[q])
+            scores.append(s)
+        self.round_scores.append(scores)
+        self.round_log.append({
+            "ending": why,
+            "exempt": exempt,
+            "captured": [len(c) for c in self.captured],
+            "scout_tokens": list(self.scout_tokens),
+            "hand": [len(h) for h in self.hands],
+        })
+        for q in range(n):
+            self.totals[q] += scores[q]
+        self.round += 1
+        if self.round >= self.game.rounds:
+            self.finished = True
+            self.phase = "turn"
+            return
+        self._deal()
+
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    def result(self) -> JSON:
+        out = super().result()
+        out["round_scores"] = [list(r) for r in self.round_scores]
+        out["round_endings"] = [r["ending"] for r in self.round_log]
+        return out
+
+    # -- text -------------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        p = self.to_act
+        who = f"P{p}"
+        hand = self.hands[p]
+        if isinstance(action, Show):
+            cards = " ".join(show_card(c) for c in hand[action.start:action.start +
+                                                          action.length])
+            if self.active:
+                beaten = " ".join(show_card(c) for c in self.active)
+                return f"{who} shows {cards}, beating {beaten}"
+            return f"{who} shows {cards}"
+        if isinstance(action, Scout):
+            if not self.active:
+                return f"{who} scouts (no active set)"
+            card = self.active[0] if action.end == "left" else self.active[-1]
+            extra = " (Scout & Show)" if action.and_show else ""
+            return f"{who} scouts {show_card(card)} from the {action.end} end{extra}"
+        if isinstance(action, Insert):
+            card = self.pending or (0, 0)
+            if action.flip:
+                card = (card[1], card[0])
+            return f"{who} inserts {show_card(card)} at position {action.position}"
+        if isinstance(action, TurnHand):
+            return f"{who} turns their hand upside down"
+        return f"{who} passes"
+
+    def render(self, player: int | None = None) -> str:
+        g = self.game
+        lines = [f"SCOUT — round {min(self.round + 1, g.rounds)} of {g.rounds}, "
+                 f"totals {self.totals}"]
+        if self.active:
+            owner = self.active_owner
+            lines.append("Active set: " + " ".join(show_card(c) for c in self.active)
+                         + f"  (P{owner})")
+        else:
+            lines.append("Active set: none (the table is empty)")
+        for q in range(g.num_players):
+            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            info = (f"captured {len(self.captured[q])}, scout tokens {self.scout_tokens[q]}, "
+                    f"Scout & Show {'ready' if self.show_tokens[q] else 'spent'}")
+            lines.append(f"  P{q} ({tag}): {info}")
+        if player is not None:
+            hand = self.hands[player]
+            lines.append("Your hand (top numbers; position above):")
+            lines.append("  " + " ".join(f"{i:>4}" for i in range(len(hand))))
+            lines.append("  " + " ".join(f"{show_card(c):>4}" for c in hand))
+        if self.pending is not None:
+            lines.append(f"Scouted card to insert: {show_card(self.pending)}")
+        return "\n".join(lines)
+
+    # -- JSON -------------------------------------------------------------------------------
+    def _position_json(self) -> JSON:
+        return {
+            "round": self.round,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "hands": [[list(c) for c in h] for h in self.hands],
+            "known": [list(k) for k in self.known],
+            "active": [list(c) for c in self.active],
+            "active_owner": self.active_owner,
+            "captured": [[list(c) for c in cs] for cs in self.captured],
+            "scout_tokens": list(self.scout_tokens),
+            "show_tokens": list(self.show_tokens),
+            "hand_decided": list(self.hand_decided),
+            "pending": None if self.pending is None else {
+                "card": list(self.pending), "and_show": self.pending_and_show},
+            "unused": [list(c) for c in self.unused],
+            "totals": list(self.totals),
+            "round_scores": [list(r) for r in self.round_scores],
+            "round_log": [dict(r) for r in self.round_log],
+            "finished": self.finished,
+        }
+
+    def observation(self, player: int | None) -> JSON:
+        n = self.game.num_players
+        if player is not None and not (isinstance(player, int) and 0 <= player < n):
+            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+        hands: list[list[list[int] | None]] = []
+        for q in range(n):
+            if q == player:
+                hands.append([list(c) for c in self.hands[q]])
+            else:
+                hands.append([list(c) if k else None
+                              for c, k in zip(self.hands[q], self.known[q], strict=True)])
+        return {
+            "game": self.game.name,
+            "player": player,
+            "round": self.round,
+            "rounds": self.game.rounds,
+            "start_player": self.start_player,
+            "to_act": self.current_player(),
+            "phase": self.phase,
+            "hands": hands,
+            "hand_sizes": [len(h) for h in self.hands],
+            "active": [list(c) for c in self.active],
+            "active_owner": self.active_owner,
+            "captured": [len(c) for c in self.captured],
+            "scout_tokens": list(self.scout_tokens),
+            "show_tokens": list(self.show_tokens),
+            "hand_decided": list(self.hand_decided),
+            "pending": None if self.pending is None else list(self.pending),
+            "unused": len(self.unused),
+            "totals": list(self.totals),
+            "round_scores": [list(r) for r in self.round_scores],
+            "round_log": [dict(r) for r in self.round_log],
+            "finished": self.finished,
+        }
+
+    def resample_hidden(self, player: int, seed: int) -> ScoutState:
+        new = self.clone()
+        assert isinstance(new, ScoutState)
+        rng = random.Random(self.fresh_seed(seed))
+        slots = [(q, i) for q in range(self.game.num_players) if q != player
+                 for i, k in enumerate(self.known[q]) if not k]
+        pool = [canonical(self.hands[q][i]) for q, i in slots] + list(self.unused)
+        rng.shuffle(pool)
+        for (q, i), card in zip(slots, pool, strict=False):
+            new.hands[q][i] = card if rng.random() < 0.5 else (card[1], card[0])
+        new.unused = pool[len(slots):]
+        new.seed = rng.getrandbits(63)
+        return new
+
+    def audit(self) -> None:
+        g = self.game
+        n = g.num_players
+        cards = [canonical(c) for h in self.hands for c in h] + [
+            canonical(c) for c in self.active] + [
+            canonical(c) for cs in self.captured for c in cs] + [canonical(c) for c in self.unused]
+        if self.pending is not None:
+            cards.append(canonical(self.pending))
+        assert sorted(cards) == sorted(g.deck), "cards are not conserved"
+        assert len(self.unused) == len(g.deck) - n * g.hand_size, "unused pile changed size"
+        assert all(len(h) == len(k) for h, k in zip(self.hands, self.known, strict=True))
+        assert len(self.round_scores) == len(self.round_log) == self.round
+        # Each round's score, recomputed from the rulebook: +1 per captured card, +1 per scout
+        # token, -1 per card in hand except for the owner of the set nobody beat (S3).
+        for scores, log in zip(self.round_scores, self.round_log, strict=True):
+            exempt = log["exempt"]
+            assert exempt is None or (log["ending"] == "unbeaten"
+                                      and g.options.exemption == "unbeaten-set")
+            assert log["ending"] == "unbeaten" or 0 in log["hand"], "round ended too early"
+            assert sum(log["captured"]) + sum(log["hand"]) <= n * g.hand_size
+            for q in range(n):
+                hand = 0 if q == exempt else log["hand"][q]
+                assert scores[q] == log["captured"][q] + log["scout_tokens"][q] - hand
+        totals = [sum(r[q] for r in self.round_scores) for q in range(n)]
+        assert totals == self.totals, "totals are not the sum of the round scores"
+        assert self.finished == (self.round == g.rounds)
+        assert (self.pending is not None) == (self.phase == "insert")
+        if self.active:
+            assert self._active_strength() >= 0, "the active set is not a valid set"
+
+    def clone(self) -> ScoutState:
+        new = ScoutState.__new__(ScoutState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.hands = [list(h) for h in self.hands]
+        new.known = [list(k) for k in self.known]
+        new.active = list(self.active)
+        new.captured = [list(c) for c in self.captured]
+        new.scout_tokens = list(self.scout_tokens)
+        new.show_tokens = list(self.show_tokens)
+        new.hand_decided = list(self.hand_decided)
+        new.unused = list(self.unused)
+        new.totals = list(self.totals)
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.round_log = list(self.round_log)
+        new._legal = None
+        return new
+
+
+# -- loading hand-written positions ----------------------------------------------------------
+
+
+def _card(obj: Any, where: str) -> Card:
+    if (not isinstance(obj, list) or len(obj) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in obj)):
+        raise InvalidStateError(f"{where}: a card is [top, bottom], got {obj!r}")
+    a, b = obj
+    if not (1 <= a <= 10 and 1 <= b <= 10) or a == b:
+        raise InvalidStateError(f"{where}: no SCOUT card shows {a} and {b}")
+    return (a, b)
+
+
+def _cards(obj: Any, where: str) -> list[Card]:
+    if not isinstance(obj, list):
+        raise InvalidStateError(f"{where} must be a list of cards")
+    return [_card(c, f"{where}[{i}]") for i, c in enumerate(obj)]
+
+
+def _int_list(obj: Any, n: int, where: str, default: int | bool) -> list[Any]:
+    if obj is None:
+        return [default] * n
+    kind = bool if isinstance(default, bool) else int
+    if (not isinstance(obj, list) or len(obj) != n
+            or not all(type(x) is kind for x in obj)):
+        raise InvalidStateError(f"{where} must be a list of {n} {kind.__name__} values")
+    return list(obj)
+
+
+def _round_log(obj: Any, rounds: int, n: int) -> list[JSON]:
+    if obj is None:
+        if rounds:
+            raise InvalidStateError("round_log is required once rounds have been played")
+        return []
+    if not isinstance(obj, list) or len(obj) != rounds:
+        raise InvalidStateError("round_log must have one entry per round played")
+    out = []
+    for i, r in enumerate(obj):
+        if (not isinstance(r, dict) or set(r) != {"ending", "exempt", "captured",
+                                                 "scout_tokens", "hand"}
+                or r["ending"] not in ("emptied", "unbeaten")
+                or not (r["exempt"] is None
+                        or (type(r["exempt"]) is int and 0 <= r["exempt"] < n))):
+            raise InvalidStateError(f"round_log[{i}] is malformed")
+        entry = dict(r)
+        for key in ("captured", "scout_tokens", "hand"):
+            entry[key] = _int_list(r[key], n, f"round_log[{i}].{key}", 0)
+        out.append(entry)
+    return out
+
+
+def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
+    n = game.num_players
+    known_keys = {"round", "to_act", "phase", "hands", "known", "active", "active_owner",
+                  "captured", "scout_tokens", "show_tokens", "hand_decided", "pending",
+                  "unused", "totals", "round_scores", "round_log", "finished"}
+    extra = sorted(set(pos) - known_keys)
+    if extra:
+        raise InvalidStateError(f"unknown SCOUT position field {extra[0]!r}")
+    s = ScoutState(game, seed)
+    s.round = pos.get("round", 0)
+    if type(s.round) is not int or not 0 <= s.round <= game.rounds:
+        raise InvalidStateError(f"round must be 0..{game.rounds}")
+    s.finished = pos.get("finished", False) is True
+    if s.finished != (s.round == game.rounds):
+        raise InvalidStateError("a finished game has played every round, and only then")
+    hands = pos.get("hands")
+    if not isinstance(hands, list) or len(hands) != n:
+        raise InvalidStateError(f"hands must list {n} hands")
+    s.hands = [_cards(h, f"hands[{q}]") for q, h in enumerate(hands)]
+    known = pos.get("known")
+    if known is None:
+        s.known = [[False] * len(h) for h in s.hands]
+    else:
+        if not isinstance(known, list) or len(known) != n:
+            raise InvalidStateError(f"known must list {n} lists")
+        s.known = [_int_list(k, len(s.hands[q]), f"known[{q}]", False)
+                   for q, k in enumerate(known)]
+    s.active = _cards(pos.get("active", []), "active")
+    owner = pos.get("active_owner")
+    if s.active:
+        if type(owner) is not int or not 0 <= owner < n:
+            raise InvalidStateError("an active set needs an active_owner (a player)")
+    elif owner is not None:
+        raise InvalidStateError("active_owner must be null when the table is empty")
+    s.active_owner = owner
+    if s.active and _strength([c[0] for c in s.active], 0, len(s.active)) < 0:
+        raise InvalidStateError("the active set is not a valid set")
+    captured = pos.get("captured")
+    if captured is None:
+        s.captured = [[] for _ in range(n)]
+    else:
+        if not isinstance(captured, list) or len(captured) != n:
+            raise InvalidStateError(f"captured must list {n} piles")
+        s.captured = [_cards(c, f"captured[{q}]") for q, c in enumerate(captured)]
+    s.scout_tokens = _int_list(pos.get("scout_tokens"), n, "scout_tokens", 0)
+    s.show_tokens = _int_list(pos.get("show_tokens"), n, "show_tokens", True)
+    s.hand_decided = _int_list(pos.get("hand_decided"), n, "hand_decided",
+                               game.options.hand_turn == "off")
+    s.totals = _int_list(pos.get("totals"), n, "totals", 0)
+    if any(t < 0 for t in s.scout_tokens):
+        raise InvalidStateError("scout_tokens cannot be negative")
+    rs = pos.get("round_scores", [])
+    if not isinstance(rs, list) or len(rs) != s.round:
+        raise InvalidStateError("round_scores must list one score row per round played")
+    s.round_scores = [_int_list(r, n, "round_scores[]", 0) for r in rs]
+    if [sum(col) for col in zip(*s.round_scores, strict=True)] != (
+            s.totals if s.round_scores else [0] * n) and s.round_scores:
+        raise InvalidStateError("totals must be the sums of round_scores")
+    if not s.round_scores and any(s.totals):
+        raise InvalidStateError("totals must be the sums of round_scores")
+    s.round_log = _round_log(pos.get("round_log"), s.round, n)
+    phase = pos.get("phase", "turn")
+    if phase not in _PHASES:
+        raise InvalidStateError(f"phase must be one of {', '.join(_PHASES)}")
+    s.phase = phase
+    pending = pos.get("pending")
+    if phase == "insert":
+        if not isinstance(pending, dict) or set(pending) != {"card", "and_show"} or not \
+                isinstance(pending["and_show"], bool):
+            raise InvalidStateError("phase 'insert' needs pending {card, and_show}")
+        s.pending = _card(pending["card"], "pending.card")
+        s.pending_and_show = pending["and_show"]
+    elif pending is not None:
+        raise InvalidStateError("pending must be null outside phase 'insert'")
+    to_act = pos.get("to_act", s.start_player if s.round < game.rounds else 0)
+    if type(to_act) is not int or not 0 <= to_act < n:
+        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
+    s.to_act = to_act
+    if "unused" in pos:
+        s.unused = _cards(pos["unused"], "unused")
+    else:
+        listed = {canonical(c) for h in s.hands for c in h} | {canonical(c) for c in s.active} \
+            | {canonical(c) for cs in s.captured for c in cs}
+        if s.pending:
+            listed.add(canonical(s.pending))
+        s.unused = sorted(game.deck_set - listed) if n == 2 else []
+    # Conservation: every card of the deck exactly once.
+    everything = [canonical(c) for h in s.hands for c in h] + [canonical(c) for c in s.active] \
+        + [canonical(c) for cs in s.captured for c in cs] + [canonical(c) for c in s.unused]
+    if s.pending:
+        everything.append(canonical(s.pending))
+    seen: set[Card] = set()
+    for c in everything:
+        if c in seen:
+            raise InvalidStateError(f"card {c[0]}/{c[1]} appears twice")
+        if c not in game.deck_set:
+            raise InvalidStateError(f"card {c[0]}/{c[1]} is not in the {n}-player deck")
+        seen.add(c)
+    missing = sorted(game.deck_set - seen)
+    if missing:
+        raise InvalidStateError(
+            f"{len(missing)} card(s) missing, e.g. {missing[0][0]}/{missing[0][1]}")
+    if len(s.unused) != len(game.deck) - n * game.hand_size:
+        raise InvalidStateError(
+            f"{len(s.unused)} unused cards; this player count leaves "
+            f"{len(game.deck) - n * game.hand_size} out of the deal")
+    if not s.finished:
+        if s.phase == "turn" and not s.hands[s.to_act]:
+            raise InvalidStateError("the player to act has no cards (the round would be over)")
+        if s.active_owner == s.to_act and s.phase == "turn":
+            raise InvalidStateError("play came back to the active set's owner: the round is over")
+        if s.phase == "show" and s.show_tokens[s.to_act]:
+            raise InvalidStateError("phase 'show' follows a spent Scout & Show token")
+        if s.phase == "show" and not s.legal_actions():
+            raise InvalidStateError("phase 'show' but no Show is possible")
+    try:
+        s.audit()
+    except AssertionError as e:
+        raise InvalidStateError(f"inconsistent SCOUT position: {e}") from None
+    return s
+

@@ -1,0 +1,1 @@
+"""Adapters to OpenSpiel and PettingZoo (optional extras, imported lazily)."""

@@ -1,0 +1,1 @@
+"""Tournaments, statistics and plots."""
