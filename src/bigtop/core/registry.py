@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 # name -> module. Each module defines GAME (the Game subclass) and heuristic_agent(game, seat).
 _MODULES: dict[str, str] = {
     "scout": "bigtop.games.scout",
+    "tricky-landing": "bigtop.games.tricky_landing",
+    "so-ein-zirkus": "bigtop.games.zirkus",
+    "clown-15-go": "bigtop.games.clown15go",
 }
 
 

@@ -183,6 +183,64 @@ def _best_strength(tops: list[int]) -> int:
     return best
 
 
+def _ending_strengths(tops: list[int]) -> list[int]:
+    """For each index j, the strength of the strongest valid set that ends at j."""
+    out = []
+    same = up = down = 1
+    for j, v in enumerate(tops):
+        if j:
+            d = v - tops[j - 1]
+            same = same + 1 if d == 0 else 1
+            up = up + 1 if d == 1 else 1
+            down = down + 1 if d == -1 else 1
+        best = (same * 2 + 1) * 16 + v
+        if up > 1 and up * 32 + v - up + 1 > best:
+            best = up * 32 + v - up + 1
+        if down > 1 and down * 32 + v > best:
+            best = down * 32 + v
+        out.append(best)
+    return out
+
+
+class InsertCheck:
+    """Answers "after inserting number v at position p, can some set beat ``beat``?" in O(1)
+    per question after O(hand) set-up: a set either lies wholly left or right of the new card
+    (prefix/suffix bests), or runs through it (measured from its neighbours)."""
+
+    def __init__(self, tops: list[int], beat: int) -> None:
+        self.tops = tops
+        self.beat = beat
+        n = len(tops)
+        ending = _ending_strengths(tops)
+        starting = _ending_strengths(tops[::-1])[::-1]
+        self.prefix = [-1] * (n + 1)  # best set inside tops[:p]
+        for j in range(n):
+            self.prefix[j + 1] = max(self.prefix[j], ending[j])
+        self.suffix = [-1] * (n + 1)  # best set inside tops[p:]
+        for j in range(n - 1, -1, -1):
+            self.suffix[j] = max(self.suffix[j + 1], starting[j])
+
+    def ok(self, p: int, v: int) -> bool:
+        beat = self.beat
+        if self.prefix[p] > beat or self.suffix[p] > beat or 48 + v > beat:
+            return True
+        tops = self.tops
+        n = len(tops)
+        best = -1
+        for step in (0, 1, -1):
+            left = 0
+            while p - 1 - left >= 0 and tops[p - 1 - left] == v - step * (left + 1):
+                left += 1
+            right = 0
+            while p + right < n and tops[p + right] == v + step * (right + 1):
+                right += 1
+            length = left + right + 1
+            if length > 1:
+                low = v if step == 0 else min(v - step * left, v + step * right)
+                best = max(best, (length * 2 + (1 if step == 0 else 0)) * 16 + low)
+        return best > beat
+
+
 class ScoutGame(Game):
     """SCOUT for 2–5 players.
 
@@ -217,6 +275,9 @@ class ScoutGame(Game):
         self.scouts = {(e, t): Scout(e, t) for e in ("left", "right") for t in (False, True)}
         h = self.max_hand
         self.inserts = [(Insert(p, False), Insert(p, True)) for p in range(h + 1)]
+        # insert_lists[k]: every Insert into a hand of k cards, in legal-action order.
+        self.insert_lists = [tuple(a for pair in self.inserts[: k + 1] for a in pair)
+                             for k in range(h + 1)]
         # shows[start][length]; length 0 is a placeholder that is never handed out.
         self.shows = [[Show(s, max(n, 1)) for n in range(h - s + 1)] for s in range(h)]
         self._all: list[Action] = [self.pass_action, self.turn_hand, *self.scouts.values()]
@@ -295,13 +356,14 @@ class ScoutState(State):
     def _deal(self) -> None:
         g = self.game
         rng = derive_rng(self.seed, "deal", self.round)
-        cards = list(g.deck)
-        rng.shuffle(cards)
+        # Sorting by random keys is a uniform shuffle and much faster than random.shuffle.
+        keys = [rng.random() for _ in g.deck]
+        cards = [c for _, c in sorted(zip(keys, g.deck, strict=True))]
+        flips = rng.getrandbits(len(cards))  # random orientation, one bit per card
         n, k = g.num_players, g.hand_size
         for p in range(n):
-            # Random orientation: the deck is not sorted by ends.
-            self.hands[p] = [c if rng.random() < 0.5 else (c[1], c[0])
-                             for c in cards[p * k:(p + 1) * k]]
+            self.hands[p] = [(c[1], c[0]) if flips >> i & 1 else c
+                             for i, c in enumerate(cards[p * k:(p + 1) * k], p * k)]
             self.known[p] = [False] * k
             self.captured[p] = []
         self.unused = cards[n * k:]
@@ -325,18 +387,57 @@ class ScoutState(State):
         return _strength([c[0] for c in self.active], 0, len(self.active))
 
     def _show_actions(self, hand: list[Card], beat: int) -> list[Action]:
+        """Shows stronger than ``beat``, by start then length. Strength grows with length
+        first, so only windows at least as long as the active set are looked at."""
         shows = self.game.shows
-        return [shows[s][n] for s, n, st in _valid_sets([c[0] for c in hand]) if st > beat]
+        tops = [c[0] for c in hand]
+        n = len(tops)
+        min_len = max(1, beat // 32)
+        out: list[Action] = []
+        for i in range(n):
+            v = tops[i]
+            if min_len == 1 and 48 + v > beat:
+                out.append(shows[i][1])
+            if i + 1 >= n:
+                continue
+            step = tops[i + 1] - v
+            if step not in (-1, 0, 1):
+                continue
+            same = 1 if step == 0 else 0
+            j = i + 1
+            while True:
+                length = j - i + 1
+                if length >= min_len:
+                    low = v if step >= 0 else tops[j]
+                    if (length * 2 + same) * 16 + low > beat:
+                        out.append(shows[i][length])
+                if j + 1 < n and tops[j + 1] - tops[j] == step:
+                    j += 1
+                else:
+                    break
+        return out
 
     def _legal_actions(self) -> list[Action]:
         g = self.game
         p = self.to_act
         hand = self.hands[p]
         if self.phase == "insert":
-            return [a for pair in g.inserts[: len(hand) + 1] for a in pair if
-                    not self.pending_and_show or self._insert_allows_show(a)]
+            if not self.pending_and_show:
+                return list(g.insert_lists[len(hand)])
+            inserts = g.inserts[: len(hand) + 1]
+            # After Scout & Show the card must go where a Show is still possible.
+            assert self.pending is not None
+            top, bottom = self.pending
+            check = InsertCheck([c[0] for c in hand], self._active_strength())
+            out: list[Action] = []
+            for pos, (plain, flipped) in enumerate(inserts):
+                if check.ok(pos, top):
+                    out.append(plain)
+                if check.ok(pos, bottom):
+                    out.append(flipped)
+            return out
         beat = self._active_strength()
-        out: list[Action] = self._show_actions(hand, beat)
+        out = self._show_actions(hand, beat)
         if self.phase == "show":
             return out
         if not self.hand_decided[p]:
@@ -347,8 +448,9 @@ class ScoutState(State):
             for end in ends:
                 out.append(g.scouts[end, False])
             if self.show_tokens[p]:
+                best = _best_strength([c[0] for c in hand])
                 for end in ends:
-                    if self._scout_and_show_possible(end):
+                    if self._scout_and_show_possible(end, best):
                         out.append(g.scouts[end, True])
         if not out:
             out.append(g.pass_action)
@@ -358,27 +460,16 @@ class ScoutState(State):
         tops = [c[0] for c in self.active]
         return tops[1:] if end == "left" else tops[:-1]
 
-    def _scout_and_show_possible(self, end: str) -> bool:
+    def _scout_and_show_possible(self, end: str, hand_best: int) -> bool:
         """Scout & Show needs a Show afterwards: some insertion must leave a set that beats
         what remains of the active set."""
         rest = self._reduced_active(end)
         beat = _strength(rest, 0, len(rest)) if rest else -1
-        tops = [c[0] for c in self.hands[self.to_act]]
-        if _best_strength(tops) > beat:
+        if hand_best > beat:
             return True  # insert at the far end: no set is broken
+        check = InsertCheck([c[0] for c in self.hands[self.to_act]], beat)
         card = self.active[0] if end == "left" else self.active[-1]
-        for value in set(card):
-            for pos in range(len(tops) + 1):
-                if _best_strength([*tops[:pos], value, *tops[pos:]]) > beat:
-                    return True
-        return False
-
-    def _insert_allows_show(self, action: Action) -> bool:
-        assert isinstance(action, Insert) and self.pending is not None
-        tops = [c[0] for c in self.hands[self.to_act]]
-        value = self.pending[1] if action.flip else self.pending[0]
-        tops.insert(action.position, value)
-        return _best_strength(tops) > self._active_strength()
+        return any(check.ok(pos, v) for v in card for pos in range(len(check.tops) + 1))
 
     def _why_illegal(self, action: Action) -> str:
         p = self.to_act

@@ -1,0 +1,115 @@
+"""So ein Zirkus figures for docs/so-ein-zirkus.md.
+
+    .venv/bin/python bench/bench_zirkus.py            # bot vs random, 1,000 games per count
+    .venv/bin/python bench/bench_zirkus.py --speed    # actions/second and game endings
+
+Bot vs random: in game i the heuristic bot sits at seat i % P, the other seats play random
+legal actions; game seeds are derive_seed(seed, "game", i). A game counts as a win for the bot
+if it is among the winners (shared first places are counted and reported separately).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import random
+import time
+from typing import Any
+
+from bigtop.agents.base import RandomAgent
+from bigtop.core.game import CHANCE
+from bigtop.core.registry import new_game
+from bigtop.core.rng import derive_seed
+from bigtop.games.zirkus import ZirkusBot
+
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"lazy_clown": True},
+    {"shoving": "shove"},
+    {"shoving": "clumsy"},
+    {"secret_clown": True},
+    {"upside_down": True},
+    {"short_move": "as-far-as-possible"},
+    {"drop_on_stop": False},
+    {"board": "4x10"},
+]
+
+
+def bot_vs_random(players: int, games: int, seed: int,
+                  options: dict[str, Any] | None = None) -> dict[str, Any]:
+    game = new_game("so-ein-zirkus", players, options or {})
+    wins = shared = 0
+    margin = 0.0
+    for i in range(games):
+        bot_seat = i % players
+        state = game.new_initial_state(derive_seed(seed, "game", i))
+        agents = [ZirkusBot(seed=i) if p == bot_seat else RandomAgent(seed=1000 * i + p)
+                  for p in range(players)]
+        while not state.is_terminal():
+            p = state.current_player()
+            if p == CHANCE:
+                state.apply_chance()
+            else:
+                state.apply(agents[p].act(state))
+        winners = state.winners()
+        if bot_seat in winners:
+            wins += 1
+            shared += len(winners) > 1
+        sc = state.scores()
+        margin += sc[bot_seat] - max(sc[p] for p in range(players) if p != bot_seat)
+    rate = wins / games
+    return {"players": players, "games": games, "wins": wins, "shared": shared,
+            "win_rate": rate, "baseline": 1 / players,
+            "se": math.sqrt(rate * (1 - rate) / games), "mean_margin": margin / games}
+
+
+def speed(players: int, games: int, options: dict[str, Any]) -> dict[str, Any]:
+    game = new_game("so-ein-zirkus", players, options)
+    actions = 0
+    endings: collections.Counter[str] = collections.Counter()
+    turns: list[int] = []
+    t0 = time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_chance()
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        for rec in state.games:
+            endings[rec["ending"]] += 1
+            turns.append(rec["turns"])
+    dt = time.perf_counter() - t0
+    turns.sort()
+    return {"actions_per_s": actions / dt, "endings": dict(endings),
+            "turns_median": turns[len(turns) // 2], "turns_max": turns[-1]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--speed", action="store_true")
+    args = ap.parse_args()
+    if args.speed:
+        for opts in VARIANTS:
+            for p in (2, 3, 4):
+                r = speed(p, args.games, opts)
+                print(f"{p}p {opts or 'defaults'}: {r['actions_per_s']:,.0f} actions/s, "
+                      f"turns median {r['turns_median']} max {r['turns_max']}, "
+                      f"endings {r['endings']}")
+        return
+    for p in (2, 3, 4):
+        r = bot_vs_random(p, args.games, args.seed)
+        print(f"{p} players: heuristic bot wins {r['wins']}/{r['games']} = "
+              f"{r['win_rate']:.3f} ± {1.96 * r['se']:.3f} (95%), {r['shared']} shared; "
+              f"random baseline {r['baseline']:.3f}; mean margin over the best random "
+              f"{r['mean_margin']:+.2f} points")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""A heuristic Clown 15 Go player that uses only what its seat can see (everything but the
+order of the closed piles, ruling G4).
+
+Each legal action is scored and the best is played:
+
+- a placement loses a card: always better than laying the card down (which ends the turn) or
+  putting it on the own open pile (advanced rule 2: the turn goes on but the card stays);
+- dumping a card on another player's open pile is worth more the closer that player is to
+  going out (it hands them a card); the middle is the safe default;
+- ties are broken by the chance that the next turned card fits somewhere afterwards (counted
+  over the cards that can still be in the bot's closed pile);
+- with the points rule: completing a row (15 or 150 points) comes first, and a card goes on a
+  one-colour row of its own colour when it can;
+- borrowing (advanced rule 3) only when it lets the bot place its own card, from the player
+  with the most cards (a borrow helps its victim go out).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bigtop.core.actions import Action
+from bigtop.core.game import Game, State
+from bigtop.games.clown15go.cards import HIGHEST, colour, number
+from bigtop.games.clown15go.rules import (
+    Borrow,
+    Clown15GoState,
+    LayDown,
+    NewRow,
+    Pass,
+    ToOwnPile,
+    ToPile,
+    ToRow,
+    TurnOver,
+    row_points,
+)
+
+
+def _fitting_numbers(state: Clown15GoState, player: int) -> set[int]:
+    """Numbers a card turned by ``player`` would fit on now."""
+    fits = {1}
+    for row in state.rows:
+        fits.add(number(row[-1]) + 1)
+    for q, pile in enumerate(state.open_piles):
+        if pile and (q != player or state.game.options.own_pile):
+            t = number(pile[-1])
+            fits.update((t - 1, t + 1))
+    return fits
+
+
+def _closed_numbers(state: Clown15GoState, player: int) -> Counter[int]:
+    """How often each number can be the bot's next turned card (known contents of a renewed
+    closed pile, else the union of the unseen cards)."""
+    cards = state.closed[player] if state.recycled[player] else state.unseen()
+    return Counter(number(c) for c in cards)
+
+
+class Clown15GoBot:
+    name = "clown15go-heuristic"
+
+    def __init__(self, seat: int = 0, dump_weight: float = 3.0) -> None:
+        self.seat = seat
+        self.dump_weight = dump_weight
+
+    def act(self, state: State) -> Action:
+        assert isinstance(state, Clown15GoState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        p = state.current_player()
+        weights = _closed_numbers(state, p)
+        total = sum(weights.values()) or 1
+        best = legal[0]
+        best_score = float("-inf")
+        for a in legal:
+            s = self._score(state, p, a, weights, total)
+            if s > best_score:
+                best, best_score = a, s
+        return best
+
+    def _score(self, state: Clown15GoState, p: int, a: Action, weights: Counter[int],
+               total: int) -> float:
+        o = state.game.options
+        n = state.game.num_players
+        card = state.card_in_play()
+        if type(a) is Pass:
+            return -100.0
+        if type(a) is LayDown:
+            return -50.0
+        if type(a) is TurnOver:
+            return -10.0
+        after = state.clone()
+        after.apply(a)
+        if after.is_terminal():
+            # The game ended on this move: judge by the resulting place.
+            return 1000.0 if after.ranking()[p] == 1 else -1000.0
+        fit = sum(weights[v] for v in _fitting_numbers(after, p)) / total
+        cards = [state.cards_left(q) for q in range(n)]
+        if type(a) is ToOwnPile:
+            return 1.0 + fit
+        score = 10.0 + fit
+        if o.points:
+            score += 0.2 * (after.points[p] - state.points[p])
+        if type(a) is ToPile:
+            assert isinstance(a, ToPile)
+            others = [cards[q] for q in range(n) if q != p and not state.is_out(q)]
+            # Dumping helps most on the leader (fewest cards).
+            lead = min(others)
+            score += self.dump_weight * (1.0 if cards[a.player] == lead else 0.0)
+            score -= 0.05 * cards[a.player]
+        elif type(a) is ToRow or type(a) is NewRow:
+            if o.points and card is not None:
+                if type(a) is ToRow:
+                    assert isinstance(a, ToRow)
+                    row = state.rows[a.row]
+                    if all(colour(c) == colour(card) for c in row):
+                        score += 1.0 + 0.2 * len(row)
+                    if len(row) == HIGHEST - 1:
+                        score += 0.2 * row_points([*row, card])
+        elif type(a) is Borrow:
+            assert isinstance(a, Borrow)
+            # Worth it only if our own card then fits on the borrowed card.
+            if card is None or number(card) != number(state.open_piles[a.player][-1]) + 1:
+                if not (o.points and after.points[p] > state.points[p]):
+                    return -20.0
+            score = 9.0 + fit + 0.03 * cards[a.player]
+            if o.points:
+                score += 0.2 * (after.points[p] - state.points[p])
+            others = [cards[q] for q in range(n) if q != p and not state.is_out(q)]
+            if cards[a.player] == min(others):
+                score -= 2.0
+        return score
+
+
+def heuristic_agent(game: Game, seat: int) -> Clown15GoBot:
+    return Clown15GoBot(seat)

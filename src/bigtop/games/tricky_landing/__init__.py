@@ -1,0 +1,52 @@
+"""Tricky Landing: a dexterity trick-taking game where a thrown card's landing decides
+everything (rulebook 000_236690fdb895d779.txt; rulings in shared/rules/tricky-landing.md)."""
+
+from bigtop.games.tricky_landing.bot import TrickyLandingBot, heuristic_agent
+from bigtop.games.tricky_landing.options import TrickyLandingOptions
+from bigtop.games.tricky_landing.physics import (
+    Pose,
+    ThrowModel,
+    ThrowSample,
+    seat_angle,
+    simulate_throws,
+    throw_once,
+    touches_target,
+)
+from bigtop.games.tricky_landing.render import render_png, render_svg
+from bigtop.games.tricky_landing.rules import (
+    GRID_AIMS,
+    GRID_SPINS,
+    SPINS,
+    Throw,
+    TrickyLandingGame,
+    TrickyLandingState,
+)
+from bigtop.games.tricky_landing.tricks import Landing, Resolution, Trick, resolve_trick
+
+GAME = TrickyLandingGame
+
+__all__ = [
+    "GAME",
+    "GRID_AIMS",
+    "GRID_SPINS",
+    "SPINS",
+    "Landing",
+    "Pose",
+    "Resolution",
+    "Throw",
+    "ThrowModel",
+    "ThrowSample",
+    "Trick",
+    "TrickyLandingBot",
+    "TrickyLandingGame",
+    "TrickyLandingOptions",
+    "TrickyLandingState",
+    "heuristic_agent",
+    "render_png",
+    "render_svg",
+    "resolve_trick",
+    "seat_angle",
+    "simulate_throws",
+    "throw_once",
+    "touches_target",
+]

@@ -1,0 +1,366 @@
+"""The throw: a small physical model that turns an intention into a resting card.
+
+Units: centimetres, seconds, degrees (angles on the table) and revolutions per second (spin).
+The table's origin is the centre of the target card, which lies with its long side along the
+y axis. Player ``p`` of ``n`` sits ``seat_distance_cm`` from the centre at the angle
+:func:`seat_angle` (player 0 at the bottom, numbering clockwise seen from above).
+
+A throw names an **aim point** (where the thrower wants the card to come to rest) and a
+**spin** about the vertical axis (positive = counter-clockwise). The model:
+
+1. *Release.* The thrower solves for the release speed that would carry the card from the
+   seat to the aim point, then errs: the direction by a normal error of ``direction_sd_deg``
+   (growing with spin: a fast spin is harder to release cleanly), the speed by a relative
+   normal error ``speed_sd``, the spin by ``spin_sd`` (relative) plus ``spin_sd_abs_rev_s``,
+   and the card tumbles about a horizontal axis at a normal rate of ``tumble_sd_rev_s``
+   (a spinning card is gyroscopically steadier: the tumble shrinks by ``1 + |spin| /
+   spin_stability_rev_s``). Every standard deviation is divided by the thrower's ``skill``.
+2. *Flight.* Released flat from ``release_height_cm``, the card flies for
+   ``t = sqrt(2 h / g)`` seconds at its release speed; it turns over ``round(2 |tumble| t)``
+   half turns — an odd number lands it face down — and spins ``spin · t`` turns.
+3. *Slide.* On touching down it keeps ``touchdown_retention`` of its speed and of its spin,
+   and slides with Coulomb friction ``friction`` until it stops: distance ``v² / (2 μ g)``,
+   time ``v / (μ g)``, spin decaying linearly with the speed (half the spin over that time).
+   Cards slide over one another (there are no collisions).
+
+The card is held face toward the thrower, so before spinning its long side points from the
+seat to the centre (rotation = seat angle + 90°).
+
+The same code runs on Python floats (one throw, fast) and on NumPy arrays (a batch): see
+:func:`throw_once` and :func:`simulate_throws`. Both turn the same four standard normal errors
+into the same landing; they differ only in the generator that draws the errors.
+
+>>> m = ThrowModel()
+>>> round(m.flight_time_s, 3)
+0.156
+>>> import random
+>>> p = throw_once(m, seat_angle(0, 4), 0.0, 0.0, 3.0, random.Random(1))
+>>> abs(p.x) < 20 and abs(p.y) < 20
+True
+>>> s = simulate_throws(m, seat_angle(0, 4), 0.0, 0.0, 3.0, n=1000, seed=1)
+>>> s.x.shape, s.face_down.dtype.name
+((1000,), 'bool')
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class ThrowModel:
+    """Every parameter of the table and the throw, with its unit in its name."""
+
+    card_width_cm: float = 6.3
+    card_length_cm: float = 8.8
+    target_width_cm: float = 6.3
+    target_length_cm: float = 8.8
+    seat_distance_cm: float = 30.0
+    release_height_cm: float = 12.0
+    gravity_cm_s2: float = 981.0
+    friction: float = 0.35
+    """Sliding friction coefficient μ of a card on the table (dimensionless)."""
+    touchdown_retention: float = 0.6
+    """Share of the horizontal speed and of the spin a card keeps when it touches down."""
+    direction_sd_deg: float = 6.0
+    speed_sd: float = 0.11
+    spin_sd: float = 0.15
+    spin_sd_abs_rev_s: float = 0.3
+    tumble_sd_rev_s: float = 2.2
+    spin_stability_rev_s: float = 3.0
+    spin_wobble_rev_s: float = 9.0
+    skill: float = 1.0
+    """Divides every release error: 2 is twice as precise as the default thrower."""
+    touch_tolerance_cm: float = 0.1
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+                raise ValueError(f"{f.name} must be a finite number, got {v!r}")
+            if v < 0 or (v == 0 and f.name not in ("release_height_cm", "touch_tolerance_cm",
+                                                 "direction_sd_deg", "speed_sd", "spin_sd",
+                                                 "spin_sd_abs_rev_s", "tumble_sd_rev_s")):
+                raise ValueError(f"{f.name} must be positive, got {v!r}")
+
+    @property
+    def flight_time_s(self) -> float:
+        return math.sqrt(2.0 * self.release_height_cm / self.gravity_cm_s2)
+
+    @property
+    def card_half(self) -> tuple[float, float]:
+        return (self.card_width_cm / 2.0, self.card_length_cm / 2.0)
+
+    @property
+    def target_half(self) -> tuple[float, float]:
+        return (self.target_width_cm / 2.0, self.target_length_cm / 2.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """A card at rest: centre (cm), rotation (degrees, counter-clockwise, in [0, 360)) and
+    whether it shows its back."""
+
+    x: float
+    y: float
+    rotation: float
+    face_down: bool
+
+
+@dataclass(frozen=True)
+class ThrowSample:
+    """Many landings of one intention (arrays of equal length)."""
+
+    x: FloatArray
+    y: FloatArray
+    rotation: FloatArray
+    face_down: BoolArray
+
+
+def seat_angle(player: int, players: int) -> float:
+    """Direction (degrees) from the table's centre to ``player``'s seat; players sit evenly,
+    numbered clockwise from the bottom of the picture.
+
+    >>> [seat_angle(p, 4) for p in range(4)]
+    [-90.0, -180.0, -270.0, -360.0]
+    """
+    return -90.0 - 360.0 * player / players
+
+
+def seat_position(model: ThrowModel, player: int, players: int) -> tuple[float, float]:
+    a = math.radians(seat_angle(player, players))
+    return (model.seat_distance_cm * math.cos(a), model.seat_distance_cm * math.sin(a))
+
+
+# -- the model, written once for floats and for arrays ---------------------------------------
+
+
+class _Scalar:
+    sqrt = staticmethod(math.sqrt)
+    hypot = staticmethod(math.hypot)
+    atan2 = staticmethod(math.atan2)
+    cos = staticmethod(math.cos)
+    sin = staticmethod(math.sin)
+    floor = staticmethod(math.floor)
+    maximum = staticmethod(max)
+    minimum = staticmethod(min)
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> Any:
+        return a if cond else b
+
+
+class _Vector:
+    sqrt = staticmethod(np.sqrt)
+    hypot = staticmethod(np.hypot)
+    atan2 = staticmethod(np.arctan2)
+    cos = staticmethod(np.cos)
+    sin = staticmethod(np.sin)
+    floor = staticmethod(np.floor)
+    maximum = staticmethod(np.maximum)
+    minimum = staticmethod(np.minimum)
+    where = staticmethod(np.where)
+
+
+def _landing(m: ThrowModel, seat_deg: float, aim_x: Any, aim_y: Any, spin: Any,
+             z: tuple[Any, Any, Any, Any], xp: Any) -> tuple[Any, Any, Any, Any]:
+    """Resting (x, y, rotation, face_down) from the intention and four standard normals
+    ``z = (direction, speed, spin, tumble)``."""
+    z_dir, z_speed, z_spin, z_tumble = z
+    phi = math.radians(seat_deg)
+    sx = m.seat_distance_cm * math.cos(phi)
+    sy = m.seat_distance_cm * math.sin(phi)
+    dx = aim_x - sx
+    dy = aim_y - sy
+    dist = xp.hypot(dx, dy)
+    heading = xp.atan2(dy, dx)
+    tf = m.flight_time_s
+    mu_g = m.friction * m.gravity_cm_s2
+    r = m.touchdown_retention
+    a = r * r / (2.0 * mu_g)
+    # Release speed v with v·t + a·v² = dist (the stable root of the quadratic).
+    v0 = 2.0 * dist / (tf + xp.sqrt(tf * tf + 4.0 * a * dist))
+    spin_abs = abs(spin)
+    skill = m.skill
+    direction = heading + math.radians(m.direction_sd_deg) / skill * (
+        1.0 + spin_abs / m.spin_wobble_rev_s) * z_dir
+    v = v0 * xp.maximum(1.0 + m.speed_sd / skill * z_speed, 0.0)
+    travel = v * tf + a * v * v
+    x = sx + travel * xp.cos(direction)
+    y = sy + travel * xp.sin(direction)
+    omega = spin + (m.spin_sd * spin_abs + m.spin_sd_abs_rev_s) / skill * z_spin
+    slide_time = r * v / mu_g
+    turns = omega * (tf + r * slide_time / 2.0)
+    rotation = (seat_deg + 90.0 + 360.0 * turns) % 360.0
+    tumble = m.tumble_sd_rev_s / skill / (1.0 + spin_abs / m.spin_stability_rev_s) * z_tumble
+    half_turns = xp.floor(abs(2.0 * tumble * tf) + 0.5)
+    face_down = half_turns % 2 == 1
+    return x, y, rotation, face_down
+
+
+def throw_once(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float, spin: float,
+               rng: random.Random) -> Pose:
+    """One landing, drawing its four errors from ``rng`` (pure Python: no NumPy overhead)."""
+    g = rng.gauss
+    z = (g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0))
+    x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
+    return Pose(float(x), float(y), float(rot), bool(down))
+
+
+def landing_from_errors(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float,
+                        spin: float, z: tuple[float, float, float, float]) -> Pose:
+    """The landing for given standard-normal errors (direction, speed, spin, tumble)."""
+    x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
+    return Pose(float(x), float(y), float(rot), bool(down))
+
+
+def simulate_throws(model: ThrowModel, seat_deg: float, aim_x: float | FloatArray,
+                    aim_y: float | FloatArray, spin: float | FloatArray, n: int = 100_000,
+                    seed: int | np.random.Generator = 0) -> ThrowSample:
+    """``n`` landings of one intention in a single vectorised call (aim and spin may also be
+    arrays of length ``n``, one intention per throw)."""
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    z = rng.standard_normal((4, n))
+    x, y, rot, down = _landing(model, seat_deg, np.asarray(aim_x, dtype=np.float64),
+                               np.asarray(aim_y, dtype=np.float64),
+                               np.asarray(spin, dtype=np.float64),
+                               (z[0], z[1], z[2], z[3]), _Vector)
+    return ThrowSample(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64),
+                       np.asarray(rot, dtype=np.float64), np.asarray(down, dtype=np.bool_))
+
+
+# -- touching ----------------------------------------------------------------------------
+
+
+def _gap(x1: Any, y1: Any, r1: Any, hw1: float, hh1: float,
+         x2: Any, y2: Any, r2: Any, hw2: float, hh2: float, xp: Any) -> Any:
+    """Distance between two filled rectangles (0 when they overlap). Rotations in degrees."""
+    a1 = r1 * (math.pi / 180.0)
+    a2 = r2 * (math.pi / 180.0)
+    c1, s1 = xp.cos(a1), xp.sin(a1)
+    c2, s2 = xp.cos(a2), xp.sin(a2)
+    dx = x2 - x1
+    dy = y2 - y1
+    # Separating-axis test over the four edge directions.
+    sep = None
+    for ux, uy in ((c1, s1), (-s1, c1), (c2, s2), (-s2, c2)):
+        proj = abs(dx * ux + dy * uy)
+        e1 = hw1 * abs(c1 * ux + s1 * uy) + hh1 * abs(-s1 * ux + c1 * uy)
+        e2 = hw2 * abs(c2 * ux + s2 * uy) + hh2 * abs(-s2 * ux + c2 * uy)
+        s = proj - e1 - e2
+        sep = s if sep is None else xp.maximum(sep, s)
+    # Disjoint convex polygons: the closest pair involves a vertex of one of them.
+    best = None
+    for (ox, oy, oc, os, ohw, ohh, px, py, pc, ps, phw, phh) in (
+            (x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
+            (x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1)):
+        for sx, sy in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
+            vx = ox + sx * ohw * oc - sy * ohh * os - px
+            vy = oy + sx * ohw * os + sy * ohh * oc - py
+            u = vx * pc + vy * ps
+            w = -vx * ps + vy * pc
+            d = xp.hypot(xp.maximum(abs(u) - phw, 0.0), xp.maximum(abs(w) - phh, 0.0))
+            best = d if best is None else xp.minimum(best, d)
+    return xp.where(sep <= 0.0, 0.0, best)
+
+
+def _gap_scalar(x1: float, y1: float, r1: float, hw1: float, hh1: float,
+                x2: float, y2: float, r2: float, hw2: float, hh2: float) -> float:
+    """:func:`_gap` for one pair, in plain floats with an early exit on overlap (the same
+    formulas; a test checks both agree)."""
+    a1 = math.radians(r1)
+    a2 = math.radians(r2)
+    c1, s1 = math.cos(a1), math.sin(a1)
+    c2, s2 = math.cos(a2), math.sin(a2)
+    dx = x2 - x1
+    dy = y2 - y1
+    # Projections of each rectangle's half extents on the other's axes.
+    cc, cs = abs(c1 * c2 + s1 * s2), abs(c1 * s2 - s1 * c2)
+    sep = max(abs(dx * c1 + dy * s1) - hw1 - hw2 * cc - hh2 * cs,
+              abs(-dx * s1 + dy * c1) - hh1 - hw2 * cs - hh2 * cc,
+              abs(dx * c2 + dy * s2) - hw2 - hw1 * cc - hh1 * cs,
+              abs(-dx * s2 + dy * c2) - hh2 - hw1 * cs - hh1 * cc)
+    if sep <= 0.0:
+        return 0.0
+    best = math.inf
+    for ox, oy, oc, os, ohw, ohh, px, py, pc, ps, phw, phh in (
+            (x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
+            (x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1)):
+        bx, by = ox - px, oy - py
+        for sx, sy in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
+            vx = bx + sx * ohw * oc - sy * ohh * os
+            vy = by + sx * ohw * os + sy * ohh * oc
+            u = abs(vx * pc + vy * ps) - phw
+            w = abs(-vx * ps + vy * pc) - phh
+            if u > 0.0:
+                d = math.hypot(u, w) if w > 0.0 else u
+            else:
+                d = w if w > 0.0 else 0.0
+            if d < best:
+                best = d
+    return best
+
+
+def card_gap(model: ThrowModel, a: tuple[float, float, float], b: tuple[float, float, float]
+             ) -> float:
+    """Distance (cm) between two clown cards at poses ``(x, y, rotation)``; 0 if they overlap.
+
+    >>> m = ThrowModel()
+    >>> round(card_gap(m, (0.0, 0.0, 0.0), (7.3, 0.0, 0.0)), 6)
+    1.0
+    """
+    hw, hh = model.card_half
+    return _gap_scalar(a[0], a[1], a[2], hw, hh, b[0], b[1], b[2], hw, hh)
+
+
+def target_gap(model: ThrowModel, a: tuple[float, float, float]) -> float:
+    """Distance (cm) between a clown card at pose ``(x, y, rotation)`` and the target card."""
+    hw, hh = model.card_half
+    tw, th = model.target_half
+    return _gap_scalar(a[0], a[1], a[2], hw, hh, 0.0, 0.0, 0.0, tw, th)
+
+
+def cards_touch(model: ThrowModel, a: tuple[float, float, float],
+                b: tuple[float, float, float]) -> bool:
+    """Whether two clown cards touch: they overlap or come within the touch tolerance."""
+    hw, hh = model.card_half
+    tol = model.touch_tolerance_cm
+    # Bounding circles first: most pairs are far apart, and the exact test is slower.
+    if math.hypot(b[0] - a[0], b[1] - a[1]) > 2.0 * math.hypot(hw, hh) + tol:
+        return False
+    return card_gap(model, a, b) <= tol
+
+
+def touches_target_card(model: ThrowModel, a: tuple[float, float, float]) -> bool:
+    """Whether a clown card at pose ``a`` touches the target card directly."""
+    hw, hh = model.card_half
+    tw, th = model.target_half
+    tol = model.touch_tolerance_cm
+    if math.hypot(a[0], a[1]) > math.hypot(hw, hh) + math.hypot(tw, th) + tol:
+        return False
+    return target_gap(model, a) <= tol
+
+
+def target_gaps(model: ThrowModel, x: FloatArray, y: FloatArray, rotation: FloatArray
+                ) -> FloatArray:
+    """Vectorised :func:`target_gap` over arrays of poses."""
+    hw, hh = model.card_half
+    tw, th = model.target_half
+    zero = np.zeros_like(x)
+    out = _gap(x, y, rotation, hw, hh, zero, zero, zero, tw, th, _Vector)
+    return np.asarray(out, dtype=np.float64)
+
+
+def touches_target(model: ThrowModel, sample: ThrowSample) -> BoolArray:
+    """Which landings of a sample touch the target card directly (within the tolerance)."""
+    gaps = target_gaps(model, sample.x, sample.y, sample.rotation)
+    return np.asarray(gaps <= model.touch_tolerance_cm, dtype=np.bool_)

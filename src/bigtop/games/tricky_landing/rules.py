@@ -1,0 +1,598 @@
+"""Tricky Landing as a pure state machine (rulebook 000_236690fdb895d779.txt, rulings in
+shared/rules/tricky-landing.md).
+
+The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
+centre, table coordinates) and a spin (revolutions per second, counter-clockwise positive).
+The landing is simulated (:mod:`bigtop.games.tricky_landing.physics`) from the state's seed
+and the number of actions so far, so it is deterministic; each card lands before the next is
+thrown. When every player has thrown, the trick is resolved
+(:func:`bigtop.games.tricky_landing.tricks.resolve_trick`).
+
+For search and RL the legal-action list is a finite grid: every card in hand × 9 aim points
+× 3 spins (see :data:`GRID_AIMS`, :data:`GRID_SPINS`). ``apply`` also accepts any continuous
+throw of a card in hand with ``|x|, |y| <= 45`` cm and ``|spin| <= 10`` rev/s.
+
+>>> from bigtop import new_state
+>>> s = new_state("tricky-landing", players=4, seed=3)
+>>> s.current_player(), len(s.hands[0]), len(s.legal_actions())
+(0, 11, 297)
+>>> s.apply(s.action_from_text("y1 0 0 medium") if "y1" in s.hands[0] else s.legal_actions()[0])
+>>> len(s.table)
+1
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bigtop.core.actions import Action
+from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
+from bigtop.core.game import JSON, TERMINAL, Game, State
+from bigtop.core.rng import derive_rng
+from bigtop.games.tricky_landing.cards import (
+    HAND_SIZE,
+    SUIT_NAMES,
+    card_name,
+    deck_for,
+    is_card,
+    leftover,
+    sort_key,
+    suit_of,
+)
+from bigtop.games.tricky_landing.options import TrickyLandingOptions
+from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle, throw_once
+from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
+
+AIM_LIMIT_CM = 45.0
+"""A throw's aim coordinates must lie within ±45 cm of the target's centre."""
+SPIN_LIMIT_REV_S = 10.0
+"""A throw's spin must lie within ±10 revolutions per second."""
+SPINS: dict[str, float] = {"none": 0.0, "low": 1.5, "medium": 3.0, "high": 6.0}
+"""Named spins (rev/s) for typed actions."""
+GRID_AIMS: tuple[tuple[float, float], ...] = (
+    (0.0, 0.0), (5.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, -5.0),
+    (18.0, 0.0), (-18.0, 0.0), (0.0, 18.0), (0.0, -18.0))
+"""The discrete aim points of the legal-action list: the centre, four points 5 cm off it (on
+or next to the target) and four points 18 cm off it (deliberate misses)."""
+GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
+
+
+@dataclass(frozen=True, slots=True)
+class Throw(Action):
+    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre with ``spin`` rev/s.
+
+    >>> Throw("y7", 0.0, 0.0, 3.0).to_json()
+    {'type': 'throw', 'card': 'y7', 'x': 0.0, 'y': 0.0, 'spin': 3.0}
+    """
+
+    kind: ClassVar[str] = "throw"
+    card: str
+    x: float
+    y: float
+    spin: float
+
+
+def _spin_word(spin: float) -> str:
+    for name, v in SPINS.items():
+        if v == spin:
+            return f"{name} spin"
+    return f"spin {spin:g} rev/s"
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+class TrickyLandingGame(Game):
+    """Tricky Landing for 3–6 players.
+
+    >>> g = TrickyLandingGame(3)
+    >>> g.num_distinct_actions(), len(g.deck)
+    (1350, 40)
+    >>> g.action_from_int(g.action_to_int(Throw("g2", 0.0, 0.0, 3.0)))
+    Throw(card='g2', x=0.0, y=0.0, spin=3.0)
+    """
+
+    name = "tricky-landing"
+    title = "Tricky Landing"
+    min_players = 3
+    max_players = 6
+    options_type = TrickyLandingOptions
+    action_types = (Throw,)
+    options: TrickyLandingOptions
+    accepts_unlisted_actions: ClassVar[bool] = True
+    """Continuous throws beyond the grid are legal (the conformance harness reads this)."""
+
+    @classmethod
+    def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
+        # Every alternative is played, each at one player count (spread so that the harness
+        # stays fast), plus one combination; the defaults at every player count.
+        singles: list[dict[str, object]] = []
+        for info in TrickyLandingOptions.info():
+            if info.choices is None:
+                continue
+            singles.extend({info.name: v} for v in info.choices if v != info.default)
+        singles.append({"ties": "first-landed", "face_down_cards": "discarded",
+                        "several_misses": "discarded", "rounds": 2, "skill": 0.5})
+        k = num_players - cls.min_players
+        span = cls.max_players - cls.min_players + 1
+        return [{}, *singles[k::span]]
+
+    def __init__(self, num_players: int,
+                 options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
+        super().__init__(num_players, options)
+        self.deck = deck_for(num_players)
+        self.deck_set = frozenset(self.deck)
+        self.hand_size = HAND_SIZE[num_players]
+        self.leftover = leftover(num_players)
+        self.rounds = self.options.rounds
+        self.model: ThrowModel = self.options.throw_model()
+        self.seats = [seat_angle(p, num_players) for p in range(num_players)]
+        # Interned grid actions: legal lists are built from references.
+        self.grid: dict[str, tuple[Throw, ...]] = {
+            c: tuple(Throw(c, x, y, s) for (x, y) in GRID_AIMS for s in GRID_SPINS)
+            for c in self.deck}
+        self._all: list[Action] = [a for c in self.deck for a in self.grid[c]]
+        self._index: dict[Action, int] = {a: i for i, a in enumerate(self._all)}
+
+    def new_initial_state(self, seed: int = 0) -> TrickyLandingState:
+        state = TrickyLandingState(self, seed)
+        state._deal()
+        return state
+
+    def num_distinct_actions(self) -> int:
+        return len(self._all)
+
+    def action_to_int(self, action: Action) -> int:
+        try:
+            return self._index[action]
+        except (KeyError, TypeError):
+            raise IllegalActionError(
+                f"{action!r} is not on the action grid of {self!r}") from None
+
+    def action_from_int(self, index: int) -> Action:
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                0 <= index < len(self._all)):
+            raise IndexError(index)
+        return self._all[index]
+
+    def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
+        from bigtop.games.tricky_landing.position import load_position
+
+        return load_position(self, position, seed)
+
+
+class TrickyLandingState(State):
+    game: TrickyLandingGame
+
+    def __init__(self, game: TrickyLandingGame, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.round = 0
+        self.trick = 0
+        self.starter = 0  # the round's starting player (the dealer sits to their right)
+        self.leader = 0  # holder of the first player card: throws first in this trick
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.table: list[Landing] = []
+        self.trump_card: str | None = None
+        self.trump_suit: str | None = None
+        self.won: list[list[str]] = [[] for _ in range(n)]  # face down in front of a player
+        self.penalty: list[list[str]] = [[] for _ in range(n)]  # face up in front of a player
+        self.discard: list[str] = []
+        self.undealt: list[str] = []  # dealt-out leftovers: never seen this round
+        self.hidden: dict[str, int] = {}  # card landed face down -> its thrower (who saw it)
+        self.last_table: list[Landing] = []
+        self.last_trump: str | None = None
+        self._last_res: Resolution | None = None  # cache of resolution(), not state
+        self.totals = [0] * n
+        self.round_scores: list[list[int]] = []
+        self.round_piles: list[list[list[int]]] = []  # per round, per player [down, up]
+        self.finished = False
+
+    # -- set-up -----------------------------------------------------------------------------
+    @property
+    def dealer(self) -> int:
+        """"The player to the right of that player is the dealer" (clockwise = to the left)."""
+        return (self.starter - 1) % self.game.num_players
+
+    def _deal(self) -> None:
+        g = self.game
+        n = g.num_players
+        cards = list(g.deck)
+        derive_rng(self.seed, "deal", self.round).shuffle(cards)
+        # "deals them face down, starting with the starting player and going clockwise"
+        self.hands = [[] for _ in range(n)]
+        for i in range(n * g.hand_size):
+            self.hands[(self.starter + i) % n].append(cards[i])
+        for h in self.hands:
+            h.sort(key=sort_key)
+        self.undealt = sorted(cards[n * g.hand_size:], key=sort_key)
+        self.leader = self.starter
+        self.trick = 0
+        self.table = []
+        self.won = [[] for _ in range(n)]
+        self.penalty = [[] for _ in range(n)]
+        self.discard = []
+        self.hidden = {}
+        self.last_table = []
+        self.last_trump = None
+        self._last_res = None
+        self.trump_card = None
+        if g.options.trump_between_rounds == "cleared":
+            self.trump_suit = None
+
+    # -- turn ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.finished:
+            return TERMINAL
+        return (self.leader + len(self.table)) % self.game.num_players
+
+    def _legal_actions(self) -> list[Action]:
+        grid = self.game.grid
+        out: list[Action] = []
+        for c in self.hands[self.current_player()]:
+            out.extend(grid[c])
+        return out
+
+    def _throw_problem(self, action: Throw) -> str | None:
+        """Why a throw is not legal now, or None."""
+        p = self.current_player()
+        if not isinstance(action.card, str) or action.card not in self.hands[p]:
+            return f"P{p} has no card {action.card!r} in hand"
+        for name, v, limit in (("x", action.x, AIM_LIMIT_CM), ("y", action.y, AIM_LIMIT_CM),
+                               ("spin", action.spin, SPIN_LIMIT_REV_S)):
+            if not _number(v):
+                return f"the throw's {name} must be a finite number, got {v!r}"
+            if abs(v) > limit:
+                return f"the throw's {name} must lie within ±{limit:g}, got {v!r}"
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Apply a throw. Any throw of a card in hand with aim and spin within bounds is
+        legal, on the grid or not; anything else raises and changes nothing."""
+        if type(action) is Throw and not self.finished:
+            problem = self._throw_problem(action)
+            if problem is not None:
+                raise IllegalActionError(problem)
+            self._apply(action)
+            self.history.append(action)
+            self._legal = None
+            return
+        super().apply(action)
+
+    def _why_illegal(self, action: Action) -> str:
+        if isinstance(action, Throw):
+            return self._throw_problem(action) or super()._why_illegal(action)
+        return super()._why_illegal(action)
+
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Throw)
+        p = self.current_player()
+        rng = derive_rng(self.seed, "throw", len(self.history))
+        pose = throw_once(self.game.model, self.game.seats[p], float(action.x),
+                          float(action.y), float(action.spin), rng)
+        self.hands[p].remove(action.card)
+        self.place(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
+
+    def place(self, card: str, x: float, y: float, rotation: float, face_down: bool) -> None:
+        """Land ``card`` from the current player's hand at an exact pose (the card must
+        already be out of the hand). Throws end here; tests use it to build scenarios from
+        explicit poses without any randomness."""
+        p = self.current_player()
+        self.table.append(Landing(p, card, float(x), float(y), float(rotation) % 360.0,
+                                  bool(face_down)))
+        if face_down:
+            self.hidden[card] = p
+        self._legal = None
+        if len(self.table) == self.game.num_players:
+            self._resolve()
+
+    def place_from_hand(self, card: str, x: float, y: float, rotation: float,
+                        face_down: bool) -> None:
+        """Like :meth:`place`, taking the card from the current player's hand (no history
+        entry: for building scenarios)."""
+        p = self.current_player()
+        if card not in self.hands[p]:
+            raise IllegalActionError(f"P{p} has no card {card!r} in hand")
+        self.hands[p].remove(card)
+        self.place(card, x, y, rotation, face_down)
+
+    def resolution(self) -> Resolution | None:
+        """How the last finished trick was resolved (recomputed from its poses)."""
+        if not self.last_table:
+            return None
+        if self._last_res is None:
+            self._last_res = resolve_trick(self.last_table, self.last_trump, self.game.options,
+                                           self.game.model)
+        return self._last_res
+
+    def _resolve(self) -> None:
+        g = self.game
+        n = g.num_players
+        table = self.table
+        before = self.trump_suit
+        res = resolve_trick(table, before, g.options, g.model)
+        for trick in res.tricks:
+            for w, cards in zip(trick.winners, trick.taken, strict=True):
+                self.won[table[w].player].extend(table[i].card for i in cards)
+            self.discard.extend(table[i].card for i in trick.discarded)
+        if res.new_trump is not None:
+            card = table[res.new_trump].card
+            if self.trump_card is not None:
+                self.discard.append(self.trump_card)
+            self.trump_card = card
+            self.trump_suit = suit_of(card)
+            self.hidden.pop(card, None)  # T7: turned face up beside the play area
+        for i in res.kept_face_up:
+            self.penalty[table[i].player].append(table[i].card)
+            self.hidden.pop(table[i].card, None)
+        self.discard.extend(table[i].card for i in res.missed_discarded)
+        self.last_table = table
+        self.last_trump = before
+        self._last_res = res
+        self.table = []
+        winners = {table[w].player for t in res.tricks for w in t.winners}
+        if g.options.next_leader == "trick-winner" and len(winners) == 1:
+            self.leader = winners.pop()
+        else:
+            self.leader = (self.leader + 1) % n
+        self.trick += 1
+        if self.trick == g.hand_size:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        g = self.game
+        n = g.num_players
+        piles = [[len(self.won[q]), len(self.penalty[q])] for q in range(n)]
+        scores = [d - 2 * u for d, u in piles]
+        self.round_piles.append(piles)
+        self.round_scores.append(scores)
+        for q in range(n):
+            self.totals[q] += scores[q]
+        self.round += 1
+        if self.round >= g.rounds:
+            self.finished = True
+            return
+        if g.options.next_round_leader == "card-holder":
+            self.starter = self.leader
+        else:
+            self.starter = (self.starter + 1) % n
+        self._deal()
+
+    # -- results ----------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        return [float(t) for t in self.totals]
+
+    def result(self) -> JSON:
+        out = super().result()
+        out["round_scores"] = [list(r) for r in self.round_scores]
+        return out
+
+    # -- text -------------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        p = self.current_player()
+        if not isinstance(action, Throw):
+            return f"P{p}: {action!r}"
+        what = card_name(action.card) if is_card(action.card) else repr(action.card)
+        return (f"P{p} throws the {what} aiming at ({action.x:g}, {action.y:g}) cm with "
+                f"{_spin_word(action.spin)}")
+
+    def render(self, player: int | None = None) -> str:
+        g = self.game
+        n = g.num_players
+        if self.finished:
+            head = f"Tricky Landing — game over after {g.rounds} rounds, totals {self.totals}"
+        else:
+            head = (f"Tricky Landing — round {self.round + 1} of {g.rounds}, trick "
+                    f"{self.trick + 1} of {g.hand_size}, totals {self.totals}")
+        trump = (f"{card_name(self.trump_card)} (trump {SUIT_NAMES[self.trump_suit or 'y']})"
+                 if self.trump_card else
+                 (f"none (trump suit {SUIT_NAMES[self.trump_suit]})" if self.trump_suit
+                  else "none (no trump suit)"))
+        lines = [head, f"Trump card: {trump}",
+                 f"First player card: P{self.leader}; dealer P{self.dealer}"]
+
+        def show(c: Landing) -> str:
+            seen = c.card not in self.hidden or self.hidden[c.card] == player
+            name = card_name(c.card) if seen else "a card"
+            face = "face down" if c.face_down else "face up"
+            return (f"  P{c.player}: {name} {face} at ({c.x:.1f}, {c.y:.1f}) cm, "
+                    f"turned {c.rotation:.0f}°")
+
+        if self.table:
+            lines.append("On the table (landing order):")
+            lines.extend(show(c) for c in self.table)
+        elif self.last_table:
+            res = self.resolution()
+            lines.append("Last trick (landing order):")
+            for i, c in enumerate(self.last_table):
+                where = "missed" if res is None or res.trick_of[i] < 0 else \
+                    f"trick {res.trick_of[i] + 1}"
+                lines.append(show(c) + f" — {where}")
+        for q in range(n):
+            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            lines.append(f"  P{q} ({tag}): {len(self.won[q])} face down (+1 each), "
+                         f"{len(self.penalty[q])} face up (−2 each)"
+                         + (f": {' '.join(self.penalty[q])}" if self.penalty[q] else ""))
+        if player is not None and not self.finished:
+            lines.append("Your hand: " + " ".join(self.hands[player]))
+            lines.append("Throw: CARD [X Y] [SPIN], e.g. 'y7 0 0 medium' (aim in cm from the "
+                         "target's centre; spin none/low/medium/high or rev/s)")
+        return "\n".join(lines)
+
+    def action_from_text(self, text: str) -> Action:
+        """``"y7"``, ``"y7 0 0"``, ``"y7 0 0 medium"``, ``"y7 -3.5 2 4.5"``: card, aim (cm)
+        and spin (a name from :data:`SPINS` or rev/s); aim defaults to the centre, spin to
+        medium."""
+        parts = text.replace(",", " ").split()
+        if not parts or len(parts) not in (1, 2, 3, 4):
+            raise MalformedActionError(
+                f"cannot read {text!r}: type CARD [X Y] [SPIN], e.g. 'y7 0 0 medium'")
+        card = parts[0].lower()
+        if not is_card(card):
+            raise MalformedActionError(f"{parts[0]!r} is not a card (e.g. y7, b10)")
+        rest = parts[1:]
+        spin = SPINS["medium"]
+        if len(rest) in (1, 3):
+            word = rest.pop().lower()
+            if word in SPINS:
+                spin = SPINS[word]
+            else:
+                try:
+                    spin = float(word)
+                except ValueError:
+                    raise MalformedActionError(
+                        f"spin {word!r} is not a number or one of "
+                        f"{', '.join(SPINS)}") from None
+        x = y = 0.0
+        if len(rest) == 2:
+            try:
+                x, y = float(rest[0]), float(rest[1])
+            except ValueError:
+                raise MalformedActionError(f"aim {rest[0]!r} {rest[1]!r} is not two "
+                                           "numbers") from None
+        if not all(math.isfinite(v) for v in (x, y, spin)):
+            raise MalformedActionError("aim and spin must be finite numbers")
+        for a in self.game.grid.get(card, ()):
+            if (a.x, a.y, a.spin) == (x, y, spin):
+                return a  # the interned grid action
+        return Throw(card, x, y, spin)
+
+    # -- JSON -------------------------------------------------------------------------------
+    def _position_json(self) -> JSON:
+        return {
+            "round": self.round,
+            "trick": self.trick,
+            "starter": self.starter,
+            "leader": self.leader,
+            "hands": [list(h) for h in self.hands],
+            "table": [c.to_json() for c in self.table],
+            "trump_card": self.trump_card,
+            "trump_suit": self.trump_suit,
+            "won": [list(w) for w in self.won],
+            "penalty": [list(p) for p in self.penalty],
+            "discard": list(self.discard),
+            "undealt": list(self.undealt),
+            "hidden": dict(sorted(self.hidden.items())),
+            "last_table": [c.to_json() for c in self.last_table],
+            "last_trump": self.last_trump,
+            "totals": list(self.totals),
+            "round_scores": [list(r) for r in self.round_scores],
+            "round_piles": [[list(x) for x in r] for r in self.round_piles],
+            "finished": self.finished,
+        }
+
+    def _seen(self, card: str, player: int | None) -> str | None:
+        owner = self.hidden.get(card)
+        return card if owner is None or owner == player else None
+
+    def _landing_view(self, c: Landing, player: int | None) -> JSON:
+        out = c.to_json()
+        out["card"] = self._seen(c.card, player)
+        return out
+
+    def observation(self, player: int | None) -> JSON:
+        n = self.game.num_players
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
+                                   or not 0 <= player < n):
+            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+        res = self.resolution()
+        return {
+            "game": self.game.name,
+            "player": player,
+            "round": self.round,
+            "rounds": self.game.rounds,
+            "trick": self.trick,
+            "tricks_per_round": self.game.hand_size,
+            "starter": self.starter,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "to_act": self.current_player(),
+            "hand": list(self.hands[player]) if player is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "table": [self._landing_view(c, player) for c in self.table],
+            "trump_card": self.trump_card,
+            "trump_suit": self.trump_suit,
+            "won": [[self._seen(c, player) for c in w] for w in self.won],
+            "penalty": [list(p) for p in self.penalty],
+            "discard": [self._seen(c, player) for c in self.discard],
+            "undealt": len(self.undealt),
+            "last_trick": None if res is None else {
+                "trump_suit": self.last_trump,
+                "table": [self._landing_view(c, player) for c in self.last_table],
+                "resolution": res.to_json(),
+            },
+            "totals": list(self.totals),
+            "round_scores": [list(r) for r in self.round_scores],
+            "finished": self.finished,
+        }
+
+    def resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
+        """Redraw what ``player`` cannot know: the other hands, the undealt leftovers and the
+        cards others threw face down (this round), as one random permutation of those cards;
+        and a fresh seed. Every card ``player`` saw face up or threw stays where it is."""
+        n = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+        rng = random.Random(self.fresh_seed(seed))
+        pool = [c for q in range(n) if q != player for c in self.hands[q]]
+        pool += self.undealt
+        pool += [c for c, owner in self.hidden.items() if owner != player]
+        drawn = list(pool)
+        rng.shuffle(drawn)
+        sigma = dict(zip(pool, drawn, strict=True))
+        new = self.clone()
+
+        def m(c: str) -> str:
+            return sigma.get(c, c)
+
+        def ml(c: Landing) -> Landing:
+            return c if c.card not in sigma else Landing(
+                c.player, sigma[c.card], c.x, c.y, c.rotation, c.face_down)
+
+        new.hands = [sorted(map(m, h), key=sort_key) if q != player else list(h)
+                     for q, h in enumerate(self.hands)]
+        new.undealt = sorted(map(m, self.undealt), key=sort_key)
+        new.table = [ml(c) for c in self.table]
+        new.last_table = [ml(c) for c in self.last_table]
+        new._last_res = None
+        new.won = [[m(c) for c in w] for w in self.won]
+        new.discard = [m(c) for c in self.discard]
+        new.hidden = {m(c): owner for c, owner in self.hidden.items()}
+        # This round's throws in the history follow the cards (earlier rounds were reshuffled).
+        count = n * self.trick + len(self.table) if not self.finished else 0
+        if count:
+            new.history = self.history[:-count] + [
+                a if not isinstance(a, Throw) or a.card not in sigma
+                else Throw(sigma[a.card], a.x, a.y, a.spin) for a in self.history[-count:]]
+        new.seed = rng.getrandbits(63)
+        new._legal = None
+        return new
+
+    def audit(self) -> None:
+        from bigtop.games.tricky_landing.position import problems
+
+        trouble = problems(self)
+        assert not trouble, "; ".join(trouble)
+
+    def clone(self) -> TrickyLandingState:
+        new = TrickyLandingState.__new__(TrickyLandingState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.hands = [list(h) for h in self.hands]
+        new.table = list(self.table)
+        new.won = [list(w) for w in self.won]
+        new.penalty = [list(p) for p in self.penalty]
+        new.discard = list(self.discard)
+        new.undealt = list(self.undealt)
+        new.hidden = dict(self.hidden)
+        new.last_table = list(self.last_table)
+        new.totals = list(self.totals)
+        new.round_scores = [list(r) for r in self.round_scores]
+        new.round_piles = [[list(x) for x in r] for r in self.round_piles]
+        new._legal = None
+        return new
+

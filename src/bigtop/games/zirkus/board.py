@@ -1,0 +1,210 @@
+"""So ein Zirkus boards as data.
+
+The rulebook gives neither the board size nor the hole positions (they are printed on the
+wooden board); the published facts are 3 × 8 fields and six holes worth 1 to 6. A board is
+therefore a small JSON file::
+
+    {
+      "name": "default",
+      "note": "free text",
+      "columns": 3,
+      "rows": 8,
+      "start": ["A1", "B1", "C1"],
+      "holes": {"A3": 1, "C4": 2, "B5": 3, "A6": 4, "C7": 5, "B8": 6}
+    }
+
+Fields are named by column letter (A = left as seen from the start edge) and row number
+(1 = the start edge). The clowns start on the first three start fields. Checks on load:
+size 3..26 columns and 2..99 rows, at least three start fields, all on row 1, no field listed
+twice, every hole on the grid and not on a start field, hole values 1..6 with exactly one
+6-point hole (the last hole: filling it ends the game).
+
+>>> b = load_board("default")
+>>> b.columns, b.rows, b.field_name(b.six_hole_field)
+(3, 8, 'B8')
+>>> parse_board({"name": "x", "columns": 3, "rows": 4, "start": ["A1", "B1", "C1"],
+...              "holes": {"A5": 6}})
+Traceback (most recent call last):
+...
+bigtop.games.zirkus.board.BoardError: board 'x': hole A5 is off the 3 x 4 grid
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from bigtop.core.errors import RuleOptionError
+
+MAX_COLUMNS = 26
+MAX_ROWS = 99
+NUM_CLOWNS = 3
+_FIELD = re.compile(r"([A-Z])([1-9][0-9]?)")
+_KEYS = {"name", "note", "columns", "rows", "start", "holes"}
+
+
+class BoardError(RuleOptionError):
+    """A board file or board object that is not a valid So ein Zirkus board."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board. Fields are numbered ``row * columns + column`` (both from 0)."""
+
+    name: str
+    note: str
+    columns: int
+    rows: int
+    start: tuple[int, ...]
+    """Start fields in file order; the clowns begin on the first three."""
+    holes: tuple[tuple[int, int], ...]
+    """(field, value) in file order; the hole index used in states is the position here."""
+
+    @property
+    def size(self) -> int:
+        return self.columns * self.rows
+
+    @property
+    def six_hole(self) -> int:
+        """Index (into ``holes``) of the 6-point hole."""
+        return next(i for i, (_, v) in enumerate(self.holes) if v == 6)
+
+    @property
+    def six_hole_field(self) -> int:
+        return self.holes[self.six_hole][0]
+
+    def field_name(self, field: int) -> str:
+        row, col = divmod(field, self.columns)
+        return f"{chr(65 + col)}{row + 1}"
+
+    def field_index(self, name: str) -> int:
+        """The field called ``name`` (e.g. ``"B3"``); raise BoardError if there is none."""
+        m = _FIELD.fullmatch(name) if isinstance(name, str) else None
+        if m is None:
+            raise BoardError(f"{name!r} is not a field name like 'B3'")
+        col, row = ord(m.group(1)) - 65, int(m.group(2)) - 1
+        if not (col < self.columns and row < self.rows):
+            raise BoardError(f"field {name} is off the {self.columns} x {self.rows} grid")
+        return row * self.columns + col
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "note": self.note,
+            "columns": self.columns,
+            "rows": self.rows,
+            "start": [self.field_name(f) for f in self.start],
+            "holes": {self.field_name(f): v for f, v in self.holes},
+        }
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise BoardError(f"{k!r} is listed twice")
+        out[k] = v
+    return out
+
+
+def parse_board(obj: object, where: str = "board") -> Board:
+    """Validate a board given as a JSON object; raise :class:`BoardError` naming the fault."""
+    if not isinstance(obj, dict):
+        raise BoardError(f"{where}: a board must be a JSON object")
+    name = obj.get("name", "custom")
+    if not isinstance(name, str) or not name:
+        raise BoardError(f"{where}: 'name' must be a non-empty string")
+    what = f"board {name!r}"
+    extra = sorted(set(obj) - _KEYS)
+    if extra:
+        raise BoardError(f"{what}: unknown key {extra[0]!r} (keys: {', '.join(sorted(_KEYS))})")
+    note = obj.get("note", "")
+    if not isinstance(note, str):
+        raise BoardError(f"{what}: 'note' must be a string")
+    cols, rows = obj.get("columns"), obj.get("rows")
+    if type(cols) is not int or not 3 <= cols <= MAX_COLUMNS:
+        raise BoardError(f"{what}: 'columns' must be a whole number 3..{MAX_COLUMNS}")
+    if type(rows) is not int or not 2 <= rows <= MAX_ROWS:
+        raise BoardError(f"{what}: 'rows' must be a whole number 2..{MAX_ROWS}")
+    shape = Board(name, note, cols, rows, (), ())
+    start_raw = obj.get("start")
+    if not isinstance(start_raw, list) or not all(isinstance(s, str) for s in start_raw):
+        raise BoardError(f"{what}: 'start' must be a list of field names")
+    if len(start_raw) < NUM_CLOWNS:
+        raise BoardError(f"{what}: needs at least {NUM_CLOWNS} start fields (one per clown)")
+    start: list[int] = []
+    for s in start_raw:
+        try:
+            f = shape.field_index(s)
+        except BoardError as e:
+            raise BoardError(f"{what}: start field {s!r}: {e}") from None
+        if f in start:
+            raise BoardError(f"{what}: start field {s} is listed twice")
+        if f >= cols:
+            raise BoardError(f"{what}: start field {s} is not on row 1 (the start edge)")
+        start.append(f)
+    holes_raw = obj.get("holes")
+    if not isinstance(holes_raw, dict) or not holes_raw:
+        raise BoardError(f"{what}: 'holes' must be an object of field: value")
+    holes: list[tuple[int, int]] = []
+    for s, v in holes_raw.items():
+        if _FIELD.fullmatch(s) and not _on_grid(shape, s):
+            raise BoardError(f"{what}: hole {s} is off the {cols} x {rows} grid")
+        try:
+            f = shape.field_index(s)
+        except BoardError as e:
+            raise BoardError(f"{what}: hole {s!r}: {e}") from None
+        if f in start:
+            raise BoardError(f"{what}: hole {s} is on a start field")
+        if any(f == g for g, _ in holes):
+            raise BoardError(f"{what}: hole {s} is listed twice")
+        if type(v) is not int or not 1 <= v <= 6:
+            raise BoardError(f"{what}: hole {s} must be worth 1..6 points, got {v!r}")
+        holes.append((f, v))
+    sixes = sum(1 for _, v in holes if v == 6)
+    if sixes != 1:
+        raise BoardError(f"{what}: needs exactly one 6-point hole (the last hole), has {sixes}")
+    return Board(name, note, cols, rows, tuple(start), tuple(holes))
+
+
+def _on_grid(shape: Board, name: str) -> bool:
+    m = _FIELD.fullmatch(name)
+    assert m is not None
+    return ord(m.group(1)) - 65 < shape.columns and int(m.group(2)) <= shape.rows
+
+
+def shipped_boards() -> list[str]:
+    """Names of the boards shipped with bigtop (``board=<name>``)."""
+    root = resources.files("bigtop.games.zirkus") / "boards"
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
+
+
+def load_board(spec: str) -> Board:
+    """A shipped board by name (``"default"``, ``"4x10"``) or a board file by path (anything
+    with a ``/`` or ending in ``.json``). Errors are :class:`BoardError` (a RuleOptionError)."""
+    if not isinstance(spec, str) or not spec:
+        raise BoardError("board must be a shipped board name or a path to a JSON file")
+    if "/" in spec or "\\" in spec or spec.endswith(".json"):
+        try:
+            text = Path(spec).read_text(encoding="utf-8")
+        except OSError as e:
+            raise BoardError(f"cannot read board file {spec!r}: {e.strerror or e}") from None
+        where = spec
+    else:
+        if spec not in shipped_boards():
+            raise BoardError(f"no shipped board {spec!r} (shipped: "
+                             f"{', '.join(shipped_boards())}); give a path to load a file")
+        text = (resources.files("bigtop.games.zirkus") / "boards" / f"{spec}.json").read_text(
+            encoding="utf-8")
+        where = f"shipped board {spec!r}"
+    try:
+        obj = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except BoardError as e:
+        raise BoardError(f"{where}: {e}") from None
+    except json.JSONDecodeError as e:
+        raise BoardError(f"{where} is not valid JSON: {e}") from None
+    return parse_board(obj, where)

@@ -1,0 +1,98 @@
+"""A heuristic So ein Zirkus player that uses only what its seat can see.
+
+It tries every legal action on a copy and keeps the best by a one-move look-ahead:
+
+- points: its own colour's points minus the best opponent's (with secret clown, where the
+  others' colours are unknown, minus the average of the other colours in play);
+- threats: for each clown, the bottom ball will drop into the next empty hole the clown
+  enters; the best hole reachable by that clown's next move counts for the ball's owner, at
+  half weight (the clown may not get moved). So it carries its own colour towards high holes
+  and avoids leaving others' balls at the bottom of a clown next to a high hole.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bigtop.core.actions import Action
+from bigtop.core.game import Game, State
+from bigtop.games.zirkus.board import NUM_CLOWNS
+from bigtop.games.zirkus.rules import ZirkusState
+
+THREAT_WEIGHT = 0.5
+
+
+def _threats(state: ZirkusState) -> list[float]:
+    """Per colour: the value its bottom balls could reach with one more move of their clown."""
+    g = state.game
+    out = [0.0, 0.0, 0.0, 0.0]
+    if state.finished:
+        return out
+    cf = state.clown_field
+    for k in range(NUM_CLOWNS):
+        st = state.stacks[k]
+        if not st or cf[k] < 0:
+            continue
+        others = tuple(sorted(cf[j] for j in range(NUM_CLOWNS) if j != k))
+        best = 0
+        for path in g.paths(cf[k], others, len(st)):
+            pos = cf[k]
+            for d in path:
+                pos = g.step[d][pos]
+                h = g.hole_at[pos]
+                if h >= 0 and state.hole_ball[h] < 0:
+                    best = max(best, g.hole_value[h])
+                    break
+        out[st[0]] += best
+    return out
+
+
+def evaluate(state: ZirkusState, seat: int, own: int) -> float:
+    """How good ``state`` is for ``seat`` (whose colour is ``own``), from public facts."""
+    g = state.game
+    if state.finished or (len(state.games) > 0 and state.phase == "roll" and state.turn == 0):
+        # A game just ended: judge by the recorded result of the series so far.
+        pts = [float(t) for t in state.totals]
+        mine = pts[seat]
+        rest = [pts[p] for p in range(g.num_players) if p != seat]
+        return 100.0 * (mine - max(rest))
+    colour_pts = state.colour_points()
+    threats = _threats(state)
+    value = [colour_pts[c] + THREAT_WEIGHT * threats[c] for c in range(4)]
+    in_play = state.in_play()
+    others = [c for c in range(4) if c != own and in_play[c]]
+    if g.secret:
+        rival = sum(value[c] for c in others) / len(others)
+    else:
+        rival = max(value[c] for c in others)
+    return 10.0 * (value[own] - rival) + state.totals[seat]
+
+
+class ZirkusBot:
+    name = "zirkus-heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, state: State) -> Action:
+        assert isinstance(state, ZirkusState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player()
+        own = state.colours[seat]  # its own colour only: others' may be secret
+        best: list[Action] = []
+        best_value = float("-inf")
+        for a in legal:
+            after = state.clone()
+            after.apply(a)
+            v = evaluate(after, seat, own)
+            if v > best_value + 1e-9:
+                best, best_value = [a], v
+            elif abs(v - best_value) <= 1e-9:
+                best.append(a)
+        return best[self._rng.randrange(len(best))]
+
+
+def heuristic_agent(game: Game, seat: int) -> ZirkusBot:
+    return ZirkusBot(seed=seat)

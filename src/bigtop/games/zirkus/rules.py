@@ -1,0 +1,1195 @@
+"""So ein Zirkus as a pure state machine (rulebook 003_97aa81262881367c.txt; facts, our default
+board and rulings Z1–Z5 in shared/rules/so-ein-zirkus.md; our further rulings Z6–Z15 in
+docs/so-ein-zirkus.md).
+
+A turn is a **Roll** of the coloured die (an explicit chance node), then one of: **Add** a ball
+to a clown, **Move** a clown along a path (the action names the path, ruling Z3), on black
+**BackToStart** (or, with the upside-down variant, **Upend**). If nothing is possible the turn
+is lost at once (no action). With the clumsy-clown variant a clown pushed off the board is put
+back by the mover with **Restart** when more than one start field is free.
+
+>>> from bigtop import new_state
+>>> s = new_state("so-ein-zirkus", players=2, seed=1)
+>>> s.is_chance(), [a.face for a in s.legal_actions()]
+(True, ['red', 'yellow', 'blue', 'green', 'black', 'white'])
+>>> s.apply(Roll("red"))
+>>> s.legal_actions()
+[Add(clown=0, colour='red'), Add(clown=1, colour='red'), Add(clown=2, colour='red')]
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from bigtop.core.actions import Action
+from bigtop.core.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    MalformedActionError,
+)
+from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
+from bigtop.core.options import RuleOptions, option
+from bigtop.core.rng import derive_rng
+from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, load_board, parse_board
+
+COLOURS = ("red", "yellow", "blue", "green")
+FACES = (*COLOURS, "black", "white")
+BLACK, WHITE = 4, 5
+BALLS_PER_COLOUR = 3
+CLOWN_CAPACITY = 3
+STEPS = "FLR"
+"""Step letters: F = forward (away from the start edge), L = towards column A, R = away from
+column A. There is no backward step (the rulebook: "Clowns may move forward or sideways")."""
+ENDINGS = ("six-hole", "no-balls", "turn-limit")
+MAX_SERIES_GAMES = 50
+"""Ruling Z13: a tournament to a target score also stops after this many games."""
+
+ColourName = Literal["red", "yellow", "blue", "green"]
+FaceName = Literal["red", "yellow", "blue", "green", "black", "white"]
+
+# -- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Action):
+    """A chance outcome: the die shows ``face``."""
+
+    kind: ClassVar[str] = "roll"
+    face: FaceName
+
+
+@dataclass(frozen=True, slots=True)
+class Add(Action):
+    """Put a ball of ``colour`` on top of the stack in ``clown`` (0..2)."""
+
+    kind: ClassVar[str] = "add"
+    clown: int
+    colour: ColourName
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move ``clown`` along ``steps``, one letter per field: F forward, L towards column A,
+    R away from it (ruling Z3: the path, not only the end field)."""
+
+    kind: ClassVar[str] = "move"
+    clown: int
+    steps: str
+
+
+@dataclass(frozen=True, slots=True)
+class BackToStart(Action):
+    """On black: put ``clown`` back on the free start ``field`` (it keeps its balls)."""
+
+    kind: ClassVar[str] = "back-to-start"
+    clown: int
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class Upend(Action):
+    """Upside-down variant, on black: the bottom ball of ``clown`` goes on top."""
+
+    kind: ClassVar[str] = "upend"
+    clown: int
+
+
+@dataclass(frozen=True, slots=True)
+class Restart(Action):
+    """Clumsy-clown variant: the mover puts the clown pushed off the board on start ``field``."""
+
+    kind: ClassVar[str] = "restart"
+    field: str
+
+
+# -- options --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ZirkusOptions(RuleOptions):
+    board: str = option(
+        "default",
+        doc="The board: a shipped board's name ('default': our 3 x 8 layout; '4x10') or the "
+        "path of a board JSON file (read when the game is made; the state carries a copy).",
+    )
+    short_move: str = option(
+        "no-move",
+        choices=("no-move", "as-far-as-possible"),
+        doc="Z2: a clown with no path of full length may not be moved ('no-move'), or moves "
+        "as far as it can ('as-far-as-possible': only the longest possible paths).",
+        quote="Where possible, the full move must be made.",
+    )
+    drop_on_stop: bool = option(
+        True,
+        doc="Z4: a clown that stops on (not only passes over) an empty hole drops its bottom "
+        "ball; false: only fields passed before the last one drop.",
+        quote="Clowns may stop above holes.",
+    )
+    lazy_clown: bool = option(
+        False,
+        doc="Variant lazy clown: a move may be any length from 1 to the number of balls.",
+        quote="Lazy clown: You are not obliged to use all of the movement points.",
+    )
+    shoving: str = option(
+        "off",
+        choices=("off", "shove", "clumsy"),
+        doc="Variants shoving ('shove': the moving clown may push one clown one field ahead of "
+        "it, never off the board) and clumsy clown ('clumsy': pushing off the board is "
+        "allowed; that clown restarts empty on a free start field, its balls return).",
+        quote="may also push another clown with the clown he is moving. However, a clown may "
+        "not be pushed beyond the edge of the board.",
+    )
+    secret_clown: bool = option(
+        False,
+        doc="Variant secret clown (Z5): colours are dealt at random and hidden until the game "
+        "ends; all four colours are in play (Z11).",
+    )
+    upside_down: bool = option(
+        False,
+        doc="Variant upside-down: on black a player may instead move a clown's bottom ball to "
+        "its top.",
+        quote="If a player rolls black, he may choose to move the bottom ball of a clown "
+        "upward, instead of returning that clown to the start.",
+    )
+    tournament: str = option(
+        "off",
+        choices=("off", "games", "score"),
+        doc="Variant tournament: 'games' plays tournament_games games, 'score' plays until a "
+        "total reaches tournament_score (at most 50 games, Z13); points add up.",
+        quote="The winner is the player who first reaches a certain score, or who has the most "
+        "points after a predetermined number of games.",
+    )
+    tournament_games: int = option(3, minimum=1, maximum=100,
+                                    doc="Games in a 'games' tournament.")
+    tournament_score: int = option(30, minimum=1, maximum=1000,
+                                   doc="Target total of a 'score' tournament.")
+    turn_limit: int = option(
+        1000, minimum=1, maximum=100_000,
+        doc="Z12 (safety rule, not in the rulebook): a game also ends after this many turns "
+        "(die rolls), scored as it stands.",
+    )
+
+
+# -- the game -------------------------------------------------------------------------------
+
+_ALL_STEPS = tuple("".join(p) for n in range(1, CLOWN_CAPACITY + 1)
+                   for p in itertools.product(STEPS, repeat=n))
+
+
+class ZirkusGame(Game):
+    """So ein Zirkus for 2–4 players.
+
+    >>> g = ZirkusGame(3)
+    >>> g.board.name, g.num_distinct_actions()
+    ('default', 150)
+    >>> g.action_from_int(g.action_to_int(Move(1, "FFL")))
+    Move(clown=1, steps='FFL')
+    """
+
+    name = "so-ein-zirkus"
+    title = "So ein Zirkus"
+    min_players = 2
+    max_players = 4
+    options_type = ZirkusOptions
+    action_types = (Roll, Add, Move, BackToStart, Upend, Restart)
+    has_hidden_information = True
+    options: ZirkusOptions
+
+    @classmethod
+    def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
+        return [
+            {},
+            {"short_move": "as-far-as-possible"},
+            {"drop_on_stop": False},
+            {"lazy_clown": True},
+            {"shoving": "shove"},
+            {"shoving": "clumsy"},
+            {"secret_clown": True},
+            {"upside_down": True},
+            {"tournament": "games", "tournament_games": 2},
+            {"tournament": "score", "tournament_score": 12},
+            {"turn_limit": 25},
+            {"board": "4x10"},
+            {"lazy_clown": True, "shoving": "clumsy", "secret_clown": True, "upside_down": True,
+             "tournament": "games", "tournament_games": 2},
+            {"board": "4x10", "shoving": "shove", "short_move": "as-far-as-possible",
+             "drop_on_stop": False, "upside_down": True},
+        ]
+
+    def __init__(
+        self, num_players: int, options: ZirkusOptions | dict[str, object] | None = None
+    ) -> None:
+        super().__init__(num_players, options)
+        self.board: Board = load_board(self.options.board)
+        b = self.board
+        self.board_json = b.to_json()
+        w, size = b.columns, b.size
+        # step[d][f]: the field one step in direction d from f, or -1 off the board.
+        fwd = [f + w if f + w < size else -1 for f in range(size)]
+        left = [f - 1 if f % w else -1 for f in range(size)]
+        right = [f + 1 if f % w < w - 1 else -1 for f in range(size)]
+        self.step = {"F": fwd, "L": left, "R": right}
+        self.hole_at = [-1] * size
+        for i, (f, _) in enumerate(b.holes):
+            self.hole_at[f] = i
+        self.hole_value = [v for _, v in b.holes]
+        self.six = b.six_hole
+        self.start_set = frozenset(b.start)
+        self.field_names = [b.field_name(f) for f in range(size)]
+        self.field_index = {name: f for f, name in enumerate(self.field_names)}
+        opts = self.options
+        self.lazy = opts.lazy_clown
+        self.shove = opts.shoving != "off"
+        self.clumsy = opts.shoving == "clumsy"
+        self.secret = opts.secret_clown
+        # Interned actions: legal-action lists hold references only.
+        self.rolls = [Roll(f) for f in FACES]  # type: ignore[arg-type]
+        self.adds = [[Add(k, c) for c in COLOURS] for k in range(NUM_CLOWNS)]  # type: ignore
+        self.moves = [{s: Move(k, s) for s in _ALL_STEPS} for k in range(NUM_CLOWNS)]
+        self.backs = [{f: BackToStart(k, self.field_names[f]) for f in b.start}
+                      for k in range(NUM_CLOWNS)]
+        self.upends = [Upend(k) for k in range(NUM_CLOWNS)]
+        self.restarts = {f: Restart(self.field_names[f]) for f in b.start}
+        self._all: list[Action] = [*self.rolls]
+        for k in range(NUM_CLOWNS):
+            self._all.extend(self.adds[k])
+        for k in range(NUM_CLOWNS):
+            self._all.extend(self.moves[k].values())
+        for k in range(NUM_CLOWNS):
+            self._all.extend(self.backs[k].values())
+        self._all.extend(self.upends)
+        self._all.extend(self.restarts.values())
+        self._index = {a: i for i, a in enumerate(self._all)}
+        self._paths: dict[tuple[int, tuple[int, ...], int], tuple[str, ...]] = {}
+
+    def field_names_of_holes(self) -> list[str]:
+        """The holes' field names in board-file order (the order of states' hole lists)."""
+        return [self.field_names[f] for f, _ in self.board.holes]
+
+    def new_initial_state(self, seed: int = 0) -> ZirkusState:
+        state = ZirkusState(self, seed)
+        state._setup_game()
+        return state
+
+    def num_distinct_actions(self) -> int:
+        return len(self._all)
+
+    def action_to_int(self, action: Action) -> int:
+        try:
+            return self._index[action]
+        except (KeyError, TypeError):
+            raise IllegalActionError(f"{action!r} has no number in {self!r}") from None
+
+    def action_from_int(self, index: int) -> Action:
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+            0 <= index < len(self._all)
+        ):
+            raise IndexError(index)
+        return self._all[index]
+
+    def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
+        return _load_position(self, position, seed)
+
+    # -- paths ------------------------------------------------------------------------------
+    def paths(self, field: int, others: tuple[int, ...], balls: int) -> tuple[str, ...]:
+        """The legal step strings for a clown with ``balls`` balls on ``field`` when the other
+        clowns stand on ``others`` (sorted fields). Cached: they depend on nothing else."""
+        key = (field, others, balls)
+        got = self._paths.get(key)
+        if got is None:
+            got = self._find_paths(field, others, balls)
+            self._paths[key] = got
+        return got
+
+    def _find_paths(self, field: int, others: tuple[int, ...], n: int) -> tuple[str, ...]:
+        by_len: list[list[str]] = [[] for _ in range(n + 1)]
+        step = self.step
+        shove, clumsy = self.shove, self.clumsy
+
+        def walk(pos: int, visited: frozenset[int], occ: frozenset[int], pushed: bool,
+                 steps: str) -> None:
+            if len(steps) == n:
+                return
+            for d in STEPS:
+                nxt = step[d][pos]
+                # Z7: never back onto a field used this move; the board edge stops a clown.
+                if nxt < 0 or nxt in visited:
+                    continue
+                new_occ = occ
+                now_pushed = pushed
+                if nxt in occ:
+                    # "A square already occupied by another clown may not be passed through"
+                    # unless shoving: one push per move, one field, no chains.
+                    if not shove or pushed:
+                        continue
+                    beyond = step[d][nxt]
+                    if beyond < 0:
+                        if not clumsy:
+                            continue
+                        new_occ = occ - {nxt}
+                    elif beyond in occ:
+                        continue
+                    else:
+                        new_occ = (occ - {nxt}) | {beyond}
+                    now_pushed = True
+                path = steps + d
+                by_len[len(path)].append(path)
+                walk(nxt, visited | {nxt}, new_occ, now_pushed, path)
+
+        walk(field, frozenset((field,)), frozenset(others), False, "")
+        if self.lazy:
+            return tuple(p for ps in by_len for p in ps)
+        if by_len[n] or self.options.short_move == "no-move":
+            return tuple(by_len[n])
+        for length in range(n - 1, 0, -1):
+            if by_len[length]:
+                return tuple(by_len[length])
+        return ()
+
+
+# -- the state ------------------------------------------------------------------------------
+
+_PHASES = ("roll", "act", "restart")
+
+
+class ZirkusState(State):
+    game: ZirkusGame
+
+    def __init__(self, game: ZirkusGame, seed: int) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.phase = "roll"
+        self.to_act = 0
+        self.roll = -1
+        self.turn = 0
+        self.colours: list[int] = list(range(n))
+        self.clown_field: list[int] = list(game.board.start[:NUM_CLOWNS])
+        self.stacks: list[list[int]] = [[] for _ in range(NUM_CLOWNS)]
+        self.hole_ball: list[int] = [-1] * len(game.board.holes)
+        self.supply = [0] * 4
+        self.ejected = -1
+        self.games: list[JSON] = []
+        self.totals = [0] * n
+        self.finished = False
+        self.ending: str | None = None
+        self._next_legal: list[Action] | None = None
+
+    # -- set-up -----------------------------------------------------------------------------
+    def _setup_game(self) -> None:
+        """Set up the board for the next game of the series (the first one included)."""
+        g = self.game
+        n = g.num_players
+        k = len(self.games)
+        if g.secret:
+            # Z5: four colour cards, each player draws one in secret; the rest are set aside.
+            self.colours = derive_rng(self.seed, "colours", k).sample(range(4), n)
+        else:
+            self.colours = list(range(n))
+        in_play = self.in_play()
+        self.supply = [BALLS_PER_COLOUR if in_play[c] else 0 for c in range(4)]
+        self.clown_field = list(g.board.start[:NUM_CLOWNS])
+        self.stacks = [[] for _ in range(NUM_CLOWNS)]
+        self.hole_ball = [-1] * len(g.board.holes)
+        self.phase = "roll"
+        self.roll = -1
+        self.turn = 0
+        self.ejected = -1
+        self.ending = None
+        # Z9: seat 0 starts the first game; the start passes clockwise each game.
+        self.to_act = k % n
+
+    def in_play(self) -> list[bool]:
+        """Colours whose balls are in the game: the players' colours, all four with secret
+        clown (Z11: otherwise the balls on the table would tell the hidden colours)."""
+        if self.game.secret:
+            return [True] * 4
+        return [c in self.colours for c in range(4)]
+
+    # -- protocol ---------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.finished:
+            return TERMINAL
+        return CHANCE if self.phase == "roll" else self.to_act
+
+    def _occupant(self, field: int) -> int:
+        cf = self.clown_field
+        for k in range(NUM_CLOWNS):
+            if cf[k] == field:
+                return k
+        return -1
+
+    def _free_starts(self) -> list[int]:
+        taken = set(self.clown_field)
+        return [f for f in self.game.board.start if f not in taken]
+
+    def _legal_actions(self) -> list[Action]:
+        if self._next_legal is not None:
+            out = self._next_legal
+            self._next_legal = None
+            return out
+        g = self.game
+        if self.phase == "roll":
+            return list(g.rolls)
+        if self.phase == "restart":
+            return [g.restarts[f] for f in self._free_starts()]
+        return self._act_actions()
+
+    def _act_actions(self) -> list[Action]:
+        g = self.game
+        face = self.roll
+        out: list[Action] = []
+        supply = self.supply
+        if face < 4:
+            colours = [face] if supply[face] > 0 else []
+        else:
+            colours = [c for c in range(4) if supply[c] > 0]
+        stacks, cf = self.stacks, self.clown_field
+        if colours:
+            for k in range(NUM_CLOWNS):
+                if len(stacks[k]) < CLOWN_CAPACITY:
+                    adds = g.adds[k]
+                    out.extend(adds[c] for c in colours)
+        for k in range(NUM_CLOWNS):
+            st = stacks[k]
+            # Z1: an empty clown has length 0 and cannot move.
+            if st and (face >= 4 or st[-1] == face):
+                others = tuple(sorted(cf[j] for j in range(NUM_CLOWNS) if j != k))
+                moves = g.moves[k]
+                out.extend(moves[p] for p in g.paths(cf[k], others, len(st)))
+        if face == BLACK:
+            free = self._free_starts()
+            if free:
+                for k in range(NUM_CLOWNS):
+                    if cf[k] not in g.start_set:  # Z8: only a clown not on a start field
+                        backs = g.backs[k]
+                        out.extend(backs[f] for f in free)
+            if g.options.upside_down:
+                out.extend(g.upends[k] for k in range(NUM_CLOWNS) if len(stacks[k]) >= 2)
+        return out
+
+    def _why_illegal(self, action: Action) -> str:
+        face = FACES[self.roll] if self.roll >= 0 else None
+        if self.phase == "roll":
+            return "the die must be rolled first (a chance node)"
+        if isinstance(action, Roll):
+            return "the die has already been rolled this turn"
+        if self.phase == "restart":
+            if isinstance(action, Restart):
+                return f"{action.field} is not a free start field"
+            return "first put the clown pushed off the board back on a free start field"
+        if isinstance(action, Restart):
+            return "no clown was pushed off the board"
+        k = getattr(action, "clown", None)
+        if not isinstance(k, int) or not 0 <= k < NUM_CLOWNS:
+            return f"there are clowns 0..{NUM_CLOWNS - 1} only"
+        stack = self.stacks[k]
+        if isinstance(action, Add):
+            c = COLOURS.index(action.colour)
+            if face not in (action.colour, "black", "white"):
+                return f"the die shows {face}: you may add a {face} ball only"
+            if self.supply[c] == 0:
+                return f"all {action.colour} balls are in play already (or not in this game)"
+            return f"clown {k} already holds {CLOWN_CAPACITY} balls"
+        if isinstance(action, Move):
+            if not stack:
+                return f"clown {k} holds no balls, so it cannot move (Z1)"
+            if face not in ("black", "white") and COLOURS[stack[-1]] != face:
+                return f"the top ball of clown {k} is {COLOURS[stack[-1]]}, not {face}"
+            if set(action.steps) - set(STEPS) or not action.steps:
+                return "steps are letters F (forward), L and R (sideways)"
+            return (f"clown {k} cannot go {action.steps}: a move is exactly as long as the "
+                    f"clown's {len(stack)} ball(s) where possible, stays on the board, never "
+                    f"passes through a clown nor goes back onto a field used in the move")
+        if isinstance(action, BackToStart):
+            if face != "black":
+                return "only black sends a clown back to start"
+            if self.clown_field[k] in self.game.start_set:
+                return f"clown {k} is on a start field already"
+            return f"{action.field} is not a free start field"
+        if isinstance(action, Upend):
+            if not self.game.options.upside_down:
+                return "the upside-down variant is not in play"
+            if face != "black":
+                return "only black lets you turn a clown's bottom ball to the top"
+            return f"clown {k} needs at least two balls"
+        return super()._why_illegal(action)
+
+    def _apply(self, action: Action) -> None:
+        g = self.game
+        t = type(action)
+        if t is Roll:
+            assert isinstance(action, Roll)
+            self.roll = FACES.index(action.face)
+            self.turn += 1
+            self.phase = "act"
+            legal = self._act_actions()
+            if legal:
+                self._next_legal = legal
+            else:
+                self._end_turn()  # "that player loses his turn"
+            return
+        if t is Add:
+            assert isinstance(action, Add)
+            c = COLOURS.index(action.colour)
+            k = action.clown
+            self.supply[c] -= 1
+            f = self.clown_field[k]
+            h = g.hole_at[f]
+            if h >= 0 and self.hole_ball[h] < 0 and g.options.drop_on_stop:
+                # Z10: a clown standing over an empty hole is a hollow tube: the ball falls in.
+                self.hole_ball[h] = c
+                if h == g.six:
+                    self._end_game("six-hole")
+                    return
+            else:
+                self.stacks[k].append(c)
+        elif t is Move:
+            assert isinstance(action, Move)
+            if self._walk(action.clown, action.steps):
+                return
+            if self.ejected >= 0:
+                free = self._free_starts()
+                if len(free) > 1:
+                    self.phase = "restart"
+                    return
+                self.clown_field[self.ejected] = free[0]
+                self.ejected = -1
+        elif t is BackToStart:
+            assert isinstance(action, BackToStart)
+            self.clown_field[action.clown] = g.field_index[action.field]
+        elif t is Upend:
+            assert isinstance(action, Upend)
+            st = self.stacks[action.clown]
+            st.append(st.pop(0))
+        else:
+            assert isinstance(action, Restart)
+            self.clown_field[self.ejected] = g.field_index[action.field]
+            self.ejected = -1
+        if self._balls_gone():
+            self._end_game("no-balls")
+            return
+        self._end_turn()
+
+    def _walk(self, k: int, steps: str) -> bool:
+        """Walk clown ``k`` along ``steps``; True if the game ended on the way."""
+        g = self.game
+        step = g.step
+        pos = self.clown_field[k]
+        last = len(steps) - 1
+        for i, d in enumerate(steps):
+            nxt = step[d][pos]
+            other = self._occupant(nxt)
+            if other >= 0:
+                beyond = step[d][nxt]
+                if beyond < 0:
+                    # Clumsy clown: off the board, back to start empty, its balls return.
+                    for c in self.stacks[other]:
+                        self.supply[c] += 1
+                    self.stacks[other] = []
+                    self.clown_field[other] = -1
+                    self.ejected = other
+                else:
+                    self.clown_field[other] = beyond
+                    if self._enter(other, beyond, True):
+                        return True
+            self.clown_field[k] = nxt
+            if self._enter(k, nxt, i == last):
+                return True
+            pos = nxt
+        return False
+
+    def _enter(self, k: int, field: int, stops: bool) -> bool:
+        """Clown ``k`` enters ``field``: over an empty hole its bottom ball drops. True if
+        that filled the 6-point hole (the game ends at once, Z6)."""
+        g = self.game
+        h = g.hole_at[field]
+        if h < 0 or self.hole_ball[h] >= 0 or not self.stacks[k]:
+            return False
+        if stops and not g.options.drop_on_stop:
+            return False
+        self.hole_ball[h] = self.stacks[k].pop(0)
+        if h == g.six:
+            self._end_game("six-hole")
+            return True
+        return False
+
+    def _balls_gone(self) -> bool:
+        """Z14: no ball can ever reach the 6-point hole any more. Every ball in play lies in a
+        hole; or, when balls drop only when passed over (drop_on_stop false), no clown can ever
+        hold two balls again (a one-ball clown stops on its only field)."""
+        supply = sum(self.supply)
+        free = supply + sum(len(st) for st in self.stacks)
+        if free == 0:
+            return True
+        if self.game.options.drop_on_stop:
+            return False
+        if free < 2:
+            return True
+        # Without the clumsy variant balls never leave a clown except into a hole.
+        return (not self.game.clumsy and supply == 0
+                and max(len(st) for st in self.stacks) < 2)
+
+    def _end_turn(self) -> None:
+        if self.turn >= self.game.options.turn_limit:
+            self._end_game("turn-limit")
+            return
+        self.phase = "roll"
+        self.roll = -1
+        self.to_act = (self.to_act + 1) % self.game.num_players
+
+    def _end_game(self, why: str) -> None:
+        g = self.game
+        if self.ejected >= 0:
+            # The game ended mid-move: the pushed-off clown simply goes to a free start field.
+            self.clown_field[self.ejected] = self._free_starts()[0]
+            self.ejected = -1
+        points = self.colour_points()
+        scores = [points[c] for c in self.colours]
+        self.games.append({
+            "scores": scores,
+            "colours": [COLOURS[c] for c in self.colours],
+            "holes": self._holes_json(),
+            "ending": why,
+            "turns": self.turn,
+        })
+        for p in range(g.num_players):
+            self.totals[p] += scores[p]
+        if _series_over(g.options, self.totals, len(self.games)):
+            self.finished = True
+            self.ending = why
+            self.phase = "roll"
+            self.roll = -1
+            return
+        self._setup_game()
+
+    # -- results ----------------------------------------------------------------------------
+    def colour_points(self) -> list[int]:
+        """Points on the board per colour (red, yellow, blue, green) in the current game."""
+        pts = [0, 0, 0, 0]
+        hv = self.game.hole_value
+        for h, c in enumerate(self.hole_ball):
+            if c >= 0:
+                pts[c] += hv[h]
+        return pts
+
+    def scores(self) -> list[float]:
+        """Totals of finished games plus the points of the game in progress."""
+        if self.finished:
+            return [float(t) for t in self.totals]
+        pts = self.colour_points()
+        return [float(self.totals[p] + pts[c]) for p, c in enumerate(self.colours)]
+
+    def result(self) -> JSON:
+        out = super().result()
+        out["ending"] = self.ending
+        out["games"] = [dict(r) for r in self.games]
+        return out
+
+    # -- text -------------------------------------------------------------------------------
+    def _clown_name(self, k: int) -> str:
+        f = self.clown_field[k]
+        where = self.game.field_names[f] if f >= 0 else "off the board"
+        return f"clown {k} (at {where})"
+
+    def describe(self, action: Action) -> str:
+        g = self.game
+        who = "chance" if self.phase == "roll" else f"P{self.to_act}"
+        if isinstance(action, Roll):
+            after = self.clone()
+            after.apply(action)
+            line = f"P{self.to_act} rolls {action.face}"
+            if after.phase != "act" or after.to_act != self.to_act:
+                line += ": nothing is possible, the turn is lost"
+            return line
+        if isinstance(action, Add):
+            return f"{who} puts a {action.colour} ball into {self._clown_name(action.clown)}"
+        if isinstance(action, BackToStart):
+            return f"{who} sends {self._clown_name(action.clown)} back to start {action.field}"
+        if isinstance(action, Upend):
+            st = self.stacks[action.clown]
+            ball = COLOURS[st[0]] if st else "?"
+            return f"{who} turns the bottom ball ({ball}) of {self._clown_name(action.clown)} " \
+                   f"to the top"
+        if isinstance(action, Restart):
+            return f"{who} puts clown {self.ejected} back on start field {action.field}"
+        assert isinstance(action, Move)
+        k = action.clown
+        fields = [g.field_names[self.clown_field[k]]]
+        pos = self.clown_field[k]
+        for d in action.steps:
+            pos = g.step[d][pos]
+            fields.append(g.field_names[pos] if pos >= 0 else "?")
+        after = self.clone()
+        line = f"{who} moves clown {k} {'-'.join(fields)}"
+        if action not in self.legal_actions():
+            return line
+        after.apply(action)
+        notes = []
+        for j in range(NUM_CLOWNS):
+            if j != k and after.clown_field[j] != self.clown_field[j]:
+                to = (g.field_names[after.clown_field[j]] if after.clown_field[j] >= 0
+                      else "off the board")
+                notes.append(f"pushes clown {j} to {to}")
+        ended = len(after.games) > len(self.games)
+        if ended:
+            rec = after.games[len(self.games)]
+            after_holes = [-1 if rec["holes"][name] is None else COLOURS.index(rec["holes"][name])
+                           for name in g.field_names_of_holes()]
+        else:
+            after_holes = after.hole_ball
+        for h, (f, v) in enumerate(g.board.holes):
+            if self.hole_ball[h] < 0 <= after_holes[h]:
+                notes.append(f"drops {COLOURS[after_holes[h]]} into the {v}-point hole at "
+                             f"{g.field_names[f]}")
+        if ended:
+            notes.append("the game ends")
+        return line + (" (" + "; ".join(notes) + ")" if notes else "")
+
+    def render(self, player: int | None = None) -> str:
+        g = self.game
+        b = g.board
+        n = g.num_players
+        width = 12
+        lines = []
+        series = ""
+        if g.options.tournament != "off":
+            series = f" — game {len(self.games) + (0 if self.finished else 1)}, " \
+                     f"totals {self.totals}"
+        status = "game over" if self.finished else (
+            f"P{self.to_act} to roll" if self.phase == "roll" else
+            f"P{self.to_act} rolled {FACES[self.roll]}" if self.phase == "act" else
+            f"P{self.to_act} puts clown {self.ejected} back on a start field")
+        lines.append(f"So ein Zirkus ({b.name} board){series} — turn {self.turn}, {status}")
+        lines.append("    " + "".join(f"{chr(65 + c):^{width}}" for c in range(b.columns)))
+        for r in range(b.rows - 1, -1, -1):
+            cells = []
+            for c in range(b.columns):
+                f = r * b.columns + c
+                k = self._occupant(f)
+                h = g.hole_at[f]
+                hole = ""
+                if h >= 0:
+                    ball = self.hole_ball[h]
+                    mark = ":" + COLOURS[ball][0].upper() if ball >= 0 else ""
+                    hole = f"({g.hole_value[h]}{mark})"
+                if k >= 0:
+                    balls = "".join(COLOURS[x][0].upper() for x in self.stacks[k])
+                    cell = f"[{k}:{balls}]{hole}"
+                else:
+                    cell = hole or ("s" if f in g.start_set else ".")
+                cells.append(f"{cell:^{width}}")
+            lines.append(f"{r + 1:>3} " + "".join(cells))
+        lines.append("Clowns [k:balls] list balls bottom to top (the top one moves it); "
+                     "(v) is an empty v-point hole, (v:R) holds red; s = start field.")
+        lines.append("Steps: F = up (forward), L = left, R = right.")
+        if self.ejected >= 0:
+            lines.append(f"Clown {self.ejected} was pushed off the board.")
+        in_play = self.in_play()
+        lines.append("Supply: " + ", ".join(f"{COLOURS[c]} {self.supply[c]}"
+                                            for c in range(4) if in_play[c]))
+        pts = self.colour_points()
+        reveal = self.finished or not g.secret
+        for p in range(n):
+            if reveal or p == player:
+                col = COLOURS[self.colours[p]]
+                desc = f"{col}, {pts[self.colours[p]]} points"
+            else:
+                desc = "colour secret"
+            tag = " (you)" if p == player else ""
+            lines.append(f"  P{p}{tag}: {desc}")
+        if g.secret and not self.finished:
+            lines.append("  Points by colour: " + ", ".join(
+                f"{COLOURS[c]} {pts[c]}" for c in range(4)))
+        if self.finished:
+            lines.append(f"Final scores {[int(s) for s in self.scores()]} ({self.ending})")
+        return "\n".join(lines)
+
+    def action_from_text(self, text: str) -> Action:
+        """Typed actions: ``add 0 red``, ``move 1 FFL``, ``back 2 A1``, ``upend 0``,
+        ``restart B1``, ``roll black``."""
+        words = text.strip().split()
+        try:
+            head = words[0].lower()
+            if head == "add" and len(words) == 3:
+                return self.game.action_from_json(
+                    {"type": "add", "clown": int(words[1]), "colour": words[2].lower()})
+            if head == "move" and len(words) == 3:
+                return Move(int(words[1]), words[2].upper())
+            if head in ("back", "back-to-start") and len(words) == 3:
+                return BackToStart(int(words[1]), words[2].upper())
+            if head == "upend" and len(words) == 2:
+                return Upend(int(words[1]))
+            if head == "restart" and len(words) == 2:
+                return Restart(words[1].upper())
+            if head == "roll" and len(words) == 2:
+                return self.game.action_from_json({"type": "roll", "face": words[1].lower()})
+        except (IndexError, ValueError):
+            pass
+        raise MalformedActionError(
+            f"cannot read {text!r}; try 'add 0 red', 'move 1 FFL', 'back 2 A1', 'upend 0', "
+            f"'restart B1'")
+
+    # -- JSON -------------------------------------------------------------------------------
+    def _holes_json(self) -> dict[str, str | None]:
+        g = self.game
+        return {g.field_names[f]: (COLOURS[self.hole_ball[h]] if self.hole_ball[h] >= 0
+                                   else None) for h, (f, _) in enumerate(g.board.holes)}
+
+    def _clowns_json(self) -> list[JSON]:
+        g = self.game
+        return [{"field": g.field_names[f] if f >= 0 else None,
+                 "balls": [COLOURS[c] for c in st]}
+                for f, st in zip(self.clown_field, self.stacks, strict=True)]
+
+    def _position_json(self) -> JSON:
+        return {
+            "board": self.game.board_json,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "roll": FACES[self.roll] if self.roll >= 0 else None,
+            "turn": self.turn,
+            "colours": [COLOURS[c] for c in self.colours],
+            "clowns": self._clowns_json(),
+            "holes": self._holes_json(),
+            "supply": {COLOURS[c]: self.supply[c] for c in range(4)},
+            "ejected": self.ejected if self.ejected >= 0 else None,
+            "games": [dict(r) for r in self.games],
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "ending": self.ending,
+        }
+
+    def observation(self, player: int | None) -> JSON:
+        g = self.game
+        n = g.num_players
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
+                                   or not 0 <= player < n):
+            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+        reveal = self.finished or not g.secret
+        pts = self.colour_points()
+        colours = [COLOURS[c] if reveal or p == player else None
+                   for p, c in enumerate(self.colours)]
+        points = [pts[c] if reveal or p == player else None for p, c in enumerate(self.colours)]
+        in_play = self.in_play()
+        return {
+            "game": g.name,
+            "player": player,
+            "board": g.board_json,
+            "game_number": len(self.games) + (0 if self.finished else 1),
+            "to_act": self.current_player(),
+            "phase": self.phase,
+            "roll": FACES[self.roll] if self.roll >= 0 else None,
+            "turn": self.turn,
+            "turn_limit": g.options.turn_limit,
+            "colours": colours,
+            "in_play": [COLOURS[c] for c in range(4) if in_play[c]],
+            "clowns": self._clowns_json(),
+            "holes": self._holes_json(),
+            "supply": {COLOURS[c]: self.supply[c] for c in range(4)},
+            "points_by_colour": {COLOURS[c]: pts[c] for c in range(4)},
+            "points": points,
+            "ejected": self.ejected if self.ejected >= 0 else None,
+            "games": [dict(r) for r in self.games],
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "ending": self.ending,
+        }
+
+    def resample_hidden(self, player: int, seed: int) -> ZirkusState:
+        """Without secret clown only the future die rolls are unknown (a fresh seed); with it
+        the other players' colours are redrawn from the colours ``player`` does not hold."""
+        n = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+        new = self.clone()
+        rng = random.Random(self.fresh_seed(seed))
+        if self.game.secret and not self.finished:
+            own = self.colours[player]
+            rest = [c for c in range(4) if c != own]
+            rng.shuffle(rest)
+            it = iter(rest)
+            new.colours = [own if p == player else next(it) for p in range(n)]
+        new.seed = rng.getrandbits(63)
+        return new
+
+    def audit(self) -> None:
+        g = self.game
+        n = g.num_players
+        in_play = self.in_play()
+        assert len(set(self.colours)) == n, "two players share a colour"
+        if not g.secret:
+            assert self.colours == list(range(n)), "colours must follow the seats"
+        for c in range(4):
+            count = (self.supply[c] + sum(st.count(c) for st in self.stacks)
+                     + self.hole_ball.count(c))
+            want = BALLS_PER_COLOUR if in_play[c] else 0
+            assert count == want, f"{COLOURS[c]}: {count} balls, expected {want}"
+            assert self.supply[c] >= 0, "negative supply"
+        on_board = [f for f in self.clown_field if f >= 0]
+        assert len(set(on_board)) == len(on_board), "two clowns on one field"
+        assert all(0 <= f < g.board.size for f in on_board), "clown off the grid"
+        assert all(len(st) <= CLOWN_CAPACITY for st in self.stacks), "clown over capacity"
+        if self.ejected >= 0:
+            assert self.phase == "restart" and self.clown_field[self.ejected] == -1
+            assert not self.stacks[self.ejected], "an ejected clown keeps no balls"
+        else:
+            assert len(on_board) == NUM_CLOWNS, "a clown is missing"
+        if g.options.drop_on_stop and not self.finished:
+            for k, f in enumerate(self.clown_field):
+                h = g.hole_at[f] if f >= 0 else -1
+                assert not (h >= 0 and self.hole_ball[h] < 0 and self.stacks[k]), \
+                    f"clown {k} holds balls over an empty hole"
+        # Score bookkeeping: each recorded game's scores from its holes and colours.
+        totals = [0] * n
+        vals = dict(zip(g.field_names_of_holes(), g.hole_value, strict=True))
+        for rec in self.games:
+            pts = {c: 0 for c in COLOURS}
+            for name, ball in rec["holes"].items():
+                if ball is not None:
+                    pts[ball] += vals[name]
+            assert rec["scores"] == [pts[c] for c in rec["colours"]], "game scores wrong"
+            for p in range(n):
+                totals[p] += rec["scores"][p]
+        assert totals == self.totals, "totals are not the sums of the games"
+        if not self.finished:
+            assert self.hole_ball[g.six] < 0, "the 6-point hole is filled but play goes on"
+            assert self.turn <= g.options.turn_limit
+        else:
+            assert self.games and self.games[-1]["ending"] == self.ending
+
+    def clone(self) -> ZirkusState:
+        new = ZirkusState.__new__(ZirkusState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.colours = list(self.colours)
+        new.clown_field = list(self.clown_field)
+        new.stacks = [list(st) for st in self.stacks]
+        new.hole_ball = list(self.hole_ball)
+        new.supply = list(self.supply)
+        new.games = list(self.games)  # records are never changed once written
+        new.totals = list(self.totals)
+        new._legal = None
+        new._next_legal = None
+        return new
+
+
+def _series_over(opts: ZirkusOptions, totals: list[int], played: int) -> bool:
+    """Is the series over after ``played`` games with these totals? (Z13)"""
+    if played < 1:
+        return False
+    if opts.tournament == "off":
+        return True
+    if opts.tournament == "games":
+        return played >= opts.tournament_games
+    return max(totals) >= opts.tournament_score or played >= MAX_SERIES_GAMES
+
+
+# -- loading hand-written positions ----------------------------------------------------------
+
+
+def _colour(obj: Any, where: str) -> int:
+    if obj not in COLOURS:
+        raise InvalidStateError(f"{where}: {obj!r} is not a colour ({', '.join(COLOURS)})")
+    return COLOURS.index(obj)
+
+
+def _whole(obj: Any, where: str, low: int = 0) -> int:
+    if type(obj) is not int or obj < low:
+        raise InvalidStateError(f"{where} must be a whole number >= {low}, got {obj!r}")
+    return obj
+
+
+def _field(game: ZirkusGame, obj: Any, where: str) -> int:
+    if not isinstance(obj, str) or obj not in game.field_index:
+        raise InvalidStateError(f"{where}: {obj!r} is not a field of the {game.board.name} "
+                                f"board")
+    return game.field_index[obj]
+
+
+_POSITION_KEYS = {"board", "to_act", "phase", "roll", "turn", "colours", "clowns", "holes",
+                  "supply", "ejected", "games", "totals", "finished", "ending"}
+
+
+def _load_position(game: ZirkusGame, pos: JSON, seed: int) -> ZirkusState:
+    n = game.num_players
+    extra = sorted(set(pos) - _POSITION_KEYS)
+    if extra:
+        raise InvalidStateError(f"unknown position key {extra[0]!r}")
+    if "board" in pos:
+        try:
+            board = parse_board(pos["board"], "position board")
+        except BoardError as e:
+            raise InvalidStateError(str(e)) from None
+        if board != game.board:
+            raise InvalidStateError(
+                f"the position was recorded on board {board.name!r}, which differs from the "
+                f"game's board {game.board.name!r} (option board={game.options.board!r})")
+    s = ZirkusState(game, seed)
+    s.phase = pos.get("phase", "roll")
+    if s.phase not in _PHASES:
+        raise InvalidStateError(f"phase must be one of {', '.join(_PHASES)}")
+    roll = pos.get("roll")
+    if s.phase != "roll":
+        if roll not in FACES:
+            raise InvalidStateError(f"phase {s.phase!r} needs the rolled face "
+                                    f"({', '.join(FACES)})")
+        s.roll = FACES.index(roll)
+    elif roll is not None:
+        raise InvalidStateError("roll must be null in phase 'roll'")
+    s.to_act = _whole(pos.get("to_act", 0), "to_act")
+    if s.to_act >= n:
+        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
+    s.turn = _whole(pos.get("turn", 0 if s.phase == "roll" else 1), "turn")
+    if s.turn > game.options.turn_limit:
+        raise InvalidStateError(f"turn {s.turn} is past the turn limit")
+    if s.phase != "roll" and s.turn < 1:
+        raise InvalidStateError("a die was rolled, so turn must be at least 1")
+    colours = pos.get("colours", [COLOURS[c] for c in range(n)])
+    if not isinstance(colours, list) or len(colours) != n:
+        raise InvalidStateError(f"colours must list one colour for each of the {n} players")
+    s.colours = [_colour(c, f"colours[{p}]") for p, c in enumerate(colours)]
+    if len(set(s.colours)) != n:
+        raise InvalidStateError("two players have the same colour")
+    if not game.secret and s.colours != list(range(n)):
+        raise InvalidStateError(
+            f"without secret clown the seats own {', '.join(COLOURS[:n])} in order")
+    in_play = s.in_play()
+    clowns = pos.get("clowns")
+    if not isinstance(clowns, list) or len(clowns) != NUM_CLOWNS:
+        raise InvalidStateError(f"clowns must list {NUM_CLOWNS} clowns")
+    ejected = pos.get("ejected")
+    if ejected is not None:
+        ejected = _whole(ejected, "ejected")
+        if ejected >= NUM_CLOWNS or s.phase != "restart":
+            raise InvalidStateError("ejected names the clown pushed off the board, only in "
+                                    "phase 'restart'")
+        s.ejected = ejected
+    elif s.phase == "restart":
+        raise InvalidStateError("phase 'restart' needs the ejected clown")
+    for k, cl in enumerate(clowns):
+        where = f"clowns[{k}]"
+        if not isinstance(cl, dict) or set(cl) != {"field", "balls"}:
+            raise InvalidStateError(f"{where} must be {{field, balls}}")
+        if cl["field"] is None:
+            if k != s.ejected:
+                raise InvalidStateError(f"{where}: only the ejected clown is off the board")
+            s.clown_field[k] = -1
+        else:
+            if k == s.ejected:
+                raise InvalidStateError(f"{where}: the ejected clown must have field null")
+            s.clown_field[k] = _field(game, cl["field"], f"{where}.field")
+        balls = cl["balls"]
+        if not isinstance(balls, list) or len(balls) > CLOWN_CAPACITY:
+            raise InvalidStateError(f"{where}.balls: a list of at most {CLOWN_CAPACITY} "
+                                    f"colours, bottom first")
+        s.stacks[k] = [_colour(b, f"{where}.balls") for b in balls]
+        if k == s.ejected and s.stacks[k]:
+            raise InvalidStateError(f"{where}: a clown pushed off the board is empty")
+    on_board = [f for f in s.clown_field if f >= 0]
+    if len(set(on_board)) != len(on_board):
+        raise InvalidStateError("two clowns stand on the same field")
+    holes = pos.get("holes", {})
+    names = game.field_names_of_holes()
+    if not isinstance(holes, dict) or not set(holes) <= set(names):
+        raise InvalidStateError(f"holes must map hole fields ({', '.join(names)}) to a colour "
+                                f"or null")
+    s.hole_ball = [-1 if holes.get(name) is None else _colour(holes[name], f"holes.{name}")
+                   for name in names]
+    counts = [sum(st.count(c) for st in s.stacks) + s.hole_ball.count(c) for c in range(4)]
+    for c in range(4):
+        if counts[c] and not in_play[c]:
+            raise InvalidStateError(f"{COLOURS[c]} is not in play in this game")
+        if counts[c] > BALLS_PER_COLOUR:
+            raise InvalidStateError(f"{counts[c]} {COLOURS[c]} balls; there are only "
+                                    f"{BALLS_PER_COLOUR}")
+    want_supply = [BALLS_PER_COLOUR - counts[c] if in_play[c] else 0 for c in range(4)]
+    supply = pos.get("supply")
+    if supply is not None and (not isinstance(supply, dict) or set(supply) != set(COLOURS)
+                               or [supply[c] for c in COLOURS] != want_supply):
+        raise InvalidStateError(
+            "supply must give each colour's balls not yet in play: "
+            + ", ".join(f"{COLOURS[c]} {want_supply[c]}" for c in range(4)))
+    s.supply = want_supply
+    games = pos.get("games", [])
+    if not isinstance(games, list):
+        raise InvalidStateError("games must be a list of finished games")
+    s.games = [_game_record(game, r, f"games[{i}]") for i, r in enumerate(games)]
+    sums = [sum(r["scores"][p] for r in s.games) for p in range(n)]
+    totals = pos.get("totals", sums)
+    if totals != sums:
+        raise InvalidStateError(f"totals must be the sums of the games' scores: {sums}")
+    s.totals = sums
+    finished = pos.get("finished", False)
+    if not isinstance(finished, bool):
+        raise InvalidStateError("finished must be true or false")
+    s.finished = finished
+    ending = pos.get("ending")
+    opts = game.options
+    played = len(s.games)
+    over = _series_over(opts, sums, played)
+    if finished:
+        if not over or ending != s.games[-1]["ending"] or s.phase != "roll":
+            raise InvalidStateError("a finished position needs its last game recorded (with "
+                                    "the same ending), phase 'roll', and the series complete")
+        if s.games[-1]["holes"] != s._holes_json() or s.games[-1]["colours"] != [
+                COLOURS[c] for c in s.colours]:
+            raise InvalidStateError("the last game's record must match the final board")
+        s.ending = ending
+        return s
+    if ending is not None:
+        raise InvalidStateError("ending must be null while play goes on")
+    if over or played > MAX_SERIES_GAMES:
+        raise InvalidStateError("the series is already complete; set finished true")
+    if s.hole_ball[game.six] >= 0:
+        raise InvalidStateError("the 6-point hole is filled, so this game is over")
+    if s._balls_gone():
+        raise InvalidStateError("every ball lies in a hole, so this game is over (Z14)")
+    if opts.drop_on_stop:
+        for k, f in enumerate(s.clown_field):
+            h = game.hole_at[f] if f >= 0 else -1
+            if h >= 0 and s.hole_ball[h] < 0 and s.stacks[k]:
+                raise InvalidStateError(f"clown {k} holds balls over an empty hole; its "
+                                        f"bottom ball would have dropped")
+    if s.phase == "roll" and s.turn >= opts.turn_limit:
+        raise InvalidStateError("the turn limit is reached, so this game is over")
+    if s.phase == "restart" and not s._free_starts():
+        raise InvalidStateError("no free start field for the ejected clown")
+    if s.phase == "act" and not s._act_actions():
+        raise InvalidStateError(f"after rolling {FACES[s.roll]} nothing is possible; the "
+                                f"turn would have been lost")
+    return s
+
+
+def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
+    n = game.num_players
+    if not isinstance(rec, dict) or set(rec) != {"scores", "colours", "holes", "ending",
+                                                 "turns"}:
+        raise InvalidStateError(f"{where} must be {{scores, colours, holes, ending, turns}}")
+    colours = rec["colours"]
+    if not isinstance(colours, list) or len(colours) != n or len(set(map(str, colours))) != n:
+        raise InvalidStateError(f"{where}.colours must list {n} different colours")
+    for c in colours:
+        _colour(c, f"{where}.colours")
+    holes = rec["holes"]
+    names = game.field_names_of_holes()
+    if not isinstance(holes, dict) or list(holes) != names:
+        raise InvalidStateError(f"{where}.holes must list the holes {', '.join(names)}")
+    for name in names:
+        if holes[name] is not None:
+            _colour(holes[name], f"{where}.holes.{name}")
+    if rec["ending"] not in ENDINGS:
+        raise InvalidStateError(f"{where}.ending must be one of {', '.join(ENDINGS)}")
+    _whole(rec["turns"], f"{where}.turns")
+    vals = dict(zip(names, game.hole_value, strict=True))
+    pts = {c: 0 for c in COLOURS}
+    for name, ball in holes.items():
+        if ball is not None:
+            pts[ball] += vals[name]
+    scores = [pts[c] for c in colours]
+    if rec["scores"] != scores:
+        raise InvalidStateError(f"{where}.scores must be {scores} (the holes' values)")
+    return {"scores": scores, "colours": list(colours), "holes": dict(holes),
+            "ending": rec["ending"], "turns": rec["turns"]}

@@ -1,0 +1,406 @@
+"""bigtop games as OpenSpiel Python games (``pip install bigtop[openspiel]``).
+
+Importing this module registers every registered bigtop game with OpenSpiel as
+``bigtop_<name>`` (dashes become underscores): ``bigtop_scout``, ``bigtop_clown_15_go``,
+``bigtop_so_ein_zirkus``, ``bigtop_tricky_landing``. Games that are added to the bigtop
+registry later can be registered with :func:`register_all` (or :func:`register`).
+
+Game parameters: ``players`` (OpenSpiel's usual name), every rule option of the game under
+its own name, and two that model bigtop's seed:
+
+* ``seed`` (default -1). bigtop engines deal and shuffle from the state's seed instead of
+  chance nodes. With ``seed=-1`` the OpenSpiel game therefore starts with one explicit
+  **chance node that draws the seed** uniformly from ``0 .. num_seeds-1``; everything random
+  that the engine derives from the seed follows from that outcome, so the OpenSpiel history
+  (chance outcome + actions) determines the state, as OpenSpiel expects of an
+  EXPLICIT_STOCHASTIC game. With ``seed=S >= 0`` there is no such node and the game is the
+  bigtop game from seed S (used to replay a bigtop game exactly).
+* ``num_seeds`` (default 65536): how many seeds that first chance node chooses from.
+
+Chance nodes of the game itself (So ein Zirkus's die) are OpenSpiel chance nodes with the
+engine's probabilities. Action ids are the game's fixed integer encoding
+(:meth:`~bigtop.core.game.Game.action_to_int`); chance outcomes of the game use the same
+ids, the seed node uses the seed itself.
+
+Returns are the zero-sum ranking returns of :mod:`bigtop.interop.common` (utility
+ZERO_SUM, in [-1, 1]), paid at the end (reward model TERMINAL).
+
+>>> import pyspiel
+>>> import bigtop.interop.openspiel
+>>> game = pyspiel.load_game("bigtop_scout", {"players": 3, "rounds": 1, "seed": 7})
+>>> state = game.new_initial_state()
+>>> state.current_player(), len(state.legal_actions()) > 0
+(0, True)
+>>> state.bigtop_state().seed
+7
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from bigtop.core.game import Game, State
+from bigtop.core.registry import game_names, get_game
+from bigtop.interop.common import GAMES, compact_json, openspiel_name, state_returns
+from bigtop.interop.tensors import FloatArray, TensorLayout, layout_for
+
+#: Upper bound on player decisions that OpenSpiel is told (``max_game_length``); bigtop
+#: games have no fixed bound, this is far beyond any real play.
+MAX_GAME_LENGTH = 100_000
+DEFAULT_NUM_SEEDS = 1 << 16
+_EXTRA_PARAMS = ("players", "seed", "num_seeds")
+
+#: OpenSpiel names registered so far, by bigtop name.
+REGISTERED: dict[str, str] = {}
+#: The issue's games that could not be registered, with the reason.
+SKIPPED: dict[str, str] = {}
+
+
+class _Holder:
+    """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
+
+    OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
+    pickling them; this holder makes the first a fast ``clone()`` and the second the state's
+    exact bigtop JSON."""
+
+    __slots__ = ("own", "state")
+
+    def __init__(self, state: State, own: tuple[tuple[int, ...], ...]) -> None:
+        self.state = state
+        self.own = own  # immutable: shared between clones
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
+        return _Holder(self.state.clone(), self.own)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[tuple[int, ...], ...]]]:
+        return (_holder_from_json, (json.dumps(self.state.to_json()), self.own))
+
+
+def _holder_from_json(text: str, own: tuple[tuple[int, ...], ...]) -> _Holder:
+    from bigtop.core.registry import load_state
+
+    return _Holder(load_state(json.loads(text)), tuple(tuple(a) for a in own))
+
+
+# -- the game -------------------------------------------------------------------------------
+
+
+def _game_type(cls: type[Game]) -> Any:
+    params: dict[str, object] = {"players": max(2, cls.min_players)}
+    for info in cls.options_type.info():
+        if info.name in _EXTRA_PARAMS:
+            raise ValueError(f"{cls.name}: rule option {info.name!r} clashes with an adapter "
+                             "parameter")
+        params[info.name] = info.default
+    params["seed"] = -1
+    params["num_seeds"] = DEFAULT_NUM_SEEDS
+    information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
+                   if cls.has_hidden_information
+                   else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    return pyspiel.GameType(
+        short_name=openspiel_name(cls.name),
+        long_name=f"bigtop {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel game wrapping one bigtop game configuration (see the module doc)."""
+
+    bigtop_class: type[Game]
+    game_type: Any
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        spec = dict(self.game_type.parameter_specification)
+        for key in params:
+            if key not in spec:
+                raise ValueError(f"{self.game_type.short_name} has no parameter {key!r}; "
+                                 f"parameters: {', '.join(sorted(spec))}")
+        full = {k: params.get(k, v.value() if hasattr(v, "value") else v)
+                for k, v in spec.items()}
+        options = {k: v for k, v in full.items() if k not in _EXTRA_PARAMS}
+        players = int(full["players"])
+        self.bigtop_game: Game = self.bigtop_class(players, options)
+        self.seed = int(full["seed"])
+        self.num_seeds = int(full["num_seeds"])
+        if self.num_seeds < 1:
+            raise ValueError("num_seeds must be at least 1")
+        nda = self.bigtop_game.num_distinct_actions()
+        self.layout: TensorLayout = layout_for(self.bigtop_game)
+        self._initial: State | None = (
+            None if self.seed < 0 else self.bigtop_game.new_initial_state(self.seed))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=nda,
+            max_chance_outcomes=max(nda, self.num_seeds if self.seed < 0 else 0),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(self.game_type, info, full)
+
+    def new_initial_state(self) -> BigtopOpenSpielState:
+        return BigtopOpenSpielState(self)
+
+    def __reduce__(self) -> tuple[Callable[[str], Any], tuple[str]]:
+        # The game classes are made per bigtop game at run time; pickle by game string.
+        return (_load_game_string, (str(self),))
+
+    def initial_bigtop_state(self) -> State | None:
+        """The bigtop state a fresh OpenSpiel state starts from (None: the seed is drawn at a
+        chance node first)."""
+        return None if self._initial is None else self._initial.clone()
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> BigtopObserver:
+        if isinstance(iig_obs_type, dict):  # called as make_py_observer(params)
+            iig_obs_type, params = None, iig_obs_type
+        return BigtopObserver(self, iig_obs_type, params)
+
+
+def _load_game_string(text: str) -> Any:
+    return pyspiel.load_game(text)
+
+
+# -- the state ------------------------------------------------------------------------------
+
+
+class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state holding a bigtop state (``bigtop_state()``)."""
+
+    def __init__(self, game: BigtopOpenSpielGame) -> None:
+        super().__init__(game)
+        initial = game.initial_bigtop_state()
+        self._bt: _Holder | None = None
+        if initial is not None:
+            self._bt = _Holder(initial, ((),) * game.num_players())
+        self._resample_count = 0
+
+    # -- access ------------------------------------------------------------------------------
+    def bigtop_state(self) -> State:
+        """The wrapped bigtop state (raises before the seed is drawn)."""
+        if self._bt is None:
+            raise ValueError("the seed has not been drawn yet (chance node)")
+        return self._bt.state
+
+    def _game(self) -> BigtopOpenSpielGame:
+        game: BigtopOpenSpielGame = self.get_game()
+        return game
+
+    # -- OpenSpiel protocol ------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self._bt is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        p = self._bt.state.current_player()
+        # bigtop's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's numbers too.
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._bt is not None and player == self._bt.state.current_player()
+        game = self._game().bigtop_game
+        return sorted(game.action_to_int(a) for a in self._bt.state.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._bt is None:
+            n = self._game().num_seeds
+            return [(s, 1.0 / n) for s in range(n)]
+        game = self._game().bigtop_game
+        return sorted((game.action_to_int(a), p) for a, p in self._bt.state.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        game = self._game()
+        if self._bt is None:
+            if not 0 <= action < game.num_seeds:
+                raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
+            self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
+                               ((),) * game.num_players())
+            return
+        holder = self._bt
+        player = holder.state.current_player()
+        holder.state.apply(game.bigtop_game.action_from_int(int(action)))
+        if player >= 0:
+            own = list(holder.own)
+            own[player] = (*own[player], int(action))
+            holder.own = tuple(own)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self._game()
+        if player == pyspiel.PlayerId.CHANCE and (
+                self._bt is None or action >= game.bigtop_game.num_distinct_actions()):
+            return f"seed {action}"
+        try:
+            return compact_json(game.bigtop_game.action_from_int(int(action)).to_json())
+        except (IndexError, ValueError):
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self._bt is not None and self._bt.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self._bt is None:
+            return [0.0] * self._game().num_players()
+        return state_returns(self._bt.state)
+
+    def __str__(self) -> str:
+        # The whole bigtop state but its history (OpenSpiel keeps that), which would make
+        # every call cost as much as the game is long.
+        if self._bt is None:
+            return "chance: drawing the seed"
+        state = self._bt.state
+        data = state.game.to_json()
+        data["seed"] = state.seed
+        data["position"] = state._position_json()
+        return compact_json(data)
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float] | None = None
+                                ) -> BigtopOpenSpielState:
+        """A state the player cannot tell apart from this one (for IS-MCTS): bigtop's
+        ``resample_hidden`` redraws everything the player cannot see, including the seed
+        that drives future chance. The other players' action records (part of their
+        information states) are dropped, since they might reveal their hidden cards."""
+        new: BigtopOpenSpielState = self.clone()
+        if self._bt is None:
+            return new
+        self._resample_count += 1
+        u = probability_sampler() if probability_sampler is not None else random.random()
+        seed = (int(u * 2**53) * 1_000_003 + self._resample_count) % 2**63
+        own = tuple(a if q == player_id else () for q, a in enumerate(self._bt.own))
+        new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own)
+        return new
+
+
+def seeded_resampler(seed: int) -> Callable[[BigtopOpenSpielState, int], BigtopOpenSpielState]:
+    """A reproducible resampler for ``ismcts.ISMCTSBot.set_resampler`` (the default one draws
+    from an unseeded generator)."""
+    rng = random.Random(seed)
+
+    def resample(state: BigtopOpenSpielState, player: int) -> BigtopOpenSpielState:
+        return state.resample_from_infostate(player, rng.random)
+
+    return resample
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+class BigtopObserver:
+    """OpenSpiel's Python observer: strings and tensors of one player's view.
+
+    * observation (``perfect_recall=False``): the game's tensor layout
+      (:mod:`bigtop.interop.tensors`) of ``state.observation(player)``; the string is that
+      observation as compact JSON.
+    * information state (``perfect_recall=True``): the same pieces plus ``last_action``, a
+      one-hot (``num_distinct_actions``) of the player's own latest action; the string is the
+      observation JSON followed by the list of all the player's own actions so far.
+
+    Only the single-player private view with public information is provided (the two kinds
+    OpenSpiel uses for ObservationTensor and InformationStateTensor).
+    """
+
+    def __init__(self, game: BigtopOpenSpielGame, iig_obs_type: Any,
+                 params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type is not None and (
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                or not iig_obs_type.public_info):
+            raise ValueError("bigtop observers give one player's view with public "
+                             "information (private_info=SINGLE_PLAYER, public_info=True)")
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.layout = game.layout
+        pieces = list(self.layout.pieces())
+        if self.perfect_recall:
+            pieces.append(("last_action", (game.num_distinct_actions(),)))
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor: FloatArray = np.zeros(size, np.float32)
+        self.dict: dict[str, FloatArray] = {}
+        i = 0
+        for name, shape in pieces:
+            n = int(np.prod(shape))
+            self.dict[name] = self.tensor[i:i + n].reshape(shape)
+            i += n
+
+    def set_from(self, state: BigtopOpenSpielState, player: int) -> None:
+        self.tensor.fill(0.0)
+        if state._bt is None:
+            return
+        self.layout.fill(state._bt.state, player, self.dict)
+        own = state._bt.own[player]
+        if self.perfect_recall and own:
+            self.dict["last_action"][own[-1]] = 1.0
+
+    def string_from(self, state: BigtopOpenSpielState, player: int) -> str:
+        if state._bt is None:
+            return "chance: drawing the seed"
+        text = compact_json(state._bt.state.observation(player))
+        if self.perfect_recall:
+            return f"{text} own actions: {list(state._bt.own[player])}"
+        return text
+
+
+# -- registration ---------------------------------------------------------------------------
+
+
+def register(name: str) -> str:
+    """Register the bigtop game ``name`` with OpenSpiel (idempotent); returns its OpenSpiel
+    name."""
+    if name in REGISTERED:
+        return REGISTERED[name]
+    cls = get_game(name)
+    short = openspiel_name(name)
+    game_type = _game_type(cls)
+    game_cls = type(f"Bigtop{cls.__name__}OpenSpiel", (BigtopOpenSpielGame,),
+                    {"bigtop_class": cls, "game_type": game_type})
+    if short not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_cls)
+    REGISTERED[name] = short
+    SKIPPED.pop(name, None)
+    return short
+
+
+def register_all() -> dict[str, str]:
+    """Register every game in the bigtop registry; note which of the issue's four games are
+    missing (in :data:`SKIPPED`). Returns :data:`REGISTERED`."""
+    names = game_names()
+    for name in names:
+        register(name)
+    for name in GAMES:
+        if name not in names:
+            SKIPPED[name] = f"{name!r} is not in the bigtop registry (yet); not registered"
+    return REGISTERED
+
+
+def load(name: str, players: int | None = None, **params: object) -> Any:
+    """``pyspiel.load_game`` for a bigtop game by its bigtop name, registering it if needed.
+
+    >>> game = load("scout", players=2, rounds=1)
+    >>> game.num_players(), game.get_type().short_name
+    (2, 'bigtop_scout')
+    """
+    short = register(name)
+    if players is not None:
+        params["players"] = players
+    return pyspiel.load_game(short, params)
+
+
+register_all()

@@ -1,0 +1,116 @@
+"""The core API: registry, options, actions, errors, ranking."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import bigtop
+from bigtop.core.errors import (
+    BigtopError,
+    IllegalActionError,
+    InvalidStateError,
+    MalformedActionError,
+    RuleOptionError,
+    UnknownGameError,
+)
+from bigtop.core.game import places
+from bigtop.core.options import parse_option_pairs
+from bigtop.core.registry import game_names, get_game, list_games, load_state, new_game
+from bigtop.core.rng import derive_rng, derive_seed
+
+
+def test_errors_are_value_errors() -> None:
+    for cls in (IllegalActionError, InvalidStateError, MalformedActionError, RuleOptionError,
+                UnknownGameError):
+        assert issubclass(cls, BigtopError) and issubclass(cls, ValueError)
+
+
+def test_registry_lists_games_with_player_counts_and_options() -> None:
+    names = game_names()
+    assert "scout" in names
+    infos = {g.name: g for g in list_games()}
+    assert infos["scout"].min_players == 2 and infos["scout"].max_players == 5
+    opt = {o.name: o for o in infos["scout"].options}
+    assert opt["hand_turn"].default == "before-first-action"
+    assert opt["hand_turn"].quote and "kääntää" in opt["hand_turn"].quote
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
+        get_game("chess")
+
+
+def test_options_are_validated() -> None:
+    assert new_game("scout", 3, {"rounds": "2"}).options.rounds == 2  # type: ignore[attr-defined]
+    with pytest.raises(RuleOptionError, match="unknown rule option 'colour'"):
+        new_game("scout", 3, {"colour": "red"})
+    with pytest.raises(RuleOptionError, match="must be one of"):
+        new_game("scout", 3, {"hand_turn": "sometimes"})
+    with pytest.raises(RuleOptionError, match="whole number"):
+        new_game("scout", 3, {"rounds": "many"})
+    with pytest.raises(RuleOptionError, match="at most 20"):
+        new_game("scout", 3, {"rounds": 99})
+    with pytest.raises(RuleOptionError, match="2 to 5 players"):
+        new_game("scout", 1)
+    with pytest.raises(RuleOptionError, match="KEY=VALUE"):
+        parse_option_pairs(["rounds"])
+    assert parse_option_pairs(["rounds = 3"]) == {"rounds": "3"}
+
+
+def test_seed_is_validated() -> None:
+    with pytest.raises(BigtopError, match="seed"):
+        bigtop.new_state("scout", 3, seed=-1)
+    with pytest.raises(BigtopError, match="seed"):
+        bigtop.new_state("scout", 3, seed="1")  # type: ignore[arg-type]
+
+
+def test_determinism_and_counter_based_rng() -> None:
+    a = bigtop.new_state("scout", 4, seed=123)
+    b = bigtop.new_state("scout", 4, seed=123)
+    c = bigtop.new_state("scout", 4, seed=124)
+    assert a == b and a != c
+    assert derive_rng(1, "x", 2).random() == derive_rng(1, "x", 2).random()
+    assert derive_seed(1, "x") != derive_seed(1, "y")
+
+
+def test_load_state_validates_the_envelope() -> None:
+    s = bigtop.new_state("scout", 3, seed=5)
+    data = s.to_json()
+    assert load_state(json.loads(json.dumps(data))) == s
+    for broken, message in [
+        ({**data, "game": "chess"}, "unknown game"),
+        ({**data, "players": "3"}, "players"),
+        ({**data, "seed": -4}, "seed"),
+        ({**data, "position": []}, "position"),
+        ({**data, "history": [{"type": "fly"}]}, "unknown action type"),
+        ([], "JSON object"),
+    ]:
+        with pytest.raises(BigtopError, match=message):
+            load_state(broken)
+    with pytest.raises(InvalidStateError, match="options differ"):
+        new_game("scout", 3, {"rounds": 2}).state_from_json(data)
+
+
+def test_action_json_and_integer_encoding() -> None:
+    s = bigtop.new_state("scout", 3, seed=5)
+    game = s.game
+    for a in s.legal_actions():
+        assert game.action_from_json(a.to_json()) == a
+        assert game.action_from_int(game.action_to_int(a)) == a
+    assert len({game.action_to_int(game.action_from_int(i))
+                for i in range(game.num_distinct_actions())}) == game.num_distinct_actions()
+    with pytest.raises(MalformedActionError, match="action number"):
+        s.apply_int(10**6)
+    with pytest.raises(MalformedActionError, match="must be int"):
+        s.apply_json({"type": "show", "start": True, "length": 1})
+
+
+def test_places_share_ties() -> None:
+    assert places([3, 5, 5, 1]) == [3, 1, 1, 4]
+    assert places([2, 2]) == [1, 1]
+
+
+def test_describe_gives_a_line_per_action() -> None:
+    s = bigtop.new_state("scout", 3, seed=5)
+    lines = {s.describe(a) for a in s.legal_actions()}
+    assert len(lines) == len(s.legal_actions())
+    assert all(line.startswith("P0 ") for line in lines)

@@ -1,0 +1,200 @@
+"""The OpenSpiel adapter: registration, OpenSpiel's own random_sim_test (with serialization)
+for every registered game and player count, serialization and pickling, information states
+under resampling, and OpenSpiel's Python MCTS / IS-MCTS bots playing whole games."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+
+from bigtop.core.errors import RuleOptionError  # noqa: E402
+from bigtop.core.game import State  # noqa: E402
+from bigtop.core.registry import get_game, new_state  # noqa: E402
+from bigtop.interop import openspiel as bos  # noqa: E402
+from bigtop.interop.common import compact_json, openspiel_name, ranking_returns  # noqa: E402
+from tests.interop.interop_cases import (  # noqa: E402
+    all_cases,
+    case_id,
+    issue_games,
+    require_registered,
+    short_options,
+)
+
+CASES = all_cases()
+
+
+def _load(name: str, n: int, **extra: object) -> object:
+    return bos.load(name, players=n, **short_options(name, n), **extra)
+
+
+def _random_steps(state: object, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if state.is_terminal():  # type: ignore[attr-defined]
+            return
+        if state.is_chance_node():  # type: ignore[attr-defined]
+            actions, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+            state.apply_action(rng.choices(actions, probs)[0])  # type: ignore[attr-defined]
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_registered_under_its_openspiel_name(name: str) -> None:
+    require_registered(name)
+    bos.register_all()
+    short = openspiel_name(name)
+    assert bos.REGISTERED[name] == short
+    assert short in pyspiel.registered_names()
+    cls = get_game(name)
+    game = pyspiel.load_game(short)
+    gt = game.get_type()
+    assert (gt.min_num_players, gt.max_num_players) == (cls.min_players, cls.max_players)
+    assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert gt.utility == pyspiel.GameType.Utility.ZERO_SUM
+    params = game.get_parameters()
+    assert {"players", "seed", "num_seeds"} <= set(params)
+    for info in cls.options_type.info():
+        assert params[info.name] == info.default, info.name
+    # Rule options are game parameters: a changed one reaches the bigtop game.
+    state = game.new_initial_state()
+    assert state.current_player() == pyspiel.PlayerId.CHANCE  # the seed is drawn first
+    state.apply_action(3)
+    assert state.bigtop_state() == new_state(name, params["players"], seed=3)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_random_sim_test(case: tuple[str, int]) -> None:
+    name, n = case
+    game = _load(name, n)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_random_sim_test_with_a_fixed_seed() -> None:
+    game = _load("scout", 3, seed=12)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_options_reach_the_bigtop_game(name: str) -> None:
+    require_registered(name)
+    cls = get_game(name)
+    n = cls.min_players
+    opts = short_options(name, n)
+    game = _load(name, n, seed=5)
+    assert game.bigtop_game == cls(n, opts)
+    assert game.new_initial_state().bigtop_state() == new_state(name, n, seed=5, options=opts)
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(RuleOptionError):
+        pyspiel.load_game("bigtop_scout", {"players": 9})
+    with pytest.raises(RuleOptionError):
+        pyspiel.load_game("bigtop_scout", {"rounds": -1})
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("bigtop_scout", {"colour": 1})
+    with pytest.raises(ValueError):
+        pyspiel.load_game("bigtop_scout", {"num_seeds": 0})
+    state = pyspiel.load_game("bigtop_scout", {"seed": 1}).new_initial_state()
+    before = str(state)
+    with pytest.raises(ValueError):
+        state.apply_action(state.get_game().num_distinct_actions() - 1)
+    assert str(state) == before
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_serialization_pickle_and_clone(name: str) -> None:
+    require_registered(name)
+    n = get_game(name).min_players
+    game = _load(name, n)
+    state = game.new_initial_state()
+    _random_steps(state, random.Random(2), 25)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game) and str(state2) == str(state)
+    assert state2.bigtop_state() == state.bigtop_state()
+    assert state2.history() == state.history()
+    state3 = pickle.loads(pickle.dumps(state))
+    assert str(state3) == str(state)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    clone = state.clone()
+    assert str(clone) == str(state)
+    if not clone.is_terminal():
+        _random_steps(clone, random.Random(3), 3)
+        assert str(clone) != str(state), "a clone shares the bigtop state"
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_observations_and_resampling(name: str) -> None:
+    require_registered(name)
+    n = get_game(name).min_players
+    game = _load(name, n)
+    state = game.new_initial_state()
+    _random_steps(state, random.Random(4), 15)
+    if state.is_terminal() or state.is_chance_node():
+        pytest.skip("the sampled game ended early")
+    bt: State = state.bigtop_state()
+    p = state.current_player()
+    assert state.observation_string(p) == compact_json(bt.observation(p))
+    assert state.information_state_string(p).startswith(state.observation_string(p))
+    assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+    assert len(state.information_state_tensor(p)) == game.information_state_tensor_size()
+    sampler = bos.seeded_resampler(9)
+    for _ in range(3):
+        other = sampler(state, p)
+        assert other.information_state_string(p) == state.information_state_string(p)
+        assert other.observation_tensor(p) == state.observation_tensor(p)
+        assert other.legal_actions() == state.legal_actions()
+        other.bigtop_state().audit()
+        for q in range(n):
+            if q != p:
+                assert "own actions: []" in other.information_state_string(q)
+
+
+def _play_with_bots(name: str, seed: int) -> object:
+    n = get_game(name).min_players
+    game = _load(name, n)
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bots: dict[int, object] = {}
+    if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6, random_state=rs,
+                               allow_inconsistent_action_sets=True)
+        bot.set_resampler(bos.seeded_resampler(seed))
+        bots[0] = bot
+    bots[1] = mcts.MCTSBot(game, uct_c=2.0, max_simulations=6, evaluator=evaluator,
+                           random_state=rs)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rs.choice(actions, p=probs)))
+            continue
+        p = state.current_player()
+        action = bots[p].step(state) if p in bots else int(rs.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_openspiel_bots_play_complete_games(name: str) -> None:
+    require_registered(name)
+    state = _play_with_bots(name, seed=1)
+    returns = state.returns()  # type: ignore[attr-defined]
+    bt = state.bigtop_state()  # type: ignore[attr-defined]
+    assert bt.is_terminal()
+    assert returns == ranking_returns(bt.ranking())
+    assert abs(sum(returns)) < 1e-9 and all(-1 <= r <= 1 for r in returns)
+
+
+def test_returns_follow_the_ranking() -> None:
+    assert ranking_returns([1, 2]) == [1.0, -1.0]
+    assert ranking_returns([1, 1]) == [0.0, 0.0]
+    assert ranking_returns([2, 1, 3]) == [0.0, 1.0, -1.0]

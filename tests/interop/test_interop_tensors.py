@@ -1,0 +1,129 @@
+"""Observation tensors: fixed size, finite, within bounds, and computed from what the player
+may see only (unchanged when the others' hidden information is resampled)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bigtop.core.game import Game, State
+from bigtop.core.registry import new_state
+from bigtop.interop.tensors import (
+    LAYOUTS,
+    GameProvidedLayout,
+    HashedJsonLayout,
+    ScoutLayout,
+    layout_for,
+    layout_kind,
+)
+from tests.interop.interop_cases import all_cases, case_id, short_game
+
+CASES = all_cases()
+
+
+def _positions(game: Game, seed: int, count: int = 12) -> list[State]:
+    """Some states along a random game, the final one included."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    out = [state.clone()]
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply_chance()
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        steps += 1
+        if rng.random() < 0.1 and len(out) < count:
+            out.append(state.clone())
+    out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_tensor_shape_bounds_and_privacy(case: tuple[str, int]) -> None:
+    name, n = case
+    game = short_game(name, n)
+    layout = layout_for(game)
+    assert layout.size == sum(int(np.prod(s)) for _, s in layout.pieces())
+    for i, state in enumerate(_positions(game, seed=11)):
+        for p in range(n):
+            t = layout.tensor(state, p)
+            assert t.shape == (layout.size,) and t.dtype == np.float32
+            assert np.isfinite(t).all()
+            assert np.abs(t).max() <= layout.bound
+            if not state.is_terminal():
+                other = state.resample_hidden(p, 1000 + i)
+                assert np.array_equal(layout.tensor(other, p), t), "tensor shows hidden info"
+        # Deterministic: same state, same tensor.
+        assert np.array_equal(layout.tensor(state.clone(), 0), layout.tensor(state, 0))
+
+
+def test_scout_has_a_registered_layout() -> None:
+    assert "scout" in LAYOUTS
+    assert layout_kind(new_state("scout", 2).game) == "registered"
+
+
+def test_scout_layout_encodes_own_hand_and_hides_others() -> None:
+    state = new_state("scout", players=3, seed=4)
+    layout = layout_for(state.game)
+    assert isinstance(layout, ScoutLayout)
+    flat = layout.tensor(state, 1)
+    views = layout.views(flat)
+    obs = state.observation(1)
+    hand = obs["hands"][1]
+    for i, (top, bottom) in enumerate(hand):
+        assert views["hands"][1, i, top - 1] == 1 and views["hands"][1, i, 10 + bottom - 1] == 1
+        assert views["hands"][1, i, :20].sum() == 2
+    # The other players' cards are present but hidden: only the "hidden" flag is set.
+    for q in (0, 2):
+        k = len(obs["hands"][q])
+        assert views["hands"][q, :k, 20].sum() == k
+        assert views["hands"][q, :, :20].sum() == 0
+    assert views["seat"].tolist() == [0, 1, 0]
+    assert views["to_act"].tolist() == [1, 0, 0]
+    assert views["owner"].tolist() == [0, 0, 0, 1]  # no active set yet
+    assert views["hand_sizes"].tolist() == [12, 12, 12]
+
+
+def test_hashed_layout_is_stable_and_sensitive() -> None:
+    layout = HashedJsonLayout(256)
+    a = np.zeros(256, np.float32)
+    b = np.zeros(256, np.float32)
+    layout.encode({"x": [1, 2], "s": "red", "n": None, "b": True}, a)
+    layout.encode({"x": [1, 2], "s": "red", "n": None, "b": True}, b)
+    assert np.array_equal(a, b) and a.sum() == 1 + 2 + 1 + 1 + 1
+    c = np.zeros(256, np.float32)
+    layout.encode({"x": [1, 2], "s": "blue", "n": None, "b": True}, c)
+    assert not np.array_equal(a, c)
+    with pytest.raises(ValueError):
+        HashedJsonLayout(0)
+
+
+def test_hashed_fallback_for_games_without_a_layout() -> None:
+    game = new_state("scout", 2).game
+    original = LAYOUTS.pop("scout")
+    try:
+        assert layout_kind(game) == "hashed"
+    finally:
+        LAYOUTS["scout"] = original
+
+
+def test_a_game_may_provide_its_own_layout() -> None:
+    state = new_state("scout", 2, seed=1)
+    game = state.game
+
+    class Own:
+        def observation_tensor_shape(self) -> tuple[int, ...]:
+            return (2, 2)
+
+        def observation_tensor(self, s: State, player: int) -> list[float]:
+            return [float(player), 1.0, 2.0, 3.0]
+
+    game.observation_tensor_shape = Own().observation_tensor_shape  # type: ignore[attr-defined]
+    game.observation_tensor = Own().observation_tensor  # type: ignore[attr-defined]
+    layout = layout_for(game)
+    assert isinstance(layout, GameProvidedLayout)
+    assert layout.tensor(state, 1).tolist() == [1.0, 1.0, 2.0, 3.0]

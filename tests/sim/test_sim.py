@@ -1,0 +1,89 @@
+"""Simulation runner, statistics and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from bigtop.cli import app
+from bigtop.core.errors import BigtopError
+from bigtop.sim.runner import simulate
+from bigtop.sim.stats import mean_interval, wilson_interval
+
+runner = CliRunner()
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and 0.2775 < hi < 0.2776
+    lo, hi = wilson_interval(81, 263)  # textbook example: 0.2553..0.3662
+    assert abs(lo - 0.2553) < 1e-3 and abs(hi - 0.3662) < 1e-3
+
+
+def test_mean_interval() -> None:
+    m = mean_interval([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])
+    assert m.mean == 5.0 and abs(m.sd - 2.138) < 1e-3 and m.low < 5.0 < m.high
+
+
+def test_simulate_is_reproducible_and_summarised() -> None:
+    a = simulate("scout", 3, 6, seed=2)
+    b = simulate("scout", 3, 6, seed=2)
+    assert a.to_json() == b.to_json()
+    summary = a.summary()
+    assert abs(sum(s["win_rate"] for s in summary["seats"]) - 1.0) < 1e-9
+    assert all(r.actions == sum(r.decisions) for r in a.records)
+    with pytest.raises(BigtopError, match="unknown agent"):
+        simulate("scout", 3, 2, agents=["genius"])
+    with pytest.raises(BigtopError, match="positive"):
+        simulate("scout", 3, 0)
+
+
+def test_heuristic_bot_beats_random_at_scout() -> None:
+    run = simulate("scout", 3, 120, seed=4, agents=["heuristic", "random", "random"])
+    rate = run.summary()["seats"][0]["win_rate_ci95"][0]
+    assert rate > 1 / 3, run.summary()["seats"][0]
+
+
+def test_cli_games_lists_every_game() -> None:
+    res = runner.invoke(app, ["games", "--json"])
+    assert res.exit_code == 0
+    names = [g["name"] for g in json.loads(res.stdout)]
+    assert "scout" in names
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_cli_simulate_json_is_one_document_and_identical_twice(players: int) -> None:
+    args = ["simulate", "scout", "--players", str(players), "--games", "20", "--seed", "1",
+            "--json"]
+    first = runner.invoke(app, args)
+    second = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.stdout)
+    assert doc["players"] == players and len(doc["results"]) == 20
+    assert first.stdout == second.stdout
+
+
+def test_cli_bad_input_is_a_clear_error() -> None:
+    for args, message in [
+        (["simulate", "chess"], "unknown game"),
+        (["simulate", "scout", "--players", "9"], "2 to 5 players"),
+        (["simulate", "scout", "--option", "rounds=x"], "whole number"),
+        (["simulate", "scout", "--option", "rounds"], "KEY=VALUE"),
+        (["simulate", "scout", "--agents", "genius"], "unknown agent"),
+        (["play", "scout", "--seat", "7"], "seat"),
+    ]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2, args
+        assert message in res.output, (args, res.output)
+
+
+def test_cli_play_survives_bad_entries_and_finishes() -> None:
+    # Always choose action 0; the first entries are nonsense and must be explained.
+    entries = "hello\n999\n{bad json\n" + "0\n" * 3000
+    res = runner.invoke(app, ["play", "scout", "--players", "2", "--seed", "3",
+                              "--option", "rounds=1"], input=entries)
+    assert res.exit_code == 0, res.output
+    assert "try again" in res.output
+    assert "game over" in res.output
