@@ -406,3 +406,14 @@ def test_show_generation_matches_the_definition() -> None:
         slow = [Show(s, k) for s in range(n) for k in range(1, n - s + 1)
                 if _strength(tops, s, k) > beat]
         assert fast == slow, (tops, active_tops)
+
+
+def test_typed_moves() -> None:
+    s = scout_state(3)
+    assert s.action_from_text("show 0 1") == Show(0, 1)
+    assert s.action_from_text("Scout right and-show") == Scout("right", True)
+    assert s.action_from_text("insert 4 flip") == Insert(4, True)
+    assert s.action_from_text("turn") == TurnHand() and s.action_from_text("pass") == Pass()
+    for bad in ("show", "show a b", "scout middle", "insert 1 upside", "dance", ""):
+        with pytest.raises(MalformedActionError, match="cannot read"):
+            s.action_from_text(bad)

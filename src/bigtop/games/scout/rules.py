@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from bigtop.core.actions import Action
-from bigtop.core.errors import IllegalActionError, InvalidStateError
+from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
@@ -634,6 +634,39 @@ class ScoutState(State):
         if isinstance(action, TurnHand):
             return f"{who} turns their hand upside down"
         return f"{who} passes"
+
+    def action_from_text(self, text: str) -> Action:
+        """Typed moves: ``show START LENGTH``, ``scout left|right [and-show]``,
+        ``insert POSITION [flip]``, ``turn``, ``pass``.
+
+        >>> from bigtop import new_state
+        >>> new_state("scout", 3, 1).action_from_text("show 2 3")
+        Show(start=2, length=3)
+        """
+        words = text.lower().replace(",", " ").split()
+        g = self.game
+        try:
+            verb, args = words[0], words[1:]
+            if verb == "show" and len(args) == 2:
+                return Show(int(args[0]), int(args[1]))
+            if verb == "scout" and args and args[0] in ("left", "right") and len(args) <= 2:
+                and_show = len(args) == 2 and args[1] in ("and-show", "show", "+show")
+                if len(args) == 2 and not and_show:
+                    raise ValueError
+                return g.scouts["left" if args[0] == "left" else "right", and_show]
+            if verb == "insert" and 1 <= len(args) <= 2:
+                if len(args) == 2 and args[1] != "flip":
+                    raise ValueError
+                return Insert(int(args[0]), len(args) == 2)
+            if verb in ("turn", "turn-hand") and not args:
+                return g.turn_hand
+            if verb == "pass" and not args:
+                return g.pass_action
+        except (ValueError, IndexError):
+            pass
+        raise MalformedActionError(
+            f"cannot read {text!r}; type show START LENGTH, scout left|right [and-show], "
+            "insert POSITION [flip], turn or pass")
 
     def render(self, player: int | None = None) -> str:
         g = self.game
