@@ -33,7 +33,7 @@ bench: $(STAMP)
 
 # Re-pin after changing dependencies in pyproject.toml (needs the registry).
 lock: $(STAMP)
-	$(BIN)/python -m pip freeze --exclude-editable | grep -iv '^bigtop' > requirements.lock
+	$(BIN)/python -m pip freeze --all --exclude-editable | grep -iv -e '^bigtop' -e '^pip==' > requirements.lock
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import argparse
 import collections
-import math
 import random
 import time
 from typing import Any
 
-from bigtop.agents.base import RandomAgent
 from bigtop.core.game import CHANCE
 from bigtop.core.registry import new_game
-from bigtop.core.rng import derive_seed
-from bigtop.games.zirkus import ZirkusBot
+from bigtop.games.zirkus.bot import bot_vs_random
 
 VARIANTS: list[dict[str, Any]] = [
     {},
@@ -34,34 +31,6 @@ VARIANTS: list[dict[str, Any]] = [
     {"drop_on_stop": False},
     {"board": "4x10"},
 ]
-
-
-def bot_vs_random(players: int, games: int, seed: int,
-                  options: dict[str, Any] | None = None) -> dict[str, Any]:
-    game = new_game("so-ein-zirkus", players, options or {})
-    wins = shared = 0
-    margin = 0.0
-    for i in range(games):
-        bot_seat = i % players
-        state = game.new_initial_state(derive_seed(seed, "game", i))
-        agents = [ZirkusBot(seed=i) if p == bot_seat else RandomAgent(seed=1000 * i + p)
-                  for p in range(players)]
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == CHANCE:
-                state.apply_chance()
-            else:
-                state.apply(agents[p].act(state))
-        winners = state.winners()
-        if bot_seat in winners:
-            wins += 1
-            shared += len(winners) > 1
-        sc = state.scores()
-        margin += sc[bot_seat] - max(sc[p] for p in range(players) if p != bot_seat)
-    rate = wins / games
-    return {"players": players, "games": games, "wins": wins, "shared": shared,
-            "win_rate": rate, "baseline": 1 / players,
-            "se": math.sqrt(rate * (1 - rate) / games), "mean_margin": margin / games}
 
 
 def speed(players: int, games: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -388,7 +388,7 @@ def test_z14_the_game_ends_when_no_ball_can_reach_the_six_hole() -> None:
     # Red/yellow: five balls in holes, the last yellow one alone in a clown: it can only
     # ever stop, never pass, so nothing can drop any more.
     holes = {"A3": "red", "C4": "red", "B5": "red", "A6": "yellow", "C7": "yellow"}
-    with pytest.raises(InvalidStateError, match="no ball can reach|game is over"):
+    with pytest.raises(InvalidStateError, match=r"no ball can reach|game is over"):
         load(g, holes=holes, clowns=clowns(("A1", ["yellow"]), ("B1", []), ("C1", [])))
     holes.pop("C7")
     s = load(g, phase="act", roll="yellow", turn=1, holes=holes,
@@ -397,7 +397,7 @@ def test_z14_the_game_ends_when_no_ball_can_reach_the_six_hole() -> None:
     assert not s.is_terminal()
 
 
-# -- JSON, validation, text --------------------------------------------------------------------------
+# -- JSON, validation, text ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("pos", "message"), [

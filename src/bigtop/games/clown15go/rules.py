@@ -225,21 +225,21 @@ class Clown15GoGame(Game):
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
         """Every combination of the four advanced rules (16), with G1, the recycling rule and
-        short decks spread over them; small decks keep the harness fast."""
+        short decks spread over them; small decks and G3 limits keep the harness fast."""
         out: list[dict[str, object]] = [{}]
         for bits in range(1, 16):
             opts: dict[str, object] = {
                 "open_pile_first": bool(bits & 1), "own_pile": bool(bits & 2),
                 "borrowing": bool(bits & 4), "points": bool(bits & 8),
-                "sets": 2 + bits % 3,
+                "sets": 1 + bits % 3, "stall_rounds": 2 + bits % 2, "max_turns": 150,
             }
             if bits % 4 == 1:
                 opts["placing"] = "voluntary"
             if bits % 5 == 2:
                 opts["recycle"] = "shuffle"
             out.append(opts)
-        out.append({"placing": "voluntary", "sets": 3})
-        out.append({"recycle": "shuffle", "sets": 3, "stall_rounds": 3, "max_turns": 60})
+        out.append({"placing": "voluntary", "sets": 3, "stall_rounds": 3})
+        out.append({"recycle": "shuffle", "sets": 3, "stall_rounds": 1, "max_turns": 60})
         return out
 
     def __init__(

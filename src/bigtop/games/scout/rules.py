@@ -276,8 +276,8 @@ class ScoutGame(Game):
         h = self.max_hand
         self.inserts = [(Insert(p, False), Insert(p, True)) for p in range(h + 1)]
         # insert_lists[k]: every Insert into a hand of k cards, in legal-action order.
-        self.insert_lists = [tuple(a for pair in self.inserts[: k + 1] for a in pair)
-                             for k in range(h + 1)]
+        self.insert_lists: list[list[Action]] = [
+            [a for pair in self.inserts[: k + 1] for a in pair] for k in range(h + 1)]
         # shows[start][length]; length 0 is a placeholder that is never handed out.
         self.shows = [[Show(s, max(n, 1)) for n in range(h - s + 1)] for s in range(h)]
         self._all: list[Action] = [self.pass_action, self.turn_hand, *self.scouts.values()]
@@ -423,7 +423,7 @@ class ScoutState(State):
         hand = self.hands[p]
         if self.phase == "insert":
             if not self.pending_and_show:
-                return list(g.insert_lists[len(hand)])
+                return g.insert_lists[len(hand)]  # shared; legal lists are read-only
             inserts = g.inserts[: len(hand) + 1]
             # After Scout & Show the card must go where a Show is still possible.
             assert self.pending is not None

@@ -795,7 +795,8 @@ class ZirkusState(State):
         for p in range(n):
             if reveal or p == player:
                 col = COLOURS[self.colours[p]]
-                desc = f"{col}, {pts[self.colours[p]]} points"
+                got = pts[self.colours[p]]
+                desc = f"{col}, {got} point{'' if got == 1 else 's'}"
             else:
                 desc = "colour secret"
             tag = " (you)" if p == player else ""

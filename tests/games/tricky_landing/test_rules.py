@@ -1,0 +1,321 @@
+"""Deck, deal, turn order, rounds, scoring, actions, JSON and positions."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from bigtop.core.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    MalformedActionError,
+    RuleOptionError,
+)
+from bigtop.core.registry import load_state, new_game, new_state
+from bigtop.games.tricky_landing.cards import HAND_SIZE, deck_for, leftover
+from bigtop.games.tricky_landing.rules import (
+    GRID_AIMS,
+    GRID_SPINS,
+    Throw,
+    TrickyLandingGame,
+    TrickyLandingState,
+)
+from tests.conftest import play_random
+from tests.games.tricky_landing.helpers import FAR, FAR2, RIGHT, TOP, arranged, play_poses
+
+
+def _state(players: int = 3, seed: int = 0, **options: Any) -> TrickyLandingState:
+    s = new_state("tricky-landing", players=players, seed=seed, options=options)
+    assert isinstance(s, TrickyLandingState)
+    return s
+
+
+@pytest.mark.parametrize("players,top,hand", [(3, 8, 12), (4, 9, 11), (5, 10, 9), (6, 10, 8)])
+def test_deck_and_deal(players: int, top: int, hand: int) -> None:
+    """"3 players: clown cards 1-8 of each suit … 12 cards each" (and so on)."""
+    deck = deck_for(players)
+    assert len(deck) == 5 * top and HAND_SIZE[players] == hand
+    s = _state(players, seed=4)
+    assert all(len(h) == hand for h in s.hands)
+    assert len(s.undealt) == leftover(players) == 5 * top - players * hand
+    assert sorted(c for h in s.hands for c in h) + sorted(s.undealt) != []
+    assert set(c for h in s.hands for c in h) | set(s.undealt) == set(deck)
+
+
+def test_turn_order_and_first_player_card() -> None:
+    """"Starting with the starting player and going clockwise, each player chooses one card"
+    — "The first player card passes clockwise to the next player … after every trick.\""""
+    s = _state(4, seed=1)
+    assert s.leader == 0 and s.dealer == 3  # the dealer sits to the starting player's right
+    order = []
+    for _ in range(8):
+        order.append(s.current_player())
+        s.apply(s.legal_actions()[0])
+    assert order == [0, 1, 2, 3, 1, 2, 3, 0]
+    assert s.leader == 2
+
+
+def test_next_leader_alternative() -> None:
+    s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]}, options={"next_leader": "trick-winner"})
+    play_poses(s, ("y3", TOP), ("y5", RIGHT), ("b5", FAR))
+    assert s.leader == 1  # the yellow 5 won
+    s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
+    play_poses(s, ("y3", TOP), ("y5", RIGHT), ("b5", FAR))
+    assert s.leader == 1  # clockwise from P0
+
+
+def _finish_round_quickly(s: TrickyLandingState) -> None:
+    """Move all but one card of every hand to its owner's face-down pile (as if won)."""
+    n = s.game.num_players
+    for q in range(n):
+        s.won[q].extend(s.hands[q][1:])
+        del s.hands[q][1:]
+    s.trick = s.game.hand_size - 1
+    s.leader = (s.starter + s.trick) % n
+    s._legal = None
+    s.audit()
+
+
+def test_scoring_of_a_round() -> None:
+    """"1 point for each face-down card; -2 points for each face-up card\""""
+    s = _state(3, seed=2)
+    _finish_round_quickly(s)
+    won_before = [len(w) for w in s.won]
+    leader = s.leader
+    cards = [s.hands[(leader + i) % 3][0] for i in range(3)]
+    # The first two throwers miss (kept face up), the third hits alone.
+    play_poses(s, (cards[0], FAR), (cards[1], FAR2), (cards[2], TOP))
+    assert s.round == 1 and len(s.round_scores) == 1
+    expect = [0, 0, 0]
+    for i in range(3):
+        q = (leader + i) % 3
+        expect[q] = won_before[q] + (1 if i == 2 else 0) - (2 if i < 2 else 0)
+    assert s.round_scores[0] == expect and s.totals == expect
+    # A new round is dealt: the next player clockwise starts; the dealer is to their right.
+    assert s.starter == 1 and s.leader == 1 and s.dealer == 0
+    assert all(len(h) == 12 for h in s.hands) and s.won == [[], [], []]
+    s.audit()
+
+
+def test_next_round_leader_alternative() -> None:
+    s = _state(3, seed=2, next_round_leader="card-holder")
+    _finish_round_quickly(s)
+    holder = (s.leader + 1) % 3
+    play_poses(s, *[(s.hands[(s.leader + i) % 3][0], TOP) for i in range(3)])
+    assert s.starter == holder == s.leader
+
+
+def test_trump_between_rounds() -> None:
+    """T6: by default the trump card is collected between rounds; the option keeps the suit."""
+    for option, suit in (("cleared", None), ("carries-over", "SUIT")):
+        s = _state(3, seed=2, trump_between_rounds=option)
+        _finish_round_quickly(s)
+        lone = s.hands[(s.leader + 2) % 3][0]
+        play_poses(s, (s.hands[s.leader][0], TOP), (s.hands[(s.leader + 1) % 3][0], RIGHT),
+                   (lone, FAR))
+        assert s.trump_card is None
+        assert s.trump_suit == (lone[0] if suit else None)
+        s.audit()
+        # JSON keeps it.
+        assert s.game.state_from_json(s.to_json()) == s
+
+
+def test_three_rounds_then_game_over() -> None:
+    """"After 3 rounds, add up each player's round scores. The player with the highest total
+    score wins. If players are tied, they share the victory.\""""
+    s = play_random(_state(3, seed=5), random.Random(1))
+    assert isinstance(s, TrickyLandingState)
+    assert s.finished and s.round == 3 and len(s.round_scores) == 3
+    assert s.scores() == [float(sum(r[q] for r in s.round_scores)) for q in range(3)]
+    best = max(s.scores())
+    assert s.winners() == [q for q in range(3) if s.scores()[q] == best]
+    assert s.legal_actions() == []
+    with pytest.raises(IllegalActionError):
+        s.apply(Throw("y1", 0.0, 0.0, 3.0))
+
+
+def test_rounds_option() -> None:
+    s = play_random(_state(4, seed=5, rounds=1), random.Random(1))
+    assert isinstance(s, TrickyLandingState) and len(s.round_scores) == 1
+
+
+def test_legal_actions_are_the_grid() -> None:
+    s = _state(4, seed=3)
+    legal = s.legal_actions()
+    assert len(legal) == 11 * len(GRID_AIMS) * len(GRID_SPINS)
+    assert legal is s.legal_actions()
+    g = s.game
+    assert g.num_distinct_actions() == 45 * 27
+    assert all(g.action_from_int(g.action_to_int(a)) is a for a in legal)
+
+
+def test_continuous_throws_are_accepted() -> None:
+    s = _state(4, seed=3)
+    card = s.hands[0][0]
+    a = Throw(card, 1.234, -2.5, -4.75)
+    assert a not in s.legal_actions()
+    s.apply(a)
+    assert s.table[0].card == card and s.history == [a]
+    assert s.game.state_from_json(json.loads(json.dumps(s.to_json()))) == s
+    with pytest.raises(IllegalActionError):
+        s.game.action_to_int(a)
+
+
+@pytest.mark.parametrize("bad", [
+    Throw("y1", 0.0, 0.0, 3.0),  # not in hand (P0 holds it or not: checked below)
+    Throw("zz", 0.0, 0.0, 3.0),
+    Throw("CARD", 50.0, 0.0, 3.0),
+    Throw("CARD", 0.0, -45.5, 3.0),
+    Throw("CARD", 0.0, 0.0, 11.0),
+    Throw("CARD", float("inf"), 0.0, 3.0),
+    Throw("CARD", 0.0, float("nan"), 3.0),
+])
+def test_bad_throws_are_rejected_and_change_nothing(bad: Throw) -> None:
+    s = _state(4, seed=3)
+    if bad.card == "CARD":
+        bad = Throw(s.hands[0][0], bad.x, bad.y, bad.spin)
+    elif bad.card in s.hands[0]:
+        bad = Throw(s.hands[1][0], bad.x, bad.y, bad.spin)
+    before = json.dumps(s.to_json())
+    with pytest.raises(IllegalActionError):
+        s.apply(bad)
+    assert json.dumps(s.to_json()) == before
+
+
+def test_malformed_json_actions() -> None:
+    s = _state(3)
+    for obj in ({"type": "throw", "card": "y1"}, {"type": "throw", "card": 3, "x": 0, "y": 0,
+                                                  "spin": 0},
+                {"type": "throw", "card": "y1", "x": "0", "y": 0, "spin": 0}):
+        with pytest.raises(MalformedActionError):
+            s.apply_json(obj)
+
+
+def test_action_from_text() -> None:
+    s = _state(4, seed=3)
+    card = s.hands[0][0]
+    a = s.action_from_text(f"{card} 0 0 medium")
+    assert a in s.legal_actions() and a == Throw(card, 0.0, 0.0, 3.0)
+    assert s.action_from_text(card) == a  # centre, medium spin by default
+    assert s.action_from_text(f"{card} 2.5 -3 4.5") == Throw(card, 2.5, -3.0, 4.5)
+    assert s.action_from_text(f"{card.upper()} high") == Throw(card, 0.0, 0.0, 6.0)
+    for bad in ("", "q9", f"{card} 1 2 3 4", f"{card} a b", f"{card} 0 0 fast", f"{card} 0 0 nan"):
+        with pytest.raises(MalformedActionError):
+            s.action_from_text(bad)
+    assert "throws the" in s.describe(a)
+
+
+def test_replay_and_landings_are_deterministic() -> None:
+    s = _state(5, seed=9)
+    rng = random.Random(3)
+    for _ in range(17):
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+    r = _state(5, seed=9)
+    for a in s.history:
+        r.apply(a)
+    assert r == s
+    other = _state(5, seed=10)
+    other.apply(s.history[0]) if s.history[0].card in other.hands[0] else None  # type: ignore
+    assert s.to_json() != other.to_json()
+
+
+def test_observation_hides_hands_and_face_down_cards() -> None:
+    s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
+    play_poses(s, ("y3", TOP, True))
+    o1 = s.observation(1)
+    assert o1["table"][0]["card"] is None and o1["table"][0]["face"] == "down"
+    assert s.observation(0)["table"][0]["card"] == "y3"
+    assert s.observation(None)["table"][0]["card"] is None
+    assert o1["hand"] == s.hands[1] and "hands" not in o1
+    assert "seed" not in o1
+    text = json.dumps(s.observation(2))
+    for c in s.hands[0]:
+        assert f'"{c}"' not in text or c in json.dumps(s.observation(2)["penalty"])
+
+
+def test_resample_keeps_the_view_and_redraws_the_rest() -> None:
+    s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
+    play_poses(s, ("y3", TOP, True))
+    for p in range(3):
+        for seed in range(5):
+            r = s.resample_hidden(p, seed)
+            assert r.observation(p) == s.observation(p)
+            r.audit()
+            assert r.seed != s.seed
+    r = s.resample_hidden(1, 0)
+    assert r.hands[0] != s.hands[0] or r.table[0].card != "y3"
+
+
+def test_hand_written_position_loads() -> None:
+    g = new_game("tricky-landing", 3)
+    s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
+    pos = s.to_json()["position"]
+    del pos["undealt"], pos["hidden"]  # derived when omitted
+    data = {"game": "tricky-landing", "players": 3, "seed": 0, "position": pos}
+    loaded = load_state(data)
+    assert loaded == g.state_from_json(s.to_json())
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda p: p["hands"][0].append(p["hands"][1][0]), "appears 2 times"),
+    (lambda p: p["hands"][0].pop(), "missing"),
+    (lambda p: p["hands"][0].__setitem__(0, "y9"), "not a card of the 3-player deck"),
+    (lambda p: p.__setitem__("leader", 3), "leader"),
+    (lambda p: p.__setitem__("trick", 2), "holds 12 cards"),
+    (lambda p: p.__setitem__("trump_card", p["undealt"].pop()), "undealt"),
+    (lambda p: p.__setitem__("totals", [1, 0, 0]), "totals"),
+    (lambda p: p.__setitem__("colour", "red"), "unknown"),
+    (lambda p: p.__setitem__("table", [{"player": 0, "card": p["hands"][0].pop(), "x": 0,
+                                        "y": 0, "rotation": 400, "face": "up"}]),
+     "rotation"),
+    (lambda p: p.__setitem__("table", [{"player": 1, "card": p["hands"][1].pop(), "x": 0,
+                                        "y": 0, "rotation": 0, "face": "up"}]),
+     "throwing order"),
+])
+def test_inconsistent_positions_are_rejected(change: Any, message: str) -> None:
+    g = new_game("tricky-landing", 3)
+    s = _state(3, seed=1)
+    data = s.to_json()
+    change(data["position"])
+    with pytest.raises(InvalidStateError, match=message):
+        g.state_from_json(data)
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(RuleOptionError):
+        TrickyLandingGame(4, {"lead_suit": "whatever"})
+    with pytest.raises(RuleOptionError):
+        TrickyLandingGame(4, {"skill": 0})
+    with pytest.raises(RuleOptionError):
+        TrickyLandingGame(2)
+    g = TrickyLandingGame(4, {"skill": "2", "touch_tolerance_mm": "0.5"})
+    assert g.model.skill == 2.0 and g.model.touch_tolerance_cm == 0.05
+
+
+def test_conformance_options_cover_every_alternative() -> None:
+    seen: dict[str, set[object]] = {}
+    for n in range(3, 7):
+        for opts in TrickyLandingGame.conformance_options(n):
+            TrickyLandingGame(n, opts)
+            for k, v in opts.items():
+                seen.setdefault(k, set()).add(v)
+    from bigtop.games.tricky_landing.options import TrickyLandingOptions
+
+    for info in TrickyLandingOptions.info():
+        if info.choices:
+            assert seen.get(info.name, set()) | {info.default} == set(info.choices)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_games_audit(players: int) -> None:
+    s = _state(players, seed=players)
+    rng = random.Random(players)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+        s.audit()
+    assert s.game.state_from_json(json.loads(json.dumps(s.to_json()))) == s
