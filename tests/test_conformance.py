@@ -95,6 +95,15 @@ def _check_position(game: Game, state: State, rng: random.Random) -> None:
             other.audit()
             if state.current_player() == p:
                 assert other.legal_actions() == state.legal_actions()
+        # The draw may depend only on what p sees and the seed, never on the true hidden
+        # information: resampling a resampled state with the same seed gives the same state.
+        k = rng.randrange(2**32)
+        once = state.resample_hidden(p, k)
+        assert once.resample_hidden(p, k) == once, (
+            f"resample_hidden(P{p}) depends on the hidden information it replaces "
+            "(sort the pool of unseen cards before shuffling)")
+        again = state.resample_hidden(p, k)
+        assert again == once, "resample_hidden is not deterministic in its seed"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])

@@ -129,7 +129,7 @@ def play(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 3,
     seed: Annotated[int, typer.Option(help="Seed for the deal and all chance.")] = 0,
     seat: Annotated[int, typer.Option(help="Your seat (0 plays first).")] = 0,
-    bots: Annotated[str, typer.Option(help="Bots: heuristic or random.")] = "heuristic",
+    bots: Annotated[str, typer.Option(help="Bots: heuristic, random or ismcts.")] = "heuristic",
     option: OptionArg = None,
 ) -> None:
     """Play a game in the terminal against bots."""
@@ -183,7 +183,7 @@ def simulate_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
     option: OptionArg = None,
     agents: Annotated[str, typer.Option(
-        help="Comma-separated agent per seat (cycled): random, heuristic.")] = "random",
+        help="Comma-separated agent per seat (cycled): random, heuristic, ismcts.")] = "random",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document only.")] = False,
 ) -> None:
     """Play many seeded bot games; print win rates, scores and game lengths."""

@@ -4,8 +4,10 @@ under resampling, and OpenSpiel's Python MCTS / IS-MCTS bots playing whole games
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -103,9 +105,15 @@ def test_bad_parameters_are_refused() -> None:
         pyspiel.load_game("bigtop_scout", {"num_seeds": 0})
     state = pyspiel.load_game("bigtop_scout", {"seed": 1}).new_initial_state()
     before = str(state)
+    for bad in (state.get_game().num_distinct_actions() - 1,
+                state.get_game().num_distinct_actions() + 5):
+        with pytest.raises(ValueError):
+            state.apply_action(bad)
+        assert str(state) == before
+    root = pyspiel.load_game("bigtop_scout", {"num_seeds": 10}).new_initial_state()
+    assert [a for a, _ in root.chance_outcomes()] == list(range(10))
     with pytest.raises(ValueError):
-        state.apply_action(state.get_game().num_distinct_actions() - 1)
-    assert str(state) == before
+        root.apply_action(10)
 
 
 @pytest.mark.parametrize("name", issue_games())
@@ -202,3 +210,38 @@ def test_returns_follow_the_ranking() -> None:
     assert ranking_returns([1, 2]) == [1.0, -1.0]
     assert ranking_returns([1, 1]) == [0.0, 0.0]
     assert ranking_returns([2, 1, 3]) == [0.0, 1.0, -1.0]
+
+
+def test_ismcts_example_runs() -> None:
+    path = Path(__file__).parents[2] / "examples" / "openspiel_ismcts.py"
+    spec = importlib.util.spec_from_file_location("openspiel_ismcts_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    returns = module.run("scout", players=2, simulations=4, seed=1, rounds=1)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_rl_environment_plays_a_game(name: str) -> None:
+    """OpenSpiel's RL environment (what its DQN/PPO agents use) runs the game."""
+    require_registered(name)
+    rl_environment = pytest.importorskip("open_spiel.python.rl_environment")
+    game = _load(name, get_game(name).min_players)
+    env = rl_environment.Environment(game, seed=3)
+    ts = env.reset()
+    rng = np.random.default_rng(3)
+    while not ts.last():
+        p = ts.observations["current_player"]
+        legal = ts.observations["legal_actions"][p]
+        assert len(ts.observations["info_state"][p]) == game.information_state_tensor_size()
+        ts = env.step([int(rng.choice(legal))])
+    assert abs(sum(ts.rewards)) < 1e-9
+
+
+def test_outcome_sampling_mccfr_runs() -> None:
+    os_mccfr = pytest.importorskip("open_spiel.python.algorithms.outcome_sampling_mccfr")
+    solver = os_mccfr.OutcomeSamplingSolver(_load("scout", 2))
+    for _ in range(2):
+        solver.iteration()
+    assert solver.average_policy() is not None

@@ -135,6 +135,10 @@ def test_default_player_count_and_bad_options() -> None:
         env("scout", players=2, rounds=-3)
     with pytest.raises(ValueError):
         env("no-such-game")
+    e = env("scout", players=2)
+    for bad in (-1, 2**63):
+        with pytest.raises(ValueError):
+            e.reset(seed=bad)
 
 
 def test_random_policy_example_runs() -> None:
@@ -150,3 +154,11 @@ def test_random_policy_example_runs() -> None:
             result = run(name, seed=rng.randrange(1000), **short_options(
                 name, get_game(name).min_players))
             assert set(result) == {"steps", "rewards", "scores"}
+
+
+def test_works_under_pettingzoos_standard_wrappers() -> None:
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(
+        env("scout", players=3, rounds=1, render_mode="ansi")))
+    api_test(wrapped, num_cycles=30)

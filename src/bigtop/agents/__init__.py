@@ -1,5 +1,6 @@
 """Game-agnostic players."""
 
 from bigtop.agents.base import Agent, RandomAgent
+from bigtop.agents.ismcts import ISMCTSAgent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "ISMCTSAgent", "RandomAgent"]

@@ -293,7 +293,9 @@ class State(ABC):
     def resample_hidden(self, player: int, seed: int) -> State:
         """A new state consistent with ``observation(player)``: everything ``player`` cannot
         see is drawn afresh from ``seed`` (including the seed that drives future chance), so
-        a search from it learns nothing hidden."""
+        a search from it learns nothing hidden. The result must depend only on what
+        ``player`` sees and on ``seed`` (draw from a sorted pool), so that
+        ``s.resample_hidden(p, k).resample_hidden(p, k) == s.resample_hidden(p, k)``."""
 
     @abstractmethod
     def audit(self) -> None:

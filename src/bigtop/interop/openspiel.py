@@ -129,13 +129,12 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        spec = dict(self.game_type.parameter_specification)
+        spec: dict[str, Any] = dict(self.game_type.parameter_specification)
         for key in params:
             if key not in spec:
                 raise ValueError(f"{self.game_type.short_name} has no parameter {key!r}; "
                                  f"parameters: {', '.join(sorted(spec))}")
-        full = {k: params.get(k, v.value() if hasattr(v, "value") else v)
-                for k, v in spec.items()}
+        full: dict[str, Any] = {k: params.get(k, default) for k, default in spec.items()}
         options = {k: v for k, v in full.items() if k not in _EXTRA_PARAMS}
         players = int(full["players"])
         self.bigtop_game: Game = self.bigtop_class(players, options)
@@ -236,7 +235,8 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return
         holder = self._bt
         player = holder.state.current_player()
-        holder.state.apply(game.bigtop_game.action_from_int(int(action)))
+        # Raises MalformedActionError / IllegalActionError (ValueErrors), changing nothing.
+        holder.state.apply_int(int(action))
         if player >= 0:
             own = list(holder.own)
             own[player] = (*own[player], int(action))

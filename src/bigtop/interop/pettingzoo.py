@@ -37,7 +37,7 @@ from pettingzoo import AECEnv
 
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
-from bigtop.core.rng import MAX_SEED
+from bigtop.core.rng import MAX_SEED, check_seed
 from bigtop.interop.common import state_returns
 from bigtop.interop.tensors import TensorLayout, layout_for
 
@@ -99,8 +99,8 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
         """Start a new game. ``options`` is accepted for the API but unused: rule options are
         fixed when the environment is made."""
         if seed is not None:
-            self._np_random = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = check_seed(int(seed))
+            self._np_random = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._np_random.integers(0, MAX_SEED, dtype=np.int64))
         self.state_ = self.game.new_initial_state(game_seed)
@@ -136,9 +136,9 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.bigtop_state
-        self._cumulative_rewards[agent] = 0.0
         # An illegal number raises IllegalActionError (a ValueError) and changes nothing.
         state.apply_int(int(action))
+        self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
         self.rewards = {a: 0.0 for a in self.agents}
         self._select()

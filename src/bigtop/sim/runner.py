@@ -22,7 +22,7 @@ from bigtop.core.registry import heuristic_agent_factory, new_game
 from bigtop.core.rng import check_seed, derive_seed
 from bigtop.sim.stats import mean_interval, wilson_interval
 
-AGENT_KINDS = ("random", "heuristic")
+AGENT_KINDS = ("random", "heuristic", "ismcts")
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,10 @@ def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
         if callable(reseed):
             reseed(seed)
         return agent
+    if kind == "ismcts":
+        from bigtop.agents.ismcts import ISMCTSAgent
+
+        return ISMCTSAgent(seed=seed)
     raise BigtopError(f"unknown agent {kind!r}; agents: {', '.join(AGENT_KINDS)}")
 
 

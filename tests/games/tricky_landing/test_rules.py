@@ -319,3 +319,17 @@ def test_random_games_audit(players: int) -> None:
         s.apply(legal[rng.randrange(len(legal))])
         s.audit()
     assert s.game.state_from_json(json.loads(json.dumps(s.to_json()))) == s
+
+
+def test_the_documented_position_loads() -> None:
+    """docs/tricky-landing.md's hand-written position example is valid."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "tricky-landing.md").read_text()
+    block = text.split("<!-- position-example -->", 1)[1].split("```json", 1)[1]
+    data = json.loads(block.split("```", 1)[0])
+    s = load_state(data)
+    assert isinstance(s, TrickyLandingState)
+    assert s.current_player() == 0 and s.undealt == ["o5", "o6", "o7", "o8"]
+    assert s.dealer == 2
+    s.audit()

@@ -466,3 +466,37 @@ def test_the_heuristic_bot_plays_legal_moves_and_sees_only_its_colour() -> None:
             a = bots[s.current_player()].act(s)
             assert a in s.legal_actions()
             s.apply(a)
+
+
+def test_a_series_state_round_trips_between_games_and_bad_finishes_are_refused() -> None:
+    g = game(2, tournament="games", tournament_games=2, secret_clown=True)
+    s = g.new_initial_state(4)
+    rng = random.Random(4)
+    while not s.games:
+        if s.is_chance():
+            s.apply_chance()
+        else:
+            s.apply(rng.choice(s.legal_actions()))
+    assert not s.is_terminal() and s.turn == 0 and len(s.games) == 1
+    back = g.state_from_json(json.loads(json.dumps(s.to_json())))
+    assert back == s and back.legal_actions() == s.legal_actions()
+    # The finished game's colours are public now; the new game's are not.
+    obs = s.observation(0)
+    assert None not in obs["games"][0]["colours"] and obs["colours"][1] is None
+    data = s.to_json()
+    data["position"]["finished"] = True
+    with pytest.raises(InvalidStateError, match="finished position"):
+        g.state_from_json(data)
+    data = s.to_json()
+    data["position"]["games"][0]["scores"] = [99, 0]
+    with pytest.raises(InvalidStateError, match="scores must be"):
+        g.state_from_json(data)
+
+
+def test_observation_of_a_stranger_is_refused() -> None:
+    s = new_state("so-ein-zirkus", 2, seed=0)
+    with pytest.raises(IllegalActionError):
+        s.observation(2)
+    with pytest.raises(IllegalActionError):
+        s.resample_hidden(-1, 0)
+    assert "seed" not in s.observation(None)

@@ -756,7 +756,8 @@ class ScoutState(State):
         rng = random.Random(self.fresh_seed(seed))
         slots = [(q, i) for q in range(self.game.num_players) if q != player
                  for i, k in enumerate(self.known[q]) if not k]
-        pool = [canonical(self.hands[q][i]) for q, i in slots] + list(self.unused)
+        # Sorted first, so the draw depends only on what ``player`` sees and the seed.
+        pool = sorted([canonical(self.hands[q][i]) for q, i in slots] + list(self.unused))
         rng.shuffle(pool)
         for (q, i), card in zip(slots, pool, strict=False):
             new.hands[q][i] = card if rng.random() < 0.5 else (card[1], card[0])

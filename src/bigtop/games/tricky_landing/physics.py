@@ -251,7 +251,7 @@ def _gap(x1: Any, y1: Any, r1: Any, hw1: float, hh1: float,
     dx = x2 - x1
     dy = y2 - y1
     # Separating-axis test over the four edge directions.
-    sep = None
+    sep: Any = None
     for ux, uy in ((c1, s1), (-s1, c1), (c2, s2), (-s2, c2)):
         proj = abs(dx * ux + dy * uy)
         e1 = hw1 * abs(c1 * ux + s1 * uy) + hh1 * abs(-s1 * ux + c1 * uy)
@@ -259,7 +259,7 @@ def _gap(x1: Any, y1: Any, r1: Any, hw1: float, hh1: float,
         s = proj - e1 - e2
         sep = s if sep is None else xp.maximum(sep, s)
     # Disjoint convex polygons: the closest pair involves a vertex of one of them.
-    best = None
+    best: Any = None
     for (ox, oy, oc, os, ohw, ohh, px, py, pc, ps, phw, phh) in (
             (x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
             (x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1)):
@@ -301,10 +301,7 @@ def _gap_scalar(x1: float, y1: float, r1: float, hw1: float, hh1: float,
             vy = by + sx * ohw * os + sy * ohh * oc
             u = abs(vx * pc + vy * ps) - phw
             w = abs(-vx * ps + vy * pc) - phh
-            if u > 0.0:
-                d = math.hypot(u, w) if w > 0.0 else u
-            else:
-                d = w if w > 0.0 else 0.0
+            d = math.hypot(max(u, 0.0), max(w, 0.0))
             if d < best:
                 best = d
     return best

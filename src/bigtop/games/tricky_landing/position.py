@@ -237,11 +237,11 @@ def problems(s: TrickyLandingState) -> list[str]:
             out.append(f"{c.card} lies face down: only its thrower P{c.player} knows it")
         if not c.face_down and c.card in s.hidden:
             out.append(f"{c.card} lies face up, so it is no secret")
-    for c, q in s.hidden.items():
-        if c not in table_cards and c not in piles:
-            out.append(f"hidden card {c} is neither on the table nor in a face-down pile")
+    for card, q in s.hidden.items():
+        if card not in table_cards and card not in piles:
+            out.append(f"hidden card {card} is neither on the table nor in a face-down pile")
         if not 0 <= q < n:
-            out.append(f"hidden card {c} names no player")
+            out.append(f"hidden card {card} names no player")
     if s.last_table:
         if len(s.last_table) != n or sorted(c.player for c in s.last_table) != list(range(n)):
             out.append("the last trick must hold one card from every player")

@@ -157,10 +157,7 @@ def render_svg(obj: Any, *, trump: str | None = None,
         c = card.landing
         colour = TRICK_COLOURS[card.trick % len(TRICK_COLOURS)] if card.trick >= 0 \
             else MISS_COLOUR
-        if c.face_down:
-            fill = BACK_COLOUR
-        else:
-            fill = SUIT_COLOURS[suit_of(c.card)]
+        fill = BACK_COLOUR if c.face_down else SUIT_COLOURS[suit_of(c.card)]
         dash = {"stroke_dasharray": "6,4"} if card.trick < 0 else {}
         title = (card_name(c.card) if card.known else "a card") + \
             (" (face down)" if c.face_down else "") + f", thrown by P{c.player}"

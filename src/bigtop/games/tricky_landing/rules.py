@@ -26,10 +26,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from bigtop.core.actions import Action
-from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
+from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng
 from bigtop.games.tricky_landing.cards import (
@@ -91,7 +91,7 @@ class TrickyLandingGame(Game):
 
     >>> g = TrickyLandingGame(3)
     >>> g.num_distinct_actions(), len(g.deck)
-    (1350, 40)
+    (1080, 40)
     >>> g.action_from_int(g.action_to_int(Throw("g2", 0.0, 0.0, 3.0)))
     Throw(card='g2', x=0.0, y=0.0, spin=3.0)
     """
@@ -275,12 +275,10 @@ class TrickyLandingState(State):
         pose = throw_once(self.game.model, self.game.seats[p], float(action.x),
                           float(action.y), float(action.spin), rng)
         self.hands[p].remove(action.card)
-        self.place(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
+        self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
 
-    def place(self, card: str, x: float, y: float, rotation: float, face_down: bool) -> None:
-        """Land ``card`` from the current player's hand at an exact pose (the card must
-        already be out of the hand). Throws end here; tests use it to build scenarios from
-        explicit poses without any randomness."""
+    def _land(self, card: str, x: float, y: float, rotation: float, face_down: bool) -> None:
+        """The current player's ``card`` (already out of the hand) comes to rest."""
         p = self.current_player()
         self.table.append(Landing(p, card, float(x), float(y), float(rotation) % 360.0,
                                   bool(face_down)))
@@ -292,13 +290,18 @@ class TrickyLandingState(State):
 
     def place_from_hand(self, card: str, x: float, y: float, rotation: float,
                         face_down: bool) -> None:
-        """Like :meth:`place`, taking the card from the current player's hand (no history
-        entry: for building scenarios)."""
+        """Land ``card`` from the current player's hand at an exact pose, with no throw and no
+        history entry: scenarios built from explicit poses (tests, analysis) use this; replay
+        from the history will not reproduce such a state."""
+        if self.finished:
+            raise IllegalActionError("the game is over")
         p = self.current_player()
         if card not in self.hands[p]:
             raise IllegalActionError(f"P{p} has no card {card!r} in hand")
+        if not all(_number(v) for v in (x, y, rotation)):
+            raise IllegalActionError("a pose needs finite numbers x, y and rotation")
         self.hands[p].remove(card)
-        self.place(card, x, y, rotation, face_down)
+        self._land(card, x, y, rotation, face_down)
 
     def resolution(self) -> Resolution | None:
         """How the last finished trick was resolved (recomputed from its poses)."""
@@ -402,16 +405,17 @@ class TrickyLandingState(State):
             return (f"  P{c.player}: {name} {face} at ({c.x:.1f}, {c.y:.1f}) cm, "
                     f"turned {c.rotation:.0f}°")
 
+        if self.last_table:
+            res = self.resolution()
+            assert res is not None
+            lines.append(f"Last trick (trump {suit_word(self.last_trump)}):")
+            for i, c in enumerate(self.last_table):
+                k = res.trick_of[i]
+                lines.append(show(c) + (f" — trick {k + 1}" if k >= 0 else " — missed"))
+            lines.extend("  " + line for line in describe_resolution(res, self.last_table))
         if self.table:
             lines.append("On the table (landing order):")
             lines.extend(show(c) for c in self.table)
-        elif self.last_table:
-            res = self.resolution()
-            lines.append("Last trick (landing order):")
-            for i, c in enumerate(self.last_table):
-                where = "missed" if res is None or res.trick_of[i] < 0 else \
-                    f"trick {res.trick_of[i] + 1}"
-                lines.append(show(c) + f" — {where}")
         for q in range(n):
             tag = "you" if q == player else f"{len(self.hands[q])} cards"
             lines.append(f"  P{q} ({tag}): {len(self.won[q])} face down (+1 each), "
@@ -531,20 +535,37 @@ class TrickyLandingState(State):
         }
 
     def resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
-        """Redraw what ``player`` cannot know: the other hands, the undealt leftovers and the
-        cards others threw face down (this round), as one random permutation of those cards;
-        and a fresh seed. Every card ``player`` saw face up or threw stays where it is."""
+        """Redraw what ``player`` cannot know — the other hands, the undealt leftovers and the
+        cards others threw face down this round — and the seed. The unseen cards are sorted,
+        shuffled and dealt into the unseen places in a fixed order (hands by player, the
+        undealt pile, then face-down cards on the table, in the piles and in the discard), so
+        the draw depends only on what ``player`` sees and on ``seed``."""
         n = self.game.num_players
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
             raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         rng = random.Random(self.fresh_seed(seed))
-        pool = [c for q in range(n) if q != player for c in self.hands[q]]
-        pool += self.undealt
-        pool += [c for c, owner in self.hidden.items() if owner != player]
-        drawn = list(pool)
-        rng.shuffle(drawn)
-        sigma = dict(zip(pool, drawn, strict=True))
+
+        def secret(c: str) -> bool:
+            owner = self.hidden.get(c)
+            return owner is not None and owner != player
+
+        # The unseen places, in an order the observation shows.
+        slots = [c.card for c in self.table if secret(c.card)]
+        slots += [c for w in self.won for c in w if secret(c)]
+        slots += [c for c in self.discard if secret(c)]
+        others = [q for q in range(n) if q != player]
+        pool = [c for q in others for c in self.hands[q]] + self.undealt + slots
+        pool.sort(key=sort_key)
+        rng.shuffle(pool)
         new = self.clone()
+        at = 0
+        for q in others:
+            k = len(self.hands[q])
+            new.hands[q] = sorted(pool[at:at + k], key=sort_key)
+            at += k
+        new.undealt = sorted(pool[at:at + len(self.undealt)], key=sort_key)
+        at += len(self.undealt)
+        sigma = dict(zip(slots, pool[at:], strict=True))
 
         def m(c: str) -> str:
             return sigma.get(c, c)
@@ -553,18 +574,16 @@ class TrickyLandingState(State):
             return c if c.card not in sigma else Landing(
                 c.player, sigma[c.card], c.x, c.y, c.rotation, c.face_down)
 
-        new.hands = [sorted(map(m, h), key=sort_key) if q != player else list(h)
-                     for q, h in enumerate(self.hands)]
-        new.undealt = sorted(map(m, self.undealt), key=sort_key)
         new.table = [ml(c) for c in self.table]
         new.last_table = [ml(c) for c in self.last_table]
         new._last_res = None
         new.won = [[m(c) for c in w] for w in self.won]
         new.discard = [m(c) for c in self.discard]
         new.hidden = {m(c): owner for c, owner in self.hidden.items()}
-        # This round's throws in the history follow the cards (earlier rounds were reshuffled).
+        # This round's throws in the history follow the face-down cards (earlier rounds'
+        # cards were reshuffled and are not remapped).
         count = n * self.trick + len(self.table) if not self.finished else 0
-        if count:
+        if count and sigma:
             new.history = self.history[:-count] + [
                 a if not isinstance(a, Throw) or a.card not in sigma
                 else Throw(sigma[a.card], a.x, a.y, a.spin) for a in self.history[-count:]]
@@ -596,3 +615,27 @@ class TrickyLandingState(State):
         new._legal = None
         return new
 
+
+def suit_word(suit: str | None) -> str:
+    return "none" if suit is None else SUIT_NAMES[suit]
+
+
+def describe_resolution(res: Resolution, table: list[Landing]) -> list[str]:
+    """Human lines saying what happened to a resolved trick's cards."""
+    out = []
+    for k, t in enumerate(res.tricks):
+        if not t.winners:
+            out.append(f"trick {k + 1}: every card face down, all {len(t.members)} discarded")
+            continue
+        who = " and ".join(f"P{table[w].player}" for w in t.winners)
+        took = ", ".join(str(len(x)) for x in t.taken)
+        extra = f", {len(t.discarded)} discarded" if t.discarded else ""
+        out.append(f"trick {k + 1}: lead {suit_word(t.lead)}; won by {who} "
+                   f"(taking {took} card(s){extra})")
+    if res.new_trump is not None:
+        out.append(f"the lone miss {card_name(table[res.new_trump].card)} is the new trump card")
+    for i in res.kept_face_up:
+        out.append(f"P{table[i].player} keeps the missed {card_name(table[i].card)} face up")
+    for i in res.missed_discarded:
+        out.append(f"the missed card of P{table[i].player} is discarded")
+    return out

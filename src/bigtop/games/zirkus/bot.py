@@ -23,7 +23,7 @@ from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
 from bigtop.games.zirkus.board import NUM_CLOWNS
-from bigtop.games.zirkus.rules import ZirkusState
+from bigtop.games.zirkus.rules import COLOURS, ZirkusState
 
 THREAT_WEIGHT = 1.5
 
@@ -53,25 +53,38 @@ def _threats(state: ZirkusState) -> list[float]:
     return out
 
 
-def evaluate(state: ZirkusState, seat: int, own: int) -> float:
-    """How good ``state`` is for ``seat`` (whose colour is ``own``), from public facts."""
-    g = state.game
-    if state.finished or (len(state.games) > 0 and state.phase == "roll" and state.turn == 0):
-        # A game just ended: judge by the recorded result of the series so far.
-        pts = [float(t) for t in state.totals]
-        mine = pts[seat]
-        rest = [pts[p] for p in range(g.num_players) if p != seat]
-        return 100.0 * (mine - max(rest))
-    colour_pts = state.colour_points()
-    threats = _threats(state)
-    value = [colour_pts[c] + THREAT_WEIGHT * threats[c] for c in range(4)]
-    in_play = state.in_play()
+def evaluate(before: ZirkusState, after: ZirkusState, seat: int, own: int) -> float:
+    """How good ``after`` (``before`` plus one action) is for ``seat``, whose colour is
+    ``own``. Uses public facts only: the holes, the clowns, the totals of finished games and
+    its own colour. With secret clown a rival's colour is unknown, so a rival counts the
+    average of the colours that are not ``own`` (never the engine's hidden colours, which a
+    finished game's record would reveal)."""
+    g = after.game
+    n = g.num_players
+    in_play = before.in_play()
     others = [c for c in range(4) if c != own and in_play[c]]
-    if g.secret:
-        rival = sum(value[c] for c in others) / len(others)
+    prior = before.totals
+    ended = len(after.games) > len(before.games)
+    if ended:
+        # Score the game just finished from its holes (public); threats no longer matter.
+        holes = after.games[len(before.games)]["holes"]
+        vals = dict(zip(g.field_names_of_holes(), g.hole_value, strict=True))
+        value = [0.0] * 4
+        for name, ball in holes.items():
+            if ball is not None:
+                value[COLOURS.index(ball)] += vals[name]
     else:
-        rival = max(value[c] for c in others)
-    return 10.0 * (value[own] - rival) + state.totals[seat]
+        pts = after.colour_points()
+        threats = _threats(after)
+        value = [pts[c] + THREAT_WEIGHT * threats[c] for c in range(4)]
+    mine = prior[seat] + value[own]
+    if g.secret:
+        rival = max(prior[p] for p in range(n) if p != seat) + sum(
+            value[c] for c in others) / len(others)
+    else:
+        rival = max(prior[p] + value[before.colours[p]] for p in range(n) if p != seat)
+    # A finished game is certain; an unfinished one is an estimate.
+    return (100.0 if ended else 10.0) * (mine - rival)
 
 
 class ZirkusBot:
@@ -92,7 +105,7 @@ class ZirkusBot:
         for a in legal:
             after = state.clone()
             after.apply(a)
-            v = evaluate(after, seat, own)
+            v = evaluate(state, after, seat, own)
             if v > best_value + 1e-9:
                 best, best_value = [a], v
             elif abs(v - best_value) <= 1e-9:

@@ -698,9 +698,11 @@ class ZirkusState(State):
         g = self.game
         who = "chance" if self.phase == "roll" else f"P{self.to_act}"
         if isinstance(action, Roll):
+            line = f"P{self.to_act} rolls {action.face}"
+            if self.phase != "roll" or self.finished:
+                return line
             after = self.clone()
             after.apply(action)
-            line = f"P{self.to_act} rolls {action.face}"
             if after.phase != "act" or after.to_act != self.to_act:
                 line += ": nothing is possible, the turn is lost"
             return line
@@ -782,9 +784,10 @@ class ZirkusState(State):
                     cell = hole or ("s" if f in g.start_set else ".")
                 cells.append(f"{cell:^{width}}")
             lines.append(f"{r + 1:>3} " + "".join(cells))
-        lines.append("Clowns [k:balls] list balls bottom to top (the top one moves it); "
-                     "(v) is an empty v-point hole, (v:R) holds red; s = start field.")
-        lines.append("Steps: F = up (forward), L = left, R = right.")
+        lines.append("[k:RB] clown k, balls bottom to top (the top one decides who may "
+                     "move it)")
+        lines.append("(v) empty v-point hole, (v:R) holds red; s start field; "
+                     "steps F up, L left, R right")
         if self.ejected >= 0:
             lines.append(f"Clown {self.ejected} was pushed off the board.")
         in_play = self.in_play()
@@ -881,6 +884,7 @@ class ZirkusState(State):
             "board": g.board_json,
             "game_number": len(self.games) + (0 if self.finished else 1),
             "to_act": self.current_player(),
+            "turn_of": self.to_act,
             "phase": self.phase,
             "roll": FACES[self.roll] if self.roll >= 0 else None,
             "turn": self.turn,
