@@ -333,3 +333,16 @@ def test_the_documented_position_loads() -> None:
     assert s.current_player() == 0 and s.undealt == ["o5", "o6", "o7", "o8"]
     assert s.dealer == 2
     s.audit()
+
+
+def test_resample_depends_only_on_the_view_and_seed() -> None:
+    s = _state(4, seed=6)
+    rng = random.Random(2)
+    for _ in range(23):
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+    for p in range(4):
+        once = s.resample_hidden(p, 17)
+        assert once.resample_hidden(p, 17) == once
+        assert s.resample_hidden(p, 17) == once
+        assert once.observation(p) == s.observation(p)

@@ -303,6 +303,7 @@ def test_z10_a_ball_added_to_a_clown_over_an_empty_hole_falls_in() -> None:
              clowns=clowns(("A1", ["red"]), ("A2", []), ("C1", [])))
     s.apply(Move(0, "F"))  # the empty clown 1 is pushed onto the empty 1-point hole A3
     s.apply(Roll("white"))
+    assert "falls into the 1-point hole" in s.describe(Add(1, "yellow"))
     s.apply(Add(1, "yellow"))
     assert s.to_json()["position"]["holes"]["A3"] == "yellow" and s.stacks[1] == []
 

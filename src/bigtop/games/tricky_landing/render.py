@@ -67,6 +67,12 @@ def _scene(obj: Any, *, trump: str | None, options: TrickyLandingOptions | None,
 
     trump_card: str | None = None
     hidden: dict[str, int] = {}
+    if isinstance(obj, dict):  # a state's JSON form
+        from bigtop.core.registry import load_state
+
+        obj = load_state(obj)
+        if not isinstance(obj, TrickyLandingState):
+            raise TypeError("that state is not a Tricky Landing state")
     if isinstance(obj, TrickyLandingState):
         g = obj.game
         options = g.options
@@ -120,8 +126,9 @@ def _subtitle(sc: _Scene) -> str:
 def render_svg(obj: Any, *, trump: str | None = None,
                options: TrickyLandingOptions | None = None, players: int | None = None,
                player: int | None = None, title: str | None = None) -> str:
-    """An SVG picture (text) of a state's table or of a list of landings. ``player`` hides
-    the face-down cards that player could not know (None shows everything: a debug view).
+    """An SVG picture (text) of a state (or its JSON form) or of a list of landings.
+    ``player`` hides the face-down cards that player could not know (None shows everything:
+    a debug view).
     ``trump``/``options``/``players`` are for a list of landings."""
     sc = _scene(obj, trump=trump, options=options, players=players, player=player,
                 title=title)

@@ -16,9 +16,11 @@ throw of a card in hand with ``|x|, |y| <= 45`` cm and ``|spin| <= 10`` rev/s.
 >>> s = new_state("tricky-landing", players=4, seed=3)
 >>> s.current_player(), len(s.hands[0]), len(s.legal_actions())
 (0, 11, 297)
->>> s.apply(s.action_from_text("y1 0 0 medium") if "y1" in s.hands[0] else s.legal_actions()[0])
->>> len(s.table)
-1
+>>> card = s.hands[0][0]
+>>> s.apply(s.action_from_text(f"{card} 0 0 medium"))       # aim at the centre
+>>> s.apply(Throw(s.hands[1][0], 2.5, -1.25, 4.0))           # any throw within bounds
+>>> [c.player for c in s.table], s.current_player()
+([0, 1], 2)
 """
 
 from __future__ import annotations

@@ -707,7 +707,12 @@ class ZirkusState(State):
                 line += ": nothing is possible, the turn is lost"
             return line
         if isinstance(action, Add):
-            return f"{who} puts a {action.colour} ball into {self._clown_name(action.clown)}"
+            line = f"{who} puts a {action.colour} ball into {self._clown_name(action.clown)}"
+            f = self.clown_field[action.clown] if 0 <= action.clown < NUM_CLOWNS else -1
+            h = g.hole_at[f] if f >= 0 else -1
+            if h >= 0 and self.hole_ball[h] < 0 and g.options.drop_on_stop:
+                line += f" (it falls into the {g.hole_value[h]}-point hole below, Z10)"
+            return line
         if isinstance(action, BackToStart):
             return f"{who} sends {self._clown_name(action.clown)} back to start {action.field}"
         if isinstance(action, Upend):
