@@ -276,12 +276,14 @@ class State(ABC):
     def _position_json(self) -> JSON:
         """The game-specific part of the state's JSON (everything, hidden parts included)."""
 
-    def to_json(self) -> JSON:
-        """The whole state; ``game.state_from_json(s.to_json()) == s``."""
+    def to_json(self, *, with_history: bool = True) -> JSON:
+        """The whole state; ``game.state_from_json(s.to_json()) == s``. Without the history
+        it is the position alone (cheap in long games; loads with an empty history)."""
         out = self.game.to_json()
         out["seed"] = self.seed
         out["position"] = self._position_json()
-        out["history"] = [a.to_json() for a in self.history]
+        if with_history:
+            out["history"] = [a.to_json() for a in self.history]
         return out
 
     @abstractmethod

@@ -265,11 +265,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         # every call cost as much as the game is long.
         if self._bt is None:
             return "chance: drawing the seed"
-        state = self._bt.state
-        data = state.game.to_json()
-        data["seed"] = state.seed
-        data["position"] = state._position_json()
-        return compact_json(data)
+        return compact_json(self._bt.state.to_json(with_history=False))
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Callable[[], float] | None = None

@@ -79,3 +79,32 @@ def test_svg_and_png(tmp_path: Path) -> None:
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pic = render_svg(table(("y3", TOP), ("y5", RIGHT), ("b5", (0.0, -20.0, 0.0))))
     assert "miss" in pic and "T1" in pic and "lead yellow" in pic
+
+
+def test_simulate_cli_json_for_every_player_count() -> None:
+    """`bigtop simulate tricky-landing --players P --games K --seed 1 --json` for P = 3..6
+    (few games here; the issue's 200 run in seconds, see docs)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from bigtop.cli import app
+
+    for players in (3, 4, 5, 6):
+        out = CliRunner().invoke(app, ["simulate", "tricky-landing", "--players", str(players),
+                                       "--games", "4", "--seed", "1", "--json"])
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.output)
+        assert data["players"] == players and data["summary"]["games"] == 4
+
+
+def test_terminal_play_accepts_typed_throws() -> None:
+    from typer.testing import CliRunner
+
+    from bigtop.cli import app
+
+    s = new_state("tricky-landing", players=3, seed=3)
+    card = s.hands[0][0]
+    out = CliRunner().invoke(app, ["play", "tricky-landing", "--players", "3", "--seed", "3"],
+                             input=f"{card} 0 0 medium\nzz\n")
+    assert "P0 throws the" in out.output and "is not a card" in out.output

@@ -152,11 +152,6 @@ class _Scalar:
     sin = staticmethod(math.sin)
     floor = staticmethod(math.floor)
     maximum = staticmethod(max)
-    minimum = staticmethod(min)
-
-    @staticmethod
-    def where(cond: Any, a: Any, b: Any) -> Any:
-        return a if cond else b
 
 
 class _Vector:
