@@ -26,7 +26,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Play, simulate and study Tricky Landing, SCOUT, So ein Zirkus and Clown 15 Go.",
 )
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 OptionArg = Annotated[
     list[str] | None,
@@ -152,10 +152,9 @@ def play(
     while not state.is_terminal():
         p = state.current_player()
         if p == CHANCE:
-            action = state.legal_actions()[0]
-            line = "chance"
-            action = state.apply_chance()
-            console.print(f"[dim]{line}: {action.to_json()}[/]")
+            action = state.sample_chance()
+            console.print(f"[dim]{state.describe(action)}[/]")
+            state.apply(action)
             continue
         if p == seat:
             view = state.render(seat)
@@ -227,6 +226,95 @@ def simulate_cmd(
     console.print(f"actions per game: {summary['actions_mean']:.1f} "
                   "(95% CI {:.1f}–{:.1f}); shared wins: {}".format(
                       *summary["actions_mean_ci95"], summary["shared_wins"]))
+
+
+def _load_state_file(path: str) -> State:
+    from pathlib import Path
+
+    from bigtop.core.registry import load_state
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as e:
+        raise BigtopError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BigtopError(f"{path} is not JSON: {e.msg} (line {e.lineno})") from None
+    return load_state(data)
+
+
+@app.command()
+def state(
+    game: Annotated[str, typer.Argument(help="Game name, see `bigtop games`.")],
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the deal and all chance.")] = 0,
+    actions: Annotated[int, typer.Option(help="Random actions to play first.")] = 0,
+    option: OptionArg = None,
+) -> None:
+    """Print a state as JSON: a fresh deal, or after some random actions (for `render`,
+    bug reports and hand-editing into puzzles)."""
+    import random
+
+    try:
+        check_seed(seed)
+        g = new_game(game, players, parse_option_pairs(option or []))
+        if actions < 0:
+            raise BigtopError("actions must be 0 or more")
+    except BigtopError as e:
+        _fail(str(e))
+        return
+    s = g.new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if s.is_terminal():
+            break
+        if s.current_player() == CHANCE:
+            s.apply_chance()
+        else:
+            legal = s.legal_actions()
+            s.apply(legal[rng.randrange(len(legal))])
+    typer.echo(json.dumps(s.to_json(), ensure_ascii=False))
+
+
+@app.command()
+def render(
+    path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
+    player: Annotated[int | None, typer.Option(
+        help="Draw what this seat may see (default: everything).")] = None,
+    out: Annotated[str | None, typer.Option(
+        help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
+) -> None:
+    """Show a state: a text view, or a picture for games that draw (Tricky Landing)."""
+    from bigtop.core.registry import game_module
+
+    try:
+        s = _load_state_file(path)
+        n = s.game.num_players
+        if player is not None and not 0 <= player < n:
+            raise BigtopError(f"player must be 0..{n - 1}")
+        if out is None:
+            typer.echo(s.render(player))
+            return
+        module = game_module(s.game.name)
+        suffix = out.rsplit(".", 1)[-1].lower()
+        if suffix not in ("svg", "png"):
+            raise BigtopError("--out must end in .svg or .png")
+        if not hasattr(module, "render_svg"):
+            raise BigtopError(f"{s.game.title} has no picture; leave out --out for text")
+        if suffix == "svg":
+            from pathlib import Path
+
+            Path(out).write_text(module.render_svg(s, player=player))
+        else:
+            module.render_png(s, out, player=player)
+    except BigtopError as e:
+        _fail(str(e))
+        return
+    except OSError as e:
+        _fail(f"cannot write {out}: {e.strerror}")
+        return
+    err.print(f"wrote {out}")
 
 
 def main() -> None:  # pragma: no cover

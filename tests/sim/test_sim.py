@@ -87,3 +87,46 @@ def test_cli_play_survives_bad_entries_and_finishes() -> None:
     assert res.exit_code == 0, res.output
     assert "try again" in res.output
     assert "game over" in res.output
+
+
+def test_cli_state_and_render(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    res = runner.invoke(app, ["state", "scout", "--players", "3", "--seed", "4",
+                              "--actions", "5"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["game"] == "scout" and len(data["history"]) == 5
+    path = tmp_path / "s.json"
+    path.write_text(res.stdout)
+    shown = runner.invoke(app, ["render", str(path), "--player", "1"])
+    assert shown.exit_code == 0 and "Your hand" in shown.stdout
+    for args, message in [
+        (["render", str(tmp_path / "missing.json")], "cannot read"),
+        (["render", str(path), "--player", "5"], "player must be"),
+        (["render", str(path), "--out", str(tmp_path / "x.svg")], "has no picture"),
+        (["render", str(path), "--out", str(tmp_path / "x.gif")], ".svg or .png"),
+        (["state", "scout", "--actions", "-1"], "0 or more"),
+    ]:
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and message in res.output, (args, res.output)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    res = runner.invoke(app, ["render", str(bad)])
+    assert res.exit_code == 2 and "is not JSON" in res.output
+
+
+def test_cli_render_pictures(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    res = runner.invoke(app, ["state", "tricky-landing", "-p", "4", "--seed", "3",
+                              "--actions", "6"])
+    path = tmp_path / "t.json"
+    path.write_text(res.stdout)
+    svg, png = tmp_path / "t.svg", tmp_path / "t.png"
+    assert runner.invoke(app, ["render", str(path), "--out", str(svg)]).exit_code == 0
+    assert svg.read_text().startswith("<svg") or "<svg" in svg.read_text()[:200]
+    assert runner.invoke(app, ["render", str(path), "--out", str(png)]).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -193,8 +193,7 @@ class State(ABC):
     def apply(self, action: Action) -> None:
         """Apply ``action``; raise :class:`IllegalActionError` (a ``ValueError``) and leave the
         state unchanged if it is not legal now."""
-        legal = self.legal_actions()
-        if action not in legal:
+        if not self._is_legal(action):
             if self.is_terminal():
                 raise IllegalActionError(f"the game is over; {action!r} cannot be played")
             if not isinstance(action, self.game.action_types):
@@ -204,6 +203,11 @@ class State(ABC):
         self._apply(action)
         self.history.append(action)
         self._legal = None
+
+    def _is_legal(self, action: Action) -> bool:
+        """Whether ``apply`` accepts ``action``: by default, being listed. A game with
+        continuous actions (a throw aimed anywhere) accepts more than it lists."""
+        return action in self.legal_actions()
 
     def apply_json(self, obj: object) -> Action:
         """Parse and apply an action given in JSON; returns the parsed action."""
@@ -224,6 +228,12 @@ class State(ABC):
 
     def apply_chance(self) -> Action:
         """At a chance node, draw an outcome from the state's seed (deterministic) and apply it."""
+        chosen = self.sample_chance()
+        self.apply(chosen)
+        return chosen
+
+    def sample_chance(self) -> Action:
+        """The outcome :meth:`apply_chance` would apply, without applying it."""
         outcomes = self.chance_outcomes()
         rng = derive_rng(self.seed, "chance", len(self.history))
         r = rng.random()
@@ -234,7 +244,6 @@ class State(ABC):
             if r < acc:
                 chosen = action
                 break
-        self.apply(chosen)
         return chosen
 
     def _why_illegal(self, action: Action) -> str:

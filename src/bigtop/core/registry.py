@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from bigtop.core.errors import InvalidStateError, UnknownGameError
@@ -59,6 +60,12 @@ def heuristic_agent_factory(name: str) -> Callable[[Game, int], Agent]:
     get_game(name)
     factory: Callable[[Game, int], Agent] = importlib.import_module(_MODULES[name]).heuristic_agent
     return factory
+
+
+def game_module(name: str) -> ModuleType:
+    """The game's package (for optional extras such as ``render_svg``)."""
+    get_game(name)
+    return importlib.import_module(_MODULES[name])
 
 
 def list_games() -> list[GameInfo]:

@@ -26,7 +26,6 @@ from bigtop.games.clown15go.rules import (
     Borrow,
     Clown15GoState,
     LayDown,
-    NewRow,
     Pass,
     ToOwnPile,
     ToPile,
@@ -108,21 +107,21 @@ class Clown15GoBot:
             lead = min(others)
             score += self.dump_weight * (1.0 if cards[a.player] == lead else 0.0)
             score -= 0.05 * cards[a.player]
-        elif type(a) is ToRow or type(a) is NewRow:
-            if o.points and card is not None:
-                if type(a) is ToRow:
-                    assert isinstance(a, ToRow)
-                    row = state.rows[a.row]
-                    if all(colour(c) == colour(card) for c in row):
-                        score += 1.0 + 0.2 * len(row)
-                    if len(row) == HIGHEST - 1:
-                        score += 0.2 * row_points([*row, card])
+        elif type(a) is ToRow and o.points and card is not None:
+            assert isinstance(a, ToRow)
+            row = state.rows[a.row]
+            # Keep one-colour rows one colour: 150 points for whoever completes them.
+            if all(colour(c) == colour(card) for c in row):
+                score += 1.0 + 0.2 * len(row)
+            if len(row) == HIGHEST - 1:
+                score += 0.2 * row_points([*row, card])
         elif type(a) is Borrow:
             assert isinstance(a, Borrow)
             # Worth it only if our own card then fits on the borrowed card.
-            if card is None or number(card) != number(state.open_piles[a.player][-1]) + 1:
-                if not (o.points and after.points[p] > state.points[p]):
-                    return -20.0
+            enables = card is not None and number(card) == number(
+                state.open_piles[a.player][-1]) + 1
+            if not enables and not (o.points and after.points[p] > state.points[p]):
+                return -20.0
             score = 9.0 + fit + 0.03 * cards[a.player]
             if o.points:
                 score += 0.2 * (after.points[p] - state.points[p])

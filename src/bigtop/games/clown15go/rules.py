@@ -193,7 +193,7 @@ class Clown15GoOptions(RuleOptions):
         "players' own open piles, or after a configurable number of turns, the game ends",
     )
     max_turns: int = option(
-        5000, minimum=1, maximum=1_000_000,
+        1000, minimum=1, maximum=1_000_000,
         doc="G3: hard cap on the number of turns; when it is reached the game ends and players "
         "are ranked by fewest cards left (points game: by points).",
     )
@@ -377,21 +377,26 @@ class Clown15GoState(State):
         """Where ``card`` fits for the player to act: rows, other players' open piles and
         (``own``) their own open pile."""
         g = self.game
-        v = card % HIGHEST + 1
-        out: list[Action] = []
-        if v == 1:
-            out.append(g.new_row)
+        # Compare 0-based numbers (code % 15): a card with 0-based k fits on k - 1 (rows) and
+        # on k - 1 or k + 1 (open piles).
+        k = card % HIGHEST
+        below, above = k - 1, k + 1
+        out: list[Action]
+        if k == 0:
+            out = [g.new_row]
         else:
-            for i, row in enumerate(self.rows):
-                if row[-1] % HIGHEST + 2 == v:
-                    out.append(g.to_row[i])
+            to_row = g.to_row
+            out = [to_row[i] for i, row in enumerate(self.rows) if row[-1] % HIGHEST == below]
         p = self.to_act
+        to_pile = g.to_pile
         for q, pile in enumerate(self.open_piles):
-            if pile and q != p and abs(pile[-1] % HIGHEST + 1 - v) == 1:
-                out.append(g.to_pile[q])
+            if pile and q != p:
+                t = pile[-1] % HIGHEST
+                if t == below or t == above:
+                    out.append(to_pile[q])
         if own:
             pile = self.open_piles[p]
-            if pile and abs(pile[-1] % HIGHEST + 1 - v) == 1:
+            if pile and pile[-1] % HIGHEST in (below, above):
                 out.append(g.to_own)
         return out
 
@@ -452,9 +457,9 @@ class Clown15GoState(State):
         else:
             if isinstance(action, LayDown | ToOwnPile):
                 return "there is no turned card (turn one over first)"
-            if isinstance(action, NewRow | ToRow | ToPile):
-                if not self.game.options.open_pile_first:
-                    return "there is no turned card (turn one over first)"
+            if isinstance(action, NewRow | ToRow | ToPile) and not (
+                    self.game.options.open_pile_first):
+                return "there is no turned card (turn one over first)"
         if isinstance(action, Borrow) and not self.game.options.borrowing:
             return "borrowing (advanced rule 3) is not in play"
         if isinstance(action, ToOwnPile) and not self.game.options.own_pile:
@@ -694,8 +699,7 @@ class Clown15GoState(State):
     def action_from_text(self, text: str) -> Action:
         """Typed moves: ``new``, ``row 2``, ``pile 1``, ``own``, ``lay`` (lay down), ``turn``,
         ``pass``, ``borrow 1 2`` (from P1 onto row 2; ``borrow 1 new`` for a 1)."""
-        words = text.lower().replace("p", " ").split() if text.lower().startswith("p") \
-            and text[1:].strip().isdigit() else text.lower().split()
+        words = text.lower().split()
         g = self.game
         simple = {"new": g.new_row, "new-row": g.new_row, "own": g.to_own,
                   "own-pile": g.to_own, "lay": g.lay_down, "lay-down": g.lay_down,
@@ -753,7 +757,7 @@ class Clown15GoState(State):
             below = " ".join(d.texts(pile[-6:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "
-                         f"{self.cards_left(q)} cards{pts}")
+                         f"{_cards(self.cards_left(q))}{pts}")
         if self.phase == "card" and self.pending is not None:
             lines.append(f"P{self.to_act} turned over: {d.text(self.pending)}")
         if self.phase == "over":
@@ -896,6 +900,10 @@ class Clown15GoState(State):
         return new
 
 
+def _cards(k: int) -> str:
+    return "1 card" if k == 1 else f"{k} cards"
+
+
 # -- loading hand-written positions ----------------------------------------------------------
 
 _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "completed",
@@ -983,7 +991,7 @@ def _load_position(game: Clown15GoGame, pos: JSON, seed: int) -> Clown15GoState:
     s.phase = phase
     s.to_act = _int(pos.get("to_act", 0), "to_act", 0, n - 1)
     # A game can end (a borrow empties another player) while the turned card is in hand.
-    if phase == "card" and s.pending is None or phase == "turn" and s.pending is not None:
+    if (phase == "card" and s.pending is None) or (phase == "turn" and s.pending is not None):
         raise InvalidStateError("a turned card ('pending') goes with phase 'card' and only then")
     for q in range(n):
         if (s.cards_left(q) == 0) != (q in s.out_order):

@@ -202,20 +202,30 @@ def _landing(m: ThrowModel, seat_deg: float, aim_x: Any, aim_y: Any, spin: Any,
     return x, y, rotation, face_down
 
 
+def wrap_degrees(angle: float) -> float:
+    """``angle`` in [0, 360): ``%`` alone gives 360.0 for tiny negative angles.
+
+    >>> wrap_degrees(-1e-20), wrap_degrees(725.0)
+    (0.0, 5.0)
+    """
+    r = angle % 360.0
+    return 0.0 if r >= 360.0 else r
+
+
 def throw_once(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float, spin: float,
                rng: random.Random) -> Pose:
     """One landing, drawing its four errors from ``rng`` (pure Python: no NumPy overhead)."""
     g = rng.gauss
     z = (g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0))
     x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
-    return Pose(float(x), float(y), float(rot), bool(down))
+    return Pose(float(x), float(y), wrap_degrees(float(rot)), bool(down))
 
 
 def landing_from_errors(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float,
                         spin: float, z: tuple[float, float, float, float]) -> Pose:
     """The landing for given standard-normal errors (direction, speed, spin, tumble)."""
     x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
-    return Pose(float(x), float(y), float(rot), bool(down))
+    return Pose(float(x), float(y), wrap_degrees(float(rot)), bool(down))
 
 
 def simulate_throws(model: ThrowModel, seat_deg: float, aim_x: float | FloatArray,
@@ -229,8 +239,10 @@ def simulate_throws(model: ThrowModel, seat_deg: float, aim_x: float | FloatArra
                                np.asarray(aim_y, dtype=np.float64),
                                np.asarray(spin, dtype=np.float64),
                                (z[0], z[1], z[2], z[3]), _Vector)
+    rotation = np.asarray(rot, dtype=np.float64)
+    rotation[rotation >= 360.0] = 0.0  # see wrap_degrees
     return ThrowSample(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64),
-                       np.asarray(rot, dtype=np.float64), np.asarray(down, dtype=np.bool_))
+                       rotation, np.asarray(down, dtype=np.bool_))
 
 
 # -- touching ----------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from bigtop.games.tricky_landing.cards import (
     suit_of,
 )
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
-from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle, throw_once
+from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle, throw_once, wrap_degrees
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 AIM_LIMIT_CM = 45.0
@@ -105,8 +105,6 @@ class TrickyLandingGame(Game):
     options_type = TrickyLandingOptions
     action_types = (Throw,)
     options: TrickyLandingOptions
-    accepts_unlisted_actions: ClassVar[bool] = True
-    """Continuous throws beyond the grid are legal (the conformance harness reads this)."""
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -160,6 +158,18 @@ class TrickyLandingGame(Game):
                 0 <= index < len(self._all)):
             raise IndexError(index)
         return self._all[index]
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
+        from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
+
+        return (TENSOR_SIZE,)
+
+    def observation_tensor(self, state: State, player: int) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+        from bigtop.games.tricky_landing.tensor import encode
+
+        return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
         from bigtop.games.tricky_landing.position import load_position
@@ -252,18 +262,12 @@ class TrickyLandingState(State):
                 return f"the throw's {name} must lie within ±{limit:g}, got {v!r}"
         return None
 
-    def apply(self, action: Action) -> None:
-        """Apply a throw. Any throw of a card in hand with aim and spin within bounds is
-        legal, on the grid or not; anything else raises and changes nothing."""
+    def _is_legal(self, action: Action) -> bool:
+        """Any throw of a card in hand with aim and spin within bounds is legal, on the grid
+        or not."""
         if type(action) is Throw and not self.finished:
-            problem = self._throw_problem(action)
-            if problem is not None:
-                raise IllegalActionError(problem)
-            self._apply(action)
-            self.history.append(action)
-            self._legal = None
-            return
-        super().apply(action)
+            return self._throw_problem(action) is None
+        return super()._is_legal(action)
 
     def _why_illegal(self, action: Action) -> str:
         if isinstance(action, Throw):
@@ -282,7 +286,7 @@ class TrickyLandingState(State):
     def _land(self, card: str, x: float, y: float, rotation: float, face_down: bool) -> None:
         """The current player's ``card`` (already out of the hand) comes to rest."""
         p = self.current_player()
-        self.table.append(Landing(p, card, float(x), float(y), float(rotation) % 360.0,
+        self.table.append(Landing(p, card, float(x), float(y), wrap_degrees(float(rotation)),
                                   bool(face_down)))
         if face_down:
             self.hidden[card] = p

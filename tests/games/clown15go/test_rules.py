@@ -1,0 +1,260 @@
+"""Rule scenarios, each quoting the rulebook (004_23154701df508698.txt) or the rulings
+(shared/rules/clown-15-go.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bigtop.core.errors import IllegalActionError, RuleOptionError
+from bigtop.core.registry import new_game, new_state
+from bigtop.games.clown15go.rules import (
+    Borrow,
+    Clown15GoState,
+    LayDown,
+    NewRow,
+    Pass,
+    ToOwnPile,
+    ToPile,
+    ToRow,
+    TurnOver,
+)
+from tests.games.clown15go.helpers import position
+
+R1_TO_7 = ["R1", "R2", "R3", "R4", "R5", "R6", "R7"]
+
+
+def test_deal_evenly_into_closed_piles() -> None:
+    """"deal the cards evenly to the number of players taking part. So if there are three
+    players, then each player gets 40 cards." """
+    s = new_state("clown-15-go", 3, seed=5)
+    sizes = [len(p) + len(o) for p, o in zip(s.closed, s.open_piles, strict=True)]
+    sizes[s.to_act] += 1  # the card P0 has turned over
+    assert sizes == [40, 40, 40]
+    assert len(new_game("clown-15-go", 2, {"sets": 4}).deck.cards) == 60  # "2 ... 60 cards"
+    assert len(new_game("clown-15-go", 3, {"sets": 6}).deck.cards) == 90
+    odd = new_state("clown-15-go", 4, seed=1, options={"sets": 1})  # 15 cards: 4, 4, 4, 3
+    assert sorted(odd.cards_left(q) for q in range(4)) == [3, 4, 4, 4]
+
+
+def test_a_one_starts_a_row() -> None:
+    """"As soon as the number 1 is turned, it will be placed in the middle of the table." """
+    s = position(closed=[["R9"], ["R10"]], pending="O1", filler=1)
+    assert s.legal_actions() == [NewRow()]
+    s.apply(NewRow())
+    assert s.deck.texts(s.rows[0]) == ["O1"]
+    assert s.to_act == 0 and s.deck.text(s.pending or 0) == "R9"  # "turn over a new card"
+
+
+def test_rows_go_up_by_one() -> None:
+    """"all players may place a card on this pile, if the number is 1 higher than the card
+    that is there." """
+    s = position(closed=[["O9"], ["O12"]], rows=[R1_TO_7, ["O1", "O2"]], pending="O8",
+                 filler=1)
+    assert s.legal_actions() == [ToRow(0)]
+    s.apply(ToRow(0))
+    assert s.deck.text(s.rows[0][-1]) == "O8"
+
+
+def test_fellow_players_open_piles_image_1() -> None:
+    """"It is player 1's turn in figure 1. He turns a 6. A 6 may be placed on the open piles on
+    both a 5 and a 7. ... this can be done with player 2 and with player 4." """
+    s = position(4, closed=[["R14"], [], ["R12"], []], open=[["O3"], ["R5"], ["O10"], ["R7"]],
+                 pending="O6", filler=2)
+    assert s.legal_actions() == [ToPile(1), ToPile(3)]
+    s.apply(ToPile(3))
+    assert s.deck.texts(s.open_piles[3]) == ["R7", "O6"]
+
+
+def test_no_series_on_own_open_pile() -> None:
+    """"Note: you can not make series on your own open pile." (basic game)"""
+    s = position(closed=[["R14"], ["O14"]], open=[["R5"], ["O11"]], pending="O6", filler=1)
+    assert s.legal_actions() == [LayDown()]
+    with pytest.raises(IllegalActionError):
+        s.apply(ToOwnPile())
+
+
+def test_fits_nowhere_ends_the_turn() -> None:
+    """"You cannot place a card anywhere? Then your turn is over and you put the card in front
+    of your closed pile with the number facing up. This will be your open pile." """
+    s = position(closed=[["R14"], ["O13"]], pending="O6", filler=1)
+    s.apply(LayDown())
+    assert s.deck.texts(s.open_piles[0]) == ["O6"]
+    assert s.to_act == 1 and s.phase == "card" and s.deck.text(s.pending or 0) == "O13"
+
+
+def test_g1_placing_is_forced_when_it_fits() -> None:
+    """G1: "A turned card that fits somewhere must be placed (the player chooses where)"."""
+    s = position(closed=[["R14"], ["O13"]], rows=[R1_TO_7], pending="O8", filler=1)
+    with pytest.raises(IllegalActionError, match="G1"):
+        s.apply(LayDown())
+    v = position(closed=[["R14"], ["O13"]], rows=[R1_TO_7], pending="O8", filler=1,
+                 options={"placing": "voluntary"})
+    assert v.legal_actions() == [ToRow(0), LayDown()]
+
+
+def test_renewing_the_closed_pile() -> None:
+    """"Then you leave the last card of your open pile facing up and you turn the rest over,
+    creating a new pile of closed cards." The first card laid down comes up first."""
+    s = position(closed=[["R13"], []], open=[[], ["O3", "O9", "O4"]], pending="R12",
+                 filler=0)
+    s.apply(LayDown())  # P1's turn: closed pile empty
+    assert s.to_act == 1 and s.deck.text(s.pending or 0) == "O3"
+    assert s.deck.texts(s.closed[1]) == ["O9"] and s.deck.texts(s.open_piles[1]) == ["O4"]
+    assert s.recycled[1]
+
+
+def test_g2_single_open_card_passes() -> None:
+    """G2: "If your closed pile is empty and your open pile holds a single card, you cannot
+    turn a card: your turn passes"."""
+    s = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
+    s.apply(LayDown())
+    assert s.to_act == 1 and s.legal_actions() == [Pass()]
+    s.apply(Pass())
+    assert s.to_act == 0
+    t = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0,
+                 options={"last_card": "turned"})
+    t.apply(LayDown())
+    assert t.deck.text(t.pending or 0) == "O9" and t.open_piles[1] == []
+
+
+def test_complete_row_is_put_away() -> None:
+    """"If there is a completed series on the table, it can be put away." """
+    row = [f"R{i}" for i in range(1, 15)]
+    s = position(closed=[["O2"], ["O3"]], rows=[row], pending="O15", filler=1)
+    s.apply(ToRow(0))
+    assert s.rows == [] and len(s.completed) == 1 and s.completed[0][0] == 0
+
+
+def test_winning_by_having_no_cards() -> None:
+    """"You win the game if you have lost all your cards." """
+    s = position(closed=[[], ["O14"]], open=[[], ["O5"]], rows=[R1_TO_7], pending="O8",
+                 filler=1)
+    s.apply(ToRow(0))
+    assert s.is_terminal() and s.end_reason == "went-out"
+    assert s.winners() == [0] and s.result()["end_reason"] == "went-out"
+
+
+def test_advanced_1_open_pile_first_image_3() -> None:
+    """"He first looks at his open pile. The number 2 can be placed in the middle, and the 8
+    can be put on the open pile of player 2. With the 5 he can not do anything. After this,
+    player 1 may turn over cards from his closed pile." """
+    s = position(2, closed=[["R15"], ["O14"]], open=[["R5", "O8", "O2"], ["R9"]],
+                 rows=[["O1"]], filler=1, phase="turn", options={"open_pile_first": True})
+    assert s.legal_actions() == [ToRow(0), TurnOver()]
+    s.apply(ToRow(0))
+    assert s.legal_actions() == [ToPile(1), TurnOver()]
+    s.apply(ToPile(1))
+    # The 5 fits nowhere: only turning over is left, which happens by itself.
+    assert s.phase == "card" and s.deck.text(s.pending or 0) == "R15"
+
+
+def test_advanced_2_own_pile() -> None:
+    """"Do you have a 5 on your open pile and turn a 4 or a 6? Then you can put this card on
+    your open pile." The turn goes on."""
+    s = position(closed=[["R14"], ["O14"]], open=[["R5"], ["O11"]], pending="O6", filler=1,
+                 options={"own_pile": True})
+    assert s.legal_actions() == [ToOwnPile()]
+    s.apply(ToOwnPile())
+    assert s.to_act == 0 and s.deck.text(s.pending or 0) == "R14"
+
+
+def test_advanced_3_borrowing_image_4() -> None:
+    """"On his open pile is a 10. He can now put the 9 of player 2 in the middle, so he can put
+    the 10 on it." """
+    s = position(4, closed=[[], ["O15"], [], ["R13"]], open=[["O3"], ["R9"], ["O12"], ["R10"]],
+                 rows=[["O1", "O2", "R3", "R4", "O5", "O6", "O7", "R8"]], filler=0, to_act=3,
+                 phase="turn", options={"open_pile_first": True, "borrowing": True})
+    assert Borrow(1, 0) in s.legal_actions() and ToRow(0) not in s.legal_actions()
+    s.apply(Borrow(1, 0))
+    assert s.legal_actions()[0] == ToRow(0)
+    s.apply(ToRow(0))
+    assert s.deck.texts(s.rows[0])[-2:] == ["R9", "R10"]
+
+
+def test_advanced_4_points_and_one_colour_rows() -> None:
+    """"If you are the player who completes the series in the middle with the number 15, and
+    all cards have the same colour, you get 150 points." Otherwise 15."""
+    red = [f"R{i}" for i in range(1, 15)]
+    s = position(closed=[["O3"], ["O4"]], rows=[red], pending="R15", filler=1,
+                 options={"points": True})
+    s.apply(ToRow(0))
+    assert s.points == [150, 0]
+    mixed = ["O1", *red[1:]]
+    t = position(closed=[["O3"], ["O4"]], rows=[mixed], pending="R15", filler=1,
+                 options={"points": True})
+    t.apply(ToRow(0))
+    assert t.points == [15, 0]
+
+
+def test_advanced_4_play_on_after_the_first_goes_out() -> None:
+    """"The first to lose his cards gets 30 points, the second player who loses his cards 25
+    points" and "you do not stop when the first player has already played all his cards"."""
+    s = position(3, closed=[[], ["O13"], ["O14"]], open=[[], ["R12"], ["R13"]],
+                 rows=[R1_TO_7], pending="O8", filler=2, options={"points": True})
+    s.apply(ToRow(0))
+    assert not s.is_terminal() and s.out_order == [0] and s.points[0] == 30
+    assert s.to_act == 1
+
+
+def test_g3_whole_round_of_passes_ends_the_game() -> None:
+    """G3: the game ends when a whole round passes with no card placed but on own open piles;
+    when everybody passes the position can never change, so it ends at once."""
+    s = position(2, closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
+    s.apply(LayDown())   # P0's turn: nothing placed
+    s.apply(Pass())      # P1 stuck
+    assert not s.is_terminal()
+    s.apply(LayDown())   # P0 lays down again (R12 did not fit; next card the same story)
+    assert s.to_act == 1 and s.legal_actions() == [Pass()]
+    literal = position(2, closed=[["R13"], ["O14"]], pending="R12", filler=0,
+                       options={"stall_rounds": 1})
+    literal.apply(LayDown())
+    literal.apply(LayDown())
+    assert literal.is_terminal() and literal.end_reason == "stall"
+    assert literal.result()["end_reason"] == "stall"
+
+
+def test_g3_turn_cap() -> None:
+    """G3: "or after a configurable number of turns, the game ends; players are ranked by
+    fewest cards left"."""
+    s = new_state("clown-15-go", 3, seed=2, options={"max_turns": 4})
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+    assert s.end_reason == "turn-limit" and s.turns == 4
+    left = [s.cards_left(q) for q in range(3)]
+    assert s.ranking() == [1 + sum(x < y for x in left) for y in left]
+
+
+def test_g3_own_pile_loop_ends_the_turn() -> None:
+    """With advanced rule 2 a player could renew and re-place the same cards forever: a
+    turn that goes through the renewed pile placing only on the own pile ends."""
+    s = position(2, closed=[[], ["O14", "O13"]], open=[["R5"], ["O11"]], pending="R6",
+                 options={"own_pile": True}, filler=1)
+    s.apply(ToOwnPile())          # open R5 R6, closed empty: renew -> R5 comes up
+    assert s.deck.text(s.pending or 0) == "R5"
+    s.apply(ToOwnPile())          # open R6 R5: a second renewal would loop
+    assert s.to_act == 1
+
+
+def test_bad_options_and_actions_are_rejected() -> None:
+    with pytest.raises(RuleOptionError):
+        new_game("clown-15-go", 2, {"sets": 9})
+    with pytest.raises(RuleOptionError):
+        new_game("clown-15-go", 2, {"colours": "RRG", "sets": 3})
+    with pytest.raises(RuleOptionError):
+        new_game("clown-15-go", 9)
+    s = new_state("clown-15-go", 2, seed=3)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError):
+        s.apply(TurnOver())
+    with pytest.raises(IllegalActionError):
+        s.apply(ToRow(5))
+    assert s.to_json() == before
+
+
+def test_basic_game_ends_by_g3_in_practice() -> None:
+    """The documented finding: under G2 nobody who ever laid a card down can go out, so the
+    basic game ends by G3 with one stuck card each (docs/clown-15-go.md)."""
+    s = new_state("clown-15-go", 3, seed=4)
+    while not s.is_terminal():
+        s.apply(s.legal_actions()[-1])
+    assert isinstance(s, Clown15GoState) and s.end_reason == "stall"
