@@ -82,3 +82,13 @@ def test_cli_simulate_each_advanced_rule(option: str) -> None:
     out = json.loads(res.stdout)
     assert out["options"][option] is True
     assert all(r["extra"]["end_reason"] for r in out["results"])
+
+
+def test_cli_play_in_the_terminal() -> None:
+    """`bigtop play clown-15-go` against the heuristic bot: a few moves, then end of input."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "clown-15-go", "--players", "2", "--seed", "3"],
+                        input="0\n0\nrow 9\n0\n")
+    assert res.exit_code == 0, res.output
+    assert "Clown 15 Go" in res.output and "turned over:" in res.output
+    assert "there is no middle row 9" in res.output or "no middle rows yet" in res.output

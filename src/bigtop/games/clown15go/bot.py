@@ -57,9 +57,10 @@ def _closed_numbers(state: Clown15GoState, player: int) -> Counter[int]:
 class Clown15GoBot:
     name = "clown15go-heuristic"
 
-    def __init__(self, seat: int = 0, dump_weight: float = 3.0) -> None:
+    def __init__(self, seat: int = 0, dump_weight: float = 3.0, wary: bool = False) -> None:
         self.seat = seat
         self.dump_weight = dump_weight
+        self.wary = wary
 
     def act(self, state: State) -> Action:
         assert isinstance(state, Clown15GoState)
@@ -105,7 +106,8 @@ class Clown15GoBot:
             others = [cards[q] for q in range(n) if q != p and not state.is_out(q)]
             # Dumping helps most on the leader (fewest cards).
             lead = min(others)
-            score += self.dump_weight * (1.0 if cards[a.player] == lead else 0.0)
+            if cards[a.player] == lead and (not self.wary or cards[a.player] <= cards[p]):
+                score += self.dump_weight
             score -= 0.05 * cards[a.player]
         elif type(a) is ToRow and o.points and card is not None:
             assert isinstance(a, ToRow)

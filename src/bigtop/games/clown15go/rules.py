@@ -392,7 +392,7 @@ class Clown15GoState(State):
         for q, pile in enumerate(self.open_piles):
             if pile and q != p:
                 t = pile[-1] % HIGHEST
-                if t == below or t == above:
+                if t in (below, above):
                     out.append(to_pile[q])
         if own:
             pile = self.open_piles[p]
@@ -470,7 +470,29 @@ class Clown15GoState(State):
             return "your closed pile is empty and your open pile has one card: pass (G2)"
         if isinstance(action, Pass):
             return "you can still turn a card over"
-        return f"{action!r} does not fit (P{self.to_act} to act)"
+        card = self._source_text()
+        if isinstance(action, ToRow | Borrow) and action.row >= 0:
+            if action.row >= len(self.rows):
+                return (f"there is no middle row {action.row}" if self.rows else
+                        "there are no middle rows yet (a 1 starts one)")
+            top = self.deck.text(self.rows[action.row][-1])
+            if isinstance(action, ToRow):
+                return f"{card} does not go on row {action.row} (top {top}): rows go up by one"
+        if isinstance(action, ToPile | Borrow):
+            q = action.player
+            if not 0 <= q < self.game.num_players:
+                return f"there is no player {q}"
+            if q == self.to_act:
+                return "that is your own open pile"
+            if not self.open_piles[q]:
+                return f"P{q} has no open pile"
+            top = self.deck.text(self.open_piles[q][-1])
+            if isinstance(action, ToPile):
+                return f"{card} does not go on P{q}'s {top}: it must be one higher or lower"
+            return f"P{q}'s {top} does not fit there"
+        if isinstance(action, NewRow):
+            return f"only a 1 starts a new row, not {card}"
+        return f"{action!r} is not possible now (P{self.to_act} to act)"
 
     # -- applying ---------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:

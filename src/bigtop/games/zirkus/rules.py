@@ -290,6 +290,24 @@ class ZirkusGame(Game):
             raise IndexError(index)
         return self._all[index]
 
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`observation_tensor`: it depends on the board only (see
+        :mod:`bigtop.games.zirkus.tensor`).
+
+        >>> ZirkusGame(2).observation_tensor_shape(), ZirkusGame(4, {"board": "4x10"}
+        ...     ).observation_tensor_shape()
+        ((234,), (300,))
+        """
+        from bigtop.games.zirkus.tensor import tensor_size
+
+        return (tensor_size(self),)
+
+    def observation_tensor(self, state: State, player: int) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+        from bigtop.games.zirkus.tensor import encode
+
+        return encode(self, state.observation(player))
+
     def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
         return _load_position(self, position, seed)
 

@@ -1,0 +1,195 @@
+"""So ein Zirkus's observation tensor (tensor.py; layout in docs/so-ein-zirkus.md,
+"Observation tensor"): fixed size per board, hand-checked entries on documented positions,
+computed from the observation only (unchanged when hidden information is resampled)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bigtop.core.registry import new_game
+from bigtop.games.zirkus import ZirkusGame, ZirkusState
+from bigtop.games.zirkus.tensor import encode, pieces, tensor_size
+from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
+from tests.games.zirkus.helpers import clowns, load
+
+BOARD_FILE = str(Path(__file__).parent / "boards" / "board-4x10.json")
+
+
+def game(players: int = 3, **opts: object) -> ZirkusGame:
+    g = new_game("so-ein-zirkus", players, opts)
+    assert isinstance(g, ZirkusGame)
+    return g
+
+
+def states(g: ZirkusGame, seed: int, every: int = 7) -> list[ZirkusState]:
+    """Every ``every``-th state of a random game (chance nodes included), the last one too."""
+    rng = random.Random(seed)
+    s = g.new_initial_state(seed)
+    out = [s.clone()]
+    step = 0
+    while not s.is_terminal():
+        if s.is_chance():
+            s.apply_chance()
+        else:
+            legal = s.legal_actions()
+            s.apply(legal[rng.randrange(len(legal))])
+        step += 1
+        if step % every == 0:
+            out.append(s.clone())
+    out.append(s)
+    return out
+
+
+def test_size_depends_on_the_board_only() -> None:
+    for players in (2, 3, 4):
+        assert game(players).observation_tensor_shape() == (234,)  # 3 (24 + 22) + 6 * 6 + 60
+        assert game(players, board="4x10").observation_tensor_shape() == (300,)  # 40 f, 9 holes
+        assert game(players, board=BOARD_FILE, secret_clown=True,
+                    tournament="score").observation_tensor_shape() == (300,)
+    g = game(4, board="4x10")
+    parts = list(pieces(g).values())
+    assert parts[0][0] == 0 and sum(size for _, size in parts) == tensor_size(g)
+    assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(parts))
+
+
+def test_the_adapters_use_the_games_own_layout() -> None:
+    g = game(2)
+    assert layout_kind(g) == "game"
+    layout = layout_for(g)
+    assert isinstance(layout, GameProvidedLayout) and layout.size == 234
+    s = g.new_initial_state(5)
+    want = np.asarray(g.observation_tensor(s, 1), np.float32)
+    assert np.array_equal(layout.tensor(s, 1), want)
+
+
+# The position of docs/so-ein-zirkus.md ("State JSON"), after P1 rolled black; seen by P2.
+DOC_CLOWNS = clowns(("B4", ["red", "blue"]), ("A2", ["yellow"]), ("C6", ["red", "yellow", "blue"]))
+DOC_HOLES = {"A3": "yellow", "C4": None, "B5": None, "A6": None, "C7": None, "B8": None}
+
+
+def test_documented_position_hand_checked() -> None:
+    g = game(3)
+    s = load(g, to_act=1, phase="act", roll="black", turn=5, colours=["red", "yellow", "blue"],
+             clowns=DOC_CLOWNS, holes=DOC_HOLES)
+    t = g.observation_tensor(s, 2)
+    assert len(t) == 234
+    ones = {i for i, x in enumerate(t) if x == 1.0}
+    # Clown 0 on B4 (field 3 * 1 + 1 = 10) holds red, blue: slot 0 red (25), slot 1 blue
+    # (25 + 4 + 2), top blue (37 + 2), two balls (41 + 2), can move (45).
+    assert {10, 25, 31, 39, 43, 45} <= ones
+    assert sum(t[0:46]) == 6
+    # Clown 1 on A2 (field 3), clown 2 on C6 (field 17) with three balls (44).
+    assert t[46 + 3] == 1 and t[46 + 41 + 1] == 1
+    assert t[92 + 17] == 1 and t[92 + 44] == 1 and t[92 + 24] == 0
+    # Holes from 138, six floats each: A3 holds yellow (138 + 2), worth 1/6; B8 is empty.
+    assert t[140] == 1 and t[143] == pytest.approx(1 / 6)
+    assert t[138 + 30] == 1 and t[173] == 1.0
+    # Supply (174): red 1, yellow 0, blue 1, green 0 (out of play), in thirds.
+    assert t[174:178] == pytest.approx([1 / 3, 0, 1 / 3, 0])
+    assert t[178:182] == [1, 1, 1, 0]  # colours in play
+    assert t[182:186] == pytest.approx([0, 1 / 21, 0, 0])  # yellow's 1 point of 21
+    assert t[186:190] == [0, 1, 0, 0]  # phase: act on the roll
+    assert t[190:196] == [0, 0, 0, 0, 1, 0]  # rolled black
+    # Seats relative to P2: seat 0 = P2 (blue), seat 1 = P0 (red), seat 2 = P1 (yellow, to
+    # move, 1 point); seat 3 is empty.
+    assert t[196:204] == [0, 0, 0, 1, 0, 0, 0, 0]
+    assert t[204:212] == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert t[212:220] == pytest.approx([1, 0, 1, 0, 0, 0, 1 / 21, 0])
+    assert t[220:228] == [0] * 8
+    assert t[228:234] == pytest.approx([5 / 1000, 0, 0, 0, 1, 0])
+    # Seen by P0, the seats turn: P0 is seat 0, P1 (to move) seat 1.
+    t0 = g.observation_tensor(s, 0)
+    assert t0[196:198] == [0, 1] and t0[204] == 1 and t0[205] == 0
+    assert t0[:196] == t[:196] and t0[228:] == t[228:]
+
+
+def test_secret_colours_are_hidden_and_resampling_changes_nothing() -> None:
+    g = game(3, secret_clown=True)
+    s = load(g, to_act=0, phase="roll", colours=["green", "red", "blue"], clowns=DOC_CLOWNS,
+             holes=DOC_HOLES)
+    t = g.observation_tensor(s, 1)
+    assert t[178:182] == [1, 1, 1, 1]  # Z11: all four colours in play
+    assert t[186:190] == [1, 0, 0, 0] and t[190:196] == [0] * 6  # the die is still to roll
+    assert t[196:204] == [0, 1, 0, 0, 0, 0, 0, 0]  # seat 0 = P1: red, seen
+    # P2 (seat 1) and P0 (seat 2, to roll): colour hidden, points unknown (0) although yellow
+    # has a point on the board.
+    assert t[204:212] == [0, 0, 0, 0, 0, 1, 0, 0]
+    assert t[212:220] == [1, 0, 0, 0, 0, 1, 0, 0]
+    changed = 0
+    for seed in range(12):
+        other = s.resample_hidden(1, seed)
+        changed += other.colours != s.colours
+        assert g.observation_tensor(other, 1) == t
+    assert changed > 0, "resampling never redrew the hidden colours"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("opts", [
+    {}, {"secret_clown": True}, {"board": "4x10", "secret_clown": True},
+    {"board": BOARD_FILE, "shoving": "clumsy", "tournament": "games", "tournament_games": 2},
+    {"secret_clown": True, "tournament": "score", "tournament_score": 12},
+], ids=["default", "secret", "4x10-secret", "file-clumsy-games", "secret-score"])
+def test_random_games_fixed_size_well_formed_and_private(players: int,
+                                                         opts: dict[str, object]) -> None:
+    g = game(players, **opts)
+    size = g.observation_tensor_shape()[0]
+    at = pieces(g)
+    fields = g.board.size
+    for i, s in enumerate(states(g, seed=players * 10 + len(opts))):
+        for p in range(players):
+            t = g.observation_tensor(s, p)
+            assert len(t) == size and all(math.isfinite(x) and x >= 0 for x in t)
+            for k in range(3):  # each clown on exactly one field or off the board
+                base = k * (fields + 22)
+                assert sum(t[base:base + fields + 1]) == 1
+                assert sum(t[base + fields + 17:base + fields + 21]) == 1  # ball count
+            start, n = at["holes"]
+            assert sum(t[start:start + n]) == pytest.approx(
+                len(g.board.holes) + sum(g.hole_value) / 6)
+            start, _ = at["phase"]
+            assert sum(t[start:start + 4]) == 1
+            assert (t[start + 3] == 1) == s.is_terminal()
+            start, _ = at["seats"]
+            assert t[start + 1:start + 6].count(1.0) == 1  # the observer's own colour is known
+            if not s.is_terminal():
+                assert g.observation_tensor(s.resample_hidden(p, 100 + i), p) == t
+                assert sum(t[start + 8 * q] for q in range(4)) == 1  # one player to move
+        assert g.observation_tensor(s.clone(), 0) == g.observation_tensor(s, 0)
+
+
+def test_finished_series_totals_and_progress() -> None:
+    g = game(2, tournament="games", tournament_games=2, secret_clown=True)
+    s = states(g, seed=4)[-1]
+    assert s.is_terminal()
+    t = g.observation_tensor(s, 0)
+    at = pieces(g)
+    start, _ = at["seats"]
+    obs = s.observation(0)
+    for q in range(2):  # colours revealed at the end; totals in 21sts; nobody to move
+        seat = t[start + 8 * q:start + 8 * q + 8]
+        assert seat[0] == 0 and seat[5] == 0 and sum(seat[1:5]) == 1
+        assert seat[7] == pytest.approx(obs["totals"][q] / 21)
+    start, _ = at["progress"]
+    assert t[start + 1] == 1.0  # two of two games played
+
+
+def test_clown_pushed_off_the_board() -> None:
+    g = game(2, shoving="clumsy")
+    s = load(g, to_act=0, phase="restart", roll="red", turn=3, ejected=2,
+             clowns=clowns(("B3", ["red"]), ("A2", []), (None, [])))
+    t = g.observation_tensor(s, 0)
+    assert t[92 + 24] == 1 and sum(t[92:92 + 24]) == 0 and t[92 + 41] == 1  # off, no balls
+    assert t[186:190] == [0, 0, 1, 0] and t[190:196] == [1, 0, 0, 0, 0, 0]
+
+
+def test_a_spectator_has_no_tensor() -> None:
+    g = game(2)
+    s = g.new_initial_state(1)
+    with pytest.raises(ValueError, match="spectator"):
+        encode(g, s.observation(None))
