@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
-from bigtop.core.errors import MalformedActionError
+from bigtop.core.errors import IllegalActionError, MalformedActionError
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +113,41 @@ def action_from_json(obj: object, classes: Sequence[type[Action]]) -> Action:
             raise MalformedActionError(f"action {kind!r} needs field {name!r}")
         kwargs[name] = _check_value(kind, name, tp, obj[name])
     return cls(**kwargs)
+
+
+class ActionTable:
+    """A game's fixed integer encoding: every action it can ever list, interned once, in a
+    fixed order. Legal-action lists hand out these same objects, so a bot's choice is found
+    by identity.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Bid(Action):
+    ...     kind = "bid"
+    ...     n: int
+    >>> table = ActionTable([Bid(1), Bid(2)])
+    >>> len(table), table.to_int(Bid(2)), table.from_int(0)
+    (2, 1, Bid(n=1))
+    """
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+        self.index = {a: i for i, a in enumerate(self.actions)}
+        if len(self.index) != len(self.actions):
+            raise ValueError("an action table lists an action twice")
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def to_int(self, action: Action) -> int:
+        try:
+            return self.index[action]
+        except (KeyError, TypeError):
+            raise IllegalActionError(f"{action!r} has no action number") from None
+
+    def from_int(self, index: int) -> Action:
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+            0 <= index < len(self.actions)
+        ):
+            raise IndexError(index)
+        return self.actions[index]

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bigtop.core.actions import Action, action_from_json
+from bigtop.core.actions import Action, ActionTable, action_from_json
 from bigtop.core.errors import (
     BigtopError,
     IllegalActionError,
@@ -124,15 +124,18 @@ class Game(ABC):
     def action_from_json(self, obj: object) -> Action:
         return action_from_json(obj, self.action_types)
 
-    @abstractmethod
+    # Set by each game's __init__: every action it can list, interned, in a fixed order.
+    action_table: ActionTable
+
     def num_distinct_actions(self) -> int:
         """Size of the fixed integer encoding of actions (for this player count/options)."""
+        return len(self.action_table)
 
-    @abstractmethod
-    def action_to_int(self, action: Action) -> int: ...
+    def action_to_int(self, action: Action) -> int:
+        return self.action_table.to_int(action)
 
-    @abstractmethod
-    def action_from_int(self, index: int) -> Action: ...
+    def action_from_int(self, index: int) -> Action:
+        return self.action_table.from_int(index)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Game) and self.name == other.name

@@ -57,10 +57,15 @@ def _closed_numbers(state: Clown15GoState, player: int) -> Counter[int]:
 class Clown15GoBot:
     name = "clown15go-heuristic"
 
-    def __init__(self, seat: int = 0, dump_weight: float = 3.0, wary: bool = False) -> None:
+    def __init__(self, seat: int = 0, dump_weight: float = 3.0, wary: bool = False,
+                 points_dump: float = 1.0, points_middle: float = 0.0,
+                 set_up_penalty: float = 0.0) -> None:
         self.seat = seat
         self.dump_weight = dump_weight
         self.wary = wary
+        self.points_dump = points_dump
+        self.points_middle = points_middle
+        self.set_up_penalty = set_up_penalty
 
     def act(self, state: State) -> Action:
         assert isinstance(state, Clown15GoState)
@@ -107,11 +112,14 @@ class Clown15GoBot:
             # Dumping helps most on the leader (fewest cards).
             lead = min(others)
             if cards[a.player] == lead and (not self.wary or cards[a.player] <= cards[p]):
-                score += self.dump_weight
+                score += self.dump_weight * (self.points_dump if o.points else 1.0)
             score -= 0.05 * cards[a.player]
         elif type(a) is ToRow and o.points and card is not None:
             assert isinstance(a, ToRow)
             row = state.rows[a.row]
+            score += self.points_middle
+            if len(row) == HIGHEST - 2:
+                score -= self.set_up_penalty  # a 14 on top invites the next player's 15
             # Keep one-colour rows one colour: 150 points for whoever completes them.
             if all(colour(c) == colour(card) for c in row):
                 score += 1.0 + 0.2 * len(row)

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from bigtop.core.actions import Action
+from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
@@ -285,7 +285,7 @@ class ScoutGame(Game):
             self._all.extend(pair)
         for row in self.shows:
             self._all.extend(row[1:])
-        self._index = {a: i for i, a in enumerate(self._all)}
+        self.action_table = ActionTable(self._all)
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -299,22 +299,6 @@ class ScoutGame(Game):
         state = ScoutState(self, seed)
         state._deal()
         return state
-
-    def num_distinct_actions(self) -> int:
-        return len(self._all)
-
-    def action_to_int(self, action: Action) -> int:
-        try:
-            return self._index[action]
-        except KeyError:
-            raise IllegalActionError(f"{action!r} has no number in {self!r}") from None
-
-    def action_from_int(self, index: int) -> Action:
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-            0 <= index < len(self._all)
-        ):
-            raise IndexError(index)
-        return self._all[index]
 
     def _state_from_position(self, position: JSON, seed: int) -> ScoutState:
         return _load_position(self, position, seed)

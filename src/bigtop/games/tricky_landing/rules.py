@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bigtop.core.actions import Action
+from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng
@@ -136,28 +136,12 @@ class TrickyLandingGame(Game):
             c: tuple(Throw(c, x, y, s) for (x, y) in GRID_AIMS for s in GRID_SPINS)
             for c in self.deck}
         self._all: list[Action] = [a for c in self.deck for a in self.grid[c]]
-        self._index: dict[Action, int] = {a: i for i, a in enumerate(self._all)}
+        self.action_table = ActionTable(self._all)
 
     def new_initial_state(self, seed: int = 0) -> TrickyLandingState:
         state = TrickyLandingState(self, seed)
         state._deal()
         return state
-
-    def num_distinct_actions(self) -> int:
-        return len(self._all)
-
-    def action_to_int(self, action: Action) -> int:
-        try:
-            return self._index[action]
-        except (KeyError, TypeError):
-            raise IllegalActionError(
-                f"{action!r} is not on the action grid of {self!r}") from None
-
-    def action_from_int(self, index: int) -> Action:
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-                0 <= index < len(self._all)):
-            raise IndexError(index)
-        return self._all[index]
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""

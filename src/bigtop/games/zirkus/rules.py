@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from bigtop.core.actions import Action
+from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
     IllegalActionError,
     InvalidStateError,
@@ -262,7 +262,7 @@ class ZirkusGame(Game):
             self._all.extend(self.backs[k].values())
         self._all.extend(self.upends)
         self._all.extend(self.restarts.values())
-        self._index = {a: i for i, a in enumerate(self._all)}
+        self.action_table = ActionTable(self._all)
         self._paths: dict[tuple[int, tuple[int, ...], int], tuple[str, ...]] = {}
 
     def field_names_of_holes(self) -> list[str]:
@@ -273,22 +273,6 @@ class ZirkusGame(Game):
         state = ZirkusState(self, seed)
         state._setup_game()
         return state
-
-    def num_distinct_actions(self) -> int:
-        return len(self._all)
-
-    def action_to_int(self, action: Action) -> int:
-        try:
-            return self._index[action]
-        except (KeyError, TypeError):
-            raise IllegalActionError(f"{action!r} has no number in {self!r}") from None
-
-    def action_from_int(self, index: int) -> Action:
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-            0 <= index < len(self._all)
-        ):
-            raise IndexError(index)
-        return self._all[index]
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor`: it depends on the board only (see
