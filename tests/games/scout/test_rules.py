@@ -417,3 +417,34 @@ def test_typed_moves() -> None:
     for bad in ("show", "show a b", "scout middle", "insert 1 upside", "dance", ""):
         with pytest.raises(MalformedActionError, match="cannot read"):
             s.action_from_text(bad)
+
+
+def test_scout_and_show_availability_matches_brute_force() -> None:
+    """Scout & Show is offered exactly when some insertion of either number leaves a set
+    that beats what remains of the active set (checked by trying every insertion)."""
+    from bigtop.games.scout.rules import _best_strength
+
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(400):
+        s = scout_state(3, seed=seed % 50)
+        for _ in range(rng.randrange(1, 30)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        if s.is_terminal() or s.phase != "turn" or not s.active or not s.show_tokens[
+                s.to_act]:
+            continue
+        tops = [c[0] for c in s.hands[s.to_act]]
+        for end in ("left", "right"):
+            rest = s._reduced_active(end)
+            beat = _strength(rest, 0, len(rest)) if rest else -1
+            card = s.active[0] if end == "left" else s.active[-1]
+            brute = any(_best_strength([*tops[:p], v, *tops[p:]]) > beat
+                        for v in card for p in range(len(tops) + 1))
+            offered = Scout(end, True) in s.legal_actions()
+            if len(s.active) == 1 and end == "right":
+                continue  # one card has one end
+            assert offered == brute, (tops, s.active, end)
+            checked += 1
+    assert checked > 100

@@ -222,23 +222,27 @@ class InsertCheck:
 
     def ok(self, p: int, v: int) -> bool:
         beat = self.beat
-        if self.prefix[p] > beat or self.suffix[p] > beat or 48 + v > beat:
+        if self.prefix[p] > beat or self.suffix[p] > beat:
             return True
-        tops = self.tops
-        n = len(tops)
-        best = -1
-        for step in (0, 1, -1):
-            left = 0
-            while p - 1 - left >= 0 and tops[p - 1 - left] == v - step * (left + 1):
-                left += 1
-            right = 0
-            while p + right < n and tops[p + right] == v + step * (right + 1):
-                right += 1
-            length = left + right + 1
-            if length > 1:
-                low = v if step == 0 else min(v - step * left, v + step * right)
-                best = max(best, (length * 2 + (1 if step == 0 else 0)) * 16 + low)
-        return best > beat
+        return _through_strength(self.tops, p, v) > beat
+
+
+def _through_strength(tops: list[int], p: int, v: int) -> int:
+    """The strongest set that uses number ``v`` inserted before position ``p``."""
+    n = len(tops)
+    best = 48 + v
+    for step in (0, 1, -1):
+        left = 0
+        while p - 1 - left >= 0 and tops[p - 1 - left] == v - step * (left + 1):
+            left += 1
+        right = 0
+        while p + right < n and tops[p + right] == v + step * (right + 1):
+            right += 1
+        length = left + right + 1
+        if length > 1:
+            low = v if step == 0 else min(v - step * left, v + step * right)
+            best = max(best, (length * 2 + (1 if step == 0 else 0)) * 16 + low)
+    return best
 
 
 class ScoutGame(Game):
@@ -377,28 +381,34 @@ class ScoutState(State):
         tops = [c[0] for c in hand]
         n = len(tops)
         min_len = max(1, beat // 32)
+        singles = min_len == 1
         out: list[Action] = []
+        append = out.append
         for i in range(n):
             v = tops[i]
-            if min_len == 1 and 48 + v > beat:
-                out.append(shows[i][1])
-            if i + 1 >= n:
-                continue
-            step = tops[i + 1] - v
-            if step not in (-1, 0, 1):
-                continue
-            same = 1 if step == 0 else 0
+            row = shows[i]
+            if singles and 48 + v > beat:
+                append(row[1])
             j = i + 1
+            if j >= n:
+                break
+            step = tops[j] - v
+            if step == 0:
+                kind = 16  # same-number sets rank above runs of their size
+            elif step == 1 or step == -1:
+                kind = 0
+            else:
+                continue
+            expect = tops[j] + step
             while True:
                 length = j - i + 1
-                if length >= min_len:
-                    low = v if step >= 0 else tops[j]
-                    if (length * 2 + same) * 16 + low > beat:
-                        out.append(shows[i][length])
-                if j + 1 < n and tops[j + 1] - tops[j] == step:
-                    j += 1
-                else:
+                if length >= min_len and length * 32 + kind + (
+                        v if step >= 0 else tops[j]) > beat:
+                    append(row[length])
+                j += 1
+                if j >= n or tops[j] != expect:
                     break
+                expect += step
         return out
 
     def _legal_actions(self) -> list[Action]:
@@ -451,9 +461,11 @@ class ScoutState(State):
         beat = _strength(rest, 0, len(rest)) if rest else -1
         if hand_best > beat:
             return True  # insert at the far end: no set is broken
-        check = InsertCheck([c[0] for c in self.hands[self.to_act]], beat)
+        # Every set wholly inside the hand is too weak: the new card must be part of it.
+        tops = [c[0] for c in self.hands[self.to_act]]
         card = self.active[0] if end == "left" else self.active[-1]
-        return any(check.ok(pos, v) for v in card for pos in range(len(check.tops) + 1))
+        return any(_through_strength(tops, pos, v) > beat
+                   for v in card for pos in range(len(tops) + 1))
 
     def _why_illegal(self, action: Action) -> str:
         p = self.to_act
