@@ -317,6 +317,34 @@ def render(
     err.print(f"wrote {out}")
 
 
+@app.command()
+def replay(
+    path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
+) -> None:
+    """Replay a game from its seed and history, one line per action."""
+    try:
+        saved = _load_state_file(path)
+    except BigtopError as e:
+        _fail(str(e))
+        return
+    s = saved.game.new_initial_state(saved.seed)
+    for i, action in enumerate(saved.history, 1):
+        try:
+            line = s.describe(action)
+            s.apply(action)
+        except BigtopError as e:
+            _fail(f"action {i} does not replay from a fresh deal: {e}")
+            return
+        typer.echo(f"{i:>5}  {line}")
+    if s != saved:
+        _fail("the history does not lead to the saved position (it was hand-edited?)")
+        return
+    if s.is_terminal():
+        result = s.result()
+        typer.echo(f"final scores {result['scores']}, winners "
+                   + ", ".join(f"P{w}" for w in result["winners"]))
+
+
 def main() -> None:  # pragma: no cover
     app()
 

@@ -130,3 +130,23 @@ def test_cli_render_pictures(tmp_path: object) -> None:
     assert svg.read_text().startswith("<svg") or "<svg" in svg.read_text()[:200]
     assert runner.invoke(app, ["render", str(path), "--out", str(png)]).exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_replay(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    res = runner.invoke(app, ["state", "so-ein-zirkus", "-p", "2", "--seed", "5",
+                              "--actions", "12"])
+    path = tmp_path / "z.json"
+    path.write_text(res.stdout)
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 0, out.output
+    assert len(out.stdout.strip().splitlines()) == 12 and "P0 rolls" in out.stdout
+    res = runner.invoke(app, ["state", "scout", "-p", "3", "--seed", "5", "--actions", "30"])
+    data = json.loads(res.stdout)
+    data["seed"] = 6  # a different deal: the history no longer fits
+    path.write_text(json.dumps(data))
+    out = runner.invoke(app, ["replay", str(path)])
+    assert out.exit_code == 2
+    assert "does not" in out.output

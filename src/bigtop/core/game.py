@@ -25,7 +25,7 @@ from bigtop.core.errors import (
     RuleOptionError,
 )
 from bigtop.core.options import RuleOptions
-from bigtop.core.rng import check_seed, derive_rng, derive_seed
+from bigtop.core.rng import check_seed, derive_seed, derive_uniform
 
 CHANCE = -1
 TERMINAL = -4
@@ -238,8 +238,7 @@ class State(ABC):
     def sample_chance(self) -> Action:
         """The outcome :meth:`apply_chance` would apply, without applying it."""
         outcomes = self.chance_outcomes()
-        rng = derive_rng(self.seed, "chance", len(self.history))
-        r = rng.random()
+        r = derive_uniform(self.seed, "chance", len(self.history))
         acc = 0.0
         chosen = outcomes[-1][0]
         for action, p in outcomes:

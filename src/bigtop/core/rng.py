@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 MAX_SEED = 2**63 - 1
@@ -19,6 +20,18 @@ def derive_rng(seed: int, *key: object) -> random.Random:
     """A generator determined only by ``seed`` and ``key`` (string seeding is SHA-512 based,
     so it does not depend on PYTHONHASHSEED)."""
     return random.Random(f"{seed}/" + "/".join(map(str, key)))
+
+
+def derive_uniform(seed: int, *key: object) -> float:
+    """One uniform float in [0, 1) determined by ``seed`` and ``key``: a BLAKE2b hash, about
+    ten times cheaper than seeding a generator, for events that need a single draw (a die).
+
+    >>> 0.0 <= derive_uniform(7, "chance", 3) < 1.0
+    True
+    """
+    text = f"{seed}/" + "/".join(map(str, key))
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return (int.from_bytes(digest, "little") >> 11) / 2**53
 
 
 def derive_seed(seed: int, *key: object) -> int:

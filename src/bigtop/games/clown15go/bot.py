@@ -5,12 +5,13 @@ Each legal action is scored and the best is played:
 
 - a placement loses a card: always better than laying the card down (which ends the turn) or
   putting it on the own open pile (advanced rule 2: the turn goes on but the card stays);
-- dumping a card on another player's open pile is worth more the closer that player is to
-  going out (it hands them a card); the middle is the safe default;
+- dumping a card on another player's open pile is best on the player with the fewest cards
+  (it hands them a card); otherwise the middle;
 - ties are broken by the chance that the next turned card fits somewhere afterwards (counted
   over the cards that can still be in the bot's closed pile);
-- with the points rule: completing a row (15 or 150 points) comes first, and a card goes on a
-  one-colour row of its own colour when it can;
+- with the points rule the middle comes first (a dumped card keeps its receiver in the game,
+  completing rows; the bot does not dump from its open pile at all): completing a row (15
+  or 150 points) first, and a card goes on a one-colour row of its own colour when it can;
 - borrowing (advanced rule 3) only when it lets the bot place its own card, from the player
   with the most cards (a borrow helps its victim go out).
 """
@@ -57,15 +58,9 @@ def _closed_numbers(state: Clown15GoState, player: int) -> Counter[int]:
 class Clown15GoBot:
     name = "clown15go-heuristic"
 
-    def __init__(self, seat: int = 0, dump_weight: float = 3.0, wary: bool = False,
-                 points_dump: float = 1.0, points_middle: float = 0.0,
-                 set_up_penalty: float = 0.0) -> None:
+    def __init__(self, seat: int = 0, dump_weight: float = 3.0) -> None:
         self.seat = seat
         self.dump_weight = dump_weight
-        self.wary = wary
-        self.points_dump = points_dump
-        self.points_middle = points_middle
-        self.set_up_penalty = set_up_penalty
 
     def act(self, state: State) -> Action:
         assert isinstance(state, Clown15GoState)
@@ -106,20 +101,21 @@ class Clown15GoBot:
         score = 10.0 + fit
         if o.points:
             score += 0.2 * (after.points[p] - state.points[p])
+        if type(a) is ToPile and o.points:
+            # Points: a dumped card keeps its receiver in the game, completing rows; from
+            # the own open pile (rule 1) turning over is better.
+            return (-11.0 if state.phase == "turn" else 7.0) + fit
         if type(a) is ToPile:
             assert isinstance(a, ToPile)
             others = [cards[q] for q in range(n) if q != p and not state.is_out(q)]
-            # Dumping helps most on the leader (fewest cards).
-            lead = min(others)
-            if cards[a.player] == lead and (not self.wary or cards[a.player] <= cards[p]):
-                score += self.dump_weight * (self.points_dump if o.points else 1.0)
+            # Dumping hurts most on the leader (fewest cards).
+            if cards[a.player] == min(others):
+                score += self.dump_weight
             score -= 0.05 * cards[a.player]
         elif type(a) is ToRow and o.points and card is not None:
             assert isinstance(a, ToRow)
             row = state.rows[a.row]
-            score += self.points_middle
-            if len(row) == HIGHEST - 2:
-                score -= self.set_up_penalty  # a 14 on top invites the next player's 15
+            score += 1.0  # rows are where the points are
             # Keep one-colour rows one colour: 150 points for whoever completes them.
             if all(colour(c) == colour(card) for c in row):
                 score += 1.0 + 0.2 * len(row)
