@@ -21,6 +21,7 @@ RULE_SETS: dict[str, dict[str, object]] = {
     "default (basic game, G2 last card stays)": {},
     "basic game, last_card=turned": {"last_card": "turned"},
     "advanced 1 (open pile first)": {"open_pile_first": True},
+    "advanced 4 (points) only": {"points": True},
     "all four advanced rules": {"open_pile_first": True, "own_pile": True, "borrowing": True,
                                 "points": True},
 }
