@@ -258,3 +258,14 @@ def test_basic_game_ends_by_g3_in_practice() -> None:
     while not s.is_terminal():
         s.apply(s.legal_actions()[-1])
     assert isinstance(s, Clown15GoState) and s.end_reason == "stall"
+
+
+def test_conformance_covers_every_advanced_rule_combination() -> None:
+    from bigtop.games.clown15go import GAME
+
+    keys = ("open_pile_first", "own_pile", "borrowing", "points")
+    for n in range(2, 7):
+        combos = {tuple(bool(o.get(k, False)) for k in keys) for o in GAME.conformance_options(n)}
+        assert len(combos) == 16
+        for o in GAME.conformance_options(n):
+            new_game("clown-15-go", n, o)  # every combination is a valid game

@@ -13,8 +13,8 @@ can be turned (ruling G2), :class:`Pass`.
 >>> from bigtop import new_state
 >>> s = new_state("clown-15-go", players=2, seed=3)
 >>> s.phase, s.current_player(), s.deck.text(s.pending)
-('card', 0, 'K13')
->>> [a.kind for a in s.legal_actions()]  # nothing takes a 13 yet: lay it down
+('card', 0, 'Y2')
+>>> [a.kind for a in s.legal_actions()]  # nothing takes a 2 yet: lay it down
 ['lay-down']
 """
 
@@ -857,7 +857,8 @@ class Clown15GoState(State):
         rng = random.Random(self.fresh_seed(seed))
         n = self.game.num_players
         dealt = [q for q in range(n) if not self.recycled[q]]
-        pool = [c for q in dealt for c in self.closed[q]]
+        # Sorted first, so the draw depends only on what is public and the seed.
+        pool = sorted(c for q in dealt for c in self.closed[q])
         rng.shuffle(pool)
         i = 0
         for q in dealt:
@@ -866,6 +867,7 @@ class Clown15GoState(State):
             i += k
         for q in range(n):
             if self.recycled[q]:
+                new.closed[q] = sorted(new.closed[q])
                 rng.shuffle(new.closed[q])
         new.seed = rng.getrandbits(63)
         return new
