@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bigtop.core.actions import Action
+from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
     IllegalActionError,
     InvalidStateError,
@@ -275,28 +275,12 @@ class Clown15GoGame(Game):
                                    self.lay_down, self.turn_over, self.pass_]
         for row in self.borrow:
             self._all.extend(row)
-        self._index = {a: i for i, a in enumerate(self._all)}
+        self.action_table = ActionTable(self._all)
 
     def new_initial_state(self, seed: int = 0) -> Clown15GoState:
         state = Clown15GoState(self, seed)
         state._deal()
         return state
-
-    def num_distinct_actions(self) -> int:
-        return len(self._all)
-
-    def action_to_int(self, action: Action) -> int:
-        try:
-            return self._index[action]
-        except (KeyError, TypeError):
-            raise IllegalActionError(f"{action!r} has no number in {self!r}") from None
-
-    def action_from_int(self, index: int) -> Action:
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-            0 <= index < len(self._all)
-        ):
-            raise IndexError(index)
-        return self._all[index]
 
     def _state_from_position(self, position: JSON, seed: int) -> Clown15GoState:
         return _load_position(self, position, seed)
