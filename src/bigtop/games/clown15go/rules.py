@@ -285,6 +285,24 @@ class Clown15GoGame(Game):
     def _state_from_position(self, position: JSON, seed: int) -> Clown15GoState:
         return _load_position(self, position, seed)
 
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """Shape of :meth:`observation_tensor`: it depends on the number of sets only (see
+        :mod:`bigtop.games.clown15go.tensor`).
+
+        >>> Clown15GoGame(2).observation_tensor_shape(), Clown15GoGame(8, {"sets": 2}
+        ...     ).observation_tensor_shape()
+        ((952,), (652,))
+        """
+        from bigtop.games.clown15go.tensor import tensor_size
+
+        return (tensor_size(self),)
+
+    def observation_tensor(self, state: State, player: int) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+        from bigtop.games.clown15go.tensor import encode
+
+        return encode(self, state.observation(player))
+
 
 def out_points(place: int) -> int:
     """Points for going out ``place``-th (0 = first): 30, 25, 20, ..., never below 0."""

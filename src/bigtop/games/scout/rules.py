@@ -432,6 +432,7 @@ class ScoutState(State):
             return out
         beat = self._active_strength()
         out = self._show_actions(hand, beat)
+        can_show = bool(out)
         if self.phase == "show":
             return out
         if not self.hand_decided[p]:
@@ -442,10 +443,14 @@ class ScoutState(State):
             for end in ends:
                 out.append(g.scouts[end, False])
             if self.show_tokens[p]:
-                best = _best_strength([c[0] for c in hand])
-                for end in ends:
-                    if self._scout_and_show_possible(end, best):
-                        out.append(g.scouts[end, True])
+                if can_show:
+                    # What beats the whole active set beats it less one card.
+                    out.extend(g.scouts[end, True] for end in ends)
+                else:
+                    best = _best_strength([c[0] for c in hand])
+                    for end in ends:
+                        if self._scout_and_show_possible(end, best):
+                            out.append(g.scouts[end, True])
         if not out:
             out.append(g.pass_action)
         return out
