@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bigtop.core.tensor import layout, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
 
 if TYPE_CHECKING:
@@ -86,12 +87,7 @@ def pieces(game: Clown15GoGame) -> dict[str, tuple[int, int]]:
         ("seats", SEATS * seat_size(k)), ("options", _OPTIONS),
         ("players", SEATS - 1), ("progress", _PROGRESS),
     ]
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes:
-        out[name] = (at, size)
-        at += size
-    return out
+    return layout(dict(sizes))
 
 
 def tensor_size(game: Clown15GoGame) -> int:
@@ -103,10 +99,7 @@ def tensor_size(game: Clown15GoGame) -> int:
 
 def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
     """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
-    me = obs["player"]
-    if isinstance(me, bool) or not isinstance(me, int):
-        raise ValueError("the observation tensor needs a player's observation, not a "
-                         "spectator's (relative seats are counted from the observer)")
+    me = observer(obs)
     n = game.num_players
     opts = game.options
     k = opts.sets

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bigtop.core.tensor import layout, observer
 from bigtop.games.zirkus.board import NUM_CLOWNS
 from bigtop.games.zirkus.rules import (
     BALLS_PER_COLOUR,
@@ -87,20 +88,12 @@ def pieces(game: ZirkusGame) -> dict[str, tuple[int, int]]:
         ("supply", 4), ("in_play", 4), ("colour_points", 4), ("phase", 4), ("roll", 6),
         ("seats", _SEATS * _SEAT), ("progress", 6),
     ]
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes:
-        out[name] = (at, size)
-        at += size
-    return out
+    return layout(dict(sizes))
 
 
 def encode(game: ZirkusGame, obs: dict[str, Any]) -> list[float]:
     """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
-    me = obs["player"]
-    if isinstance(me, bool) or not isinstance(me, int):
-        raise ValueError("the observation tensor needs a player's observation, not a "
-                         "spectator's (relative seats are counted from the observer)")
+    me = observer(obs)
     n = game.num_players
     board = game.board
     fields = board.size
