@@ -346,7 +346,8 @@ class ScoutState(State):
         rng = derive_rng(self.seed, "deal", self.round)
         # Sorting by random keys is a uniform shuffle and much faster than random.shuffle.
         keys = [rng.random() for _ in g.deck]
-        cards = [c for _, c in sorted(zip(keys, g.deck, strict=True))]
+        deck = g.deck
+        cards = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
         flips = rng.getrandbits(len(cards))  # random orientation, one bit per card
         n, k = g.num_players, g.hand_size
         for p in range(n):
