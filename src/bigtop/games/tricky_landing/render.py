@@ -172,7 +172,7 @@ def render_svg(obj: Any, *, trump: str | None = None,
         out.append(poly(card.corners, fill=fill, fill_opacity="0.92", stroke=colour,
                         stroke_width="3", **dash))
         px, py = pt(c.x, c.y).split(",")
-        label = (f"{c.card[0].upper()}{number_of(c.card)}" if card.known else "?")
+        label = (f"{c.card[0]}{number_of(c.card)}" if card.known else "?")
         text_fill = "#ffffff" if c.face_down else "#000000"
         tag = "T" + str(card.trick + 1) if card.trick >= 0 else "miss"
         out.append(f'<text x="{px}" y="{py}" font-size="16" font-weight="bold" '
@@ -188,7 +188,7 @@ def render_svg(obj: Any, *, trump: str | None = None,
         out.append(f'<rect x="{x0}" y="{y0}" width="63" height="88" rx="4" '
                    f'fill="{SUIT_COLOURS[suit_of(sc.trump_card)]}" stroke="#000"/>')
         out.append(f'<text x="{x0 + 31}" y="{y0 + 50}" font-size="18" font-weight="bold" '
-                   f'text-anchor="middle">{escape(sc.trump_card.upper())}</text>')
+                   f'text-anchor="middle">{escape(sc.trump_card)}</text>')
         out.append(f'<text x="{x0 + 31}" y="{y0 + 104}" font-size="12" '
                    f'text-anchor="middle">trump card</text>')
     out.append("</svg>")
@@ -231,7 +231,7 @@ def render_png(obj: Any, path: str, *, trump: str | None = None,
             ax.add_patch(Polygon(card.corners, closed=True, facecolor=fill, alpha=0.92,
                                  edgecolor=colour, linewidth=2.5,
                                  linestyle="--" if card.trick < 0 else "-"))
-            label = f"{c.card[0].upper()}{number_of(c.card)}" if card.known else "?"
+            label = f"{c.card[0]}{number_of(c.card)}" if card.known else "?"
             tag = f"T{card.trick + 1}" if card.trick >= 0 else "miss"
             fg = "white" if c.face_down else "black"
             ax.text(c.x, c.y, f"{label}\n#{card.order} {tag}", ha="center", va="center",
@@ -240,7 +240,7 @@ def render_png(obj: Any, path: str, *, trump: str | None = None,
             x0, y0 = h - 8.5, h - 11.0
             ax.add_patch(Rectangle((x0, y0), 6.3, 8.8, facecolor=SUIT_COLOURS[
                 suit_of(sc.trump_card)], edgecolor="black"))
-            ax.text(x0 + 3.15, y0 + 4.4, sc.trump_card.upper(), ha="center", va="center",
+            ax.text(x0 + 3.15, y0 + 4.4, sc.trump_card, ha="center", va="center",
                     fontsize=11, fontweight="bold")
             ax.text(x0 + 3.15, y0 - 1.0, "trump card", ha="center", va="center", fontsize=8)
         fig.savefig(path, bbox_inches="tight")
