@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 from bigtop.core.game import CHANCE, State
@@ -20,7 +19,3 @@ def play_random(state: State, rng: random.Random, max_steps: int = 100_000) -> S
         steps += 1
         assert steps < max_steps, "game did not end"
     return state
-
-
-def canonical(obj: object) -> str:
-    return json.dumps(obj, sort_keys=True)
