@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bigtop.core.game import CHANCE
+from bigtop.agents.base import play_random
 from bigtop.core.registry import game_names, get_game, new_game
 
 
@@ -37,17 +37,7 @@ def bigtop_player(name: str, players: int, options: dict[str, object]) -> Callab
     game = new_game(name, players, options)
 
     def play_one(i: int) -> int:
-        rng = random.Random(i)
-        state = game.new_initial_state(i)
-        n = 0
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state.apply_chance()
-            else:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            n += 1
-        return n
+        return play_random(game.new_initial_state(i), random.Random(i))
 
     return play_one
 

@@ -16,7 +16,7 @@ import random
 import time
 from typing import Any
 
-from bigtop.core.game import CHANCE
+from bigtop.agents.base import play_random
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus.bot import bot_vs_random
 
@@ -42,13 +42,7 @@ def speed(players: int, games: int, options: dict[str, Any]) -> dict[str, Any]:
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_initial_state(seed)
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state.apply_chance()
-            else:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            actions += 1
+        actions += play_random(state, rng)
         for rec in state.games:
             endings[rec["ending"]] += 1
             turns.append(rec["turns"])

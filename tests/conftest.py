@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import random
 
-from bigtop.core.game import CHANCE, State
+from bigtop.agents.base import play_random as agents_play_random
+from bigtop.agents.base import random_step
+from bigtop.core.game import Game, State
 
 
 def play_random(state: State, rng: random.Random, max_steps: int = 100_000) -> State:
     """Play random legal actions (chance from the state's own seed) to the end."""
-    steps = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            state.apply_chance()
-        else:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        steps += 1
-        assert steps < max_steps, "game did not end"
+    agents_play_random(state, rng, max_steps)
+    assert state.is_terminal(), "game did not end"
     return state
+
+
+def random_game_states(game: Game, seed: int, every: int) -> list[State]:
+    """Every ``every``-th state of a seeded random game (chance included), the first and the
+    last one too."""
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed)
+    out = [s.clone()]
+    step = 0
+    while not s.is_terminal():
+        random_step(s, rng)
+        step += 1
+        if step % every == 0:
+            out.append(s.clone())
+    out.append(s)
+    return out

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from bigtop.agents.base import play_random
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
 from bigtop.core.options import parse_option_pairs
@@ -265,15 +266,7 @@ def state(
         _fail(str(e))
         return
     s = g.new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if s.is_terminal():
-            break
-        if s.current_player() == CHANCE:
-            s.apply_chance()
-        else:
-            legal = s.legal_actions()
-            s.apply(legal[rng.randrange(len(legal))])
+    play_random(s, random.Random(seed), max_actions=actions)
     typer.echo(json.dumps(s.to_json(), ensure_ascii=False))
 
 

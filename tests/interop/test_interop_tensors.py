@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from bigtop.agents.base import random_step
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_state
 from bigtop.interop.tensors import (
@@ -30,11 +31,7 @@ def _positions(game: Game, seed: int, count: int = 12) -> list[State]:
     out = [state.clone()]
     steps = 0
     while not state.is_terminal():
-        if state.is_chance():
-            state.apply_chance()
-        else:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+        random_step(state, rng)
         steps += 1
         if rng.random() < 0.1 and len(out) < count:
             out.append(state.clone())

@@ -21,6 +21,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from bigtop.agents.base import play_random
 from bigtop.core.actions import Action
 from bigtop.core.game import CHANCE, State
 
@@ -88,15 +89,7 @@ class ISMCTSAgent:
                 det.apply(action)
                 node = node.children[action]
                 path.append(node)
-            # Random rollout.
-            steps = 0
-            while not det.is_terminal() and steps < self.max_rollout:
-                if det.current_player() == CHANCE:
-                    det.apply_chance()
-                else:
-                    options = det.legal_actions()
-                    det.apply(options[rng.randrange(len(options))])
-                steps += 1
+            play_random(det, rng, self.max_rollout)
             shares = _win_shares(det) if det.is_terminal() else [
                 1.0 / state.game.num_players] * state.game.num_players
             for n in path:

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bigtop.agents.base import Agent, RandomAgent
+from bigtop.agents.base import Agent, RandomAgent, play_game
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE, Game, State
+from bigtop.core.game import Game
 from bigtop.core.registry import heuristic_agent_factory, new_game
 from bigtop.core.rng import check_seed, derive_seed
 from bigtop.sim.stats import mean_interval, wilson_interval
@@ -97,23 +97,6 @@ def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
 
         return ISMCTSAgent(seed=seed)
     raise BigtopError(f"unknown agent {kind!r}; agents: {', '.join(AGENT_KINDS)}")
-
-
-def play_game(state: State, agents: Sequence[Agent], max_actions: int = 1_000_000) -> list[int]:
-    """Play ``state`` to the end; returns the number of decisions each seat made."""
-    decisions = [0] * state.game.num_players
-    steps = 0
-    while not state.is_terminal():
-        p = state.current_player()
-        if p == CHANCE:
-            state.apply_chance()
-        else:
-            state.apply(agents[p].act(state))
-            decisions[p] += 1
-        steps += 1
-        if steps > max_actions:
-            raise BigtopError(f"game did not end within {max_actions} actions")
-    return decisions
 
 
 def simulate(

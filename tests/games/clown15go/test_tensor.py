@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from bigtop.core.registry import new_game
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 from bigtop.games.clown15go.tensor import SEATS, encode, pieces, seat_size, tensor_size
 from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
+from tests.conftest import random_game_states
 from tests.games.clown15go.helpers import position
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -28,18 +28,9 @@ def game(players: int = 2, **opts: object) -> Clown15GoGame:
 
 def states(g: Clown15GoGame, seed: int, every: int = 5) -> list[Clown15GoState]:
     """Every ``every``-th state of a random game, the last one too."""
-    rng = random.Random(seed)
-    s = g.new_initial_state(seed)
-    out = [s.clone()]
-    step = 0
-    while not s.is_terminal():
-        legal = s.legal_actions()
-        s.apply(legal[rng.randrange(len(legal))])
-        step += 1
-        if step % every == 0:
-            out.append(s.clone())
-    out.append(s)
-    return out
+    out = random_game_states(g, seed, every)
+    assert all(isinstance(s, Clown15GoState) for s in out)
+    return [s for s in out if isinstance(s, Clown15GoState)]
 
 
 def test_size_depends_on_the_deck_only() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from bigtop.core.registry import new_game
 from bigtop.games.zirkus import ZirkusGame, ZirkusState
 from bigtop.games.zirkus.tensor import encode, pieces, tensor_size
 from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
+from tests.conftest import random_game_states
 from tests.games.zirkus.helpers import clowns, load
 
 BOARD_FILE = str(Path(__file__).parent / "boards" / "board-4x10.json")
@@ -28,22 +28,10 @@ def game(players: int = 3, **opts: object) -> ZirkusGame:
 
 
 def states(g: ZirkusGame, seed: int, every: int = 7) -> list[ZirkusState]:
-    """Every ``every``-th state of a random game (chance nodes included), the last one too."""
-    rng = random.Random(seed)
-    s = g.new_initial_state(seed)
-    out = [s.clone()]
-    step = 0
-    while not s.is_terminal():
-        if s.is_chance():
-            s.apply_chance()
-        else:
-            legal = s.legal_actions()
-            s.apply(legal[rng.randrange(len(legal))])
-        step += 1
-        if step % every == 0:
-            out.append(s.clone())
-    out.append(s)
-    return out
+    """Every ``every``-th state of a random game, the last one too."""
+    out = random_game_states(g, seed, every)
+    assert all(isinstance(s, ZirkusState) for s in out)
+    return [s for s in out if isinstance(s, ZirkusState)]
 
 
 def test_size_depends_on_the_board_only() -> None:

@@ -25,9 +25,9 @@ import math
 import random
 from typing import Any
 
-from bigtop.agents.base import RandomAgent
+from bigtop.agents.base import RandomAgent, play_game
 from bigtop.core.actions import Action
-from bigtop.core.game import CHANCE, Game, State
+from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
 from bigtop.games.zirkus.board import NUM_CLOWNS
@@ -143,12 +143,7 @@ def bot_vs_random(players: int, games: int, seed: int,
         state = game.new_initial_state(derive_seed(seed, "game", i))
         agents = [ZirkusBot(seed=i) if p == bot_seat else RandomAgent(seed=1000 * i + p)
                   for p in range(players)]
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == CHANCE:
-                state.apply_chance()
-            else:
-                state.apply(agents[p].act(state))
+        play_game(state, agents)
         winners = state.winners()
         if bot_seat in winners:
             wins += 1
