@@ -46,3 +46,12 @@ def test_integer_encoding_sizes_in_docs() -> None:
 
     assert [new_game("scout", n).num_distinct_actions() for n in (2, 3, 4, 5)] == [
         305, 746, 1086, 1133]
+
+
+def test_perft_divide_splits_the_count_by_first_action() -> None:
+    from bigtop.core.perft import perft_divide
+
+    state = new_state("scout", 3, 1)
+    parts = perft_divide(state, 2)
+    assert len(parts) == len(state.legal_actions())
+    assert sum(parts.values()) == perft(state, 2) == 140

@@ -72,8 +72,6 @@ class Pass(Action):
     kind: ClassVar[str] = "pass"
 
 
-ScoutAction = Show | Scout | Insert | TurnHand | Pass
-
 # -- options --------------------------------------------------------------------------------
 
 
