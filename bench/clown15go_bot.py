@@ -1,6 +1,6 @@
 """Clown 15 Go: the heuristic bot against random play over seeded games.
 
-    .venv/bin/python bench/clown15go_bot.py --games 1000 [--players 2,4] [--jobs 2]
+    .venv/bin/python bench/clown15go_bot.py --games 1000 [--players 2,3,4,5,6] [--jobs 2]
 
 One heuristic seat (rotating: game i puts it in seat i mod players) against random players;
 a shared win counts 1/k. For each rule set the bot's win share is printed with a 95% Wilson
@@ -47,7 +47,7 @@ def _run(args: tuple[str, int, int]) -> tuple[str, int, int, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--players", default="2,4")
+    ap.add_argument("--players", default="2,3,4,5,6")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     counts = [int(x) for x in a.players.split(",")]

@@ -93,9 +93,10 @@ def _read_human_action(state: State, seat: int, console: Console) -> Any:
         if text in ("q", "quit", "exit"):
             raise typer.Exit(0)
         if text in ("?", "help"):
+            example = json.dumps(legal[0].to_json())
             console.print("Type the number of a listed action, an action as JSON "
-                          '(e.g. {"type": "show", "start": 0, "length": 2}), '
-                          "a game-specific move, 'list' or 'quit'.")
+                          f"(e.g. {example}), a game-specific move, 'list' or 'quit'.",
+                          markup=False, highlight=False)
             continue
         if text == "list":
             for i, a in enumerate(legal):
@@ -132,6 +133,9 @@ def play(
     seat: Annotated[int, typer.Option(help="Your seat (0 plays first).")] = 0,
     bots: Annotated[str, typer.Option(help="Bots: heuristic, random or ismcts.")] = "heuristic",
     option: OptionArg = None,
+    confirm_forced: Annotated[bool, typer.Option(
+        help="Ask for your move even when only one is legal (by default it is played and "
+        "shown).")] = False,
 ) -> None:
     """Play a game in the terminal against bots."""
     console = Console()
@@ -149,6 +153,8 @@ def play(
     agents = {p: make_agent(bots, g, p, seed * 31 + p) for p in range(players) if p != seat}
     console.print(f"[bold]{g.title}[/] — {players} players, you are P{seat}. "
                   "Type 'help' for how to enter moves.")
+    for note in g.notes():
+        console.print(f"[yellow]{note}[/]", highlight=False)
     last_shown: str | None = None
     while not state.is_terminal():
         p = state.current_player()
@@ -163,7 +169,11 @@ def play(
                 console.rule()
                 console.print(view, markup=False, highlight=False)
                 last_shown = view
-            action = _read_human_action(state, seat, console)
+            if len(state.legal_actions()) == 1 and not confirm_forced:
+                action = state.legal_actions()[0]
+                console.print("[dim](your only move)[/]")
+            else:
+                action = _read_human_action(state, seat, console)
         else:
             action = agents[p].act(state)
         console.print(f"[green]{state.describe(action)}[/]")

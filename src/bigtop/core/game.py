@@ -71,6 +71,11 @@ class Game(ABC):
         self.num_players = num_players
         self.options = options
 
+    def notes(self) -> list[str]:
+        """What a player should know about this configuration before playing (e.g. a
+        ruling's consequence); printed by ``bigtop play``. Empty by default."""
+        return []
+
     # -- states -------------------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self, seed: int = 0) -> State:

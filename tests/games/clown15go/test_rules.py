@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bigtop.core.errors import IllegalActionError, RuleOptionError
@@ -258,6 +260,26 @@ def test_basic_game_ends_by_g3_in_practice() -> None:
     while not s.is_terminal():
         s.apply(s.legal_actions()[-1])
     assert isinstance(s, Clown15GoState) and s.end_reason == "stall"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_g2_an_open_pile_never_empties_in_the_basic_game(players: int) -> None:
+    """Why the default basic game cannot be won (docs/clown-15-go.md, G3): renewing *"you
+    leave the last card of your open pile facing up"* and G2 passes on a single open card, and
+    only advanced rules 1 and 3 take a card from an open pile. So once a player has laid a card
+    down, their open pile is never empty again and they never go out; every game ends by G3."""
+    rng = random.Random(players)
+    for seed in range(12):
+        s = new_state("clown-15-go", players, seed=seed)
+        assert isinstance(s, Clown15GoState)
+        laid: set[int] = set()
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply(legal[rng.randrange(len(legal))])
+            laid |= {q for q in range(players) if s.open_piles[q]}
+            assert all(s.open_piles[q] for q in laid)
+        assert s.end_reason in ("stall", "turn-limit") and not s.out_order
+        assert len(laid) == players
 
 
 def test_conformance_covers_every_advanced_rule_combination() -> None:

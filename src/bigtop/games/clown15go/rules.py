@@ -277,6 +277,22 @@ class Clown15GoGame(Game):
             self._all.extend(row)
         self.action_table = ActionTable(self._all)
 
+    def notes(self) -> list[str]:
+        """The basic game under ruling G2 cannot be won; say so before it is played.
+
+        >>> Clown15GoGame(2).notes()[0][:40]
+        'Ruling G2: with an empty closed pile and'
+        >>> Clown15GoGame(2, {"last_card": "turned"}).notes()
+        []
+        """
+        o = self.options
+        if o.last_card == "turned" or o.open_pile_first or o.borrowing:
+            return []
+        return ["Ruling G2: with an empty closed pile and one open card your turn passes, and "
+                "only advanced rules 1 and 3 take cards off an open pile, so nobody who has "
+                "laid a card down can go out. The game ends by ruling G3 and fewest cards "
+                "left wins. -o last_card=turned lets that last card be played."]
+
     def new_initial_state(self, seed: int = 0) -> Clown15GoState:
         state = Clown15GoState(self, seed)
         state._deal()
