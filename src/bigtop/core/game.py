@@ -215,7 +215,13 @@ class State(ABC):
     def _is_legal(self, action: Action) -> bool:
         """Whether ``apply`` accepts ``action``: by default, being listed. A game with
         continuous actions (a throw aimed anywhere) accepts more than it lists."""
-        return action in self.legal_actions()
+        legal = self.legal_actions()
+        # Agents usually pass an object taken from this very list: find it by identity
+        # first, as ``in`` would call the dataclass ``__eq__`` on every entry before it.
+        for listed in legal:
+            if listed is action:
+                return True
+        return action in legal
 
     def apply_json(self, obj: object) -> Action:
         """Parse and apply an action given in JSON; returns the parsed action."""
