@@ -237,6 +237,10 @@ def simulate_cmd(
     console.print(f"actions per game: {summary['actions_mean']:.1f} "
                   "(95% CI {:.1f}–{:.1f}); shared wins: {}".format(
                       *summary["actions_mean_ci95"], summary["shared_wins"]))
+    k = summary["games"]
+    for key, counts in summary["outcomes"].items():
+        console.print(f"{key}: " + ", ".join(
+            f"{value} {n} ({100 * n / k:.1f}%)" for value, n in counts.items()))
 
 
 def _load_state_file(path: str) -> State:

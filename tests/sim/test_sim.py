@@ -40,6 +40,19 @@ def test_simulate_is_reproducible_and_summarised() -> None:
         simulate("scout", 3, 0)
 
 
+def test_summary_counts_how_games_ended() -> None:
+    """Categorical result fields (Clown 15 Go's end_reason: how often G3 ended a game) are
+    counted in the summary and printed by `bigtop simulate`."""
+    run = simulate("clown-15-go", 2, 30, seed=1, options={"open_pile_first": True})
+    reasons = [r.extra["end_reason"] for r in run.records]
+    counts = run.summary()["outcomes"]["end_reason"]
+    assert counts == {v: reasons.count(v) for v in set(reasons)}
+    assert sum(counts.values()) == 30 and list(counts.values()) == sorted(counts.values())[::-1]
+    assert "round_scores" not in simulate("scout", 2, 2).summary()["outcomes"]  # not a label
+    res = runner.invoke(app, ["simulate", "clown-15-go", "-p", "2", "-n", "5", "--seed", "1"])
+    assert res.exit_code == 0 and "end_reason: stall 5 (100.0%)" in res.output
+
+
 def test_heuristic_bot_beats_random_at_scout() -> None:
     run = simulate("scout", 3, 120, seed=4, agents=["heuristic", "random", "random"])
     rate = run.summary()["seats"][0]["win_rate_ci95"][0]

@@ -11,6 +11,7 @@ and agent seeds ``derive_seed(S, "agent", i, seat)``, so a run is reproducible t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -69,7 +70,22 @@ class Run:
             "actions_mean": acts.mean,
             "actions_mean_ci95": [acts.low, acts.high],
             "shared_wins": sum(1 for r in self.records if len(r.winners) > 1),
+            "outcomes": self.outcomes(),
         }
+
+    def outcomes(self) -> dict[str, dict[str, int]]:
+        """How often each value of a categorical result field occurred (a field of
+        ``State.result()`` that is a string in every game, e.g. Clown 15 Go's
+        ``end_reason``), most frequent first."""
+        out: dict[str, dict[str, int]] = {}
+        if not self.records:
+            return out
+        for key in self.records[0].extra:
+            values = [r.extra.get(key) for r in self.records]
+            if all(isinstance(v, str) for v in values):
+                counts = Counter(str(v) for v in values)
+                out[key] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
