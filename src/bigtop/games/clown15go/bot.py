@@ -21,8 +21,8 @@ Each legal action is scored and the best is played:
   in 35-47% of self-play games before the rule); only middle placements make progress, as
   the cards held by all players together go down only there. When only other players' piles
   take the card, the bot then picks a receiver whose top card would fit the middle: the
-  receiver turns that card over next. The bot remembers, from what it
-  saw on its earlier turns, when the middle last grew (perfect recall of public facts).
+  receiver turns that card over next. The bot remembers, from what it saw on its earlier
+  turns, when the middle last grew (perfect recall of public facts).
 """
 
 from __future__ import annotations

@@ -288,10 +288,11 @@ class Clown15GoGame(Game):
         o = self.options
         if o.last_card == "turned" or o.open_pile_first or o.borrowing:
             return []
+        ranked = "most points wins" if o.points else "fewest cards left wins"
         return ["Ruling G2: with an empty closed pile and one open card your turn passes, and "
                 "only advanced rules 1 and 3 take cards off an open pile, so nobody who has "
-                "laid a card down can go out. The game ends by ruling G3 and fewest cards "
-                "left wins. -o last_card=turned lets that last card be played."]
+                f"laid a card down can go out. The game ends by ruling G3 and {ranked}. "
+                "-o last_card=turned lets that last card be played."]
 
     def new_initial_state(self, seed: int = 0) -> Clown15GoState:
         state = Clown15GoState(self, seed)
