@@ -19,7 +19,6 @@ import time
 
 import numpy as np
 
-from bigtop.agents.base import RandomAgent
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_rng
 from bigtop.games.tricky_landing.bot import TrickyLandingBot
@@ -30,6 +29,7 @@ from bigtop.games.tricky_landing.physics import (
     throw_once,
     touches_target,
 )
+from bigtop.sim.runner import against_random, win_share
 from bigtop.sim.stats import wilson_interval
 
 SEAT = seat_angle(0, 4)  # the bottom seat; aims are measured from the target's centre
@@ -112,16 +112,8 @@ def bench_bot(games: int = 1000) -> None:
         wins = 0.0
         bot_scores = []
         rand_scores = []
-        for i in range(games):
-            seat = i % n
-            agents = [TrickyLandingBot(q) if q == seat else RandomAgent(1000 * i + q)
-                      for q in range(n)]
-            s = game.new_initial_state(i)
-            while not s.is_terminal():
-                s.apply(agents[s.current_player()].act(s))
-            w = s.winners()
-            if seat in w:
-                wins += 1 / len(w)
+        for seat, s in against_random(game, TrickyLandingBot, games, 1000):
+            wins += win_share(seat, s)
             sc = s.scores()
             bot_scores.append(sc[seat])
             rand_scores.extend(sc[q] for q in range(n) if q != seat)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from concurrent.futures import ProcessPoolExecutor
 
-from bigtop.agents.base import RandomAgent
 from bigtop.core.registry import new_game
 from bigtop.games.clown15go.bot import Clown15GoBot
+from bigtop.sim.runner import against_random, win_share
 from bigtop.sim.stats import wilson_interval
 
 RULE_SETS: dict[str, dict[str, object]] = {
@@ -30,17 +30,7 @@ RULE_SETS: dict[str, dict[str, object]] = {
 def _run(args: tuple[str, int, int]) -> tuple[str, int, int, float]:
     label, n, games = args
     g = new_game("clown-15-go", n, RULE_SETS[label])
-    wins = 0.0
-    for seed in range(games):
-        seat = seed % n
-        agents = [Clown15GoBot(q) if q == seat else RandomAgent(seed * 10 + q)
-                  for q in range(n)]
-        s = g.new_initial_state(seed)
-        while not s.is_terminal():
-            s.apply(agents[s.current_player()].act(s))  # type: ignore[attr-defined]
-        w = s.winners()
-        if seat in w:
-            wins += 1 / len(w)
+    wins = sum(win_share(seat, s) for seat, s in against_random(g, Clown15GoBot, games, 10))
     return label, n, games, wins
 
 

@@ -12,18 +12,45 @@ and agent seeds ``derive_seed(S, "agent", i, seat)``, so a run is reproducible t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bigtop.agents.base import Agent, RandomAgent, play_game
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game
+from bigtop.core.game import Game, State
 from bigtop.core.registry import heuristic_agent_factory, new_game
 from bigtop.core.rng import check_seed, derive_seed
 from bigtop.sim.stats import mean_interval, wilson_interval
 
 AGENT_KINDS = ("random", "heuristic", "ismcts")
+
+
+def against_random(
+    game: Game, make: Callable[[int], Agent], games: int, random_stride: int
+) -> Iterator[tuple[int, State]]:
+    """One agent against random players, its seat rotating: game ``i`` starts from seed
+    ``i`` with ``make(seat)`` in seat ``i mod players`` and ``RandomAgent(random_stride * i +
+    q)`` in every other seat ``q``. Yields ``(seat, finished state)`` per game.
+
+    >>> g = new_game("scout", 2)
+    >>> [(seat, s.is_terminal()) for seat, s in against_random(g, RandomAgent, 2, 10)]
+    [(0, True), (1, True)]
+    """
+    n = game.num_players
+    for i in range(games):
+        seat = i % n
+        agents = [make(q) if q == seat else RandomAgent(random_stride * i + q)
+                  for q in range(n)]
+        state = game.new_initial_state(i)
+        play_game(state, agents)
+        yield seat, state
+
+
+def win_share(seat: int, state: State) -> float:
+    """The seat's share of the win: 1/k when it is one of k winners, else 0."""
+    winners = state.winners()
+    return 1 / len(winners) if seat in winners else 0.0
 
 
 @dataclass(frozen=True)

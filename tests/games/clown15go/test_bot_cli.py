@@ -9,7 +9,6 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from bigtop.agents.base import RandomAgent
 from bigtop.cli import app
 from bigtop.core.errors import MalformedActionError
 from bigtop.core.registry import heuristic_agent_factory, new_game, new_state
@@ -23,6 +22,7 @@ from bigtop.games.clown15go.rules import (
     ToRow,
     TurnOver,
 )
+from bigtop.sim.runner import against_random, win_share
 
 
 def test_bot_uses_only_what_its_seat_sees() -> None:
@@ -45,18 +45,7 @@ def test_bot_uses_only_what_its_seat_sees() -> None:
 
 def _share(options: dict[str, object], players: int, games: int) -> float:
     g = new_game("clown-15-go", players, options)
-    wins = 0.0
-    for seed in range(games):
-        seat = seed % players
-        agents = [Clown15GoBot(q) if q == seat else RandomAgent(seed * 10 + q)
-                  for q in range(players)]
-        s = g.new_initial_state(seed)
-        while not s.is_terminal():
-            s.apply(agents[s.current_player()].act(s))
-        w = s.winners()
-        if seat in w:
-            wins += 1 / len(w)
-    return wins / games
+    return sum(win_share(seat, s) for seat, s in against_random(g, Clown15GoBot, games, 10)) / games
 
 
 def test_bot_beats_random_play() -> None:

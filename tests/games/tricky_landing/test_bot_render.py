@@ -7,11 +7,11 @@ import random
 import xml.dom.minidom
 from pathlib import Path
 
-from bigtop.agents.base import RandomAgent
 from bigtop.core.registry import heuristic_agent_factory, new_game, new_state
 from bigtop.games.tricky_landing import render_png, render_svg
 from bigtop.games.tricky_landing.bot import TrickyLandingBot
 from bigtop.games.tricky_landing.rules import TrickyLandingState
+from bigtop.sim.runner import against_random, win_share
 from tests.games.tricky_landing.helpers import RIGHT, TOP, arranged, play_poses, table
 
 
@@ -21,17 +21,7 @@ def test_bot_beats_random_play() -> None:
     has probability below 1e-6. bench/bench_tricky_landing.py plays 1,000 games."""
     n, games = 4, 40
     game = new_game("tricky-landing", n)
-    wins = 0.0
-    for i in range(games):
-        seat = i % n
-        agents = [TrickyLandingBot(q) if q == seat else RandomAgent(100 * i + q)
-                  for q in range(n)]
-        s = game.new_initial_state(i)
-        while not s.is_terminal():
-            s.apply(agents[s.current_player()].act(s))
-        winners = s.winners()
-        if seat in winners:
-            wins += 1 / len(winners)
+    wins = sum(win_share(seat, s) for seat, s in against_random(game, TrickyLandingBot, games, 100))
     need = 26
     p_tail = sum(math.comb(games, k) * 0.25**k * 0.75**(games - k)
                  for k in range(need, games + 1))
