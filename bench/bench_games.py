@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from bigtop.agents.base import play_random
+from bigtop.core.game import pick_outcome
 from bigtop.core.registry import game_names, get_game, new_game
 
 
@@ -55,16 +56,7 @@ def openspiel_player(name: str) -> Callable[[int], int] | None:
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r = rng.random()
-                acc = 0.0
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        pick = a
-                        break
-                state.apply_action(pick)
+                state.apply_action(pick_outcome(state.chance_outcomes(), rng.random()))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from bigtop.core.actions import Action, ActionTable, action_from_json
 from bigtop.core.errors import (
@@ -31,6 +31,24 @@ CHANCE = -1
 TERMINAL = -4
 
 JSON = dict[str, Any]
+
+
+_Outcome = TypeVar("_Outcome")
+
+
+def pick_outcome(outcomes: Sequence[tuple[_Outcome, float]], r: float) -> _Outcome:
+    """The outcome a uniform draw ``r`` in [0, 1) selects from ``(outcome, probability)``
+    pairs (the last one if rounding leaves the probabilities short of 1).
+
+    >>> pick_outcome([("a", 0.5), ("b", 0.5)], 0.7)
+    'b'
+    """
+    acc = 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if r < acc:
+            return outcome
+    return outcomes[-1][0]
 
 
 class Game(ABC):
@@ -248,16 +266,8 @@ class State(ABC):
 
     def sample_chance(self) -> Action:
         """The outcome :meth:`apply_chance` would apply, without applying it."""
-        outcomes = self.chance_outcomes()
-        r = derive_uniform(self.seed, "chance", len(self.history))
-        acc = 0.0
-        chosen = outcomes[-1][0]
-        for action, p in outcomes:
-            acc += p
-            if r < acc:
-                chosen = action
-                break
-        return chosen
+        return pick_outcome(self.chance_outcomes(),
+                            derive_uniform(self.seed, "chance", len(self.history)))
 
     def _why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal; games may be more specific."""
