@@ -17,13 +17,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bigtop.agents.base import Agent, RandomAgent, play_game
+from bigtop.agents.levels import BOT_NAMES, make_bot
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
-from bigtop.core.registry import heuristic_agent_factory, new_game
+from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
 from bigtop.sim.stats import mean_interval, wilson_interval
 
-AGENT_KINDS = ("random", "heuristic", "ismcts")
+AGENT_KINDS = BOT_NAMES
 
 
 def against_random(
@@ -127,19 +128,8 @@ class Run:
 
 
 def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
-    if kind == "random":
-        return RandomAgent(seed)
-    if kind == "heuristic":
-        agent = heuristic_agent_factory(game.name)(game, seat)
-        reseed = getattr(agent, "reseed", None)
-        if callable(reseed):
-            reseed(seed)
-        return agent
-    if kind == "ismcts":
-        from bigtop.agents.ismcts import ISMCTSAgent
-
-        return ISMCTSAgent(seed=seed)
-    raise BigtopError(f"unknown agent {kind!r}; agents: {', '.join(AGENT_KINDS)}")
+    """Kept for scripts: the same as :func:`bigtop.agents.levels.make_bot`."""
+    return make_bot(kind, game, seat, seed)
 
 
 def simulate(

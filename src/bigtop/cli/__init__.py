@@ -1,0 +1,17 @@
+"""The ``bigtop`` command line.
+
+``bigtop games`` lists games, player counts and rule options; ``bigtop play GAME`` plays in the
+terminal against bots; ``bigtop simulate GAME`` runs many seeded bot games; ``state``,
+``render`` and ``replay`` work on state files. One module per command group registers its
+commands on the shared Typer ``app``.
+"""
+
+from bigtop.cli import catalog, files, play, simulate  # noqa: F401  (registers the commands)
+from bigtop.cli._app import app
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+__all__ = ["app", "main"]
