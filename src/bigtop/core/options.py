@@ -46,6 +46,29 @@ def option(
     return dataclasses.field(default=default, metadata=meta)
 
 
+def first_player_option(quote: str) -> Any:
+    """The shared ``first_player`` option: the seat that starts the first round (0..players-1,
+    default 0). Rulebooks leave the choice to the table ("chosen by lot"); as an option it
+    travels in the options JSON, so a saved game replays exactly. Games check the upper bound
+    with :func:`check_first_player` in ``validate_for``."""
+    return option(0, minimum=0, maximum=7,
+                  doc="The seat that starts the first round (0 = P0); the rulebook lets the "
+                  "players choose, e.g. by lot.", quote=quote)
+
+
+def check_first_player(first_player: int, num_players: int) -> None:
+    """Reject a starting seat that does not exist at this table.
+
+    >>> check_first_player(3, 3)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.RuleOptionError: rule option 'first_player' must be a seat 0..2, got 3
+    """
+    if not 0 <= first_player < num_players:
+        raise RuleOptionError(
+            f"rule option 'first_player' must be a seat 0..{num_players - 1}, got {first_player}")
+
+
 @dataclass(frozen=True)
 class OptionInfo:
     """What ``bigtop games`` prints about one option."""
