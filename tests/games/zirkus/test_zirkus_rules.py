@@ -501,3 +501,26 @@ def test_observation_of_a_stranger_is_refused() -> None:
     with pytest.raises(IllegalActionError):
         s.resample_hidden(-1, 0)
     assert "seed" not in s.observation(None)
+
+
+def test_z9_first_player_chosen_by_lot() -> None:
+    """"The first player, chosen by lot, takes the coloured die." The lot is the option
+    ``first_player`` (default seat 0); in a tournament the start passes clockwise from it."""
+    from bigtop import load_state
+
+    assert game(3).new_initial_state(1).to_act == 0
+    g = game(3, first_player=2, tournament="games", tournament_games=3)
+    s = g.new_initial_state(2)
+    assert s.to_act == 2 and load_state(s.to_json()) == s
+    rng = random.Random(2)
+    starters = []
+    while not s.is_terminal():
+        if s.is_chance():
+            if s.turn == 0:
+                starters.append(s.to_act)
+            s.apply_chance()
+        else:
+            s.apply(rng.choice(s.legal_actions()))
+    assert starters[:3] == [2, 0, 1]
+    with pytest.raises(ValueError, match="first_player"):
+        game(2, first_player=2)
