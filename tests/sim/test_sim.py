@@ -50,7 +50,7 @@ def test_summary_counts_how_games_ended() -> None:
     assert sum(counts.values()) == 30 and list(counts.values()) == sorted(counts.values())[::-1]
     assert "round_scores" not in simulate("scout", 2, 2).summary()["outcomes"]  # not a label
     res = runner.invoke(app, ["simulate", "clown-15-go", "-p", "2", "-n", "5", "--seed", "1"])
-    assert res.exit_code == 0 and "end_reason: stall 5 (100.0%)" in res.output
+    assert res.exit_code == 0 and "end_reason: went-out 5 (100.0%)" in res.output
 
 
 def test_heuristic_bot_beats_random_at_scout() -> None:
