@@ -66,7 +66,7 @@ def bench_throws() -> None:
 def bench_calibration() -> None:
     print("share touching the target / share face down, 100,000 throws each, seat 30 cm away")
     print("aim distance is measured from the centre across the line of throw (sideways)")
-    for skill in (0.5, 1.0, 2.0):
+    for skill in (0.5, 0.8, 1.0, 2.0):
         m = ThrowModel(skill=skill)
         print(f"\nskill {skill}")
         print("| spin (rev/s) | " + " | ".join(f"aim {d} cm" for d in (0, 3, 6, 9, 12, 18))
@@ -80,10 +80,11 @@ def bench_calibration() -> None:
                 row.append(f"{touches_target(m, s).mean():.1%}")
                 down = float(s.face_down.mean())
             print(f"| {spin} | " + " | ".join(row) + f" | {down:.1%} |")
-    m = ThrowModel()
-    s = simulate_throws(m, SEAT, 0.0, -18.0, 3.0, n=100_000, seed=7)
-    print(f"\naim 18 cm short (towards the thrower), medium spin: "
-          f"{touches_target(m, s).mean():.2%} touch")
+    for skill in (0.8, 1.0):
+        m = ThrowModel(skill=skill)
+        s = simulate_throws(m, SEAT, 0.0, -18.0, 3.0, n=100_000, seed=7)
+        print(f"\nskill {skill}: aim 18 cm short (towards the thrower), medium spin: "
+              f"{touches_target(m, s).mean():.2%} touch")
 
 
 def bench_actions() -> None:

@@ -3,6 +3,7 @@
 
 from bigtop.games.zirkus.board import Board, BoardError, load_board, parse_board
 from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent
+from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
     FACES,
@@ -38,4 +39,7 @@ __all__ = [
     "heuristic_agent",
     "load_board",
     "parse_board",
+    "render_png",
+    "render_svg",
+    "svg_from_observation",
 ]
