@@ -3,6 +3,7 @@ open piles (rulebook 004_23154701df508698.txt)."""
 
 from bigtop.games.clown15go.bot import Clown15GoBot, heuristic_agent
 from bigtop.games.clown15go.cards import Deck
+from bigtop.games.clown15go.render import render_png, render_svg, svg_from_observation
 from bigtop.games.clown15go.rules import (
     Borrow,
     Clown15GoGame,
@@ -35,4 +36,7 @@ __all__ = [
     "ToRow",
     "TurnOver",
     "heuristic_agent",
+    "render_png",
+    "render_svg",
+    "svg_from_observation",
 ]

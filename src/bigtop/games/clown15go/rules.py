@@ -31,7 +31,7 @@ from bigtop.core.errors import (
     RuleOptionError,
 )
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, option
+from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.core.rng import derive_rng
 from bigtop.games.clown15go.cards import DEFAULT_COLOURS, HIGHEST, Deck, colour, number
 
@@ -147,6 +147,15 @@ class Clown15GoOptions(RuleOptions):
         quote="If you put in the middle during your turn, you can also use cards from the open "
         "cards of your fellow players.",
     )
+    borrowing_when: str = option(
+        "any-time", choices=("any-time", "placing"),
+        doc="Advanced rule 3, when a borrow is allowed: 'any-time' during your turn (the "
+        "rulebook's image 4); 'placing': only as part of putting your own card in the middle, "
+        "i.e. when the card in play (the turned card, or with rule 1 your open pile's top) "
+        "then goes on the borrowed card.",
+        quote="If you put in the middle during your turn, you can also use cards from the open "
+        "cards of your fellow players.",
+    )
     points: bool = option(
         False,
         doc="Advanced rule 4: play on until every player is out; going out scores 30, 25, 20, "
@@ -172,14 +181,23 @@ class Clown15GoOptions(RuleOptions):
         "over, creating a new pile of closed cards.",
     )
     last_card: str = option(
-        "stays", choices=("stays", "turned"),
-        doc="G2: 'stays': with an empty closed pile and a single open card you cannot turn a "
-        "card and your turn passes (so in the basic game nobody who ever laid a card down can "
-        "go out); 'turned': that single card is turned over as your closed pile and played "
-        "like any turned card.",
-        quote="Then you leave the last card of your open pile facing up and you turn the rest "
-        "over, creating a new pile of closed cards.",
+        "turned", choices=("turned", "stays"),
+        doc="G2: 'turned': with an empty closed pile and a single open card, that card is "
+        "turned over as your new closed pile and played like any turned card; 'stays': it "
+        "stays face up and your turn passes (so in the basic game nobody who ever laid a card "
+        "down can go out, and every game ends by G3).",
+        quote="Is it your turn and have you used all the cards on your closed pile? Then you "
+        "leave the last card of your open pile facing up and you turn the rest over, creating "
+        "a new pile of closed cards. You can now carry on playing the game.",
     )
+    one_on_pile: bool = option(
+        False,
+        doc="G5: false: a 1 always goes to the middle, starting a new row; true: a 1 may also "
+        "go on another player's open 2 (and, with rule 2, on your own).",
+        quote="As soon as the number 1 is turned, it will be placed in the middle of the "
+        "table.",
+    )
+    first_player: int = first_player_option("Determine which player can start first.")
     stall_rounds: int = option(
         20, minimum=1, maximum=1000,
         doc="G3: the game ends when this many whole rounds of turns pass with no card placed "
@@ -198,6 +216,7 @@ class Clown15GoOptions(RuleOptions):
     )
 
     def validate_for(self, num_players: int) -> None:
+        check_first_player(self.first_player, num_players)
         c = self.colours
         if not (c.isascii() and c.isalpha() and c.isupper()) or len(set(c)) != len(c):
             raise RuleOptionError(
@@ -277,21 +296,22 @@ class Clown15GoGame(Game):
         self.action_table = ActionTable(self._all)
 
     def notes(self) -> list[str]:
-        """The basic game under ruling G2 cannot be won; say so before it is played.
+        """With ``last_card=stays`` the basic game cannot be won; say so before it is played.
 
-        >>> Clown15GoGame(2).notes()[0][:40]
-        'Ruling G2: with an empty closed pile and'
-        >>> Clown15GoGame(2, {"last_card": "turned"}).notes()
+        >>> Clown15GoGame(2, {"last_card": "stays"}).notes()[0][:40]
+        'With last_card=stays, when your closed p'
+        >>> Clown15GoGame(2).notes()
         []
         """
         o = self.options
         if o.last_card == "turned" or o.open_pile_first or o.borrowing:
             return []
         ranked = "most points wins" if o.points else "fewest cards left wins"
-        return ["Ruling G2: with an empty closed pile and one open card your turn passes, and "
-                "only advanced rules 1 and 3 take cards off an open pile, so nobody who has "
-                f"laid a card down can go out. The game ends by ruling G3 and {ranked}. "
-                "-o last_card=turned lets that last card be played."]
+        return ["With last_card=stays, when your closed pile is empty and your open pile has "
+                "one card your turn passes, and only advanced rules 1 and 3 take cards off an "
+                "open pile, so nobody who has laid a card down can go out. The game ends when "
+                f"it stalls and {ranked}. The default (last_card=turned) lets that last card be "
+                "played."]
 
     def new_initial_state(self, seed: int = 0) -> Clown15GoState:
         state = Clown15GoState(self, seed)
@@ -367,7 +387,7 @@ class Clown15GoState(State):
         derive_rng(self.seed, "deal").shuffle(cards)
         for i, c in enumerate(cards):
             self.closed[i % n].append(c)
-        self._begin_turn(0)
+        self._begin_turn(self.game.options.first_player)
 
     # -- queries ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -402,6 +422,8 @@ class Clown15GoState(State):
         out: list[Action]
         if k == 0:
             out = [g.new_row]
+            if not g.options.one_on_pile:  # G5: a 1 goes to the middle
+                return out
         else:
             to_row = g.to_row
             out = [to_row[i] for i, row in enumerate(self.rows) if row[-1] % HIGHEST == below]
@@ -419,13 +441,23 @@ class Clown15GoState(State):
         return out
 
     def _borrows(self) -> list[Action]:
+        """Borrow moves (rule 3); with ``borrowing_when=placing`` only those after which the
+        card in play goes on the borrowed card."""
         g = self.game
         out: list[Action] = []
         p = self.to_act
+        wanted = None  # the 1-based number a borrowed card must have, if restricted
+        if g.options.borrowing_when == "placing":
+            card = self.card_in_play()
+            if card is None or card % HIGHEST == 0:
+                return out
+            wanted = card % HIGHEST  # the card in play's number minus one
         for q, pile in enumerate(self.open_piles):
             if not pile or q == p:
                 continue
             v = pile[-1] % HIGHEST + 1
+            if wanted is not None and v != wanted:
+                continue
             if v == 1:
                 out.append(g.borrow[q][0])
                 continue
@@ -489,6 +521,18 @@ class Clown15GoState(State):
         if isinstance(action, Pass):
             return "you can still turn a card over"
         card = self._source_text()
+        in_play = self.card_in_play()
+        if (isinstance(action, ToPile | ToOwnPile) and in_play is not None
+                and in_play % HIGHEST == 0 and not self.game.options.one_on_pile):
+            return f"{card} is a 1: it goes to the middle and starts a new row (ruling G5)"
+        if isinstance(action, Borrow) and self.game.options.borrowing_when == "placing":
+            if in_play is None:
+                return "you may borrow only to put your own card in the middle on it"
+            q = action.player
+            pile = self.open_piles[q] if 0 <= q < self.game.num_players else []
+            if pile and pile[-1] % HIGHEST + 1 != in_play % HIGHEST:
+                return (f"you may borrow only a card your {card} then goes on "
+                        f"(borrowing_when=placing)")
         if isinstance(action, ToRow | Borrow) and action.row >= 0:
             if action.row >= len(self.rows):
                 return (f"there is no middle row {action.row}" if self.rows else

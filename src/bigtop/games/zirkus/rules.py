@@ -30,7 +30,7 @@ from bigtop.core.errors import (
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, option
+from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.core.rng import derive_rng
 from bigtop.games.zirkus.board import (
     NUM_CLOWNS,
@@ -179,6 +179,11 @@ class ZirkusOptions(RuleOptions):
         doc="Z12 (safety rule, not in the rulebook): a game also ends after this many turns "
         "(die rolls), scored as it stands.",
     )
+    first_player: int = first_player_option("The first player, chosen by lot, takes the "
+                                            "coloured die.")
+
+    def validate_for(self, num_players: int) -> None:
+        check_first_player(self.first_player, num_players)
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -219,7 +224,7 @@ class ZirkusGame(Game):
             {"upside_down": True},
             {"tournament": "games", "tournament_games": 2},
             {"tournament": "score", "tournament_score": 12},
-            {"turn_limit": 25},
+            {"turn_limit": 25, "first_player": num_players - 1},
             {"board": "4x10"},
             {"lazy_clown": True, "shoving": "clumsy", "secret_clown": True, "upside_down": True,
              "tournament": "games", "tournament_games": 2},
@@ -423,8 +428,9 @@ class ZirkusState(State):
         self.turn = 0
         self.ejected = -1
         self.ending = None
-        # Z9: seat 0 starts the first game; the start passes clockwise each game.
-        self.to_act = k % n
+        # Z9: first_player (seat 0 by default) starts the first game; the start passes
+        # clockwise each game.
+        self.to_act = (g.options.first_player + k) % n
 
     def in_play(self) -> list[bool]:
         """Colours whose balls are in the game: the players' colours, all four with secret
