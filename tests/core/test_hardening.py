@@ -273,3 +273,27 @@ def test_limits_check_values_in_memory() -> None:
     data["position"]["deep"] = deep
     with pytest.raises(InputLimitError, match="nested deeper"):
         load_state(data)
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+def test_scout_observation_shows_the_captured_cards() -> None:
+    """Regression: SCOUT observation(p) omitted which cards were captured (public: each set
+    was shown face up first) while resample_hidden used them, so two states with identical
+    observations resampled differently."""
+    from tests.games.scout.helpers import position
+
+    a = position(3, hands=[[(6, 1), (2, 5), (9, 3)], [(4, 2), (8, 3)], [(2, 7)]],
+                 active=[(6, 2), (7, 3)], owner=2, filler=2)
+    data = a.to_json()
+    pos = data["position"]
+    # b: P1's unseen 4/2 and a captured card trade places; P0 sees the same counts.
+    pos["hands"][1][0], pos["captured"][2][0] = pos["captured"][2][0], pos["hands"][1][0]
+    b = load_state(data)
+    assert a.observation(0)["captured"] == b.observation(0)["captured"]
+    assert a.observation(0) != b.observation(0)
+    assert b.observation(0)["captured_cards"][2][0] == [4, 2]
+    # Equal observations resample alike, whatever the true hidden cards.
+    twin = a.resample_hidden(0, 5)
+    assert twin.observation(0) == a.observation(0)
+    assert twin.resample_hidden(0, 9) == a.resample_hidden(0, 9)
