@@ -297,3 +297,23 @@ def test_scout_observation_shows_the_captured_cards() -> None:
     twin = a.resample_hidden(0, 5)
     assert twin.observation(0) == a.observation(0)
     assert twin.resample_hidden(0, 9) == a.resample_hidden(0, 9)
+
+
+# -- interop ----------------------------------------------------------------------------------
+
+def test_pettingzoo_step_none_on_a_live_agent_and_numpy_actions() -> None:
+    """Regression: step(None) on a live agent raised TypeError; numpy integers (what RL code
+    passes) are action numbers; a float is not (int(3.7) used to play action 3)."""
+    from bigtop.interop.pettingzoo import env
+
+    e = env("scout", players=3, rounds=1)
+    e.reset(seed=8)
+    state = e.bigtop_state
+    before = snapshot(state)
+    legal = sorted(e.game.action_to_int(a) for a in state.legal_actions())
+    for bad in (None, float(legal[0]) + 0.5, "0", np.float32(legal[0])):
+        with pytest.raises(MalformedActionError):
+            e.step(bad)
+        assert snapshot(state) == before
+    e.step(np.int64(legal[0]))
+    assert len(state.history) == 1

@@ -264,21 +264,24 @@ class State(ABC):
         half-way (an engine bug), the state is restored and the error is an
         :class:`IllegalActionError` too."""
         self.check_playable(action)
-        snapshot = self.clone()
+        # The snapshot leaves out the history (``_apply`` never changes it; copying it would
+        # make every move cost O(length of the game)).
+        history, self.history = self.history, []
+        try:
+            snapshot = self.clone()
+        finally:
+            self.history = history
         try:
             self._apply(action)
         except Exception as e:
-            self._restore(snapshot)
+            self.__dict__.clear()
+            self.__dict__.update(snapshot.__dict__)
+            self.history = history
             raise IllegalActionError(
                 f"{action!r} could not be applied ({type(e).__name__}: {e}); the state is "
                 "unchanged") from e
         self.history.append(action)
         self._legal = None
-
-    def _restore(self, snapshot: State) -> None:
-        """Become ``snapshot`` (a clone taken before a failed ``_apply``)."""
-        self.__dict__.clear()
-        self.__dict__.update(snapshot.__dict__)
 
     def _is_legal(self, action: Action) -> bool:
         """Whether ``apply`` accepts ``action``: by default, being listed. A game with
