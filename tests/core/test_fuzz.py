@@ -17,6 +17,7 @@ the suite is repeatable). ``BIGTOP_FUZZ=long`` runs a long, random profile::
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -302,7 +303,7 @@ def mutated(draw: st.DrawFn, name: str) -> Any:
         elif kind == 5:
             # Another value of the same document (a card, a seat, a field name elsewhere).
             other_parent, other_key = draw(st.sampled_from(paths))
-            parent[key] = json.loads(json.dumps(other_parent[other_key]))
+            parent[key] = copy.deepcopy(other_parent[other_key])
         else:
             parent[key] = draw(JUNK | st.integers(-3, 12))
     return data

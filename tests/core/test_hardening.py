@@ -96,8 +96,12 @@ def test_apply_is_all_or_nothing_when_the_rules_code_fails(monkeypatch: pytest.M
             raise TypeError("boom")  # ... and then the code fails
 
         monkeypatch.setattr(cls, "_apply", broken)
+        # An action from outside (here: parsed from JSON, not the listed object itself).
+        outside = s.game.action_from_json(s.legal_actions()[0].to_json())
         with pytest.raises(IllegalActionError, match=r"could not be applied.*unchanged"):
-            s.apply(s.legal_actions()[0])
+            s.apply(outside)
+        with pytest.raises(IllegalActionError, match=r"could not be applied.*unchanged"):
+            s.apply_json(outside.to_json())
         monkeypatch.setattr(cls, "_apply", original)
         assert snapshot(s) == before, name
         s.audit()
@@ -317,3 +321,17 @@ def test_pettingzoo_step_none_on_a_live_agent_and_numpy_actions() -> None:
         assert snapshot(state) == before
     e.step(np.int64(legal[0]))
     assert len(state.history) == 1
+
+
+def test_mixed_keys_in_options_found_by_fuzzing() -> None:
+    """Found by the fuzz test: options {"": None, 0: None} in a state raised TypeError from
+    sorted() before the input limits were checked."""
+    data = new_state("so-ein-zirkus", 2, seed=0).to_json()
+    data["options"] = {"": None, 0: None}
+    with pytest.raises(InputLimitError, match="not a string"):
+        load_state(data)
+    from bigtop.core.errors import RuleOptionError
+    from bigtop.core.registry import new_game
+
+    with pytest.raises(RuleOptionError, match="unknown rule option"):
+        new_game("scout", 3, {"": None, 0: None})  # type: ignore[dict-item]

@@ -93,7 +93,7 @@ class RuleOptions:
         on a command line). Unknown names and bad values raise :class:`RuleOptionError`."""
         values = dict(values or {})
         infos = {i.name: i for i in cls.info()}
-        unknown = sorted(set(values) - set(infos))
+        unknown = sorted(map(str, set(values) - set(infos)))
         if unknown:
             raise RuleOptionError(
                 f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(infos))}"
