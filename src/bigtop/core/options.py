@@ -20,11 +20,14 @@ bigtop.core.errors.RuleOptionError: unknown rule option 'colour'; known options:
 from __future__ import annotations
 
 import dataclasses
+import math
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self, get_type_hints
 
 from bigtop.core.errors import RuleOptionError
+from bigtop.core.limits import MAX_INT
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -119,7 +122,7 @@ class RuleOptions:
         on a command line). Unknown names and bad values raise :class:`RuleOptionError`."""
         values = dict(values or {})
         infos = {i.name: i for i in cls.info()}
-        unknown = sorted(set(values) - set(infos))
+        unknown = sorted(map(str, set(values) - set(infos)))
         if unknown:
             raise RuleOptionError(
                 f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(infos))}"
@@ -194,35 +197,35 @@ def _coerce(info: OptionInfo, raw: object) -> Any:
         elif isinstance(raw, str) and raw.lower() in _TRUE | _FALSE:
             value = raw.lower() in _TRUE
         else:
-            raise RuleOptionError(f"{what} takes true or false, got {raw!r}")
+            raise RuleOptionError(f"{what} takes true or false, got {reprlib.repr(raw)}")
     elif info.type == "int":
         if isinstance(raw, bool):
-            raise RuleOptionError(f"{what} takes a whole number, got {raw!r}")
+            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
         try:
             value = int(raw) if isinstance(raw, int | str) else None
         except ValueError:
             value = None
-        if value is None:
-            raise RuleOptionError(f"{what} takes a whole number, got {raw!r}")
+        if value is None or not -MAX_INT <= value <= MAX_INT:
+            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
     elif info.type == "float":
         try:
             value = float(raw) if isinstance(raw, int | float | str) and not isinstance(
                 raw, bool) else None
         except ValueError:
             value = None
-        if value is None or value != value:
-            raise RuleOptionError(f"{what} takes a number, got {raw!r}")
+        if value is None or not math.isfinite(value):
+            raise RuleOptionError(f"{what} takes a finite number, got {reprlib.repr(raw)}")
     elif info.type == "str":
         if not isinstance(raw, str):
-            raise RuleOptionError(f"{what} takes a string, got {raw!r}")
+            raise RuleOptionError(f"{what} takes a string, got {reprlib.repr(raw)}")
         value = raw
     else:  # pragma: no cover - a game declared an unsupported type
         raise RuleOptionError(f"{what} has unsupported type {info.type}")
     if info.choices is not None and value not in info.choices:
         allowed = ", ".join(map(str, info.choices))
-        raise RuleOptionError(f"{what} must be one of {allowed}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be one of {allowed}; got {reprlib.repr(raw)}")
     if info.minimum is not None and value < info.minimum:
-        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {reprlib.repr(raw)}")
     if info.maximum is not None and value > info.maximum:
-        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {reprlib.repr(raw)}")
     return value
