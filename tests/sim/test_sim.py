@@ -115,10 +115,11 @@ def test_cli_state_and_render(tmp_path: object) -> None:
     path.write_text(res.stdout)
     shown = runner.invoke(app, ["render", str(path), "--player", "1"])
     assert shown.exit_code == 0 and "Your hand" in shown.stdout
+    drawn = runner.invoke(app, ["render", str(path), "--out", str(tmp_path / "x.svg")])
+    assert drawn.exit_code == 0 and (tmp_path / "x.svg").read_text().startswith("<svg")
     for args, message in [
         (["render", str(tmp_path / "missing.json")], "cannot read"),
-        (["render", str(path), "--player", "5"], "player must be"),
-        (["render", str(path), "--out", str(tmp_path / "x.svg")], "has no picture"),
+        (["render", str(path), "--player", "5"], "no player 5"),
         (["render", str(path), "--out", str(tmp_path / "x.gif")], ".svg or .png"),
         (["state", "scout", "--actions", "-1"], "0 or more"),
     ]:
