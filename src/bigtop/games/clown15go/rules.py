@@ -1,5 +1,5 @@
-"""Clown 15 Go as a pure state machine (rulebook 004_23154701df508698.txt; deck, advanced
-rules and rulings G1–G4 in shared/rules/clown-15-go.md).
+"""Clown 15 Go as a pure state machine (15GO!, Van der Meulen, 2020: the English user guide;
+the deck, the advanced rules and the readings G1–G5 in docs/clown-15-go.md).
 
 Turning over a card is automatic (there is never a choice): the state then waits for the
 player to place the **turned card** (phase ``"card"``): on a middle row (:class:`ToRow`, or

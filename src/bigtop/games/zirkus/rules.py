@@ -1,6 +1,5 @@
-"""So ein Zirkus as a pure state machine (rulebook 003_97aa81262881367c.txt; facts, our default
-board and rulings Z1–Z5 in shared/rules/so-ein-zirkus.md; our further rulings Z6–Z15 in
-docs/so-ein-zirkus.md).
+"""So ein Zirkus as a pure state machine (Bambus Spieleverlag, 2000; the published facts, our
+default board and the readings Z1–Z19 in docs/so-ein-zirkus.md).
 
 A turn is a **Roll** of the coloured die (an explicit chance node), then one of: **Add** a ball
 to a clown, **Move** a clown along a path (the action names the path, ruling Z3), on black
