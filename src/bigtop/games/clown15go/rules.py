@@ -86,6 +86,12 @@ class Clown15GoGame(Game):
             if bits % 5 == 2:
                 opts["recycle"] = "shuffle"
             out.append(opts)
+        # The revised rulings' alternatives: G2's earlier reading, G5's option, rule 3 while
+        # placing in the middle, another starting seat.
+        out.append({"last_card": "stays", "sets": 3, "stall_rounds": 3})
+        out.append({"one_on_pile": True, "open_pile_first": True, "borrowing": True,
+                    "borrowing_when": "placing", "first_player": num_players - 1, "sets": 2,
+                    "stall_rounds": 3, "max_turns": 150})
         if num_players >= 7:  # beyond the 2–6 the issue asks for: a lighter sample
             out = [o for o in out if len(o) <= 1 or o.get("sets") == 1]
         out.append({"placing": "voluntary", "sets": 3, "stall_rounds": 3})

@@ -132,7 +132,9 @@ class TrickyLandingGame(Game):
                         "several_misses": "discarded", "rounds": 2, "skill": 0.5})
         k = num_players - cls.min_players
         span = cls.max_players - cls.min_players + 1
-        return [{}, *singles[k::span]]
+        # One skill per player, from clumsy to sure-handed, at every player count.
+        skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
+        return [{}, *singles[k::span], {"skill": tuple(skills)}]
 
     def __init__(self, num_players: int,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
