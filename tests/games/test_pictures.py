@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bigtop.agents.base import play_random
 from bigtop.cli import app
 from bigtop.core.game import State
 from bigtop.core.registry import game_module, new_state
@@ -23,15 +24,7 @@ GAMES = {"scout": 4, "clown-15-go": 3, "so-ein-zirkus": 3}
 def _played(name: str, players: int, steps: int, seed: int = 3,
             options: dict[str, object] | None = None) -> State:
     s = new_state(name, players, seed, options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        if s.is_chance():
-            s.apply_chance()
-        else:
-            legal = s.legal_actions()
-            s.apply(legal[rng.randrange(len(legal))])
+    play_random(s, random.Random(seed), max_actions=steps)
     return s
 
 

@@ -104,7 +104,8 @@ class RuleOptions:
             out.append(
                 OptionInfo(
                     name=f.name,
-                    type=_type_name(hints[f.name]),
+                    # A per-player number reads as such, not as its Python union type.
+                    type="float or list" if m.get("per_player") else _type_name(hints[f.name]),
                     default=f.default,
                     doc=m.get("doc", ""),
                     choices=m.get("choices"),

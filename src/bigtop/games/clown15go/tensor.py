@@ -55,13 +55,13 @@ from typing import TYPE_CHECKING, Any
 
 from bigtop.core.tensor import layout, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
+from bigtop.games.clown15go.position import PHASES
 
 if TYPE_CHECKING:
     from bigtop.games.clown15go.rules import Clown15GoGame
 
 SEATS = 8
 """Clown15GoGame.max_players: the same size for every player count."""
-_PHASES = ("turn", "card", "over")
 _END_REASONS = ("went-out", "all-out", "stall", "turn-limit")
 _POINTS_SCALE = 150.0  # one completed one-colour row
 _OPTIONS = 7
@@ -112,7 +112,7 @@ def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
 
     # phase and the turned card
     phase = obs["phase"]
-    out[_PHASES.index(phase)] = 1.0
+    out[PHASES.index(phase)] = 1.0
     at = 3
     if obs["pending"] is not None:
         c = parse(obs["pending"])

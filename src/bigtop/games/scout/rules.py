@@ -1,5 +1,5 @@
-"""SCOUT as a pure state machine (rulebook 001_df8c940f20f01f9a.txt, reading and rulings in
-shared/rules/scout.md).
+"""SCOUT as a pure state machine (Oink Games; the Finnish edition's rulebook, readings S1–S7
+in docs/scout.md).
 
 A turn is one of: **Show** a set; **Scout** a card from an end of the active set and then
 **Insert** it into the hand (two actions, so legal-action lists stay short); or **Scout & Show**:

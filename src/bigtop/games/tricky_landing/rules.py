@@ -1,5 +1,5 @@
-"""Tricky Landing as a pure state machine (rulebook 000_236690fdb895d779.txt, rulings in
-shared/rules/tricky-landing.md).
+"""Tricky Landing as a pure state machine (the Tricky Landing rulebook, English edition;
+readings T1–T7 in docs/tricky-landing.md).
 
 The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
 centre in the **thrower's frame**: ``x`` to their right, ``y`` away from them) and a spin
@@ -132,7 +132,9 @@ class TrickyLandingGame(Game):
                         "several_misses": "discarded", "rounds": 2, "skill": 0.5})
         k = num_players - cls.min_players
         span = cls.max_players - cls.min_players + 1
-        return [{}, *singles[k::span]]
+        # One skill per player, from clumsy to sure-handed, at every player count.
+        skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
+        return [{}, *singles[k::span], {"skill": tuple(skills)}]
 
     def __init__(self, num_players: int,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:

@@ -1,5 +1,5 @@
-"""So ein Zirkus: clowns carry coloured balls over a board with holes (rulebook
-003_97aa81262881367c.txt; rulings in docs/so-ein-zirkus.md)."""
+"""So ein Zirkus: clowns carry coloured balls over a board with holes (Bambus Spieleverlag,
+2000; readings Z1–Z19 in docs/so-ein-zirkus.md)."""
 
 from bigtop.games.zirkus.board import (
     Board,
