@@ -120,7 +120,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            await in_thread(lambda: self._pool.shutdown(wait=True, cancel_futures=True))
         if self._listener is not None:
             await in_thread(self._listener.join, 5.0)
 
