@@ -59,25 +59,35 @@ class BodyLimit:
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await problem_response(too_large)(scope, receive, send)
                 return
+        # Read the whole body first (at most the limit), then hand it on: a body that
+        # streams past the limit without a Content-Length is refused just the same.
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await problem_response(too_large)(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _BodyTooLarge:
-            await problem_response(too_large)(scope, receive, send)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
-class _BodyTooLarge(Exception):
-    pass
 
 
 def _validation_problem(exc: RequestValidationError) -> errors.Problem:

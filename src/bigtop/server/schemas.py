@@ -14,7 +14,7 @@ JSONObject = dict[str, Any]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatIn(_Strict):
