@@ -268,11 +268,16 @@ def test_picture_of_a_seat_view(client: TestClient) -> None:
     r = client.get(f"/api/tables/{t}/picture.svg?token={tok}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.startswith("<svg")
-    assert client.get(f"/api/tables/{t}").json()["picture"] == f"/api/tables/{t}/picture.svg"
+    assert client.get(f"/api/tables/{t}", headers=auth(tok)).json()["picture"] == (
+        f"/api/tables/{t}/picture.svg")
+    assert client.get(f"/api/tables/{t}").json()["picture"] is None
     problem(client.get(f"/api/tables/{t}/picture.svg?token=bad"), 403, "wrong-token")
+    problem(client.get(f"/api/tables/{t}/picture.svg"), 401, "seat-token-required")
     scout = create(client)
-    assert client.get(f"/api/tables/{scout['table']}").json()["picture"] is None
-    problem(client.get(f"/api/tables/{scout['table']}/picture.svg"), 404, "not-found")
+    assert client.get(f"/api/tables/{scout['table']}",
+                      headers=auth(scout["seats"][0]["token"])).json()["picture"] is None
+    problem(client.get(f"/api/tables/{scout['table']}/picture.svg",
+                       headers=auth(scout["seats"][0]["token"])), 404, "not-found")
 
 
 def test_websocket_first_view_updates_moves_and_errors(client: TestClient) -> None:

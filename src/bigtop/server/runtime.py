@@ -162,7 +162,8 @@ class Runtime:
         part = self.seat_part(loaded, seat)
         base = self.settings.base_url
         picture = None
-        if has_picture(m.game):
+        # Spectators get no picture: a renderer's player=None draws every card face up.
+        if seat is not None and has_picture(m.game):
             picture = f"{base}/api/tables/{m.id}/picture.svg"
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
