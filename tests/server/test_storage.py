@@ -116,7 +116,8 @@ def test_racing_moves_exactly_one_wins(db_url: str) -> None:
         barrier = threading.Barrier(2)
         results: list[Any] = [None, None]
 
-        def go(i: int, version: int = t.version, seat: int = seat) -> None:
+        def go(i: int, version: int = t.version, seat: int = seat,
+               barrier: threading.Barrier = barrier, results: list[Any] = results) -> None:
             barrier.wait()
             try:
                 results[i] = svcs[i].play(table, seat, version, {"index": 0}).version

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -106,7 +107,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        migrate(engine)
+        if settings.migrate_on_start:
+            await anyio.to_thread.run_sync(migrate, engine)
         runtime = Runtime(service, settings)
         app.state.runtime = runtime
         await runtime.start()

@@ -70,6 +70,9 @@ class Settings:
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None
     """Directory served at / (the web front end); None = the package's if it exists."""
+    migrate_on_start: bool = True
+    """Migrate the database when the app starts (`bigtop serve` migrates once itself,
+    before its workers start)."""
 
     @property
     def is_postgresql(self) -> bool:
