@@ -12,7 +12,7 @@ from sqlalchemy import func, insert, select
 
 from bigtop.core.registry import new_game
 from bigtop.server import errors
-from bigtop.server.db import current_revision, head_revision, make_engine, migrate
+from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
 from bigtop.server.schema import moves, tables
 from bigtop.server.service import SeatSpec, TableService, TableSpec
 from bigtop.server.settings import Settings
@@ -25,6 +25,7 @@ def service(url: str) -> TableService:
 
 
 def test_fresh_database_is_migrated_to_head(db_url: str) -> None:
+    assert head_revision() == HEAD  # the quick start-up check knows the newest migration
     engine = make_engine(db_url)
     assert current_revision(engine) is None
     migrate(engine)
