@@ -22,20 +22,33 @@ def _ray() -> Any:
     return ray
 
 
+def _check_reachable(address: str) -> None:
+    """A ``host:port`` nobody listens on fails at once (Ray itself retries for minutes)."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return  # "auto", "local", "ray://…": Ray's own lookups
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
+    except OSError as e:
+        raise BigtopError(f"cannot connect to the Ray cluster at {address}: "
+                          f"{e.strerror or e}") from None
+
+
 def run_on_ray(address: str, chunks: Sequence[Sequence[Job]]) -> Iterator[list[Finished]]:
-    """Connect to the cluster at ``address`` (``host:port`` of a running head, ``auto``, or
-    ``local`` for a new one-machine instance), play ``chunks`` as tasks and yield their
+    """Connect to the cluster at ``address`` (what ``ray.init`` takes: ``host:port`` of a
+    running head, ``auto``, ``ray://…``), play ``chunks`` as tasks and yield their
     results in order. A connection this call made is closed at the end, also on Ctrl-C
     (pending tasks are cancelled)."""
     ray = _ray()
     started = not ray.is_initialized()
     if started:
+        _check_reachable(address)
         try:
-            ray.init(address=None if address == "local" else address,
-                     include_dashboard=False if address == "local" else None,
-                     logging_level=logging.WARNING, log_to_driver=False,
-                     configure_logging=True)
-        except Exception as e:  # Ray raises ConnectionError, ValueError, RuntimeError …
+            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        except (Exception, SystemExit) as e:  # ConnectionError, ValueError, an exit …
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise BigtopError(f"cannot connect to the Ray cluster at {address}: {first}") \
                 from None
