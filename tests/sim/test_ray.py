@@ -55,10 +55,8 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # The head and every process it started share its process group. Its graceful stop
         # waits half a minute for its agents, so the group gets a few seconds, then a kill.
         os.killpg(head.pid, signal.SIGTERM)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             head.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
         with contextlib.suppress(ProcessLookupError):
             os.killpg(head.pid, signal.SIGKILL)
         head.wait(10)

@@ -93,11 +93,12 @@ def progress_bar(total: int, label: str) -> Iterator[ProgressFn | None]:
         yield lambda done: bar.update(task, completed=done)
 
 
-def table(title: str, columns: list[str]) -> Table:
-    """A compact table (no outer box) so that reports fit 80 columns."""
+def table(title: str, columns: list[str], left: int = 1) -> Table:
+    """A compact table (no outer box, the first ``left`` columns left-aligned, numbers
+    right-aligned) so that reports fit 80 columns."""
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     for i, col in enumerate(columns):
-        t.add_column(col, justify="left" if i == 0 else "right")
+        t.add_column(col, justify="left" if i < left else "right")
     return t
 
 
@@ -114,7 +115,7 @@ def print_rates(console: Console, summary: dict[str, Any]) -> None:
     """The per-seat and per-bot tables of a summary."""
     rotate = summary["rotate"]
     seats = table("per seat" + (" (every bot in every seat equally often)" if rotate else ""),
-                  ["seat", "bot", "win rate", "95% CI", "score", "95% CI", "place"])
+                  ["seat", "bot", "win rate", "95% CI", "score", "95% CI", "place"], 2)
     for s in summary["seats"]:
         seats.add_row(f"P{s['seat']}", "all" if rotate else s["bot"], f"{s['win_rate']:.3f}",
                       ci(s["win_rate_ci95"]), f"{s['score_mean']:.2f}",

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from bigtop.core.errors import BigtopError
 
 if TYPE_CHECKING:
+    from bigtop.sim.compare import Comparison
     from bigtop.sim.runner import GameRecord, Run
+    from bigtop.sim.tournament import Tournament
 
 Scalar = str | int | float | bool | None
 
@@ -124,4 +126,34 @@ def write_run(run: Run, path: str) -> Path:
     write_json(doc, folder)
     write_states(run.states, run.records, folder)
     plot_run(run.game.title, doc["summary"], run.records, folder)
+    return folder
+
+
+def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop compare --out``: both variants' rows (a ``variant`` column),
+    states (``games/A-…``, ``games/B-…``) and plots (``A-*.png``, ``B-*.png``), and
+    ``differences.png``."""
+    from bigtop.sim.plots import plot_differences, plot_run
+
+    folder = make_dir(path)
+    write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
+    write_json(doc, folder)
+    for name, run in (("A", c.a), ("B", c.b)):
+        write_states(run.states, run.records, folder, f"{name}-")
+        plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
+                 folder, f"{name}-")
+    plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
+    return folder
+
+
+def write_tournament(t: Tournament, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop tournament --out``: rows, states and ``ratings.png``."""
+    from bigtop.sim.plots import plot_ratings
+
+    folder = make_dir(path)
+    write_rows(game_rows(t.records), folder)
+    write_json(doc, folder)
+    write_states(t.states, t.records, folder)
+    plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
+                 folder)
     return folder

@@ -20,8 +20,9 @@ DPI = 110
 
 def _errorbars(ax: Axes, labels: Sequence[str], rates: Sequence[float],
                intervals: Sequence[Sequence[float]], colour: str) -> None:
-    lows = [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)]
-    highs = [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]
+    # (clamped: a rounding error must not make a bar's end negative)
+    lows = [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals, strict=True)]
+    highs = [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals, strict=True)]
     xs = range(len(labels))
     ax.bar(xs, rates, color=colour, alpha=0.75)
     ax.errorbar(xs, rates, yerr=[lows, highs], fmt="none", ecolor="black", capsize=4)
@@ -78,23 +79,26 @@ def plot_run(title: str, summary: dict[str, Any], records: Sequence[GameRecord],
 
 def plot_differences(title: str, rows: Sequence[dict[str, Any]], folder: Path) -> Path:
     """``differences.png``: each statistic's paired difference B − A with its 95% interval,
-    significant ones (after Holm's correction) in red."""
-    k = len(rows)
-    fig = Figure(figsize=(6.4, 0.9 + 0.32 * k), dpi=DPI, layout="constrained")
-    ax = fig.add_subplot()
-    ys = list(range(k))[::-1]
-    for y, row in zip(ys, rows, strict=True):
-        lo, hi = row["ci95"]
-        colour = "tab:red" if row["significant"] else "tab:grey"
-        # Each statistic on its own scale: plot in units of its interval's half-width
-        # would hide the size, so the axis is the raw difference and labels say the unit.
-        ax.errorbar([row["difference"]], [y], xerr=[[row["difference"] - lo],
-                                                   [hi - row["difference"]]],
-                    fmt="o", color=colour, capsize=3)
-    ax.axvline(0.0, color="black", linewidth=1)
-    ax.set_yticks(ys, [row["statistic"] for row in rows], fontsize=8)
-    ax.set_xlabel("difference B − A (95% interval); red: significant after Holm")
-    ax.set_title(title, fontsize=10)
+    one panel per kind of statistic (each on its own scale), significant ones (after Holm's
+    correction) in red."""
+    kinds = list(dict.fromkeys(row["kind"] for row in rows))
+    groups = [[row for row in rows if row["kind"] == kind] for kind in kinds]
+    fig = Figure(figsize=(6.4, 0.8 + sum(0.5 + 0.3 * len(g) for g in groups)), dpi=DPI,
+                 layout="constrained")
+    axes = fig.subplots(len(groups), 1, squeeze=False,
+                        gridspec_kw={"height_ratios": [1 + len(g) for g in groups]})[:, 0]
+    for ax, kind, group in zip(axes, kinds, groups, strict=True):
+        ys = list(range(len(group)))[::-1]
+        for y, row in zip(ys, group, strict=True):
+            d, (lo, hi) = row["difference"], row["ci95"]
+            ax.errorbar([d], [y], xerr=[[max(0.0, d - lo)], [max(0.0, hi - d)]], fmt="o",
+                        color="tab:red" if row["significant"] else "tab:grey", capsize=3)
+        ax.axvline(0.0, color="black", linewidth=1)
+        ax.set_yticks(ys, [row["statistic"] for row in group], fontsize=8)
+        ax.set_ylim(-0.7, len(group) - 0.3)
+        ax.set_title(kind, fontsize=9, loc="left")
+    axes[-1].set_xlabel("difference B − A (95% interval); red: significant after Holm")
+    fig.suptitle(title, fontsize=10)
     path = folder / "differences.png"
     fig.savefig(path)
     return path

@@ -272,47 +272,40 @@ class Played:
 def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = None,
              progress: Progress | None = None, block: int = 1) -> Played:
     """Play ``jobs`` in one process (``workers=1``), in ``workers`` processes, or on the Ray
-    cluster at ``ray_address``. Ctrl-C stops the run: the games finished so far are kept, cut
-    to the longest run of consecutive games from the first (and to whole blocks of ``block``
-    games), so what is reported is exactly what a shorter run would have given."""
+    cluster at ``ray_address``; the results come back in job order. Ctrl-C stops the run:
+    the first games finished are kept (cut to whole blocks of ``block`` jobs, e.g. the
+    seatings of a deal), so what is reported is exactly what a shorter run gives."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise BigtopError(f"workers must be a positive whole number, got {workers!r}")
-    done: dict[int, Finished] = {}
+    done: list[Finished] = []
     interrupted = False
-    position = {j.index: k for k, j in enumerate(jobs)}
+    # Every path hands back results in job order, so what has been reported is always the
+    # first games and a Ctrl-C keeps exactly them.
     try:
         if ray_address is not None:
             from bigtop.sim.ray_backend import run_on_ray
 
             for chunk in run_on_ray(ray_address, _chunks(jobs, 4 * workers)):
-                _collect(chunk, done, position, progress)
+                _collect(chunk, done, progress)
         elif min(workers, len(jobs)) <= 1:
             for job in jobs:
-                _collect([play_job(job)], done, position, progress)
+                _collect([play_job(job)], done, progress)
         else:
-            _run_pool(jobs, workers, done, position, progress)
+            _run_pool(jobs, workers, done, progress)
     except KeyboardInterrupt:
         interrupted = True
-    ordered = []
-    for k in range(len(jobs)):
-        if k not in done:
-            break
-        ordered.append(done[k])
-    if interrupted:
-        ordered = ordered[:len(ordered) - len(ordered) % block]
-    return Played(ordered, interrupted or len(ordered) < len(jobs))
+        del done[len(done) - len(done) % block:]
+    return Played(done, interrupted or len(done) < len(jobs))
 
 
-def _collect(chunk: Sequence[Finished], done: dict[int, Finished], position: dict[int, int],
-             progress: Progress | None) -> None:
-    for f in chunk:
-        done[position[f.record.index]] = f
+def _collect(chunk: Sequence[Finished], done: list[Finished], progress: Progress | None) -> None:
+    done.extend(chunk)
     if progress is not None:
         progress(len(done))
 
 
-def _run_pool(jobs: Sequence[Job], workers: int, done: dict[int, Finished],
-              position: dict[int, int], progress: Progress | None) -> None:
+def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
+              progress: Progress | None) -> None:
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
@@ -321,10 +314,10 @@ def _run_pool(jobs: Sequence[Job], workers: int, done: dict[int, Finished],
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
     try:
-        # In order: what has been reported is always the first games, so a Ctrl-C keeps
-        # exactly them (the pool still plays ahead while a long game holds one worker).
+        # imap, not imap_unordered: results in job order (the pool still plays ahead while
+        # a long game holds one worker).
         for chunk in pool.imap(play_chunk, _chunks(jobs, workers)):
-            _collect(chunk, done, position, progress)
+            _collect(chunk, done, progress)
     except BaseException:
         pool.terminate()
         raise

@@ -69,10 +69,12 @@ def estimate(units: Sequence[Sequence[float]], proportion: bool = False) -> Esti
     means = [sum(u) / len(u) for u in units]
     m = mean_interval(means)
     n = sum(len(u) for u in units)
-    if proportion and m.low == m.high:
+    if not proportion:
+        return Estimate(m.mean, m.low, m.high, n)
+    if m.high - m.low < 1e-12:
         lo, hi = wilson_interval(sum(means), len(means))
         return Estimate(m.mean, lo, hi, n)
-    return Estimate(m.mean, m.low, m.high, n)
+    return Estimate(m.mean, max(0.0, m.low), min(1.0, m.high), n)  # a rate stays in [0, 1]
 
 
 def _units(groups: Sequence[Sequence[GameRecord]],
