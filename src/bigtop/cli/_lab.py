@@ -3,9 +3,10 @@ bot line-up and the tables (each fits 80 columns)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich import box
@@ -24,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bigtop.agents.levels import BOT_NAMES
-from bigtop.cli._app import err
+from bigtop.cli._app import err, fail
 from bigtop.core.errors import BigtopError
 from bigtop.sim.runner import Progress as ProgressFn
 from bigtop.sim.runner import default_workers, parse_bots
@@ -91,6 +92,48 @@ def progress_bar(total: int, label: str) -> Iterator[ProgressFn | None]:
                   console=err, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
+
+
+class Result(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound=Result)
+
+
+def play_and_write(label: str, total: int, out: str | None,
+                   play: Callable[[ProgressFn | None], R], finished: Callable[[R], int],
+                   write: Callable[[R, dict[str, Any], str], object]) -> tuple[R, dict[str, Any]]:
+    """Check ``--out`` first, then ``play(progress)`` under a progress bar (a run stopped
+    before its first game is an error), then ``write`` the files; returns the result and its
+    JSON document."""
+    if out is not None:
+        from bigtop.sim.output import prepare_dir
+
+        prepare_dir(out)
+    with progress_bar(total, label) as progress:
+        result = play(progress)
+    if finished(result) == 0:
+        fail("interrupted before any game finished")
+    doc = result.to_json()
+    if out is not None:
+        write(result, doc, out)
+    return result, doc
+
+
+def emit(doc: dict[str, Any], as_json: bool, interrupted: bool, out: str | None,
+         report: Callable[[Console], None]) -> None:
+    """Print ``doc`` as one JSON document, or the report; then exit 130 after a Ctrl-C."""
+    if as_json:
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+    else:
+        console = report_console()
+        report(console)
+        if out is not None:
+            console.print(f"files: {out}/ (games.csv, games.parquet, summary.json, games/, "
+                          "*.png)")
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
 
 
 def table(title: str, columns: list[str], left: int = 1) -> Table:

@@ -8,10 +8,10 @@ from typing import Annotated, Any
 
 import typer
 import typer.core
+from rich.console import Console
 
 from bigtop.cli._app import OptionArg, app, fail
 from bigtop.cli._lab import (
-    INTERRUPTED,
     BotsArg,
     JsonArg,
     OutArg,
@@ -21,8 +21,8 @@ from bigtop.cli._lab import (
     SeedArg,
     WorkersArg,
     ci,
-    progress_bar,
-    report_console,
+    emit,
+    play_and_write,
     resolve_bots,
     table,
     workers_or_default,
@@ -112,28 +112,18 @@ def compare_cmd(
         opts_b = parse_option_pairs(ctx.meta.get(VS_KEY, []))
         given = resolve_bots(bots, None)
         n_workers = workers_or_default(workers)
-        if out is not None:
-            from bigtop.sim.output import prepare_dir
-
-            prepare_dir(out)
         # compare() checks everything before the first game is played.
-        with progress_bar(games_, f"{game} A/B ×{games_}") as progress:
-            c = compare(game, players, games_, seed, opts_a, opts_b, given, progress,
-                        rotate=rotate, workers=n_workers, ray_address=ray,
-                        keep_states=out is not None)
-        if not c.a.records:
-            fail("interrupted before any game finished")
-        doc = c.to_json()
-        if out is not None:
-            from bigtop.sim.output import write_comparison
+        from bigtop.sim.output import write_comparison
 
-            write_comparison(c, doc, out)
+        c, doc = play_and_write(
+            f"{game} A/B ×{games_}", games_, out, lambda progress: compare(
+                game, players, games_, seed, opts_a, opts_b, given, progress, rotate=rotate,
+                workers=n_workers, ray_address=ray, keep_states=out is not None),
+            lambda c: len(c.a.records), write_comparison)
     except BigtopError as e:
         fail(str(e))
-    if as_json:
-        typer.echo(json.dumps(doc, ensure_ascii=False))
-    else:
-        console = report_console()
+
+    def report(console: Console) -> None:
         va, vb = doc["variants"]["A"], doc["variants"]["B"]
         console.print(f"[bold]{c.a.game.title}[/]: {doc['games']} games per variant on the "
                       f"same seeds, {players} players, seed {seed}, bots "
@@ -152,11 +142,8 @@ def compare_cmd(
         if doc["interrupted"]:
             console.print(f"[bold yellow]interrupted:[/] {doc['games']} of "
                           f"{doc['requested_games']} pairs finished (the first ones)")
-        if out is not None:
-            console.print(f"files: {out}/ (games.csv, games.parquet, summary.json, games/, "
-                          "*.png)")
-    if doc["interrupted"]:
-        raise typer.Exit(INTERRUPTED)
+
+    emit(doc, as_json, c.a.interrupted, out, report)
 
 
 @app.command(name="tournament")
@@ -184,27 +171,18 @@ def tournament_cmd(
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
         n_workers = workers_or_default(workers)
-        if out is not None:
-            from bigtop.sim.output import prepare_dir
-
-            prepare_dir(out)
         total = per_table * len(tables(names, players))
-        with progress_bar(total, f"{game} round robin ×{total}") as progress:
-            t = tournament(game, players, names, per_table, seed, opts, progress,
-                           workers=n_workers, ray_address=ray, keep_states=out is not None)
-        if not t.records:
-            fail("interrupted before any game finished")
-        doc = t.to_json()
-        if out is not None:
-            from bigtop.sim.output import write_tournament
+        from bigtop.sim.output import write_tournament
 
-            write_tournament(t, doc, out)
+        t, doc = play_and_write(
+            f"{game} round robin ×{total}", total, out, lambda progress: tournament(
+                game, players, names, per_table, seed, opts, progress, workers=n_workers,
+                ray_address=ray, keep_states=out is not None),
+            lambda t: len(t.records), write_tournament)
     except BigtopError as e:
         fail(str(e))
-    if as_json:
-        typer.echo(json.dumps(doc, ensure_ascii=False))
-    else:
-        console = report_console()
+
+    def report(console: Console) -> None:
         console.print(f"[bold]{t.game.title}[/]: round robin of {len(t.bots)} bots, "
                       f"{len(t.tables)} tables of {players} × {per_table} games "
                       f"({len(t.records)} games), seed {seed}")
@@ -224,5 +202,5 @@ def tournament_cmd(
         if t.interrupted:
             console.print(f"[bold yellow]interrupted:[/] {len(t.records)} of {total} games "
                           "finished (the first ones)")
-    if t.interrupted:
-        raise typer.Exit(INTERRUPTED)
+
+    emit(doc, as_json, t.interrupted, out, report)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from bigtop.cli._app import OptionArg, app, fail
 from bigtop.cli._lab import (
-    INTERRUPTED,
     AgentsArg,
     BotsArg,
     JsonArg,
@@ -19,10 +18,10 @@ from bigtop.cli._lab import (
     RotateArg,
     SeedArg,
     WorkersArg,
+    emit,
+    play_and_write,
     print_footer,
     print_rates,
-    progress_bar,
-    report_console,
     resolve_bots,
     workers_or_default,
 )
@@ -60,37 +59,25 @@ def simulate_cmd(
         if rotate:
             check_rotation(games_, g.num_players)
         n_workers = workers_or_default(workers)
-        if out is not None:
-            from bigtop.sim.output import prepare_dir
+        from bigtop.sim.output import write_run
 
-            prepare_dir(out)
-        with progress_bar(games_, f"{game} ×{games_}") as progress:
-            run = simulate(game, players, games_, seed, opts, given, progress, rotate=rotate,
-                           workers=n_workers, ray_address=ray, keep_states=out is not None)
-        if not run.records:
-            fail("interrupted before any game finished")
-        if out is not None:
-            from bigtop.sim.output import write_run
-
-            write_run(run, out)
+        run, doc = play_and_write(
+            f"{game} ×{games_}", games_, out, lambda progress: simulate(
+                game, players, games_, seed, opts, given, progress, rotate=rotate,
+                workers=n_workers, ray_address=ray, keep_states=out is not None),
+            lambda r: len(r.records), write_run)
     except BigtopError as e:
         fail(str(e))
-    summary = run.summary()
-    if as_json:
-        typer.echo(json.dumps(run.to_json(), ensure_ascii=False))
-    else:
-        console = report_console()
-        lineup = ", ".join(run.bots)
+
+    def report(console: Console) -> None:
+        summary = doc["summary"]
         cycled = f" (cycled from {','.join(run.given)})" if summary["cycled"] else ""
         console.print(f"[bold]{run.game.title}[/]: {summary['games']} games, {players} "
                       f"players, seed {seed}")
-        console.print(f"line-up P0…P{players - 1}: {lineup}{cycled}"
+        console.print(f"line-up P0…P{players - 1}: {', '.join(run.bots)}{cycled}"
                       + (f"; rotated: {summary['deals']} deals × {players} seatings"
                          if rotate else ""))
         print_rates(console, summary)
         print_footer(console, summary)
-        if out is not None:
-            console.print(f"files: {out}/ (games.csv, games.parquet, summary.json, games/, "
-                          "*.png)")
-    if run.interrupted:
-        raise typer.Exit(INTERRUPTED)
+
+    emit(doc, as_json, run.interrupted, out, report)

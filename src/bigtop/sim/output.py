@@ -116,13 +116,12 @@ def write_json(doc: dict[str, Any], folder: Path) -> None:
     (folder / "summary.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
 
 
-def write_run(run: Run, path: str) -> Path:
-    """Every file of ``bigtop simulate --out``."""
+def write_run(run: Run, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop simulate --out`` (``doc``: the run's JSON document)."""
     from bigtop.sim.plots import plot_run
 
     folder = make_dir(path)
     write_rows(game_rows(run.records), folder)
-    doc = run.to_json()
     write_json(doc, folder)
     write_states(run.states, run.records, folder)
     plot_run(run.game.title, doc["summary"], run.records, folder)
