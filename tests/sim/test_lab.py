@@ -209,3 +209,19 @@ def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_lab, "err", Console(file=io.StringIO()))
     with _lab.progress_bar(10, "x") as none:
         assert none is None  # no terminal, no bar
+
+
+def test_seat_test_only_where_it_means_seat_advantage() -> None:
+    from bigtop.sim.stats import chi2_sf, equal_shares_test
+
+    assert abs(chi2_sf(3.841458820694124, 1) - 0.05) < 1e-12
+    assert abs(chi2_sf(9.487729036781154, 4) - 0.05) < 1e-12
+    stat, df, p = equal_shares_test([30, 10])
+    assert (stat, df) == (10.0, 1) and abs(p - 0.001565402258) < 1e-9
+    test = simulate("scout", 3, 30, seed=1, bots=["easy"]).summary()["seat_test"]
+    assert test["df"] == 2 and 0 <= test["p_value"] <= 1
+    assert simulate("scout", 3, 3, bots=["easy", "random"]).summary()["seat_test"] is None
+    assert simulate("scout", 3, 3, bots=["easy"], rotate=True).summary()["seat_test"] is None
+    res = cli.invoke(app, ["simulate", "scout", "-p", "3", "-n", "30", "--seed", "1",
+                           "--bots", "easy"])
+    assert "equal seats? chi-square" in res.stdout

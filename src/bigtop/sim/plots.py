@@ -45,8 +45,8 @@ def plot_run(title: str, summary: dict[str, Any], records: Sequence[GameRecord],
 
     bots = summary["bots"]
     fig = Figure(figsize=(2.5 + 1.0 * (n + len(bots)), 3.6), dpi=DPI, layout="constrained")
-    seat_ax, bot_ax = fig.subplots(1, 2, sharey=True,
-                                   gridspec_kw={"width_ratios": [n + 1, max(1, len(bots))]})
+    seat_ax, bot_ax = fig.subplots(1, 2, sharey=True, gridspec_kw={
+        "width_ratios": [n + 1, max(1.6, len(bots))]})
     seats = summary["seats"]
     nw = summary["no_winner"]
     _errorbars(seat_ax, [f"P{s['seat']}" for s in seats] + ["no\nwinner"],
@@ -54,7 +54,7 @@ def plot_run(title: str, summary: dict[str, Any], records: Sequence[GameRecord],
                [s["win_rate_ci95"] for s in seats] + [nw["ci95"]], "tab:blue")
     _errorbars(bot_ax, [b["bot"] for b in bots], [b["win_rate"] for b in bots],
                [b["win_rate_ci95"] for b in bots], "tab:orange")
-    for ax, what in ((seat_ax, "per seat"), (bot_ax, "per bot, per seat held")):
+    for ax, what in ((seat_ax, "per seat"), (bot_ax, "per bot\n(per seat held)")):
         ax.axhline(summary["baseline_win_rate"], color="grey", linestyle="--", linewidth=1)
         ax.set_title(what, fontsize=10)
     seat_ax.set_ylabel("win rate (95% interval); dashed: 1/players")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from bigtop.sim.stats import mean_interval, wilson_interval
+from bigtop.sim.stats import equal_shares_test, mean_interval, wilson_interval
 
 if TYPE_CHECKING:
     from bigtop.sim.runner import GameRecord, Run
@@ -160,6 +160,21 @@ def bot_stats(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
     return out
 
 
+SEAT_TEST = ("Pearson chi-square of the seats' win shares against equal shares (one bot in "
+             "every seat, independent games)")
+
+
+def seat_test(run: Run) -> dict[str, Any] | None:
+    """Is any seat better? Only asked where the answer means seat advantage: the same bot
+    in every seat and independent games (with rotation the games of a deal share cards)."""
+    if run.rotate or len(set(run.bots)) != 1 or not run.records:
+        return None
+    n = run.game.num_players
+    wins = [sum(r.shares()[p] for r in run.records) for p in range(n)]
+    stat, df, p = equal_shares_test(wins)
+    return {"test": SEAT_TEST, "chi2": stat, "df": df, "p_value": p}
+
+
 def summarise(run: Run) -> dict[str, Any]:
     """The whole summary of a run (what ``bigtop simulate --json`` prints as ``summary``)."""
     records = run.records
@@ -186,4 +201,5 @@ def summarise(run: Run) -> dict[str, Any]:
         "actions_mean_ci95": [acts.low, acts.high],
         "actions_sd": _sd([float(r.actions) for r in records]),
         "outcomes": outcomes(records),
+        "seat_test": seat_test(run),
     }
