@@ -225,3 +225,31 @@ def test_seat_test_only_where_it_means_seat_advantage() -> None:
     res = cli.invoke(app, ["simulate", "scout", "-p", "3", "-n", "30", "--seed", "1",
                            "--bots", "easy"])
     assert "equal seats? chi-square" in res.stdout
+
+
+def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C: the workers ignore it, the
+    parent stops them and prints the games that finished."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    bigtop = Path(sys.executable).with_name("bigtop")
+    proc = subprocess.Popen([str(bigtop), "simulate", "scout", "-p", "2", "-n", "20000",
+                             "--workers", "2", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(4)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, errors = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, errors
+    doc = json.loads(out)
+    assert doc["summary"]["interrupted"] and 0 < doc["summary"]["games"] < 20000
+    assert [r["index"] for r in doc["results"]] == list(range(doc["summary"]["games"]))
+    assert "Traceback" not in errors

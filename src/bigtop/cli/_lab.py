@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bigtop.agents.levels import BOT_NAMES
-from bigtop.cli._app import err, fail
+from bigtop.cli._app import err
 from bigtop.core.errors import BigtopError
 from bigtop.sim.runner import Progress as ProgressFn
 from bigtop.sim.runner import default_workers, parse_bots
@@ -114,7 +114,8 @@ def play_and_write(label: str, total: int, out: str | None,
     with progress_bar(total, label) as progress:
         result = play(progress)
     if finished(result) == 0:
-        fail("interrupted before any game finished")
+        err.print("[bold red]error:[/] interrupted before any game finished")
+        raise typer.Exit(INTERRUPTED)
     doc = result.to_json()
     if out is not None:
         write(result, doc, out)

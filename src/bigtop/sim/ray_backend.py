@@ -56,7 +56,13 @@ def run_on_ray(address: str, chunks: Sequence[Sequence[Job]]) -> Iterator[list[F
     refs = [task.remote(list(c)) for c in chunks]
     try:
         for ref in refs:
-            yield list(ray.get(ref))
+            while True:  # bounded waits, so that a Ctrl-C is seen at once
+                try:
+                    chunk = ray.get(ref, timeout=0.25)
+                    break
+                except ray.exceptions.GetTimeoutError:
+                    continue
+            yield list(chunk)
     except BaseException:
         for ref in refs:
             ray.cancel(ref, force=True)

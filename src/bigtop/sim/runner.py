@@ -249,9 +249,9 @@ def default_workers() -> int:
 
 
 def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
-    # Several chunks per worker balance uneven game lengths; chunks of a few games keep a
-    # Ctrl-C from waiting long and the progress bar moving.
-    size = max(1, min(16, len(jobs) // (workers * 8)))
+    # Several chunks per worker balance uneven game lengths; chunks of a few games keep the
+    # progress bar moving with slow bots (a search bot's game can take minutes).
+    size = max(1, min(4, len(jobs) // (workers * 16)))
     return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
 
 
@@ -316,7 +316,17 @@ def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
     try:
         # imap, not imap_unordered: results in job order (the pool still plays ahead while
         # a long game holds one worker).
-        for chunk in pool.imap(play_chunk, _chunks(jobs, workers)):
+        chunks = _chunks(jobs, workers)
+        results = pool.imap(play_chunk, chunks)
+        for _ in chunks:
+            while True:
+                # A bounded wait: a Ctrl-C that lands on another thread (the progress
+                # bar's) is only seen once this thread runs Python again.
+                try:
+                    chunk = results.next(timeout=0.25)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
             _collect(chunk, done, progress)
     except BaseException:
         pool.terminate()
