@@ -112,6 +112,23 @@ rule); ruling G3's stall (a whole round with no card placed anywhere but the pla
 open piles); ruling G3's hard turn cap."""
 
 
+def end_reason_text(reason: str | None, first_out: int | None, max_turns: int) -> str:
+    """Why a game ended, in words.
+
+    >>> end_reason_text("went-out", 2, 1000)
+    'P2 got rid of all their cards'
+    """
+    if reason == "went-out":
+        return f"P{first_out} got rid of all their cards"
+    if reason == "all-out":
+        return "every player has gone out"
+    if reason == "stall":
+        return "for too long nobody placed a card anywhere but on their own open pile"
+    if reason == "turn-limit":
+        return f"the turn limit of {max_turns} turns was reached"
+    return str(reason).replace("-", " ")
+
+
 @dataclass(frozen=True)
 class Clown15GoOptions(RuleOptions):
     sets: int = option(
@@ -125,7 +142,7 @@ class Clown15GoOptions(RuleOptions):
         DEFAULT_COLOURS,
         doc="The colour letters of the sets in the box, one distinct capital letter per set; "
         "the game uses the first `sets` of them (default: red, orange, yellow, green, blue, "
-        "purple, black, white).",
+        "violet, black, white).",
     )
     open_pile_first: bool = option(
         False,
@@ -802,7 +819,10 @@ class Clown15GoState(State):
         if self.phase == "card" and self.pending is not None:
             lines.append(f"P{self.to_act} turned over: {d.text(self.pending)}")
         if self.phase == "over":
-            lines.append(f"Game over ({self.end_reason}); ranking {self.ranking()}")
+            first = self.out_order[0] if self.out_order else None
+            why = end_reason_text(self.end_reason, first, o.max_turns)
+            places = ", ".join(f"P{q} {k}" for q, k in enumerate(self.ranking()))
+            lines.append(f"Game over: {why}. Places: {places}")
         return "\n".join(lines)
 
     # -- JSON -------------------------------------------------------------------------------

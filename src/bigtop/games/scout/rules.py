@@ -25,6 +25,7 @@ from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedA
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 
 # -- actions --------------------------------------------------------------------------------
@@ -679,7 +680,7 @@ class ScoutState(State):
         else:
             lines.append("Active set: none (the table is empty)")
         for q in range(g.num_players):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             info = (f"captured {len(self.captured[q])}, scout tokens {self.scout_tokens[q]}, "
                     f"Scout & Show {'ready' if self.show_tokens[q] else 'spent'}")
             lines.append(f"  P{q} ({tag}): {info}")

@@ -44,6 +44,12 @@ STEPS = "FLR"
 """Step letters: F = forward (away from the start edge), L = towards column A, R = away from
 column A. There is no backward step (the rulebook: "Clowns may move forward or sideways")."""
 ENDINGS = ("six-hole", "no-balls", "turn-limit")
+ENDING_WORDS: dict[str, str] = {
+    "six-hole": "a ball fell into the 6-point hole",
+    "no-balls": "the 6-point hole can no longer be filled",
+    "turn-limit": "the turn limit was reached",
+}
+"""Why a game ended, in words (the keys are :data:`ENDINGS`)."""
 MAX_SERIES_GAMES = 50
 """Ruling Z13: a tournament to a target score also stops after this many games."""
 
@@ -815,7 +821,9 @@ class ZirkusState(State):
             lines.append("  Points by colour: " + ", ".join(
                 f"{COLOURS[c]} {pts[c]}" for c in range(4)))
         if self.finished:
-            lines.append(f"Final scores {[int(s) for s in self.scores()]} ({self.ending})")
+            why = ENDING_WORDS.get(str(self.ending), str(self.ending))
+            scores = ", ".join(f"P{p} {int(s)}" for p, s in enumerate(self.scores()))
+            lines.append(f"Game over: {why}. Final scores: {scores}")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:
