@@ -17,7 +17,8 @@ from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 
 
-def _load_state_file(path: str) -> State:
+def load_state_file(path: str) -> State:
+    """A state from a JSON file (or stdin for ``-``), validated; BigtopError otherwise."""
     from pathlib import Path
 
     from bigtop.core.registry import load_state
@@ -70,7 +71,7 @@ def render(
     from bigtop.core.registry import game_module
 
     try:
-        s = _load_state_file(path)
+        s = load_state_file(path)
         n = s.game.num_players
         if player is not None and not 0 <= player < n:
             raise BigtopError(f"player must be 0..{n - 1}")
@@ -104,7 +105,7 @@ def replay(
 ) -> None:
     """Replay a game from its seed and history, one line per action."""
     try:
-        saved = _load_state_file(path)
+        saved = load_state_file(path)
     except BigtopError as e:
         fail(str(e))
         return

@@ -123,7 +123,7 @@ def end_reason_text(reason: str | None, first_out: int | None, max_turns: int) -
     if reason == "all-out":
         return "every player has gone out"
     if reason == "stall":
-        return "for too long nobody placed a card anywhere but on their own open pile"
+        return "for too long no card went anywhere but onto its player's open pile"
     if reason == "turn-limit":
         return f"the turn limit of {max_turns} turns was reached"
     return str(reason).replace("-", " ")

@@ -86,7 +86,8 @@ def round_summary(before: State, after: State) -> list[str]:
     totals = [sum(rs[q] for rs in after.round_scores[:r + 1]) for q in range(g.num_players)]
     for q in range(g.num_players):
         hand = rec["hand"][q]
-        pays = "pays nothing for the hand" if rec["exempt"] == q else f"hand -{hand}"
+        pays = ("pays nothing for the hand" if rec["exempt"] == q
+                else f"hand -{hand}" if hand else "hand empty")
         lines.append(f"  P{q}: captured +{rec['captured'][q]}, tokens +{rec['scout_tokens'][q]}"
                      f", {pays} = {scores[q]:+d} (total {totals[q]})")
     return lines

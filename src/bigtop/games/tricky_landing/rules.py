@@ -387,8 +387,8 @@ class TrickyLandingState(State):
                  if self.trump_card else
                  (f"none (trump suit {SUIT_NAMES[self.trump_suit]})" if self.trump_suit
                   else "none (no trump suit)"))
-        lines = [head, f"Trump card: {trump}",
-                 f"First player card: P{self.leader}; dealer P{self.dealer}"]
+        lines = [head, f"Trump card: {trump}; first player card: P{self.leader}; "
+                 f"dealer P{self.dealer}"]
 
         def show(c: Landing) -> str:
             seen = c.card not in self.hidden or self.hidden[c.card] == player
@@ -417,8 +417,6 @@ class TrickyLandingState(State):
                          + (f": {' '.join(self.penalty[q])}" if self.penalty[q] else ""))
         if player is not None and not self.finished:
             lines.append("Your hand: " + " ".join(self.hands[player]))
-            lines.append("Throw: CARD [X Y] [SPIN], e.g. 'y7 0 0 medium' (aim in cm from the "
-                         "target's centre; spin none/low/medium/high or rev/s)")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:

@@ -8,7 +8,7 @@ True
 >>> before = s.clone()
 >>> for _ in range(3):
 ...     s.apply(s.legal_actions()[0])
->>> round_summary(before, s)[0].startswith("Trick 1 of 12:")
+>>> trick_summary(before, s)[0].startswith("Trick 1 of 12:")
 True
 """
 
@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, number, paragraphs
+from bigtop.games.tricky_landing.cards import card_name
 from bigtop.games.tricky_landing.rules import (
     SPINS,
+    Throw,
     TrickyLandingGame,
     TrickyLandingState,
     describe_resolution,
@@ -72,13 +74,23 @@ def _trick_lines(state: TrickyLandingState, number_of_trick: int) -> list[str]:
     return [head, *("  " + line for line in describe_resolution(res, state.last_table))]
 
 
-def round_summary(before: State, after: State) -> list[str]:
-    """What the trick did when the action from ``before`` to ``after`` finished one, and
-    every player's points when it finished the round; otherwise nothing."""
+def featured(state: State) -> tuple[list[tuple[int, str]], str]:
+    """One throw per card in the move menu (at the centre, medium spin), labelled by the
+    card: the other 26 aims and spins of each card are typed."""
+    legal = state.legal_actions()
+    medium = SPINS["medium"]
+    shown = [(i, f"{a.card} {card_name(a.card)}") for i, a in enumerate(legal)
+             if isinstance(a, Throw) and (a.x, a.y, a.spin) == (0.0, 0.0, medium)]
+    return shown, ("Each number throws that card at the centre with medium spin; or type "
+                   "CARD X Y SPIN, e.g. 'y7 5 0 high' (aim in cm; spin none/low/medium/high).")
+
+
+def trick_summary(before: State, after: State) -> list[str]:
+    """What the trick did when the action from ``before`` to ``after`` finished one;
+    otherwise nothing."""
     assert isinstance(before, TrickyLandingState) and isinstance(after, TrickyLandingState)
     if (after.round, after.trick) == (before.round, before.trick):
         return []
-    g = after.game
     if after.round == before.round or after.finished:
         lines = _trick_lines(after, before.trick + 1)
     else:
@@ -89,11 +101,21 @@ def round_summary(before: State, after: State) -> list[str]:
         probe._end_round = lambda: None  # type: ignore[method-assign]
         probe.apply(after.history[len(before.history)])
         lines = _trick_lines(probe, before.trick + 1)
+    return lines
+
+
+def round_summary(before: State, after: State) -> list[str]:
+    """Every player's points when the action from ``before`` to ``after`` finished a round;
+    otherwise nothing."""
+    assert isinstance(before, TrickyLandingState) and isinstance(after, TrickyLandingState)
+    g = after.game
+    lines = []
     if after.round > before.round:
         r = before.round
         lines.append(f"Round {r + 1} of {g.rounds} over:")
         for q in range(g.num_players):
             down, up = after.round_piles[r][q]
-            lines.append(f"  P{q}: {down} face down +{down}, {up} face up -{2 * up} = "
+            kept = f", {up} face up -{2 * up}" if up else ", none face up"
+            lines.append(f"  P{q}: {down} face down +{down}{kept} = "
                          f"{after.round_scores[r][q]:+d} (total {after.totals[q]})")
     return lines

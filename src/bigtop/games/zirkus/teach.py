@@ -82,10 +82,10 @@ def round_summary(before: State, after: State) -> list[str]:
     why = ENDING_WORDS.get(str(rec["ending"]), str(rec["ending"]).replace("-", " "))
     lines = [f"{head}: {why}."]
     value = {g.field_names[f]: v for f, v in g.board.holes}
-    filled = [f"{ball} in the {value[name]}-point hole ({name})"
-              for name, ball in sorted(rec["holes"].items(), key=lambda kv: value[kv[0]])
-              if ball is not None]
-    lines.append("  Holes filled: " + (", ".join(filled) if filled else "none"))
+    filled = sorted((value[name], ball) for name, ball in rec["holes"].items()
+                    if ball is not None)
+    lines.append("  Holes filled: " + (", ".join(f"{v} {ball}" for v, ball in filled)
+                                       if filled else "none"))
     for p in range(g.num_players):
         total = f" (total {after.totals[p]})" if series else ""
         lines.append(f"  P{p} ({rec['colours'][p]}): {count(rec['scores'][p], 'point')}"
