@@ -7,6 +7,7 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 app = typer.Typer(
     add_completion=False,
@@ -22,6 +23,7 @@ OptionArg = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with code 2."""
-    err.print(f"[bold red]error:[/] {message}")
+    """Print ``error: message`` on stderr and exit with code 2 (the message is shown as it
+    is, never read as markup: it may quote what the user typed)."""
+    err.print(Text.assemble(("error:", "bold red"), " ", message))
     raise typer.Exit(2)

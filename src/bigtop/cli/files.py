@@ -15,6 +15,7 @@ from bigtop.core.game import State
 from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
+from bigtop.core.text import numbers
 
 
 def load_state_file(path: str) -> State:
@@ -63,7 +64,8 @@ def state(
 def render(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
     player: Annotated[int | None, typer.Option(
-        help="Draw what this seat may see (default: everything).")] = None,
+        help="Draw what this seat may see, its hand included (default: what a spectator "
+        "sees, no hidden cards).", show_default=False)] = None,
     out: Annotated[str | None, typer.Option(
         help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
 ) -> None:
@@ -103,25 +105,32 @@ def render(
 def replay(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
 ) -> None:
-    """Replay a game from its seed and history, one line per action."""
+    """Replay a game from its seed and history, one line per action, with how each round
+    (and trick) ended."""
+    from bigtop.games import teaching
+
     try:
         saved = load_state_file(path)
     except BigtopError as e:
         fail(str(e))
         return
+    teach = teaching(saved.game.name)
     s = saved.game.new_initial_state(saved.seed)
     for i, action in enumerate(saved.history, 1):
         try:
             line = s.describe(action)
+            before = s.clone()
             s.apply(action)
         except BigtopError as e:
             fail(f"action {i} does not replay from a fresh deal: {e}")
             return
         typer.echo(f"{i:>5}  {line}")
+        for note in teach.trick_summary(before, s) + teach.round_summary(before, s):
+            typer.echo(f"       {note}")
     if s != saved:
         fail("the history does not lead to the saved position (it was hand-edited?)")
         return
     if s.is_terminal():
         result = s.result()
-        typer.echo(f"final scores {result['scores']}, winners "
+        typer.echo(f"final scores {numbers(result['scores'])}; winners "
                    + ", ".join(f"P{w}" for w in result["winners"]))

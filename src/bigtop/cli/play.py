@@ -119,7 +119,6 @@ class Session:
         self._run: tuple[int, bool] = (-99, False)  # (seat acting, move already marked)
         self.bots: dict[int, Agent] = {}
         self.pending: list[tuple[str, str]] = []  # events since the last prompt, with style
-        self.last_board: str | None = None
         self.last_human: int | None = None
         self._make_bots()
 
@@ -172,7 +171,6 @@ class Session:
             self._step(a, quiet=True)
         self.save_path = save
         self.pending = []
-        self.last_board = None
         self._make_bots()
 
     def resume(self, saved: State) -> None:
@@ -210,12 +208,8 @@ class Session:
                 continue
             self.screen.say(line, style)
 
-    def _board(self, seat: int, force: bool = False) -> list[str]:
-        view = self.state.render(seat)
-        if force or view != self.last_board:
-            self.last_board = view
-            return view.splitlines()
-        return []
+    def _board(self, seat: int) -> list[str]:
+        return self.state.render(seat).splitlines()
 
     def _menu(self, every: bool = False) -> tuple[list[tuple[int, str]], str]:
         """The numbered moves to show, and a line about the rest."""
@@ -237,16 +231,15 @@ class Session:
         board = self._board(seat)
         items, note = self._menu()
         menu_rows = len(columns(items, screen.width))
-        free = screen.height - 2 - (len(board) + 1 if board else 0) - (1 if note else 0)
+        free = screen.height - 2 - (len(board) + 1) - (1 if note else 0)
         if menu_rows > free:
             keep = fit_columns(items, screen.width, max(3, free - 1))
             items, note = items[:keep], (f"({len(self._menu()[0]) - keep} more moves: "
                                          "'list' shows them all)")
         self._flush(free - min(menu_rows, free))
-        if board:
-            screen.rule(f"P{seat}'s turn")
-            for line in board:
-                screen.say(line)
+        screen.rule(f"P{seat}'s turn")
+        for line in board:
+            screen.say(line)
         for line in columns(items, screen.width):
             screen.say(line)
         if note:
@@ -297,7 +290,7 @@ class Session:
                 self._page(columns(items, self.screen.width))
                 continue
             if word == "board":
-                for line in self._board(seat, force=True):
+                for line in self._board(seat):
                     self.screen.say(line)
                 continue
             if word == "log":
@@ -401,7 +394,6 @@ class Session:
             self._flush()
             self._wait(f"Pass the terminal to P{seat} and press Enter.")
             self.screen.clear()
-            self.last_board = None
         self.last_human = seat
 
     def run(self) -> None:

@@ -81,8 +81,7 @@ def featured(state: State) -> tuple[list[tuple[int, str]], str]:
     medium = SPINS["medium"]
     shown = [(i, f"{a.card} {card_name(a.card)}") for i, a in enumerate(legal)
              if isinstance(a, Throw) and (a.x, a.y, a.spin) == (0.0, 0.0, medium)]
-    return shown, ("Each number throws that card at the centre with medium spin; or type "
-                   "CARD X Y SPIN, e.g. 'y7 5 0 high' (aim in cm; spin none/low/medium/high).")
+    return shown, "A number throws at the centre, medium spin; or type e.g. 'y7 5 0 high'."
 
 
 def trick_summary(before: State, after: State) -> list[str]:
