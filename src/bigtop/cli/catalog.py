@@ -35,11 +35,11 @@ def _table(g: GameInfo) -> Table:
     default and values under it, then what it means."""
     table = Table(title=Text(f"{g.title}  ({g.name}, {g.min_players}–{g.max_players} players)"),
                   title_justify="left", show_lines=True, expand=True)
-    table.add_column("option = default", ratio=1, overflow="fold")
+    table.add_column("option, default, values", ratio=1, overflow="fold")
     table.add_column("meaning", ratio=2)
     for o in g.options:
         cell = Text(o.name, style="bold")
-        cell.append(f" = {_default(o)}\n")
+        cell.append(f"\ndefault {_default(o)}\n")
         cell.append(_values(o), style="dim")
         table.add_row(cell, Text(o.doc))
     return table

@@ -234,8 +234,9 @@ class Session:
         free = screen.height - 2 - (len(board) + 1) - (1 if note else 0)
         if menu_rows > free:
             keep = fit_columns(items, screen.width, max(3, free - 1))
-            items, note = items[:keep], (f"({len(self._menu()[0]) - keep} more moves: "
-                                         "'list' shows them all)")
+            if keep < len(items):
+                items, note = items[:keep], (f"({len(items) - keep} more moves: 'list' "
+                                             "shows them all)")
         self._flush(free - min(menu_rows, free))
         screen.rule(f"P{seat}'s turn")
         for line in board:

@@ -5,12 +5,6 @@
 >>> s = new_state("scout", players=3, seed=1, options={"rounds": 1})
 >>> "Show" in rules_text(s.game) and "ruling" not in rules_text(s.game).lower()
 True
->>> from bigtop.agents.base import play_random
->>> import random
->>> before = s.clone()
->>> _ = play_random(s, random.Random(1))
->>> round_summary(before, s)[0].startswith("Round 1 of 1 over")
-True
 """
 
 from __future__ import annotations

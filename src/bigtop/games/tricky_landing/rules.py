@@ -403,7 +403,9 @@ class TrickyLandingState(State):
             trump = (f"trump {suit_word(self.last_trump)}" if self.last_trump is not None
                      else "no trump")
             lines.append(f"Last trick ({trump}):")
-            for i, c in enumerate(self.last_table):
+            # Where each card landed matters until the next trick starts; then only its
+            # outcome is kept, so the view stays one screen high with six players.
+            for i, c in enumerate(self.last_table if not self.table else []):
                 k = res.trick_of[i]
                 lines.append(show(c) + (f" — trick {k + 1}" if k >= 0 else " — missed"))
             lines.extend("  " + line for line in describe_resolution(res, self.last_table))
