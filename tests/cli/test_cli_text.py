@@ -107,3 +107,25 @@ def test_describe_and_render_polish() -> None:
     play_random(s, random.Random(2))
     text = s.render(0)
     assert "Game over: " in text and "(six-hole)" not in text
+
+
+def test_readme_play_lines_print_what_they_say(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = Path(__file__).parents[2] / "README.md"
+    lines = [line for line in readme.read_text().splitlines()
+             if line.startswith(".venv/bin/bigtop play")]
+    said = {
+        "you are P0 against three easy bots": "You: P0. Bots: P1 easy, P2 easy, P3 easy.",
+        "P1 hard, P2 easy": "You: P0. Bots: P1 hard, P2 easy.",
+        "go on with a saved game": "resumed after 3 moves",
+        "hot-seat: P0 and P2 at this keyboard": "You: P0, P2. Bots: P1 easy.",
+    }
+    monkeypatch.chdir(tmp_path)
+    seen = set()
+    for line in lines:
+        command, comment = (part.strip() for part in line.split("#", 1))
+        res = runner.invoke(app, command.split()[1:], input="1\nquit\n")
+        assert res.exit_code == 0, res.output
+        assert said[comment] in res.output, (line, res.output)
+        seen.add(comment)
+    assert seen == set(said)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -118,7 +119,8 @@ class Session:
         """History lengths where a human's move began (what ``undo`` goes back to)."""
         self._run: tuple[int, bool] = (-99, False)  # (seat acting, move already marked)
         self.bots: dict[int, Agent] = {}
-        self.pending: list[tuple[str, str]] = []  # events since the last prompt, with style
+        self.pending: list[tuple[str, str, int]] = []
+        """Lines since the last prompt: (text, style, the seat that moved or CHANCE)."""
         self.last_human: int | None = None
         self._make_bots()
 
@@ -149,11 +151,11 @@ class Session:
         before = s.clone()
         s.apply(action)
         self.log.append(line)
-        events = [(line + remark, "dim" if p == CHANCE else "green")]
+        events = [(line + remark, "dim" if p == CHANCE else "green", p)]
         trick = self.teach.trick_summary(before, s)
         rnd = self.teach.round_summary(before, s)
         self.log.extend(trick + rnd)
-        events += [(x, "yellow") for x in trick] + [(x, "bold yellow") for x in rnd]
+        events += [(x, "yellow", p) for x in trick] + [(x, "bold yellow", p) for x in rnd]
         if not quiet:
             self.pending.extend(events)
             if rnd and self.seats.humans and not s.is_terminal():
@@ -196,14 +198,16 @@ class Session:
         if not self.screen.console.is_terminal:
             room = len(events)  # a log, not a screen: keep every line
         room = max(4, room if room is not None else self.screen.height - 4)
-        plain = [i for i, (_, style) in enumerate(events) if style in ("green", "dim")]
+        plain = [i for i, (_, style, _) in enumerate(events) if style in ("green", "dim")]
         # Folding k lines prints one line in their place.
         fold = set(plain[:len(events) - room + 1] if len(events) > room else [])
+        by_seat = Counter(events[i][2] for i in fold if events[i][2] >= 0)
         folded = False
-        for i, (line, style) in enumerate(events):
+        for i, (line, style, _) in enumerate(events):
             if i in fold:
                 if not folded:
-                    self.screen.note(f"({len(fold)} earlier moves; 'log' shows them)")
+                    seats = ", ".join(f"P{q} {k}" for q, k in sorted(by_seat.items()))
+                    self.screen.note(f"({len(fold)} earlier moves: {seats}; 'log' shows them)")
                     folded = True
                 continue
             self.screen.say(line, style)
@@ -390,9 +394,9 @@ class Session:
         return bot.act(self.state)
 
     def _hand_over(self, seat: int) -> None:
-        """Hot-seat: hide the last player's hand before the next one looks."""
+        """Hot-seat: hide the last player's hand before the next one looks (the moves since,
+        all public, are printed on the cleared screen)."""
         if len(self.seats.humans) > 1 and self.last_human not in (None, seat):
-            self._flush()
             self._wait(f"Pass the terminal to P{seat} and press Enter.")
             self.screen.clear()
         self.last_human = seat

@@ -812,7 +812,7 @@ class Clown15GoState(State):
                 marks.append(f"out #{self.out_order.index(q) + 1}")
             tag = f" ({', '.join(marks)})" if marks else ""
             pts = f", {self.points[q]} points" if o.points else ""
-            below = " ".join(d.texts(pile[-6:-1]))
+            below = " ".join(d.texts(pile[-5:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "
                          f"{_cards(self.cards_left(q))}{pts}")
