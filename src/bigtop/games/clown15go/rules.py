@@ -34,6 +34,7 @@ from bigtop.core.errors import (
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.clown15go.cards import DEFAULT_COLOURS, HIGHEST, Deck, colour, number
 
 # -- actions --------------------------------------------------------------------------------
@@ -815,7 +816,7 @@ class Clown15GoState(State):
             below = " ".join(d.texts(pile[-5:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "
-                         f"{_cards(self.cards_left(q))}{pts}")
+                         f"{count(self.cards_left(q), 'card')}{pts}")
         if self.phase == "card" and self.pending is not None:
             lines.append(f"P{self.to_act} turned over: {d.text(self.pending)}")
         if self.phase == "over":
@@ -963,10 +964,6 @@ class Clown15GoState(State):
         return new
 
 
-def _cards(k: int) -> str:
-    return "1 card" if k == 1 else f"{k} cards"
-
-
 # -- loading hand-written positions ----------------------------------------------------------
 
 _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "completed",
@@ -1037,7 +1034,7 @@ def _load_position(game: Clown15GoGame, pos: JSON, seed: int) -> Clown15GoState:
     missing = sorted(set(d.cards) - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {d.text(missing[0])}")
+            f"{count(len(missing), 'card')} missing, e.g. {d.text(missing[0])}")
     recycled = pos.get("recycled", [False] * n)
     if not isinstance(recycled, list) or len(recycled) != n:
         raise InvalidStateError(f"'recycled' must list {n} true/false values")

@@ -967,7 +967,7 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
     missing = sorted(game.deck_set - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {missing[0][0]}/{missing[0][1]}")
+            f"{count(len(missing), 'card')} missing, e.g. {missing[0][0]}/{missing[0][1]}")
     if len(s.unused) != len(game.deck) - n * game.hand_size:
         raise InvalidStateError(
             f"{len(s.unused)} unused cards; this player count leaves "
