@@ -20,13 +20,13 @@ import typer
 
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import BOT_NAMES, make_bot
-from bigtop.cli._app import OptionArg, app, fail
+from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli.files import load_state_file
 from bigtop.cli.screen import Screen, columns, fit_columns, read_number
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game, State
-from bigtop.core.options import parse_option_pairs
+from bigtop.core.limits import parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
 from bigtop.core.text import numbers
@@ -122,6 +122,9 @@ class Session:
         self.pending: list[tuple[str, str, int]] = []
         """Lines since the last prompt: (text, style, the seat that moved or CHANCE)."""
         self.last_human: int | None = None
+        self.viewer = seats.humans[0] if len(seats.humans) == 1 else None
+        """Whom the moves are told to: the one human, or everyone (hot-seat: the screen is
+        shared, so a Tricky Landing throw is not named to the others)."""
         self._make_bots()
 
     # -- the game as (seed, actions) ----------------------------------------------------
@@ -147,7 +150,7 @@ class Session:
             self._run = (p, marked)
         elif p >= 0:
             self._run = (p, False)
-        line = s.describe(action)
+        line = s.describe(action, self.viewer)
         before = s.clone()
         s.apply(action)
         self.log.append(line)
@@ -225,7 +228,7 @@ class Session:
         me = f"P{s.current_player()} "
         items = []
         for i, action in enumerate(legal):
-            text = s.describe(action)
+            text = s.describe(action, s.current_player())
             items.append((i, text[len(me):] if text.startswith(me) else text))
         return items, ""
 
@@ -325,15 +328,10 @@ class Session:
                 raise BigtopError(f"choose a number from 0 to {len(legal) - 1}")
             return legal[n]
         if text.startswith("{"):
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                raise BigtopError(f"that is not valid JSON: {e.msg}") from None
-            action = self.game.action_from_json(obj)
+            action = self.game.action_from_json(parse_json_limited(text, "that action"))
         else:
             action = self.state.action_from_text(text)
-        # Probe legality on a copy so a bad entry changes nothing.
-        self.state.clone().apply(action)
+        self.state.check_playable(action)  # a bad entry changes nothing
         return action
 
     def _help(self) -> None:
@@ -352,7 +350,7 @@ class Session:
         legal = s.legal_actions()
         index = next((i for i, a in enumerate(legal) if a == action), None)
         number = f" (type {index})" if index is not None else ""
-        self.screen.say(f"hint: {s.describe(action)}{number}", "cyan")
+        self.screen.say(f"hint: {s.describe(action, seat)}{number}", "cyan")
 
     def _undo(self) -> bool:
         if len(self.seats.humans) > 1:
@@ -490,8 +488,8 @@ def play(
             g, s0 = saved.game, saved.seed
         else:
             s0 = check_seed(0 if seed is None else seed)
-            g = new_game(game or "scout", 3 if players is None else players,
-                         parse_option_pairs(option or []))
+            name = game or "scout"
+            g = new_game(name, 3 if players is None else players, game_options(name, option))
             saved = None
         seats = Seats.parse(g.num_players, seat, humans, bots)
         screen = Screen(g.name)
