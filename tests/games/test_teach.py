@@ -91,3 +91,21 @@ def test_tricky_landing_round_lines_add_up() -> None:
     for q, line in enumerate(lines[1:]):
         assert line.endswith(f"(total {s.totals[q]})")
         assert f"= {s.round_scores[0][q]:+d}" in line
+
+
+def test_long_menus_are_grouped() -> None:
+    """SCOUT's inserts get short labels (every one listed); Tricky Landing numbers one throw
+    per card, and the numbers are those of the full legal list."""
+    s = new_game("scout", 3).new_initial_state(3)
+    s.apply(s.legal_actions()[1])  # P0 shows a card
+    s.apply(next(a for a in s.legal_actions() if a.kind == "scout"))
+    items, note = teaching("scout").featured(s) or ([], "")
+    assert [i for i, _ in items] == list(range(len(s.legal_actions())))
+    assert all(re.fullmatch(r"\d+/\d+ at \d+", label) for _, label in items) and note
+    t = new_game("tricky-landing", 4).new_initial_state(1)
+    items, note = teaching("tricky-landing").featured(t) or ([], "")
+    legal = t.legal_actions()
+    assert [legal[i].card for i, _ in items] == t.hands[0]
+    assert all(label.startswith(legal[i].card + " ") for i, label in items)
+    assert teaching("so-ein-zirkus").featured(new_game("so-ein-zirkus", 2)
+                                             .new_initial_state(1)) is None

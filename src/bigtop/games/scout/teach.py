@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, paragraphs
-from bigtop.games.scout.rules import ScoutGame, ScoutState
+from bigtop.games.scout.cards import show_card
+from bigtop.games.scout.rules import Insert, ScoutGame, ScoutState
 
 
 def intro(game: Game) -> str:
@@ -56,6 +57,21 @@ def rules_text(game: Game) -> str:
         "Type a listed number, or 'show 2 3' (3 cards from position 2), 'scout left', "
         "'scout right and-show', 'insert 4' or 'insert 4 flip', 'turn', 'pass'.",
     ])
+
+
+def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:
+    """While a scouted card waits to be inserted, short labels (``10/2 at 3``) so that the
+    up to 26 places fit a few rows; otherwise every move as ``describe`` says it."""
+    assert isinstance(state, ScoutState)
+    if state.phase != "insert" or state.pending is None:
+        return None
+    top, bottom = state.pending
+    items = []
+    for i, a in enumerate(state.legal_actions()):
+        if isinstance(a, Insert):
+            card = show_card((bottom, top) if a.flip else (top, bottom))
+            items.append((i, f"{card} at {a.position}"))
+    return items, "Insert the scouted card: its numbers as it will show, and the position."
 
 
 def round_summary(before: State, after: State) -> list[str]:
