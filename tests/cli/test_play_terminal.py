@@ -204,3 +204,16 @@ def test_hot_seat_hint_and_bad_input(tmp_path: Path) -> None:
     t.child.sendcontrol("d")  # end of input leaves cleanly
     t.expect(["bye"])
     assert t.close() == 0
+
+
+def test_ctrl_c_while_a_bot_thinks_leaves_cleanly(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    t = Terminal("play", "tricky-landing", "-p", "3", "--bots", "hard", "--save", str(save))
+    t.expect([PROMPT])
+    t.send("0")
+    t.expect(["is thinking"])  # the spinner of a searching bot
+    t.child.sendintr()
+    t.expect(["bye"])
+    assert t.close() == 0
+    assert "Traceback" not in t.plain
+    assert len(json.loads(save.read_text())["history"]) == 1

@@ -431,7 +431,8 @@ class Session:
                     if self.pause and self.seats.humans:
                         self._flush()
                         self._wait("(Enter)")
-        except _Quit:
+        except (_Quit, KeyboardInterrupt):  # quit, end of input or Ctrl-C: the same goodbye
+            self.screen.say("")
             self._flush()
             if self.save_path:
                 screen.note(f"saved; go on with: bigtop play --load {self.save_path}")
