@@ -119,6 +119,8 @@ def test_a_newcomer_plays_a_whole_game(tmp_path: Path, game: str, args: list[str
     t.expect([PROMPT])
     assert "Type 'rules' to learn the game" in t.plain
     _board_on_screen(t, head)
+    colours = {cell.fg for row in t.screen.buffer.values() for cell in row.values()}
+    assert len(colours - {"default"}) >= 1  # cards, suits or balls in colour
     t.send("rules")
     t.expect([PROMPT])
     assert rule in " ".join(t.plain.split())

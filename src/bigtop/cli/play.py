@@ -32,6 +32,10 @@ from bigtop.core.rng import check_seed, derive_seed
 from bigtop.core.text import numbers
 from bigtop.games import Teaching, teaching
 
+MOVE_STYLE, CHANCE_STYLE, SUMMARY_STYLE = "", "dim", "bold"
+"""How the lines between two prompts look: moves, chance (dice) and round summaries (which
+are never folded away)."""
+
 HINT_BOT = "hard"
 """The level ``hint`` asks: the strongest."""
 
@@ -154,11 +158,12 @@ class Session:
         before = s.clone()
         s.apply(action)
         self.log.append(line)
-        events = [(line + remark, "dim" if p == CHANCE else "green", p)]
+        # Moves in the terminal's own colour, so every card shows in its colour.
+        events = [(line + remark, MOVE_STYLE if p != CHANCE else CHANCE_STYLE, p)]
         trick = self.teach.trick_summary(before, s)
         rnd = self.teach.round_summary(before, s)
         self.log.extend(trick + rnd)
-        events += [(x, "yellow", p) for x in trick] + [(x, "bold yellow", p) for x in rnd]
+        events += [(x, SUMMARY_STYLE, p) for x in trick + rnd]
         if not quiet:
             self.pending.extend(events)
             if rnd and self.seats.humans and not s.is_terminal():
@@ -201,7 +206,7 @@ class Session:
         if not self.screen.console.is_terminal:
             room = len(events)  # a log, not a screen: keep every line
         room = max(4, room if room is not None else self.screen.height - 4)
-        plain = [i for i, (_, style, _) in enumerate(events) if style in ("green", "dim")]
+        plain = [i for i, (_, style, _) in enumerate(events) if style != SUMMARY_STYLE]
         # Folding k lines prints one line in their place.
         fold = set(plain[:len(events) - room + 1] if len(events) > room else [])
         by_seat = Counter(events[i][2] for i in fold if events[i][2] >= 0)
