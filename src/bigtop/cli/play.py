@@ -450,7 +450,8 @@ class Session:
             screen.say(line)
         r = self.state.result()
         winners = ", ".join(f"P{w}" for w in r["winners"])
-        screen.say(f"Scores: {numbers(r['scores'])}. Winner: {winners}.", "bold")
+        label = "Winner" if len(r["winners"]) == 1 else "Winners (tied)"
+        screen.say(f"Scores: {numbers(r['scores'])}. {label}: {winners}.", "bold")
 
 
 @app.command()
