@@ -83,8 +83,9 @@ class Screen:
         self.console.print(self.text(line, style), soft_wrap=False, overflow="fold")
 
     def note(self, line: str) -> None:
-        """A line about the program rather than the game (dim)."""
-        self.console.print(Text(line, style="dim"))
+        """A line about the program rather than the game (dim). Not wrapped by us, so a
+        command or path in it stays whole for copying (the terminal wraps it)."""
+        self.console.print(Text(line, style="dim"), soft_wrap=True)
 
     def error(self, line: str) -> None:
         self.console.print(Text(line, style="red"))
