@@ -41,12 +41,39 @@ def option(
     minimum: float | None = None,
     maximum: float | None = None,
     quote: str | None = None,
+    per_player: bool = False,
 ) -> Any:
     """Declare one rule option: its default, what it means, and its allowed values.
 
-    ``quote`` is the rulebook sentence the default reading follows (for rulings)."""
-    meta = {"doc": doc, "choices": choices, "minimum": minimum, "maximum": maximum, "quote": quote}
+    ``quote`` is the rulebook sentence the default reading follows (for rulings).
+    ``per_player`` (numbers only): the value is one number for every player or a list of one
+    number per player (a tuple; the game checks its length in ``validate_for``)."""
+    meta = {"doc": doc, "choices": choices, "minimum": minimum, "maximum": maximum, "quote": quote,
+            "per_player": per_player}
     return dataclasses.field(default=default, metadata=meta)
+
+
+def first_player_option(quote: str) -> Any:
+    """The shared ``first_player`` option: the seat that starts the first round (0..players-1,
+    default 0). Rulebooks leave the choice to the table ("chosen by lot"); as an option it
+    travels in the options JSON, so a saved game replays exactly. Games check the upper bound
+    with :func:`check_first_player` in ``validate_for``."""
+    return option(0, minimum=0, maximum=7,
+                  doc="The seat that starts the first round (0 = P0); the rulebook lets the "
+                  "players choose, e.g. by lot.", quote=quote)
+
+
+def check_first_player(first_player: int, num_players: int) -> None:
+    """Reject a starting seat that does not exist at this table.
+
+    >>> check_first_player(3, 3)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.RuleOptionError: rule option 'first_player' must be a seat 0..2, got 3
+    """
+    if not 0 <= first_player < num_players:
+        raise RuleOptionError(
+            f"rule option 'first_player' must be a seat 0..{num_players - 1}, got {first_player}")
 
 
 @dataclass(frozen=True)
@@ -61,6 +88,7 @@ class OptionInfo:
     minimum: float | None
     maximum: float | None
     quote: str | None
+    per_player: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,13 +104,15 @@ class RuleOptions:
             out.append(
                 OptionInfo(
                     name=f.name,
-                    type=_type_name(hints[f.name]),
+                    # A per-player number reads as such, not as its Python union type.
+                    type="float or list" if m.get("per_player") else _type_name(hints[f.name]),
                     default=f.default,
                     doc=m.get("doc", ""),
                     choices=m.get("choices"),
                     minimum=m.get("minimum"),
                     maximum=m.get("maximum"),
                     quote=m.get("quote"),
+                    per_player=m.get("per_player", False),
                 )
             )
         return out
@@ -128,9 +158,40 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
+def _per_player(info: OptionInfo, raw: object) -> float | tuple[float, ...]:
+    """A number, or a list of numbers (JSON list, or text ``[0.7,1,1,1.3]`` / ``0.7,1,1,1.3``).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(RuleOptions):
+    ...     skill: float | tuple[float, ...] = option(1.0, doc="Skill.", minimum=0.1,
+    ...                                               per_player=True)
+    >>> Demo.from_mapping({"skill": "[0.7, 1, 1, 1.3]"}).skill
+    (0.7, 1.0, 1.0, 1.3)
+    >>> Demo.from_mapping({"skill": 2}).skill
+    2.0
+    """
+    what = f"rule option {info.name!r}"
+    items: object = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        items = [t.strip() for t in text.split(",")] if "," in text else text
+    one = dataclasses.replace(info, per_player=False, type="float")
+    if isinstance(items, list | tuple):
+        if not items:
+            raise RuleOptionError(f"{what} takes a number or a list of numbers, got {raw!r}")
+        values = tuple(float(_coerce(one, x)) for x in items)
+        return values[0] if len(values) == 1 else values
+    return float(_coerce(one, items))
+
+
 def _coerce(info: OptionInfo, raw: object) -> Any:
     what = f"rule option {info.name!r}"
     value: Any
+    if info.per_player:
+        return _per_player(info, raw)
     if info.type == "bool":
         if isinstance(raw, bool):
             value = raw
