@@ -10,7 +10,7 @@ import typer
 import typer.core
 from rich.console import Console
 
-from bigtop.cli._app import OptionArg, app, fail
+from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli._lab import (
     BotsArg,
     JsonArg,
@@ -28,7 +28,6 @@ from bigtop.cli._lab import (
     workers_or_default,
 )
 from bigtop.core.errors import BigtopError
-from bigtop.core.options import parse_option_pairs
 
 VS_KEY = "bigtop.vs_options"
 
@@ -108,8 +107,8 @@ def compare_cmd(
     try:
         if not vs:
             raise BigtopError("say variant B after --vs, e.g. -o rounds=1 --vs -o rounds=2")
-        opts_a = parse_option_pairs(option or [])
-        opts_b = parse_option_pairs(ctx.meta.get(VS_KEY, []))
+        opts_a = game_options(game, option)
+        opts_b = game_options(game, ctx.meta.get(VS_KEY, []))
         given = resolve_bots(bots, None)
         n_workers = workers_or_default(workers)
         # compare() checks everything before the first game is played.
@@ -167,7 +166,7 @@ def tournament_cmd(
     from bigtop.sim.tournament import RATING, tables, tournament
 
     try:
-        opts = parse_option_pairs(option or [])
+        opts = game_options(game, option)
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
         n_workers = workers_or_default(workers)

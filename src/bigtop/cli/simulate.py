@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from bigtop.cli._app import OptionArg, app, fail
+from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli._lab import (
     AgentsArg,
     BotsArg,
@@ -26,7 +26,6 @@ from bigtop.cli._lab import (
     workers_or_default,
 )
 from bigtop.core.errors import BigtopError
-from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 from bigtop.sim.runner import check_games, check_rotation, seat_lineup, simulate
@@ -50,7 +49,7 @@ def simulate_cmd(
     """Play many seeded bot games; print win rates, scores and places per seat and per bot,
     game lengths and how games ended, with 95% intervals."""
     try:
-        opts = parse_option_pairs(option or [])
+        opts = game_options(game, option)
         given = resolve_bots(bots, agents)
         g = new_game(game, players, opts)  # validate everything before a progress bar
         check_seed(seed)
