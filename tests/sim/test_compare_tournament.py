@@ -141,3 +141,22 @@ def test_cli_tournament(tmp_path: Path) -> None:
     ]:
         res = cli.invoke(app, bad)
         assert res.exit_code == 2 and message in res.output, (bad, res.output)
+
+
+def test_compare_rotated_and_interrupted_keeps_whole_deals_of_both_variants() -> None:
+    full = compare("scout", 2, 8, seed=6, a={"hand_turn": "off"}, b={},
+                   bots=["easy", "random"], rotate=True)
+    assert [r.bots for r in full.a.records[:2]] == [["easy", "random"], ["random", "easy"]]
+    assert [r.seed for r in full.a.records] == [r.seed for r in full.b.records]
+    assert full.differences()[0]["deals"] == 4
+
+    def stop(done: int) -> None:
+        if done >= 5:
+            raise KeyboardInterrupt
+
+    cut = compare("scout", 2, 8, seed=6, a={"hand_turn": "off"}, b={},
+                  bots=["easy", "random"], rotate=True, progress=stop)
+    assert cut.a.interrupted and cut.to_json()["interrupted"]
+    k = len(cut.a.records)
+    assert k == len(cut.b.records) and k % 2 == 0 and 0 < k < 8
+    assert cut.a.records == full.a.records[:k] and cut.b.records == full.b.records[:k]
