@@ -36,8 +36,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
 unit: $(BUILT)
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
+	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 
 bench: $(BUILT)
 	$(BIN)/python bench/bench_games.py
