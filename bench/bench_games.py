@@ -5,6 +5,10 @@ through bigtop's OpenSpiel adapter; and IS-MCTS iterations per second.
     .venv/bin/python bench/bench_games.py [--seconds 2] [--game scout] [--players default]
                                           [--pure] [--baseline REV] [--json]
 
+Times are CPU seconds of this process (``time.process_time``), for bigtop and the references
+alike: on a shared machine other jobs then hardly move the ratios (wall-clock rates did by
+a factor of two from one second to the next).
+
 Sections (all by default; ``--only random|adapter|ismcts`` picks some):
 
 * ``random``: complete random games per second and actions per second (chance outcomes count
@@ -51,13 +55,14 @@ REFERENCES = ("crazy_eights", "hearts")
 
 
 def _time_loop(play_one: Callable[[int], int], seconds: float) -> tuple[float, float, int]:
-    """Run whole games until ``seconds`` pass; returns games/s, actions/s, games."""
+    """Run whole games until ``seconds`` of CPU time pass; returns games/s, actions/s,
+    games."""
     games = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         actions += play_one(games)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds and games >= 3:
             return games / elapsed, actions / elapsed, games
 
@@ -126,12 +131,12 @@ def ismcts_rate(name: str, players: int, seconds: float) -> tuple[float, int]:
         if not state.is_terminal() and len(state.legal_actions()) > 1:
             positions.append(state.clone())
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for i, pos in enumerate(positions):
             ISMCTSAgent(iterations=ISMCTS_ITERATIONS, seed=1 + i).act(pos)
             decisions += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return decisions * ISMCTS_ITERATIONS / elapsed, decisions
 
