@@ -12,7 +12,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench lock clean
+.PHONY: run test lint typecheck unit bench lock clean postgresql
 
 $(STAMP): requirements.lock pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -28,7 +28,13 @@ $(BUILT): $(STAMP) $(COMPILED_SOURCES)
 run: $(BUILT)
 	$(BIN)/bigtop play scout --players 3
 
-test: lint typecheck unit
+test: postgresql lint typecheck unit
+
+# The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
+# postgresql, run as an unprivileged user in a temporary directory): install it when missing.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
