@@ -1,35 +1,68 @@
 """Random-play throughput of every registered game, side by side with OpenSpiel's C++
-``crazy_eights`` and ``hearts`` driven by the same Python loop in the same run.
+``crazy_eights`` and ``hearts`` driven by the same Python loop in the same run; the same loop
+through bigtop's OpenSpiel adapter; and IS-MCTS iterations per second.
 
-    .venv/bin/python bench/bench_games.py [--seconds 2] [--game scout] [--json]
+    .venv/bin/python bench/bench_games.py [--seconds 2] [--game scout] [--players default]
+                                          [--pure] [--baseline REV] [--json]
 
-Figures: complete random games per second and actions per second (chance outcomes count as
-actions for both sides), and the ratio of actions/s to crazy_eights measured in this run (the
-machine is noisy; compare ratios, not absolute numbers).
+Times are CPU seconds of this process (``time.process_time``), for bigtop and the references
+alike: on a shared machine other jobs then hardly move the ratios (wall-clock rates did by
+a factor of two from one second to the next).
+
+Sections (all by default; ``--only random|adapter|ismcts`` picks some):
+
+* ``random``: complete random games per second and actions per second (chance outcomes count
+  as actions for both sides), and the ratio of actions/s to crazy_eights measured in this run
+  (the machine is noisy; compare ratios, not absolute numbers).
+* ``adapter``: the crazy_eights loop over ``bigtop_<game>`` (bigtop.interop.openspiel), at the
+  default player count, as a ratio to the engine's own loop in this run. The game is loaded
+  with ``num_seeds=64`` so that its first chance node (the seed: 65,536 outcomes by default,
+  a few ms to list) does not dominate short games.
+* ``ismcts``: ``ISMCTSAgent(iterations=50, seed=1)`` deciding in four fixed positions of a
+  seeded random game (at the default player count): iterations per second. The workload is
+  the same in every run of the same code: the same positions, seeds and so the same trees.
+
+``--pure`` measures everything again in a subprocess with ``BIGTOP_PURE=1`` (the pure-Python
+package) and ``--baseline REV`` in a subprocess running the sources of git revision ``REV``
+(for example ``main``): the ``×`` columns say how many times faster this run is. Those runs
+are minutes apart on a shared machine, so each is first scaled by its own crazy_eights rate
+(when the random section ran): the ratios compare speed relative to the same C++ yardstick.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from bigtop.agents.base import play_random
+from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.core.game import pick_outcome
 from bigtop.core.registry import game_names, get_game, new_game
 
+DEFAULT_PLAYERS = 3  # the CLI's default player count
+ISMCTS_ITERATIONS = 50
+ISMCTS_STEPS = (0, 7, 15, 30)  # random steps from the start to each measured position
+SECTIONS = ("random", "adapter", "ismcts")
+REFERENCES = ("crazy_eights", "hearts")
+
 
 def _time_loop(play_one: Callable[[int], int], seconds: float) -> tuple[float, float, int]:
-    """Run whole games until ``seconds`` pass; returns games/s, actions/s, games."""
+    """Run whole games until ``seconds`` of CPU time pass; returns games/s, actions/s,
+    games."""
     games = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         actions += play_one(games)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds and games >= 3:
             return games / elapsed, actions / elapsed, games
 
@@ -43,16 +76,12 @@ def bigtop_player(name: str, players: int, options: dict[str, object]) -> Callab
     return play_one
 
 
-def openspiel_player(name: str) -> Callable[[int], int] | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game(name)
+def spiel_loop(game: object) -> Callable[[int], int]:
+    """The Python loop over an OpenSpiel game (C++ or bigtop's adapter alike)."""
 
     def play_one(i: int) -> int:
         rng = random.Random(i)
-        state = game.new_initial_state()
+        state = game.new_initial_state()  # type: ignore[attr-defined]
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
@@ -66,44 +95,204 @@ def openspiel_player(name: str) -> Callable[[int], int] | None:
     return play_one
 
 
+def openspiel_player(name: str) -> Callable[[int], int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return spiel_loop(pyspiel.load_game(name))
+
+
+def adapter_player(name: str, players: int) -> Callable[[int], int] | None:
+    try:
+        from bigtop.interop.openspiel import load
+    except ImportError:
+        return None
+    return spiel_loop(load(name, players=players, num_seeds=64))
+
+
+def ismcts_rate(name: str, players: int, seconds: float) -> tuple[float, int]:
+    """IS-MCTS iterations per second over the fixed positions (at least one pass)."""
+    game = new_game(name, players, {})
+    positions = []
+    rng = random.Random(5)
+    state = game.new_initial_state(5)
+    step = 0
+    for target in ISMCTS_STEPS:
+        while step < target and not state.is_terminal():
+            if state.is_chance():
+                state.apply_chance()
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            step += 1
+        while state.is_chance():
+            state.apply_chance()
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            positions.append(state.clone())
+    decisions = 0
+    start = time.process_time()
+    while True:
+        for i, pos in enumerate(positions):
+            ISMCTSAgent(iterations=ISMCTS_ITERATIONS, seed=1 + i).act(pos)
+            decisions += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return decisions * ISMCTS_ITERATIONS / elapsed, decisions
+
+
+def mode_line() -> str:
+    try:
+        from bigtop import _compiled
+    except ImportError:
+        return "pure Python (a revision without compiled modules)"
+    return _compiled.describe()
+
+
+def default_players(name: str) -> int:
+    cls = get_game(name)
+    return min(max(DEFAULT_PLAYERS, cls.min_players), cls.max_players)
+
+
+def measure(names: list[str], players: str, sections: list[str],
+            seconds: float) -> list[dict[str, object]]:
+    """Every requested row, in a fixed order."""
+    rows: list[dict[str, object]] = []
+    if "random" in sections:
+        for ref in REFERENCES:
+            player = openspiel_player(ref)
+            if player is None:
+                print("open-spiel is not installed: no reference rows", file=sys.stderr)
+                break
+            gps, aps, k = _time_loop(player, seconds)
+            rows.append({"section": "random", "game": f"openspiel:{ref}", "players": "default",
+                         "games_per_s": gps, "per_s": aps, "games": k})
+    for name in names:
+        cls = get_game(name)
+        counts = (range(cls.min_players, cls.max_players + 1) if players == "all"
+                  else [default_players(name) if players == "default" else int(players)])
+        for n in counts:
+            if "random" in sections or ("adapter" in sections and n == default_players(name)):
+                gps, aps, k = _time_loop(bigtop_player(name, n, {}), seconds)
+                rows.append({"section": "random", "game": name, "players": n,
+                             "games_per_s": gps, "per_s": aps, "games": k})
+            if "adapter" in sections and n == default_players(name):
+                adapter = adapter_player(name, n)
+                if adapter is not None:
+                    gps, aps, k = _time_loop(adapter, seconds)
+                    rows.append({"section": "adapter", "game": name, "players": n,
+                                 "games_per_s": gps, "per_s": aps, "games": k})
+            if "ismcts" in sections and n == default_players(name):
+                ips, k = ismcts_rate(name, n, seconds)
+                rows.append({"section": "ismcts", "game": name, "players": n, "per_s": ips,
+                             "games": k})
+    return rows
+
+
+def _key(row: dict[str, object]) -> tuple[str, str, str]:
+    return (str(row["section"]), str(row["game"]), str(row["players"]))
+
+
+def run_elsewhere(argv: list[str], env: dict[str, str], label: str) -> dict[str, object]:
+    """This script's measurement in a subprocess (another mode or revision)."""
+    print(f"measuring {label} in a subprocess ...", file=sys.stderr)
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--json"],
+                          env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{label} run failed:\n{done.stderr.strip()}")
+    out: dict[str, object] = json.loads(done.stdout)
+    return out
+
+
+def baseline_env(rev: str, tmp: str) -> dict[str, str]:
+    """An environment whose ``bigtop`` is revision ``rev``'s sources (pure Python)."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", rev, "src"],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"git archive {rev} failed: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+    return dict(os.environ, PYTHONPATH=str(Path(tmp) / "src"), BIGTOP_PURE="1")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measured row")
     ap.add_argument("--game", action="append", help="only these games (repeatable)")
+    ap.add_argument("--players", default="all",
+                    help="'all' (random section), 'default' (3 where allowed) or a number")
+    ap.add_argument("--only", action="append", choices=SECTIONS, help="only these sections")
+    ap.add_argument("--pure", action="store_true",
+                    help="also measure the pure-Python package (BIGTOP_PURE=1)")
+    ap.add_argument("--baseline", metavar="REV", help="also measure git revision REV")
     ap.add_argument("--json", action="store_true", help="print JSON rows")
     args = ap.parse_args()
     names = args.game or game_names()
-    rows: list[dict[str, object]] = []
-    reference = None
-    for ref in ("crazy_eights", "hearts"):
-        player = openspiel_player(ref)
-        if player is None:
-            print("open-spiel is not installed: no reference rows", file=sys.stderr)
-            break
-        gps, aps, k = _time_loop(player, args.seconds)
-        rows.append({"game": f"openspiel:{ref}", "players": "default", "games_per_s": gps,
-                     "actions_per_s": aps, "games": k})
-        if reference is None:
-            reference = aps
+    sections = args.only or list(SECTIONS)
+    child = ["--seconds", str(args.seconds), "--players", args.players]
     for name in names:
-        cls = get_game(name)
-        for n in range(cls.min_players, cls.max_players + 1):
-            gps, aps, k = _time_loop(bigtop_player(name, n, {}), args.seconds)
-            rows.append({"game": name, "players": n, "games_per_s": gps, "actions_per_s": aps,
-                         "games": k})
-    for r in rows:
-        r["ratio_to_crazy_eights"] = (float(r["actions_per_s"]) / reference  # type: ignore[arg-type]
-                                      if reference else None)
+        child += ["--game", name]
+    for section in sections:
+        child += ["--only", section]
+    others: list[tuple[str, dict[str, object]]] = []
+    if args.pure:
+        others.append(("pure", run_elsewhere(child, dict(os.environ, BIGTOP_PURE="1"),
+                                             "the pure-Python package")))
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.baseline:
+            others.append((args.baseline, run_elsewhere(
+                child, baseline_env(args.baseline, tmp), f"revision {args.baseline}")))
+    rows = measure(names, args.players, sections, args.seconds)
+    result = {"mode": mode_line(), "rows": rows}
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(result, indent=1))
         return 0
-    print(f"{'game':<28}{'players':>8}{'games/s':>12}{'actions/s':>12}{'vs crazy_eights':>17}")
-    for r in rows:
-        ratio = r["ratio_to_crazy_eights"]
-        ratio_s = f"{ratio:.2f}" if isinstance(ratio, float) else "-"
-        print(f"{r['game']:<28}{r['players']!s:>8}{r['games_per_s']:>12.1f}"
-              f"{r['actions_per_s']:>12.0f}{ratio_s:>17}")
+    print_tables(result, others)
     return 0
+
+
+def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, object]]]) -> None:
+    rows: list[dict[str, object]] = result["rows"]  # type: ignore[assignment]
+    by_key = {_key(r): r for r in rows}
+    ref = by_key.get(("random", "openspiel:crazy_eights", "default"))
+    print(f"this run: {result['mode']}")
+    for label, other in others:
+        print(f"{label}: {other['mode']}")
+    other_rows = [(label, {_key(r): r for r in o["rows"]})  # type: ignore[attr-defined]
+                  for label, o in others]
+    # Runs minutes apart on a shared machine: scale each by its own crazy_eights rate.
+    ref_key = ("random", "openspiel:crazy_eights", "default")
+    scales = [float(ref["per_s"]) / float(keyed[ref_key]["per_s"])  # type: ignore[index,arg-type]
+              if ref is not None and ref_key in keyed else 1.0 for _, keyed in other_rows]
+    extra = "".join(f"{label[:10] + ' /s':>14}{'× ' + label[:8]:>11}" for label, _ in others)
+    titles = {"random": ("actions/s", "vs crazy_eights"),
+              "adapter": ("actions/s", "vs own loop"),
+              "ismcts": ("iterations/s", "")}
+    for section in SECTIONS:
+        part = [r for r in rows if r["section"] == section]
+        if not part:
+            continue
+        unit, versus = titles[section]
+        print(f"\n[{section}]")
+        print(f"{'game':<26}{'players':>8}{unit:>14}{versus:>17}{extra}")
+        for r in part:
+            per_s = float(r["per_s"])  # type: ignore[arg-type]
+            if section == "random":
+                base = ref
+            elif section == "adapter":
+                base = by_key.get(("random", str(r["game"]), str(r["players"])))
+            else:
+                base = None
+            vs = f"{per_s / float(base['per_s']):.2f}" if base else "-"  # type: ignore[arg-type]
+            line = f"{r['game']!s:<26}{r['players']!s:>8}{per_s:>14.0f}{vs:>17}"
+            for (_, keyed), scale in zip(other_rows, scales, strict=True):
+                o = keyed.get(_key(r))
+                if o is None:
+                    line += f"{'-':>14}{'-':>11}"
+                else:
+                    o_per_s = float(o["per_s"])  # type: ignore[arg-type]
+                    line += f"{o_per_s:>14.0f}{per_s / (o_per_s * scale):>11.2f}"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,19 @@
 0
 """
 
-from bigtop.core.registry import game_names, get_game, list_games, load_state, new_game, new_state
+# First of all: whether compiled modules may load (BIGTOP_PURE, stale builds).
+from bigtop._compiled import activate as _activate
+
+_activate()
+
+from bigtop.core.registry import (  # noqa: E402
+    game_names,
+    get_game,
+    list_games,
+    load_state,
+    new_game,
+    new_state,
+)
 
 __all__ = ["game_names", "get_game", "list_games", "load_state", "new_game", "new_state"]
 __version__ = "0.1.0"

@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 
 MAX_SEED = 2**63 - 1
@@ -32,6 +33,30 @@ def derive_uniform(seed: int, *key: object) -> float:
     text = f"{seed}/" + "/".join(map(str, key))
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return (int.from_bytes(digest, "little") >> 11) / 2**53
+
+
+def derive_normals(seed: int, *key: object) -> tuple[float, float, float, float]:
+    """Four independent standard normal draws determined by ``seed`` and ``key``: one 32-byte
+    BLAKE2b hash gives four 53-bit uniforms, and Box–Muller turns each pair into two normals.
+    About five times cheaper than seeding a generator for a few draws (a simulated throw).
+
+    >>> a = derive_normals(7, "throw", 3)
+    >>> a == derive_normals(7, "throw", 3) and a != derive_normals(7, "throw", 4)
+    True
+    >>> len(a), all(abs(z) < 9 for z in a)
+    (4, True)
+    """
+    text = f"{seed}/" + "/".join(map(str, key))
+    digest = hashlib.blake2b(text.encode(), digest_size=32).digest()
+    out = []
+    for i in (0, 16):
+        # u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
+        u1 = ((int.from_bytes(digest[i:i + 8], "little") >> 11) + 1) / 2**53
+        u2 = (int.from_bytes(digest[i + 8:i + 16], "little") >> 11) / 2**53
+        r = math.sqrt(-2.0 * math.log(u1))
+        out.append(r * math.cos(2.0 * math.pi * u2))
+        out.append(r * math.sin(2.0 * math.pi * u2))
+    return (out[0], out[1], out[2], out[3])
 
 
 def derive_seed(seed: int, *key: object) -> int:

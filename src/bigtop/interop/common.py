@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bigtop.core.game import State
+from bigtop.core.actions import Action
+from bigtop.core.game import Game, State
 
 #: The four games of the issue; adapters register whichever of them the registry has.
 GAMES = ("scout", "clown-15-go", "so-ein-zirkus", "tricky-landing")
@@ -57,3 +58,37 @@ def compact_json(obj: object) -> str:
 def openspiel_name(game: str) -> str:
     """``bigtop_`` + the registry name with dashes as underscores."""
     return "bigtop_" + game.replace("-", "_")
+
+
+_ACTION_IDS: dict[int, tuple[Game, dict[int, int]]] = {}
+
+
+def action_ids(game: Game) -> dict[int, int]:
+    """``id(action) -> action number`` for the interned actions of ``game``'s action table
+    (one dict per game object). Legal lists hand out those very objects, so numbering a list
+    hashes no dataclass. The table keeps its actions alive and this cache keeps the game, so
+    the ids stay valid."""
+    entry = _ACTION_IDS.get(id(game))
+    if entry is None or entry[0] is not game:
+        entry = (game, {id(a): i for i, a in enumerate(game.action_table.actions)})
+        _ACTION_IDS[id(game)] = entry
+    return entry[1]
+
+
+def action_numbers(game: Game, actions: Sequence[Action],
+                   ids: dict[int, int] | None = None) -> list[int]:
+    """The integer encoding of each of ``actions``, by identity where it can (``ids`` from
+    :func:`action_ids`), else through :meth:`~bigtop.core.game.Game.action_to_int`.
+
+    >>> from bigtop import new_state
+    >>> s = new_state("scout", players=3, seed=1)
+    >>> legal = s.legal_actions()
+    >>> action_numbers(s.game, legal) == [s.game.action_to_int(a) for a in legal]
+    True
+    """
+    if ids is None:
+        ids = action_ids(game)
+    try:
+        return [ids[id(a)] for a in actions]
+    except KeyError:  # an equal action object that is not the table's own
+        return [game.action_to_int(a) for a in actions]

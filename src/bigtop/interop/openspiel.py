@@ -47,13 +47,21 @@ import pyspiel
 
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game
-from bigtop.interop.common import GAMES, compact_json, openspiel_name, state_returns
+from bigtop.interop.common import (
+    GAMES,
+    action_ids,
+    action_numbers,
+    compact_json,
+    openspiel_name,
+    state_returns,
+)
 from bigtop.interop.tensors import FloatArray, TensorLayout, layout_for
 
 #: Upper bound on player decisions that OpenSpiel is told (``max_game_length``); bigtop
 #: games have no fixed bound, this is far beyond any real play.
 MAX_GAME_LENGTH = 100_000
 DEFAULT_NUM_SEEDS = 1 << 16
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 _EXTRA_PARAMS = ("players", "seed", "num_seeds")
 
 #: OpenSpiel names registered so far, by bigtop name.
@@ -63,29 +71,33 @@ SKIPPED: dict[str, str] = {}
 
 
 class _Holder:
-    """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
+    """The bigtop state inside an OpenSpiel state, with each player's own actions so far and
+    the game's identity-keyed action numbers.
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
     pickling them; this holder makes the first a fast ``clone()`` and the second the state's
-    exact bigtop JSON."""
+    exact bigtop JSON. ``legal`` caches the sorted action numbers of the current position
+    (OpenSpiel asks for them several times per step in its algorithms)."""
 
-    __slots__ = ("own", "state")
+    __slots__ = ("ids", "legal", "own", "state")
 
-    def __init__(self, state: State, own: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, state: State, own: list[list[int]]) -> None:
         self.state = state
-        self.own = own  # immutable: shared between clones
+        self.own = own
+        self.ids = action_ids(state.game)  # shared: one dict per game
+        self.legal: list[int] | None = None
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
-        return _Holder(self.state.clone(), self.own)
+        return _Holder(self.state.clone(), [list(a) for a in self.own])
 
-    def __reduce__(self) -> tuple[Any, tuple[str, tuple[tuple[int, ...], ...]]]:
+    def __reduce__(self) -> tuple[Any, tuple[str, list[list[int]]]]:
         return (_holder_from_json, (json.dumps(self.state.to_json()), self.own))
 
 
-def _holder_from_json(text: str, own: tuple[tuple[int, ...], ...]) -> _Holder:
+def _holder_from_json(text: str, own: list[list[int]]) -> _Holder:
     from bigtop.core.registry import load_state
 
-    return _Holder(load_state(json.loads(text)), tuple(tuple(a) for a in own))
+    return _Holder(load_state(json.loads(text)), [list(a) for a in own])
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -143,6 +155,7 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         if self.num_seeds < 1:
             raise ValueError("num_seeds must be at least 1")
         nda = self.bigtop_game.num_distinct_actions()
+        self._seed_outcomes: list[tuple[int, float]] | None = None
         self.layout: TensorLayout = layout_for(self.bigtop_game)
         self._initial: State | None = (
             None if self.seed < 0 else self.bigtop_game.new_initial_state(self.seed))
@@ -163,6 +176,13 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
     def __reduce__(self) -> tuple[Callable[[str], Any], tuple[str]]:
         # The game classes are made per bigtop game at run time; pickle by game string.
         return (_load_game_string, (str(self),))
+
+    def seed_outcomes(self) -> list[tuple[int, float]]:
+        """The seed node's outcomes: every seed, uniformly (built once per game)."""
+        if self._seed_outcomes is None:
+            n = self.num_seeds
+            self._seed_outcomes = [(s, 1.0 / n) for s in range(n)]
+        return self._seed_outcomes
 
     def initial_bigtop_state(self) -> State | None:
         """The bigtop state a fresh OpenSpiel state starts from (None: the seed is drawn at a
@@ -191,7 +211,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         initial = game.initial_bigtop_state()
         self._bt: _Holder | None = None
         if initial is not None:
-            self._bt = _Holder(initial, ((),) * game.num_players())
+            self._bt = _Holder(initial, [[] for _ in range(game.num_players())])
         self._resample_count = 0
 
     # -- access ------------------------------------------------------------------------------
@@ -207,23 +227,29 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     # -- OpenSpiel protocol ------------------------------------------------------------------
     def current_player(self) -> int:
-        if self._bt is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        p = self._bt.state.current_player()
+        holder = self._bt
+        if holder is None:
+            return _CHANCE
         # bigtop's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's numbers too.
-        return p
+        return holder.state.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self._bt is not None and player == self._bt.state.current_player()
-        game = self._game().bigtop_game
-        return sorted(game.action_to_int(a) for a in self._bt.state.legal_actions())
+        holder = self._bt
+        if holder is None or player != holder.state.current_player():
+            return []
+        if holder.legal is None:
+            legal = action_numbers(holder.state.game, holder.state.legal_actions(), holder.ids)
+            legal.sort()
+            holder.legal = legal
+        return holder.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._bt is None:
-            n = self._game().num_seeds
-            return [(s, 1.0 / n) for s in range(n)]
-        game = self._game().bigtop_game
-        return sorted((game.action_to_int(a), p) for a, p in self._bt.state.chance_outcomes())
+        holder = self._bt
+        if holder is None:
+            return self._game().seed_outcomes()
+        outcomes = holder.state.chance_outcomes()
+        numbers = action_numbers(holder.state.game, [a for a, _ in outcomes], holder.ids)
+        return sorted(zip(numbers, (p for _, p in outcomes), strict=True))
 
     def _apply_action(self, action: int) -> None:
         game = self._game()
@@ -231,16 +257,15 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < game.num_seeds:
                 raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
             self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
-                               ((),) * game.num_players())
+                               [[] for _ in range(game.num_players())])
             return
         holder = self._bt
         player = holder.state.current_player()
         # Raises MalformedActionError / IllegalActionError (ValueErrors), changing nothing.
         holder.state.apply_int(int(action))
+        holder.legal = None
         if player >= 0:
-            own = list(holder.own)
-            own[player] = (*own[player], int(action))
-            holder.own = tuple(own)
+            holder.own[player].append(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._game()
@@ -280,7 +305,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         self._resample_count += 1
         u = probability_sampler() if probability_sampler is not None else random.random()
         seed = (int(u * 2**53) * 1_000_003 + self._resample_count) % 2**63
-        own = tuple(a if q == player_id else () for q, a in enumerate(self._bt.own))
+        own = [list(a) if q == player_id else [] for q, a in enumerate(self._bt.own)]
         new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own)
         return new
 

@@ -1,0 +1,98 @@
+"""The compiled build (mypyc, where a C compiler exists) and the pure-Python package play
+byte-identical games: every game, every player count, seeded random games and a few IS-MCTS
+decisions, compared through ``to_json()`` between this process (compiled modules if built)
+and a subprocess with ``BIGTOP_PURE=1`` (extension modules ignored).
+
+Run as a script it prints the games' fingerprints (that is what the subprocess does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import random
+import subprocess
+import sys
+import warnings
+
+from bigtop import _compiled
+from bigtop.agents.base import play_random
+from bigtop.agents.ismcts import ISMCTSAgent
+from bigtop.core.registry import game_names, get_game, new_game
+from bigtop.interop.common import compact_json
+
+SEEDS = (3, 1234567)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def fingerprints() -> dict[str, str]:
+    """A hash of the final JSON of each seeded game, by case name."""
+    out: dict[str, str] = {}
+    for name in game_names():
+        cls = get_game(name)
+        for players in range(cls.min_players, cls.max_players + 1):
+            game = new_game(name, players)
+            for seed in SEEDS:
+                state = game.new_initial_state(seed)
+                play_random(state, random.Random(seed))
+                out[f"{name}/{players}/random/{seed}"] = _digest(compact_json(state.to_json()))
+        # Search: resample_hidden, clone and rollouts, from the first decisions on.
+        state = new_game(name, max(3, cls.min_players)).new_initial_state(SEEDS[1])
+        agent = ISMCTSAgent(iterations=6, seed=2, max_rollout=400)
+        for _ in range(4):
+            if state.is_terminal():
+                break
+            if state.is_chance():
+                state.apply_chance()
+                continue
+            state.apply(agent.act(state))
+        out[f"{name}/ismcts"] = _digest(compact_json(state.to_json()))
+    return out
+
+
+def _pure_run() -> dict[str, object]:
+    env = dict(os.environ, BIGTOP_PURE="1")
+    done = subprocess.run([sys.executable, __file__], env=env, capture_output=True, text=True,
+                          check=True, timeout=600)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_the_compiled_and_the_pure_package_play_the_same_games() -> None:
+    pure = _pure_run()
+    assert pure["compiled_modules"] == [], "BIGTOP_PURE=1 still loaded extension modules"
+    assert pure["mode"] == "pure"
+    here = fingerprints()
+    assert pure["games"] == here
+    assert len(here) > 30
+
+
+def test_a_build_is_current_and_loaded() -> None:
+    """Where setup.py compiled modules, this process runs them (a stale build would run pure
+    Python, with a warning: rebuild with `make .venv/.bigtop-installed`)."""
+    try:
+        record = json.loads(_compiled.BUILD_INFO.read_text())
+    except FileNotFoundError:
+        assert _compiled.mode() == "pure"  # nothing was compiled: pure Python throughout
+        return
+    modules = sorted(record["modules"])
+    for module in modules:
+        importlib.import_module(module)
+    if os.environ.get(_compiled.PURE_ENV, "") not in ("", "0"):  # the suite run pure
+        assert _compiled.compiled_modules() == []
+        return
+    assert _compiled.pure_reason is None, _compiled.pure_reason
+    assert set(modules) <= set(_compiled.compiled_modules())
+
+
+if __name__ == "__main__":
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        games = fingerprints()
+    print(json.dumps({"mode": _compiled.mode(), "compiled_modules": _compiled.compiled_modules(),
+                      "games": games}))
