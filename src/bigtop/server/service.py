@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from bigtop.agents.levels import BOT_NAMES
@@ -383,6 +383,15 @@ class TableService:
                 return None
             loaded = self._refresh(conn, table_id)
         return self._remember(loaded)
+
+    def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
+        """Store when these (table, seat) people were last seen, in one transaction."""
+        with self._write() as conn:
+            conn.execute(update(seats).where(
+                seats.c.table_id == bindparam("t"), seats.c.seat == bindparam("s"),
+                seats.c.last_seen < bindparam("at")).values(last_seen=bindparam("at")),
+                [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
+            conn.commit()
 
     def join(self, table_id: str, seat: int | None) -> tuple[int, str]:
         """Take a free person's seat of a listed table: a fresh token (the old invite link of
