@@ -95,7 +95,8 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice)
+    done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice,
+                           None, loaded)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat, version)
 
