@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,9 @@ class Clock:
     """Starts the run once every client is connected (connecting 2,000 sockets takes a
     while and is not what is measured)."""
 
-    def __init__(self, clients: int, seconds: float) -> None:
+    def __init__(self, clients: int, seconds: float, cpu: Callable[[], float]) -> None:
+        self.cpu = cpu
+        self.cpu0 = 0.0
         self.waiting = clients
         self.seconds = seconds
         self.go = asyncio.Event()
@@ -64,6 +67,7 @@ class Clock:
         self.waiting -= 1
         if self.waiting == 0:
             self.start = time.monotonic()
+            self.cpu0 = self.cpu()
             self.deadline = self.start + self.seconds
             self.go.set()
         await self.go.wait()
@@ -106,7 +110,8 @@ async def client(table: Table, seat: int, base: str, api: httpx.AsyncClient,
                     table.finished = True  # nothing else would make this table move
 
 
-async def run(bases: list[str], n: int, seconds: float, think: float) -> dict[str, Any]:
+async def run(bases: list[str], n: int, seconds: float, think: float,
+              cpu: Callable[[], float]) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
     tables = []
@@ -116,11 +121,12 @@ async def run(bases: list[str], n: int, seconds: float, think: float) -> dict[st
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
-    clock = Clock(2 * n, seconds)
+    clock = Clock(2 * n, seconds, cpu)
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
                                   apis[seat % len(apis)], clock, think)
                            for t in tables for seat in (0, 1)))
     elapsed = time.monotonic() - clock.start
+    cpu_used = cpu() - clock.cpu0
     for api in apis:
         await api.aclose()
     lat = sorted(x for t in tables for x in t.latencies)
@@ -130,7 +136,10 @@ async def run(bases: list[str], n: int, seconds: float, think: float) -> dict[st
             "refused": sum(t.errors for t in tables),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
             "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
-            if lat else None}
+            if lat else None,
+            # CPU the servers spent per move during the run: the figure that does not
+            # depend on how busy the machine was
+            "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, moves), 2)}
 
 
 def _cpu_seconds(server: Server) -> float:
@@ -161,12 +170,8 @@ def main() -> None:
             for s in servers:
                 s.start(timeout=120)
             try:
-                cpu0 = sum(_cpu_seconds(s) for s in servers)
-                out = asyncio.run(run([s.base for s in servers], n, args.seconds, args.think))
-                cpu = sum(_cpu_seconds(s) for s in servers) - cpu0
-                # CPU the servers spent per move (creating the tables excluded): the figure
-                # that does not depend on how busy the machine was
-                out["server_cpu_ms_per_move"] = round(1000 * cpu / max(1, out["moves"]), 2)
+                out = asyncio.run(run([s.base for s in servers], n, args.seconds, args.think,
+                                      lambda servers=servers: sum(map(_cpu_seconds, servers))))
             finally:
                 for s in servers:
                     s.stop()
