@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bigtop-installed
 
-.PHONY: run test lint typecheck unit bench lock clean
+.PHONY: run test lint typecheck unit bench lock clean chromium
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -19,13 +19,20 @@ run: $(STAMP)
 
 test: lint typecheck unit
 
+# Debian's chromium drives the browser tests (tests/web/); Playwright never downloads a browser.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+chromium: $(CHROMIUM)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 
 bench: $(STAMP)
