@@ -137,7 +137,7 @@ class Browsers:
         page = context.pages[0] if context.pages else context.new_page()
         page.on("console", lambda m: self.errors.append(f"console: {m.text}")
                 if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e} {e.stack}"))
         page.set_default_timeout(20_000)
         return page
 

@@ -49,6 +49,7 @@ async function play(action) {
   if (page.sending || page.replay) return;
   const view = page.view;
   page.sending = true;
+  markIdle();
   showError("");
   try {
     const entry = view.legal_actions.find((e) => sameAction(e.action, action));
@@ -67,6 +68,7 @@ async function play(action) {
     }
   } finally {
     page.sending = false;
+    markIdle();
   }
 }
 
@@ -160,6 +162,9 @@ function draw() {
   const view = page.replay ? page.replay.view : page.view;
   if (!view) return;
   const ctx = context(view);
+  // What is on screen, for people's tools and the browser tests: version, whose turn, status.
+  Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
+    status: view.status});
   page.module.render($("board"), ctx);
   drawStatus(view);
   if (!page.replay) {
@@ -170,9 +175,15 @@ function draw() {
   drawScores(view);
 }
 
+function markIdle() {
+  const idle = !page.busy && !page.sending && !page.queue.length;
+  document.body.dataset.idle = idle ? "yes" : "no";
+}
+
 function enqueue(view) {
   if (page.view && view.version < page.view.version) return;
   page.queue.push(view);
+  markIdle();
   if (!page.busy) pump();
 }
 
@@ -197,6 +208,7 @@ async function pump() {
     }
   } finally {
     page.busy = false;
+    markIdle();
   }
 }
 
@@ -243,38 +255,53 @@ async function onStatus(status) {
 
 async function openReplay() {
   const data = await api.replay(page.table, page.token);
-  page.replay = {steps: data.steps, at: data.steps.length, view: page.view};
+  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: []};
   $("replay").hidden = false;
   await replayTo(data.steps.length);
+  page.replay.rounds = await roundStarts();
+  fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
+    h("button", {type: "button", class: "act small", dataset: {round: label}, onclick: () => replayTo(v)}, label)));
 }
 
-function roundsAt(steps) {
-  // The versions at which each round (or game) starts: from the log's "round" changes we
-  // cannot tell, so ask the module via the observation of each step when loaded; cheaper:
-  // use the describe lines' order and the round summaries of the final view.
-  return steps;
+async function observationAt(at) {
+  const cache = page.replay.cache;
+  if (!cache.has(at)) cache.set(at, (await api.replay(page.table, page.token, at)).observation);
+  return cache.get(at);
+}
+
+/** Where each round (or game of a series) starts: a binary search over the replay by the
+ * module's round counter, which never goes down. */
+async function roundStarts() {
+  const mod = page.module;
+  const last = page.replay.steps.length;
+  const rounds = mod.roundOf(await observationAt(last));
+  const out = [[mod.roundLabel(0), 0]];
+  let lo = 0;
+  for (let r = 1; r <= rounds; r++) {
+    let hi = last;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (mod.roundOf(await observationAt(mid)) >= r) hi = mid; else lo = mid + 1;
+    }
+    out.push([mod.roundLabel(r), lo]);
+  }
+  return out;
 }
 
 async function replayTo(at) {
   const steps = page.replay.steps;
   at = Math.max(0, Math.min(steps.length, at));
-  const data = await api.replay(page.table, page.token, at);
-  const obs = data.observation;
+  const obs = await observationAt(at);
   page.replay.at = at;
+  const end = at === steps.length;
   page.replay.view = {...page.view, observation: obs, legal_actions: [], version: at,
-    current_player: at === steps.length ? page.view.current_player : (obs.to_act ?? -1),
-    result: at === steps.length ? page.view.result : null};
+    current_player: end ? page.view.current_player : (obs.to_act ?? -1),
+    status: end ? page.view.status : "playing", result: end ? page.view.result : null};
   draw();
   $("replay-at").textContent = `move ${at} of ${steps.length}`;
   $("replay-line").textContent = at > 0 ? steps[at - 1].text : "the start";
   $("replay-range").max = String(steps.length);
   $("replay-range").value = String(at);
-  fill($("replay-rounds"), roundStarts(page.replay).map(([label, v]) =>
-    h("button", {type: "button", class: "act", onclick: () => replayTo(v)}, label)));
-}
-
-function roundStarts(replay) {
-  return replay.rounds || [];
 }
 
 function closeReplay() {

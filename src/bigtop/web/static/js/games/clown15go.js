@@ -122,7 +122,9 @@ export default {
     }
   },
   rounds(obs) {
-    if (!obs.end_reason) return {rounds: [], totals: obs.players.map((pl) => pl.points)};
+    // One game, no rounds: the scores are the points (all 0 without the points rule).
     return {rounds: [], totals: obs.players.map((pl) => pl.points)};
   },
+  roundOf: (obs) => Math.floor(obs.turns / 10),
+  roundLabel: (r) => `Turn ${r * 10 + 1}`,
 };

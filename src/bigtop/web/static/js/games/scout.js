@@ -120,7 +120,8 @@ function controls(obs, ctx) {
   const out = [];
   if (!ctx.myTurn) return out;
   if (obs.phase === "insert" && obs.pending) {
-    const c = obs.pending.card;
+    // The observation's pending card is [top, bottom] (the state's is {card, and_show}).
+    const c = Array.isArray(obs.pending) ? obs.pending : obs.pending.card;
     const shown = ui.flip ? [c[1], c[0]] : c;
     out.push(h("div", {class: "controls"},
       h("span", {}, "The scouted card: "), card(shown, {class: "scout-card pending"}),
@@ -179,11 +180,13 @@ export default {
       `scout tokens ${obs.scout_tokens[ctx.seat]}${obs.show_tokens[ctx.seat] ? " · Scout & Show left" : ""}`;
     root.replaceChildren(
       h("div", {class: "scout"},
-        h("div", {class: "round-line"}, `Round ${obs.round + 1} of ${obs.rounds}`),
+        h("div", {class: "round-line"}, `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds}`),
         seatsRow(obs, ctx), activeSet(obs, ctx),
         ctx.seat === null ? null : h("div", {class: "mine"},
           h("div", {class: "label"}, facts), handRow(obs, ctx), controls(obs, ctx))));
   },
+  roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
+  roundLabel: (r) => `Round ${r + 1}`,
   rounds(obs) {
     return {rounds: obs.round_scores, totals: obs.totals};
   },

@@ -290,7 +290,7 @@ export default {
     if (ctx.myTurn) aimLayer(svg, obs, ctx);
     root.replaceChildren(h("div", {class: "tl"},
       h("div", {class: "round-line"},
-        `Round ${obs.round + 1} of ${obs.rounds} · trick ${Math.min(obs.trick + 1, obs.tricks_per_round)} of ${obs.tricks_per_round}` +
+        `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds} · trick ${Math.min(obs.trick + 1, obs.tricks_per_round)} of ${obs.tricks_per_round}` +
         (obs.trump_suit ? ` · trump ${SUIT_NAME[obs.trump_suit]}` : " · no trump yet")),
       h("div", {class: "tl-main"}, svg, h("div", {class: "tl-side"}, trickText(obs), seatsFacts(obs, ctx))),
       handRow(obs, ctx)));
@@ -307,6 +307,8 @@ export default {
     await sleep(50);
   },
   animateBefore: true,
+  roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
+  roundLabel: (r) => `Round ${r + 1}`,
   rounds(obs) {
     return {rounds: obs.round_scores, totals: obs.totals};
   },

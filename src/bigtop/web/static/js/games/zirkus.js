@@ -193,6 +193,8 @@ export default {
       h("div", {class: "round-line"}, `Game ${obs.game_number} · roll ${obs.turn + 1}`),
       h("div", {class: "zirkus-main"}, svg, facts(obs, ctx)), controls(obs, ctx)));
   },
+  roundOf: (obs) => obs.game_number - 1,
+  roundLabel: (r) => `Game ${r + 1}`,
   rounds(obs) {
     return {rounds: obs.games.map((g) => g.scores), totals: obs.totals,
       labels: obs.games.map((g, i) => `Game ${i + 1}`)};
