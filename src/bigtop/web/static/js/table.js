@@ -46,7 +46,7 @@ function sameAction(a, b) {
 }
 
 async function play(action) {
-  if (page.sending || page.replay) return;
+  if (page.sending || page.replay) return false;
   const view = page.view;
   page.sending = true;
   markIdle();
@@ -55,6 +55,7 @@ async function play(action) {
     const entry = view.legal_actions.find((e) => sameAction(e.action, action));
     const next = await api.move(page.table, page.token, view.version, entry ? entry.action : action);
     if (next && next.observation) enqueue(next);
+    return true;
   } catch (err) {
     if (err instanceof ApiError) {
       // The server's own words; nothing changed on the table.
@@ -70,6 +71,7 @@ async function play(action) {
     page.sending = false;
     markIdle();
   }
+  return false;
 }
 
 function context(view) {
@@ -132,6 +134,8 @@ function drawScores(view) {
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
         `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${result.scores[p]}${place === best ? " — wins" : ""}`))));
+    const why = result.end_reason || result.ending;
+    if (why) parts.push(h("p", {class: "hint"}, `The game ended: ${why}.`));
     if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
   }
   if (info.rounds.length) {
@@ -191,20 +195,23 @@ function enqueue(view) {
 async function pump() {
   page.busy = true;
   try {
-    while (page.queue.length) {
-      const next = page.queue.shift();
-      const prev = page.view;
-      if (prev && next.version < prev.version) continue;
-      if (prev && next.version === prev.version && page.queue.length) continue;
-      page.view = next;
-      if (page.replay) continue;
-      const mod = page.module;
-      const stepped = prev && next.version === prev.version + 1;
-      if (stepped && mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
-      draw();
-      if (stepped && mod.animate && !mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(next));
-      if (stepped && page.queue.length && SPEED > 0) await sleep(PAUSE_MS * SPEED);
-      await maybeForced(next);
+    for (;;) {
+      while (page.queue.length) {
+        const next = page.queue.shift();
+        const prev = page.view;
+        if (prev && next.version < prev.version) continue;
+        if (prev && next.version === prev.version && page.queue.length) continue;
+        page.view = next;
+        if (page.replay) continue;
+        const mod = page.module;
+        const stepped = prev && next.version === prev.version + 1;
+        if (stepped && mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
+        draw();
+        if (stepped && mod.animate && !mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        if (stepped && page.queue.length && SPEED > 0) await sleep(PAUSE_MS * SPEED);
+      }
+      // Only once everything is shown: a forced move may be played for us.
+      if (!(await playForced(page.view))) break;
     }
   } finally {
     page.busy = false;
@@ -212,15 +219,18 @@ async function pump() {
   }
 }
 
-/** Clown 15 Go: a move that is the only one possible is played after a short pause. */
-async function maybeForced(view) {
-  if (!page.module.autoForced || !$("auto-forced").checked) return;
-  if (view.seat === null || view.legal_actions.length !== 1 || page.queue.length) return;
+/** Clown 15 Go: a move that is the only one possible is played after a short pause; true
+ * when it was sent. */
+async function playForced(view) {
+  if (!view || !page.module.autoForced || !$("auto-forced").checked || page.replay) return false;
+  if (view.seat === null || view.legal_actions.length !== 1) return false;
   await sleep(600 * SPEED);
-  if (page.view !== view || page.queue.length) return;
-  const line = h("li", {class: "log-auto"}, `Only one move: ${view.legal_actions[0].text} — played for you`);
-  $("log-list").append(line);
-  await play(view.legal_actions[0].action);
+  if (page.view !== view || page.queue.length) return page.queue.length > 0;
+  const only = view.legal_actions[0];
+  // Said in the log just before the move itself, so nothing happens silently.
+  page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
+    seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
+  return play(only.action);
 }
 
 async function refresh() {

@@ -204,7 +204,7 @@ function trickText(obs) {
   });
   if (res.missed.length) {
     lines.push(h("li", {}, `Missed: ${res.missed.map((m) => `P${table[m].player}`).join(", ")}` +
-      (res.new_trump ? ` — new trump ${cardName(res.new_trump)}` : "")));
+      (res.new_trump !== null ? ` — the new trump: ${cardName(obs.trump_card)}` : "")));
   }
   return h("ul", {class: "tl-tricks", "aria-label": "the last trick"}, lines);
 }
