@@ -1,11 +1,11 @@
-# Two commands matter: `make run` (play SCOUT in the terminal) and `make test` (everything).
+# Two commands matter: `make run` (the server: play in the browser) and `make test` (everything).
 # Both bootstrap .venv from the pinned lock file on a fresh machine.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bigtop-installed
 
-.PHONY: run test lint typecheck unit bench lock clean chromium
+.PHONY: run test lint typecheck unit bench lock clean postgresql chromium
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -14,10 +14,20 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# The server on SQLite (in the user's data directory) with the lobby at the printed address.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/bigtop play scout --players 3
+	@echo "bigtop: open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)"
+	$(BIN)/bigtop serve --host $(HOST) --port $(PORT)
 
-test: lint typecheck unit
+test: postgresql chromium lint typecheck unit
+
+# The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
+# postgresql, run as an unprivileged user in a temporary directory): install it when missing.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 # Debian's chromium drives the browser tests (tests/web/); Playwright never downloads a browser.
 CHROMIUM := /usr/bin/chromium
