@@ -110,6 +110,15 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
     assert "Not allowed" in page.inner_text("#error")
     browsers.allow_network_errors()
     assert drive.version(page) == before
+    # A throw made with the keyboard: the arrow keys move the aim, Enter throws.
+    page.click("#board .tl-hand-card >> nth=0")
+    page.focus("#board svg.tl-table")
+    drive.drag_aim(page, (0.0, 0.0))
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    assert "aim (-1.0, 1.0) cm" in page.inner_text("#tl-aim-text")
+    page.keyboard.press("Enter")
+    drive.wait_after(page, before)
     rng = random.Random(4)
     shot = False
     for _ in range(40):

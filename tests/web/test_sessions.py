@@ -55,8 +55,8 @@ def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> 
 
 
 def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) -> None:
-    made = server.create("scout", 3, [{"kind": "human"}, {"kind": "bot", "level": "random"},
-                                      {"kind": "bot", "level": "easy"}], {"rounds": 1}, seed=11)
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                         {"rounds": 2}, seed=11)
     table, token = made["table"], made["seats"][0]["token"]
     page = browsers.new_page()
     page.goto(server.table_url(table, token))
@@ -105,3 +105,6 @@ def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) 
         drive.play_to_end(page, drive.play_scout_turn, rng)
     assert drive.wait_ready(page) == "over"
     browsers.allow_network_errors()
+    # The end of round 1 was summed up on the page (it stays until dismissed).
+    assert "Round 1 is over" in page.inner_text("#summary")
+    browsers.shot(page, "scout-summary")

@@ -117,6 +117,9 @@ async function create(ev) {
     }
   }
   const myLink = mine >= 0 ? tableUrl(made.table, made.seats[mine].token) : null;
+  // Claim our own seat now (the server claims a seat on its first use), so that the lobby
+  // never offers it to somebody else while we copy the invite links.
+  if (mine >= 0) await api.view(made.table, made.seats[mine].token).catch(() => null);
   if (!links.length && myLink) {
     window.location.href = myLink;
     return;

@@ -162,9 +162,30 @@ function drawSummary(view) {
   box.hidden = false;
 }
 
+// Redrawing replaces the board's elements; keyboard users keep their place through it.
+const FOCUS_KEYS = ["data-hand", "data-gap", "data-end", "data-action", "data-card", "data-clown", "data-path"];
+
+function focusSelector(node) {
+  if (!node || node === document.body) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const attrs = FOCUS_KEYS.filter((a) => node.hasAttribute(a))
+    .map((a) => `[${a}="${CSS.escape(node.getAttribute(a))}"]`);
+  return attrs.length ? `#board ${node.tagName.toLowerCase()}${attrs.join("")}` : null;
+}
+
 function draw() {
   const view = page.replay ? page.replay.view : page.view;
   if (!view) return;
+  const focused = focusSelector(document.activeElement);
+  try {
+    drawAll(view);
+  } finally {
+    const again = focused && document.querySelector(focused);
+    if (again && again !== document.activeElement) again.focus({preventScroll: true});
+  }
+}
+
+function drawAll(view) {
   const ctx = context(view);
   // What is on screen, for people's tools and the browser tests: version, whose turn, status.
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",

@@ -1,0 +1,85 @@
+"""The lobby: create a table with an invited person, copy and open the invite link, watch
+as a spectator, sit at an open table, recent tables; playing with the keyboard only."""
+
+from __future__ import annotations
+
+from tests.web import drive
+from tests.web.conftest import SPEED, Browsers, Server
+
+
+def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browsers) -> None:
+    host = browsers.new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game", "scout")
+    host.select_option("#players", "2")
+    host.select_option("#seat-1", "invite")
+    host.click("#options-box summary")
+    host.fill("#opt-rounds", "1")
+    host.click("#create-button")
+    host.wait_for_selector("#created:not([hidden])")
+    invite = host.input_value("#created input.link")
+    assert "#token=" in invite
+    browsers.shot(host, "lobby-created")
+
+    # The invited person opens the link in another browser and sits at P1.
+    guest = browsers.new_page(width=390, height=844)
+    guest.goto(invite.replace("#", f"&speed={SPEED}#"))
+    guest.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
+
+    # A spectator finds the table in the lobby and watches: no hand, no moves.
+    watcher = browsers.new_page()
+    watcher.goto(server.url + "/")
+    table = invite.split("table=")[1].split("#")[0]
+    watcher.click(f"#open-tables li[data-table='{table}'] a:has-text('Watch')")
+    watcher.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
+    assert watcher.locator("#board .mine").count() == 0
+    assert watcher.locator("#board .scout-card:not(.back)").count() == 0
+
+    # The host goes to their seat, shows a card; everyone sees the move.
+    host.click("#go-to-table")
+    host.wait_for_url("**/table.html?*")
+    drive.wait_ready(host)
+    before = drive.version(host)
+    host.click("#board [data-hand='0']")
+    host.click("#board button.act:has-text('Show 1 card')")
+    for page in (host, guest, watcher):
+        drive.wait_after(page, before)
+    browsers.shot(watcher, "spectator")
+    browsers.shot(guest, "scout-phone")
+
+    # The host's lobby remembers the table; the guest's does too (it opened an invite).
+    host.goto(server.url + "/")
+    host.wait_for_selector(f"#recent-tables a[href*='{table}']")
+    browsers.shot(host, "lobby-recent")
+
+    # Sitting down at an open table from the lobby.
+    made = server.create("so-ein-zirkus", 2, [{"kind": "bot", "level": "random"},
+                                             {"kind": "human"}])
+    joiner = browsers.new_page()
+    joiner.goto(server.url + "/")
+    joiner.click(f"#open-tables li[data-table='{made['table']}'] button:has-text('Sit at P1')")
+    joiner.wait_for_url("**/table.html?*")
+    joiner.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
+    phone = browsers.new_page(width=390, height=844)
+    phone.goto(server.url + "/")
+    phone.wait_for_selector("#seat-list select")
+    browsers.shot(phone, "lobby-phone")
+
+
+def test_keyboard_only(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                         {"rounds": 1}, seed=21)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    show = next(m for m in drive.legal_moves(page) if m["type"] == "show" and m["length"] == 1)
+    before = drive.version(page)
+    page.focus(f"#board [data-hand='{show['start']}']")
+    page.keyboard.press("Enter")
+    assert page.get_attribute(f"#board [data-hand='{show['start']}']", "aria-pressed") == "true"
+    for _ in range(40):  # Tab on to the Show button, as a keyboard user would
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent").startswith("Show 1 card"):
+            break
+    page.keyboard.press("Enter")
+    drive.wait_after(page, before)
