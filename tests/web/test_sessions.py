@@ -108,3 +108,36 @@ def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) 
     # The end of round 1 was summed up on the page (it stays until dismissed).
     assert "Round 1 is over" in page.inner_text("#summary")
     browsers.shot(page, "scout-summary")
+
+
+def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
+        server: Server, browsers: Browsers) -> None:
+    made = server.api("POST", "/api/tables", {
+        "game": "scout", "players": 2, "seed": 3, "options": {"rounds": 1},
+        "seats": [{"kind": "human"}, {"kind": "human"}], "takeover_after": 6})
+    table = made["table"]
+    tokens = [s["token"] for s in made["seats"]]
+    # (Presence is refreshed every few seconds, so the limit is above that.)
+    other = browsers.new_page()
+    other.goto(server.table_url(table, tokens[1]))
+    # P0 never came: after 6 s a bot plays P0's first move; P1's turn follows.
+    other.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=30_000)
+    lines = other.eval_on_selector_all("#log-list li.log-takeover", "els => els.map(e => e.textContent)")
+    assert any(line.startswith("P0 is away") for line in lines), lines
+    away = browsers.new_page()
+    away.goto(server.table_url(table, tokens[0]))
+    away.wait_for_selector("#reclaim:not([hidden])")
+    browsers.shot(away, "takeover")
+    away.click("#reclaim")
+    away.wait_for_selector("#reclaim", state="hidden")
+    away.wait_for_selector("#log-list li.log-reclaim")
+    # P1 moves; then it is P0's own turn again, in P0's hands.
+    rng = random.Random(1)
+    assert drive.wait_ready(other) == "turn"
+    while True:  # P1's whole turn (a Scout is two actions)
+        drive.play_scout_turn(other, rng)
+        other.wait_for_function("document.body.dataset.idle === 'yes'")
+        if other.evaluate("document.body.dataset.myTurn") != "yes":
+            break
+    if drive.wait_ready(away) == "turn":
+        assert away.locator("#moves-list [data-action]").count() > 0

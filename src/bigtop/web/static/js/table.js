@@ -101,7 +101,10 @@ function drawStatus(view) {
   $("turn").textContent = `${whoseTurn(view)} ${page.replay ? "" : you}`;
   $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
   const seat = view.seat === null ? null : view.seats[view.seat];
-  $("reclaim").hidden = !(seat && seat.bot_playing);
+  $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
+  if (seat && seat.bot_playing) {
+    $("reclaim").textContent = `A ${seat.bot_playing} bot plays for you while you are away — take my seat back`;
+  }
 }
 
 function drawLog(view) {
