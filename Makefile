@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bigtop-installed
 
-.PHONY: run test lint typecheck unit bench lock clean postgresql chromium
+.PHONY: run test lint typecheck unit bench lock clean postgresql chromium screenshots
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -35,6 +35,10 @@ $(CHROMIUM):
 	apt-get update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 chromium: $(CHROMIUM)
+
+# Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
+screenshots: $(STAMP) $(CHROMIUM)
+	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -148,8 +149,13 @@ class Browsers:
         self.errors = [e for e in self.errors if not NETWORK_NOISE.search(e)]
 
     def shot(self, page: Page, name: str) -> Path:
+        """A full-page screenshot; for the docs, reduced to 256 colours (a fifth the bytes)."""
         path = self.shots / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
+        if os.environ.get("BIGTOP_WEB_SHOTS"):
+            with Image.open(path) as im:
+                small = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+            small.save(path, optimize=True)
         return path
 
     def close(self) -> None:

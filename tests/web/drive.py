@@ -106,12 +106,14 @@ def play_scout_turn(page: Page, rng: random.Random) -> None:
 
 # -- Clown 15 Go ---------------------------------------------------------------------------
 
-def play_clown_turn(page: Page, rng: random.Random) -> None:
+def play_clown_turn(page: Page, rng: random.Random) -> bool:
+    """One of our moves; True when we chose it (a single move is played by the page)."""
     moves = legal_moves(page)
     before = version(page)
-    if len(moves) > 1:  # a single move is played by the page itself (after a pause)
+    if len(moves) > 1:
         click_action(page, rng.choice(moves))
     wait_after(page, before)
+    return len(moves) > 1
 
 
 # -- So ein Zirkus -------------------------------------------------------------------------

@@ -21,12 +21,7 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     assert "#token=" in invite
     browsers.shot(host, "lobby-created")
 
-    # The invited person opens the link in another browser and sits at P1.
-    guest = browsers.new_page(width=390, height=844)
-    guest.goto(invite.replace("#", f"&speed={SPEED}#"))
-    guest.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
-
-    # A spectator finds the table in the lobby and watches: no hand, no moves.
+    # A spectator finds the table in the lobby (P1 is free) and watches: no hand, no moves.
     watcher = browsers.new_page()
     watcher.goto(server.url + "/")
     table = invite.split("table=")[1].split("#")[0]
@@ -34,6 +29,11 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     watcher.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
     assert watcher.locator("#board .mine").count() == 0
     assert watcher.locator("#board .scout-card:not(.back)").count() == 0
+
+    # The invited person opens the link in another browser and sits at P1.
+    guest = browsers.new_page(width=390, height=844)
+    guest.goto(invite.replace("#", f"&speed={SPEED}#"))
+    guest.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
 
     # The host goes to their seat, shows a card; everyone sees the move.
     host.click("#go-to-table")

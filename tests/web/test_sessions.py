@@ -122,7 +122,8 @@ def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
     other.goto(server.table_url(table, tokens[1]))
     # P0 never came: after 6 s a bot plays P0's first move; P1's turn follows.
     other.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=30_000)
-    lines = other.eval_on_selector_all("#log-list li.log-takeover", "els => els.map(e => e.textContent)")
+    lines = other.eval_on_selector_all("#log-list li.log-takeover",
+                                       "els => els.map(e => e.textContent)")
     assert any(line.startswith("P0 is away") for line in lines), lines
     away = browsers.new_page()
     away.goto(server.table_url(table, tokens[0]))

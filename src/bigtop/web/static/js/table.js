@@ -141,6 +141,13 @@ function drawScores(view) {
     if (why) parts.push(h("p", {class: "hint"}, `The game ended: ${why}.`));
     if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
   }
+  if (view.picture && !page.replay) {
+    // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
+    const url = new URL(view.picture, window.location.origin);
+    if (page.token) url.searchParams.set("token", page.token);
+    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link"},
+      "This position as an SVG picture")));
+  }
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));
     parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
