@@ -74,6 +74,20 @@ def click_action(page: Page, action: dict[str, Any], within: str = "#board") -> 
     page.click("[data-pick='1']")
 
 
+def fill_lobby_form(page: Page, url: str, game: str, players: int, seats: dict[int, str],
+                    options: dict[str, str]) -> None:
+    """Open the lobby and fill in the new-table form (seat values: 'me', 'invite',
+    'bot:LEVEL'); the caller presses Create."""
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
+    for seat, choice in seats.items():
+        page.select_option(f"#seat-{seat}", choice)
+    page.click("#options-box summary")
+    for name, value in options.items():
+        page.fill(f"#opt-{name}", value)
+
+
 # -- SCOUT ---------------------------------------------------------------------------------
 
 def scout_move(page: Page, action: dict[str, Any]) -> None:

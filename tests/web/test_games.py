@@ -27,12 +27,7 @@ def check_finished(server: Server, page, table: str, token: str) -> None:  # typ
 
 def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -> None:
     page = browsers.new_page()
-    page.goto(server.url + "/")
-    page.select_option("#game", "scout")
-    page.select_option("#players", "2")
-    page.select_option("#seat-1", "bot:random")
-    page.click("#options-box summary")
-    page.fill("#opt-rounds", "1")
+    drive.fill_lobby_form(page, server.url, "scout", 2, {1: "bot:random"}, {"rounds": "1"})
     browsers.shot(page, "lobby")
     page.click("#create-button")
     page.wait_for_url("**/table.html?table=*")

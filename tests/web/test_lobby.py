@@ -9,12 +9,16 @@ from tests.web.conftest import SPEED, Browsers, Server
 
 def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browsers) -> None:
     host = browsers.new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game", "scout")
-    host.select_option("#players", "2")
-    host.select_option("#seat-1", "invite")
-    host.click("#options-box summary")
-    host.fill("#opt-rounds", "1")
+    # A bad option (the browser checks numbers; the engine the rest): the server's one-line
+    # reason above the form, and no table.
+    drive.fill_lobby_form(host, server.url, "clown-15-go", 2, {1: "bot:easy"}, {"colours": "RR"})
+    host.click("#create-button")
+    host.wait_for_selector("#error:not([hidden])")
+    assert "colours" in host.inner_text("#error"), host.inner_text("#error")
+    assert host.locator("#created").is_hidden()
+    browsers.allow_network_errors()
+    browsers.shot(host, "lobby-bad-option")
+    drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
     host.click("#create-button")
     host.wait_for_selector("#created:not([hidden])")
     invite = host.input_value("#created input.link")
