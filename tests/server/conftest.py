@@ -5,16 +5,9 @@
 from __future__ import annotations
 
 import contextlib
-import glob
-import os
-import pwd
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,15 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bigtop.server import Limits, Settings, create_app
+from tests.server.pg import free_port, new_database, throwaway_cluster
 
 BIGTOP = str(Path(sys.executable).with_name("bigtop"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def make_client(db_url: str, **settings: Any) -> TestClient:
@@ -54,62 +41,18 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
 
 
 # -- PostgreSQL ------------------------------------------------------------------------------
-def _pg_bin() -> Path:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        raise RuntimeError("PostgreSQL is not installed: run `make postgresql`")
-    return Path(found[-1]).parent
-
-
-def _as_user(user: str | None, cmd: list[str]) -> list[str]:
-    return cmd if user is None else ["runuser", "-u", user, "--", *cmd]
-
-
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[str]:
-    """A PostgreSQL server on a unix socket in a temporary directory; yields the base URL
-    (add a database name)."""
-    bin_dir = _pg_bin()
-    root = Path(tempfile.mkdtemp(prefix="bigtop-pg-"))
-    user = None
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        user = "postgres" if _user_exists("postgres") else "nobody"
-        shutil.chown(root, user)
-    data, sock = root / "data", root / "sock"
-    subprocess.run(_as_user(user, ["mkdir", str(sock)]), check=True)
-    subprocess.run(_as_user(user, [str(bin_dir / "initdb"), "-D", str(data), "-A", "trust",
-                                   "-U", "bigtop", "--no-sync", "-E", "UTF8"]),
-                   check=True, capture_output=True)
-    port = free_port()
-    opts = f"-p {port} -k {sock} -c listen_addresses='' -c fsync=off -c max_connections=200"
-    subprocess.run(_as_user(user, [str(bin_dir / "pg_ctl"), "-D", str(data), "-o", opts,
-                                   "-l", str(root / "log"), "-w", "start"]),
-                   check=True, capture_output=True)
-    try:
-        yield f"postgresql://bigtop@/{{db}}?host={sock}&port={port}"
-    finally:
-        subprocess.run(_as_user(user, [str(bin_dir / "pg_ctl"), "-D", str(data), "-m",
-                                       "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def _user_exists(name: str) -> bool:
-    try:
-        pwd.getpwnam(name)
-        return True
-    except KeyError:
-        return False
+    """A PostgreSQL server on a unix socket in a temporary directory (one per test process);
+    yields a URL template with ``{db}``."""
+    with throwaway_cluster() as url:
+        yield url
 
 
 @pytest.fixture
 def pg_url(pg_cluster: str) -> str:
     """A fresh, empty database on the throwaway cluster."""
-    import psycopg
-
-    name = "t_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(pg_cluster.format(db="postgres"), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return pg_cluster.format(db=name)
+    return new_database(pg_cluster)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -395,3 +395,24 @@ def test_bot_takes_over_an_absent_seat_and_the_player_reclaims_it(sqlite_url: st
         assert back["log"][-1]["kind"] == "reclaim" or any(
             e["kind"] == "reclaim" for e in back["log"])
         problem(c.post(f"/api/tables/{t}/reclaim"), 401, "seat-token-required")
+
+
+def test_json_beyond_the_core_limits_is_refused(client: TestClient) -> None:
+    made = create(client)
+    t, tok = made["table"], made["seats"][0]["token"]
+    headers = {**auth(tok), "content-type": "application/json"}
+    url = f"/api/tables/{t}/moves"
+    for body, message in [
+        (b'{"version": 0, "index": NaN}', "NaN"),
+        (b'{"version": 0, "version": 1, "index": 0}', "appears twice"),
+        (b'{"version": 0, "action": ' + b"[" * 40 + b"]" * 40 + b"}", "nested deeper"),
+        (b'{"version": 0, "id": 99999999999999999999999}', "out of range"),
+    ]:
+        detail = problem(client.post(url, content=body, headers=headers), 400,
+                         "bad-request")["detail"]
+        assert message in detail, detail
+    with client.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+        ws.receive_json()
+        ws.send_text('{"type": "move", "version": 0, "index": Infinity}')
+        assert "Infinity" in ws.receive_json()["problem"]["detail"]
+    assert client.get(f"/api/tables/{t}").json()["version"] == 0

@@ -12,7 +12,7 @@ from sqlalchemy import func, insert, select
 
 from bigtop.core.registry import new_game
 from bigtop.server import errors
-from bigtop.server.db import current_revision, head_revision, make_engine, migrate
+from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
 from bigtop.server.schema import moves, tables
 from bigtop.server.service import SeatSpec, TableService, TableSpec
 from bigtop.server.settings import Settings
@@ -25,6 +25,7 @@ def service(url: str) -> TableService:
 
 
 def test_fresh_database_is_migrated_to_head(db_url: str) -> None:
+    assert head_revision() == HEAD  # the quick start-up check knows the newest migration
     engine = make_engine(db_url)
     assert current_revision(engine) is None
     migrate(engine)
@@ -116,7 +117,8 @@ def test_racing_moves_exactly_one_wins(db_url: str) -> None:
         barrier = threading.Barrier(2)
         results: list[Any] = [None, None]
 
-        def go(i: int, version: int = t.version, seat: int = seat) -> None:
+        def go(i: int, version: int = t.version, seat: int = seat,
+               barrier: threading.Barrier = barrier, results: list[Any] = results) -> None:
             barrier.wait()
             try:
                 results[i] = svcs[i].play(table, seat, version, {"index": 0}).version

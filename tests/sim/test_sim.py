@@ -117,7 +117,7 @@ def test_cli_state_and_render(tmp_path: object) -> None:
     assert shown.exit_code == 0 and "Your hand" in shown.stdout
     for args, message in [
         (["render", str(tmp_path / "missing.json")], "cannot read"),
-        (["render", str(path), "--player", "5"], "player must be"),
+        (["render", str(path), "--player", "5"], "no player 5"),
         (["render", str(path), "--out", str(tmp_path / "x.svg")], "has no picture"),
         (["render", str(path), "--out", str(tmp_path / "x.gif")], ".svg or .png"),
         (["state", "scout", "--actions", "-1"], "0 or more"),

@@ -7,12 +7,13 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bigtop.agents.levels import BOT_NAMES, make_bot
-from bigtop.cli._app import OptionArg, app, fail
+from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
-from bigtop.core.options import parse_option_pairs
+from bigtop.core.limits import parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 
@@ -22,7 +23,7 @@ def _read_human_action(state: State, seat: int, console: Console) -> Any:
     listed = len(legal) <= 80
     if listed:
         for i, a in enumerate(legal):
-            console.print(f"  [cyan]{i:>3}[/] {state.describe(a)}")
+            console.print(f"  [cyan]{i:>3}[/] {escape(state.describe(a, seat))}")
     else:
         console.print(f"  ({len(legal)} legal actions; type one, or 'list' to see them all)")
     while True:
@@ -41,29 +42,25 @@ def _read_human_action(state: State, seat: int, console: Console) -> Any:
             continue
         if text == "list":
             for i, a in enumerate(legal):
-                console.print(f"  [cyan]{i:>3}[/] {state.describe(a)}")
+                console.print(f"  [cyan]{i:>3}[/] {escape(state.describe(a, seat))}")
             continue
         if text == "":
             continue
         try:
-            if text.isdigit() and listed:
+            # ASCII digits only: '²'.isdigit() is true but int('²') fails.
+            if text.isascii() and text.isdigit() and listed:
                 index = int(text)
                 if not 0 <= index < len(legal):
                     raise BigtopError(f"choose a number from 0 to {len(legal) - 1}")
                 return legal[index]
             if text.startswith("{"):
-                try:
-                    obj = json.loads(text)
-                except json.JSONDecodeError as e:
-                    raise BigtopError(f"that is not valid JSON: {e.msg}") from None
-                action = state.game.action_from_json(obj)
+                action = state.game.action_from_json(parse_json_limited(text, "that action"))
             else:
                 action = state.action_from_text(text)
-            # Probe legality on a copy so a bad entry changes nothing.
-            state.clone().apply(action)
+            state.check_playable(action)  # a bad entry changes nothing
             return action
         except BigtopError as e:
-            console.print(f"[red]{e}[/] — try again ('help' explains the input)")
+            console.print(f"[red]{escape(str(e))}[/] — try again ('help' explains the input)")
 
 
 @app.command()
@@ -83,7 +80,7 @@ def play(
     console = Console()
     try:
         check_seed(seed)
-        g = new_game(game, players, parse_option_pairs(option or []))
+        g = new_game(game, players, game_options(game, option))
         if not 0 <= seat < players:
             raise BigtopError(f"seat must be 0..{players - 1}")
         if bots not in BOT_NAMES:
@@ -96,13 +93,13 @@ def play(
     console.print(f"[bold]{g.title}[/] — {players} players, you are P{seat}. "
                   "Type 'help' for how to enter moves.")
     for note in g.notes():
-        console.print(f"[yellow]{note}[/]", highlight=False)
+        console.print(f"[yellow]{escape(note)}[/]", highlight=False)
     last_shown: str | None = None
     while not state.is_terminal():
         p = state.current_player()
         if p == CHANCE:
             action = state.sample_chance()
-            console.print(f"[dim]{state.describe(action)}[/]")
+            console.print(f"[dim]{escape(state.describe(action, seat))}[/]")
             state.apply(action)
             continue
         if p == seat:
@@ -118,7 +115,7 @@ def play(
                 action = _read_human_action(state, seat, console)
         else:
             action = agents[p].act(state)
-        console.print(f"[green]{state.describe(action)}[/]")
+        console.print(f"[green]{escape(state.describe(action, seat))}[/]")
         state.apply(action)
     console.rule("game over")
     console.print(state.render(seat), markup=False, highlight=False)

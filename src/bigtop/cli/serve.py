@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Annotated
 
@@ -25,12 +26,15 @@ def serve(
     bot_delay: Annotated[float, typer.Option(
         "--bot-delay", help="Seconds a bot waits before moving (so people can follow).")
     ] = 0.5,
+    moves_per_second: Annotated[float | None, typer.Option(
+        "--moves-per-second", help="Moves a second per seat (default: see docs/server.md).")
+    ] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
     import uvicorn
 
     from bigtop.server.db import make_engine, migrate, normalise_url
-    from bigtop.server.settings import ENV_SETTINGS, Settings, default_db_url
+    from bigtop.server.settings import ENV_SETTINGS, Limits, Settings, default_db_url
 
     try:
         url = db or default_db_url()
@@ -41,8 +45,13 @@ def serve(
             raise BigtopError("--workers and --bot-processes must be at least 1")
         if bot_delay < 0:
             raise BigtopError("--bot-delay must be 0 or more")
-        settings = Settings(db_url=url, bot_processes=bot_processes,
-                            bot_delay_seconds=bot_delay)
+        limits = Limits()
+        if moves_per_second is not None:
+            if moves_per_second <= 0:
+                raise BigtopError("--moves-per-second must be above 0")
+            limits = dataclasses.replace(limits, moves_per_second=moves_per_second)
+        settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
+                            bot_delay_seconds=bot_delay, migrate_on_start=False)
         if workers > 1 and not settings.is_postgresql:
             raise BigtopError("--workers above 1 needs --db postgresql://… "
                               "(SQLite serves one process)")

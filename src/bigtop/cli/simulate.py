@@ -10,9 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from bigtop.cli._app import OptionArg, app, err, fail
+from bigtop.cli._app import OptionArg, app, err, fail, game_options
 from bigtop.core.errors import BigtopError
-from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 from bigtop.sim.runner import simulate
@@ -31,7 +30,7 @@ def simulate_cmd(
 ) -> None:
     """Play many seeded bot games; print win rates, scores and game lengths."""
     try:
-        opts = parse_option_pairs(option or [])
+        opts = game_options(game, option)
         kinds = [a.strip() for a in agents.split(",") if a.strip()]
         new_game(game, players, opts)  # validate before showing a progress bar
         check_seed(seed)

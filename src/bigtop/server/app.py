@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -25,7 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bigtop import __version__
-from bigtop.core.errors import BigtopError
+from bigtop.core.errors import BigtopError, InputLimitError
+from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.routers import games, lobby, records, tables, ws
@@ -76,6 +78,14 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if body.strip() and _is_json(scope):
+            # The core's limits for anything from outside: depth, sizes, numbers, no NaN,
+            # no key twice (the framework's parser would accept all of those).
+            try:
+                parse_json_limited(body, "request body")
+            except InputLimitError as e:  # also: not JSON at all
+                await problem_response(errors.BadRequest(str(e)))(scope, receive, send)
+                return
         replayed = False
 
         async def replay() -> Message:
@@ -88,6 +98,13 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+
+
+def _is_json(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"content-type":
+            return b"json" in value.lower()
+    return False
 
 
 def _validation_problem(exc: RequestValidationError) -> errors.Problem:
@@ -106,7 +123,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        migrate(engine)
+        if settings.migrate_on_start:
+            await anyio.to_thread.run_sync(migrate, engine)
         runtime = Runtime(service, settings)
         app.state.runtime = runtime
         await runtime.start()

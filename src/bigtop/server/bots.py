@@ -14,6 +14,9 @@ True
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -41,6 +44,31 @@ def think(state_json: dict[str, Any], level: str, seat: int, seed: int) -> dict[
 
 
 def make_pool(processes: int) -> Executor:
-    """Spawned (not forked) processes: the server's threads and sockets stay out of them."""
+    """Spawned (not forked) processes: the server's threads and sockets stay out of them.
+    Each one exits by itself if the server dies, even by kill -9 (see :func:`_watch_parent`).
+    """
     return ProcessPoolExecutor(max_workers=max(1, processes),
-                               mp_context=multiprocessing.get_context("spawn"))
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_watch_parent, initargs=(os.getpid(),))
+
+
+def warm_up() -> bool:
+    """Run once in each new pool process: load the games and bots before the first turn."""
+    import bigtop.agents.ismcts  # noqa: F401
+    from bigtop.core.registry import game_names, get_game
+
+    for name in game_names():
+        get_game(name)
+    return True
+
+
+def _watch_parent(parent: int) -> None:
+    """In a pool process: exit as soon as the server process is gone. (A killed server
+    never tells its pool; the pool's queue would keep the process waiting for ever.)"""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()

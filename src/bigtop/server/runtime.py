@@ -23,7 +23,7 @@ from fastapi import WebSocket
 from bigtop.agents.levels import make_bot
 from bigtop.core.registry import game_module
 from bigtop.server import errors
-from bigtop.server.bots import bot_input, bot_seed, make_pool, think
+from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
 from bigtop.server.service import NOTIFY_CHANNEL, Loaded, TableService
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
@@ -106,6 +106,8 @@ class Runtime:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._pool = make_pool(self.settings.bot_processes)
+        for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
+            self._pool.submit(warm_up)
         if self.service.engine.dialect.name == "postgresql":
             self._listener = threading.Thread(target=self._listen, name="bigtop-listen",
                                               daemon=True)

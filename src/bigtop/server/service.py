@@ -514,8 +514,8 @@ class TableService:
                                   version=loaded.version)
         work = state.clone()
         action = self._choose(work, choice)
-        line = work.describe(action)
         try:
+            line = work.describe(action)  # public: what every seat may know of the move
             work.apply(action)
         except BigtopError as e:
             raise errors.IllegalMove(str(e), version=loaded.version) from None

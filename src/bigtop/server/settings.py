@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_JSON_BYTES
 
 ENV_SETTINGS = "BIGTOP_SERVER_SETTINGS"
 """Environment variable through which `bigtop serve --workers N` hands its settings (JSON) to
@@ -25,7 +26,15 @@ the worker processes uvicorn spawns."""
 @dataclass(frozen=True)
 class Limits:
     """What a client may ask of the server. Every check the server makes on size, rate or
-    count reads its number from here (documented in docs/server.md)."""
+    count reads its number from here (documented in docs/server.md). The shape of JSON from
+    outside (nesting, string and array lengths, numbers, no NaN, no key twice) is checked by
+    the core's :mod:`bigtop.core.limits`, the same as for files and the command line.
+
+    >>> Limits(max_body_bytes=10**9)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: max_body_bytes may be at most MAX_JSON_BYTES (8388608)
+    """
 
     max_body_bytes: int = 64 * 1024
     """Largest HTTP request body; more is refused with 413."""
@@ -39,8 +48,6 @@ class Limits:
     """Tables not yet finished or expired; creating one more is refused with 503."""
     idle_table_seconds: float = 7 * 24 * 3600.0
     """A table with no move for this long expires (no more moves; export stays)."""
-    max_seed: int = 2**63 - 1
-    """Largest seed a client may choose (the core's limit)."""
     max_takeover_seconds: float = 7 * 24 * 3600.0
     """Longest time limit a table may set before a bot takes over an absent seat."""
     min_takeover_seconds: float = 1.0
@@ -49,6 +56,12 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_body_bytes", "max_ws_message_bytes"):
+            if getattr(self, name) > MAX_JSON_BYTES:
+                raise BigtopError(
+                    f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,9 @@ class Settings:
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None
     """Directory served at / (the web front end); None = the package's if it exists."""
+    migrate_on_start: bool = True
+    """Migrate the database when the app starts (`bigtop serve` migrates once itself,
+    before its workers start)."""
 
     @property
     def is_postgresql(self) -> bool:

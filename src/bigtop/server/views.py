@@ -22,8 +22,9 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 
 
-def legal_action_items(state: State) -> list[dict[str, Any]]:
-    """Each legal action with its list index, integer encoding, JSON and describe line."""
+def legal_action_items(state: State, seat: int) -> list[dict[str, Any]]:
+    """Each legal action of ``seat`` (to move) with its list index, integer encoding, JSON
+    and describe line as told to that seat (a Tricky Landing throw names one's own card)."""
     items = []
     for i, action in enumerate(state.legal_actions()):
         try:
@@ -31,7 +32,7 @@ def legal_action_items(state: State) -> list[dict[str, Any]]:
         except (BigtopError, KeyError, IndexError):
             code = None
         items.append({"index": i, "id": code, "action": action.to_json(),
-                      "text": state.describe(action)})
+                      "text": state.describe(action, seat)})
     return items
 
 
@@ -45,7 +46,7 @@ def seat_view(state: State, seat: int | None, *, may_move: bool = True) -> dict[
     return {
         "current_player": current,
         "observation": state.observation(seat),
-        "legal_actions": legal_action_items(state) if to_move else [],
+        "legal_actions": legal_action_items(state, current) if to_move else [],
         "result": _plain(state.result()) if terminal else None,
     }
 

@@ -15,7 +15,7 @@ from bigtop.core.errors import (
     RuleOptionError,
 )
 from bigtop.core.registry import load_state, new_game, new_state
-from bigtop.games.tricky_landing.cards import HAND_SIZE, deck_for, leftover
+from bigtop.games.tricky_landing.cards import HAND_SIZE, card_name, deck_for, leftover
 from bigtop.games.tricky_landing.rules import (
     GRID_AIMS,
     GRID_SPINS,
@@ -170,8 +170,6 @@ def test_continuous_throws_are_accepted() -> None:
     Throw("CARD", 50.0, 0.0, 3.0),
     Throw("CARD", 0.0, -45.5, 3.0),
     Throw("CARD", 0.0, 0.0, 11.0),
-    Throw("CARD", float("inf"), 0.0, 3.0),
-    Throw("CARD", 0.0, float("nan"), 3.0),
 ])
 def test_bad_throws_are_rejected_and_change_nothing(bad: Throw) -> None:
     s = _state(4, seed=3)
@@ -183,6 +181,12 @@ def test_bad_throws_are_rejected_and_change_nothing(bad: Throw) -> None:
     with pytest.raises(IllegalActionError):
         s.apply(bad)
     assert json.dumps(s.to_json()) == before
+
+
+@pytest.mark.parametrize("x", [float("inf"), float("nan"), 10**400, True, "0"])
+def test_non_finite_or_wrong_typed_throws_cannot_be_built(x: object) -> None:
+    with pytest.raises(MalformedActionError):
+        Throw("g2", x, 0.0, 3.0)  # type: ignore[arg-type]
 
 
 def test_malformed_json_actions() -> None:
@@ -205,7 +209,21 @@ def test_action_from_text() -> None:
     for bad in ("", "q9", f"{card} 1 2 3 4", f"{card} a b", f"{card} 0 0 fast", f"{card} 0 0 nan"):
         with pytest.raises(MalformedActionError):
             s.action_from_text(bad)
-    assert "throws the" in s.describe(a)
+    assert "throws the" in s.describe(a, 0)  # told to the thrower
+
+
+def test_a_throw_is_described_publicly_without_its_card() -> None:
+    """Regression (issue #10): `bigtop play` printed a bot's throw with the card's name before
+    it landed; 13% land face down, so the card is secret. The public line names no card."""
+    s = _state(4, seed=3)
+    for a in s.legal_actions():
+        assert isinstance(a, Throw)
+        public = s.describe(a)
+        assert "throws a card" in public and a.card not in public.split()
+        assert card_name(a.card) not in public
+        assert card_name(a.card) in s.describe(a, s.current_player())
+        for other in range(1, 4):
+            assert s.describe(a, other) == public
 
 
 def test_replay_and_landings_are_deterministic() -> None:

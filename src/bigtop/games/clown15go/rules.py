@@ -26,7 +26,6 @@ from typing import Any, ClassVar
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
-    IllegalActionError,
     InvalidStateError,
     MalformedActionError,
     RuleOptionError,
@@ -704,7 +703,7 @@ class Clown15GoState(State):
         card = self.card_in_play()
         return "?" if card is None else self.deck.text(card)
 
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
         who = f"P{p}"
         d = self.deck
@@ -761,7 +760,7 @@ class Clown15GoState(State):
             f"cannot read {text!r}; type new, row N, pile P, own, lay, turn, pass or "
             "borrow P ROW (borrow P new)")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         d = self.deck
         o = g.options
@@ -833,14 +832,11 @@ class Clown15GoState(State):
         return sorted(c for q, pile in enumerate(self.closed) if not self.recycled[q]
                       for c in pile)
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         """What ``player`` sees (the same for everybody, ruling G4): rows, open piles, the
         turned card, closed-pile sizes; a renewed closed pile's cards (they lay open) but not
         their order; the sorted union of the never-renewed closed piles."""
         n = self.game.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         d = self.deck
         return {
             "game": self.game.name,
@@ -869,7 +865,7 @@ class Clown15GoState(State):
             "end_reason": self.end_reason,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> Clown15GoState:
+    def _resample_hidden(self, player: int, seed: int) -> Clown15GoState:
         """Redraw what nobody can see: the never-renewed closed piles are dealt afresh from
         their union (sizes kept), every renewed pile is reshuffled, and the seed is new."""
         new = self.clone()

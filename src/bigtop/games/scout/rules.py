@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
+from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
@@ -609,7 +609,7 @@ class ScoutState(State):
         return out
 
     # -- text -------------------------------------------------------------------------------
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
         who = f"P{p}"
         hand = self.hands[p]
@@ -668,7 +668,7 @@ class ScoutState(State):
             f"cannot read {text!r}; type show START LENGTH, scout left|right [and-show], "
             "insert POSITION [flip], turn or pass")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         lines = [f"SCOUT — round {min(self.round + 1, g.rounds)} of {g.rounds}, "
                  f"totals {self.totals}"]
@@ -715,10 +715,8 @@ class ScoutState(State):
             "finished": self.finished,
         }
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         n = self.game.num_players
-        if player is not None and not (isinstance(player, int) and 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         hands: list[list[list[int] | None]] = []
         for q in range(n):
             if q == player:
@@ -739,10 +737,14 @@ class ScoutState(State):
             "active": [list(c) for c in self.active],
             "active_owner": self.active_owner,
             "captured": [len(c) for c in self.captured],
+            # Every captured set was shown face up first: public, and what a player with
+            # perfect memory knows (resampling keeps these cards out of the unseen pool).
+            "captured_cards": [[list(c) for c in cs] for cs in self.captured],
             "scout_tokens": list(self.scout_tokens),
             "show_tokens": list(self.show_tokens),
             "hand_decided": list(self.hand_decided),
             "pending": None if self.pending is None else list(self.pending),
+            "pending_and_show": self.pending is not None and self.pending_and_show,
             "unused": len(self.unused),
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
@@ -750,7 +752,7 @@ class ScoutState(State):
             "finished": self.finished,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> ScoutState:
+    def _resample_hidden(self, player: int, seed: int) -> ScoutState:
         new = self.clone()
         assert isinstance(new, ScoutState)
         rng = random.Random(self.fresh_seed(seed))

@@ -365,15 +365,18 @@ class TrickyLandingState(State):
         return out
 
     # -- text -------------------------------------------------------------------------------
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.current_player()
         if not isinstance(action, Throw):
             return f"P{p}: {action!r}"
-        what = card_name(action.card) if is_card(action.card) else repr(action.card)
-        return (f"P{p} throws the {what} aiming at ({action.x:g}, {action.y:g}) cm with "
+        # A card may land face down: only its thrower may be told which card it is (the
+        # table shows it once it lands face up).
+        what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
+                else "a card")
+        return (f"P{p} throws {what} aiming at ({action.x:g}, {action.y:g}) cm with "
                 f"{_spin_word(action.spin)}")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         n = g.num_players
         if self.finished:
@@ -488,11 +491,7 @@ class TrickyLandingState(State):
         out["card"] = self._seen(c.card, player)
         return out
 
-    def observation(self, player: int | None) -> JSON:
-        n = self.game.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+    def _observation(self, player: int | None) -> JSON:
         res = self.resolution()
         return {
             "game": self.game.name,
@@ -524,15 +523,13 @@ class TrickyLandingState(State):
             "finished": self.finished,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
+    def _resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
         """Redraw what ``player`` cannot know — the other hands, the undealt leftovers and the
         cards others threw face down this round — and the seed. The unseen cards are sorted,
         shuffled and dealt into the unseen places in a fixed order (hands by player, the
         undealt pile, then face-down cards on the table, in the piles and in the discard), so
         the draw depends only on what ``player`` sees and on ``seed``."""
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         rng = random.Random(self.fresh_seed(seed))
 
         def secret(c: str) -> bool:

@@ -1,7 +1,14 @@
 """So ein Zirkus: clowns carry coloured balls over a board with holes (rulebook
 003_97aa81262881367c.txt; rulings in docs/so-ein-zirkus.md)."""
 
-from bigtop.games.zirkus.board import Board, BoardError, load_board, parse_board
+from bigtop.games.zirkus.board import (
+    Board,
+    BoardError,
+    board_option,
+    load_board,
+    parse_board,
+    read_board_file,
+)
 from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent
 from bigtop.games.zirkus.rules import (
     COLOURS,
@@ -35,7 +42,9 @@ __all__ = [
     "ZirkusGame",
     "ZirkusOptions",
     "ZirkusState",
+    "board_option",
     "heuristic_agent",
     "load_board",
     "parse_board",
+    "read_board_file",
 ]

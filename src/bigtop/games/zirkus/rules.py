@@ -26,14 +26,21 @@ from typing import Any, ClassVar, Literal
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
-    IllegalActionError,
     InvalidStateError,
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
-from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, load_board, parse_board
+from bigtop.games.zirkus.board import (
+    NUM_CLOWNS,
+    Board,
+    BoardError,
+    load_board,
+    looks_like_path,
+    parse_board,
+    read_board_file,
+)
 
 COLOURS = ("red", "yellow", "blue", "green")
 FACES = (*COLOURS, "black", "white")
@@ -112,8 +119,9 @@ class Restart(Action):
 class ZirkusOptions(RuleOptions):
     board: str = option(
         "default",
-        doc="The board: a shipped board's name ('default': our 3 x 8 layout; '4x10') or the "
-        "path of a board JSON file (read when the game is made; the state carries a copy).",
+        doc="The board: a shipped board's name ('default': our 3 x 8 layout; '4x10') or a "
+        "board as JSON text. On the command line a board file may be named (board=FILE.json): "
+        "it is read then and embedded, so a state never refers to a file.",
     )
     short_move: str = option(
         "no-move",
@@ -218,6 +226,21 @@ class ZirkusGame(Game):
             {"board": "4x10", "shoving": "shove", "short_move": "as-far-as-possible",
              "drop_on_stop": False, "upside_down": True},
         ]
+
+    @classmethod
+    def command_line_options(cls, values: dict[str, str]) -> dict[str, object]:
+        """A board file named on the command line is read here (size-limited) and embedded.
+
+        >>> ZirkusGame.command_line_options({"board": "/no/such.json"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bigtop.games.zirkus.board.BoardError: cannot read board file '/no/such.json': No such ...
+        """
+        out: dict[str, object] = dict(values)
+        board = values.get("board")
+        if board is not None and looks_like_path(board):
+            out["board"] = read_board_file(board)
+        return out
 
     def __init__(
         self, num_players: int, options: ZirkusOptions | dict[str, object] | None = None
@@ -696,7 +719,7 @@ class ZirkusState(State):
         where = self.game.field_names[f] if f >= 0 else "off the board"
         return f"clown {k} (at {where})"
 
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         g = self.game
         who = "chance" if self.phase == "roll" else f"P{self.to_act}"
         if isinstance(action, Roll):
@@ -757,7 +780,7 @@ class ZirkusState(State):
             notes.append("the game ends")
         return line + (" (" + "; ".join(notes) + ")" if notes else "")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         b = g.board
         n = g.num_players
@@ -873,12 +896,8 @@ class ZirkusState(State):
             "ending": self.ending,
         }
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         g = self.game
-        n = g.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         reveal = self.finished or not g.secret
         pts = self.colour_points()
         colours = [COLOURS[c] if reveal or p == player else None
@@ -910,12 +929,10 @@ class ZirkusState(State):
             "ending": self.ending,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> ZirkusState:
+    def _resample_hidden(self, player: int, seed: int) -> ZirkusState:
         """Without secret clown only the future die rolls are unknown (a fresh seed); with it
         the other players' colours are redrawn from the colours ``player`` does not hold."""
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         new = self.clone()
         rng = random.Random(self.fresh_seed(seed))
         if self.game.secret and not self.finished:
@@ -1038,7 +1055,7 @@ def _load_position(game: ZirkusGame, pos: JSON, seed: int) -> ZirkusState:
         if board != game.board:
             raise InvalidStateError(
                 f"the position was recorded on board {board.name!r}, which differs from the "
-                f"game's board {game.board.name!r} (option board={game.options.board!r})")
+                f"game's board {game.board.name!r}")
     s = ZirkusState(game, seed)
     s.phase = pos.get("phase", "roll")
     if s.phase not in _PHASES:

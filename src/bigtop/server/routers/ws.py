@@ -9,11 +9,12 @@ entries). A client may send ``{"type": "move", "version": v, "action"|"index"|"i
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
+from bigtop.core.errors import BigtopError
+from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, Runtime
@@ -61,7 +62,7 @@ async def live(
 
 async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
     try:
-        msg: Any = json.loads(raw)
+        msg: Any = parse_json_limited(raw, "message")
         if not isinstance(msg, dict):
             raise errors.BadRequest("a message must be a JSON object")
         kind = msg.get("type")
@@ -79,8 +80,8 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
         loaded = runtime.service.cached(conn.table_id)
         assert loaded is not None
         await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
-    except json.JSONDecodeError as e:
-        await conn.ws.send_json({"type": "error", "problem": errors.BadRequest(
-            f"malformed JSON: {e.msg}").problem()})
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})
+    except BigtopError as e:  # not JSON, or beyond the core's input limits
+        await conn.ws.send_json({"type": "error", "problem": errors.BadRequest(
+            str(e)).problem()})
