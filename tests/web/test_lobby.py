@@ -3,8 +3,12 @@ as a spectator, sit at an open table, recent tables; playing with the keyboard o
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
+
+BOARD_4X10 = Path(__file__).parents[1] / "games" / "zirkus" / "boards" / "board-4x10.json"
 
 
 def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browsers) -> None:
@@ -87,3 +91,17 @@ def test_keyboard_only(server: Server, browsers: Browsers) -> None:
             break
     page.keyboard.press("Enter")
     drive.wait_after(page, before)
+
+
+def test_a_board_loaded_from_a_file(server: Server, browsers: Browsers) -> None:
+    page = browsers.new_page()
+    drive.fill_lobby_form(page, server.url, "so-ein-zirkus", 2, {1: "bot:random"}, {})
+    page.set_input_files("#opt-board-file", str(BOARD_4X10))
+    page.wait_for_function("document.getElementById('opt-board').value.startsWith('{')")
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?*")
+    page.wait_for_selector("#board svg.zirkus-board")
+    # The file's board: 4 columns x 10 rows, four start fields, nine holes.
+    assert page.locator("#board rect.field").count() == 40
+    assert page.locator("#board rect.field.start").count() == 4
+    assert page.locator("#board circle.hole").count() == 9

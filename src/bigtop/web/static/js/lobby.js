@@ -54,8 +54,16 @@ function optionInput(opt) {
     input = h("input", {id, type: "text", value: typeof opt.default === "string" ? opt.default : JSON.stringify(opt.default),
       dataset: {option: opt.name, type: opt.type}});
   }
+  // A board (So ein Zirkus) may also be loaded from a file: its JSON text is the option.
+  const file = opt.name === "board" && opt.type === "str"
+    ? h("input", {type: "file", accept: ".json,application/json", id: `${id}-file`,
+      "aria-label": "load a board file", onchange: async (ev) => {
+        const chosen = ev.target.files[0];
+        if (chosen) input.value = (await chosen.text()).trim();
+      }})
+    : null;
   return h("div", {class: "field option"},
-    h("label", {for: id}, opt.name), input,
+    h("label", {for: id}, opt.name), input, file,
     h("span", {class: "hint"}, firstLine(opt.doc), ` (default ${JSON.stringify(opt.default)})`));
 }
 
