@@ -103,7 +103,7 @@ function drawStatus(view) {
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
   if (seat && seat.bot_playing) {
-    $("reclaim").textContent = `A ${seat.bot_playing} bot plays for you while you are away — take my seat back`;
+    $("reclaim").textContent = `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
   }
 }
 
@@ -340,6 +340,10 @@ async function replayTo(at) {
     status: end ? page.view.status : "playing", result: end ? page.view.result : null};
   draw();
   $("replay-at").textContent = `move ${at} of ${steps.length}`;
+  // The move just shown, marked in the log.
+  for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
+  const line = at > 0 && document.querySelector(`#log-list li[data-version="${steps[at - 1].version}"].log-move`);
+  if (line) { line.classList.add("current"); line.scrollIntoView({block: "nearest"}); }
   $("replay-line").textContent = at > 0 ? steps[at - 1].text : "the start";
   $("replay-range").max = String(steps.length);
   $("replay-range").value = String(at);
