@@ -416,3 +416,13 @@ def test_json_beyond_the_core_limits_is_refused(client: TestClient) -> None:
         ws.send_text('{"type": "move", "version": 0, "index": Infinity}')
         assert "Infinity" in ws.receive_json()["problem"]["detail"]
     assert client.get(f"/api/tables/{t}").json()["version"] == 0
+
+
+def test_web_front_end_is_served_at_root_when_built(sqlite_url: str, tmp_path: Any) -> None:
+    (tmp_path / "index.html").write_text("<!doctype html><title>bigtop</title>")
+    with make_client(sqlite_url, static_dir=str(tmp_path)) as c:
+        page = c.get("/?table=abc")
+        assert page.status_code == 200 and "<title>bigtop</title>" in page.text
+        assert c.get("/api/games").status_code == 200  # the API still wins under /api
+    with make_client(sqlite_url, static_dir=str(tmp_path / "none")) as c:
+        assert c.get("/").status_code == 404

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bigtop.cli._app import app
 from bigtop.core.registry import list_games
@@ -45,5 +46,6 @@ def games(
                 lo = "" if o.minimum is None else f"{o.minimum:g}"
                 hi = "" if o.maximum is None else f"{o.maximum:g}"
                 values = f"{o.type} {lo}..{hi}" if (lo or hi) else o.type
-            table.add_row(o.name, str(o.default), values, o.doc)
+            # Text, not markup: a doc may quote a rule with [brackets].
+            table.add_row(*(Text(t) for t in (o.name, str(o.default), values, o.doc)))
         console.print(table)

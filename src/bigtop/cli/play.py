@@ -49,7 +49,7 @@ def _read_human_action(state: State, seat: int, console: Console) -> Any:
         try:
             # ASCII digits only: '²'.isdigit() is true but int('²') fails.
             if text.isascii() and text.isdigit() and listed:
-                index = int(text)
+                index = int(text) if len(text) <= 9 else len(legal)  # no 5000-digit int()
                 if not 0 <= index < len(legal):
                     raise BigtopError(f"choose a number from 0 to {len(legal) - 1}")
                 return legal[index]

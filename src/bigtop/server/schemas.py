@@ -76,13 +76,18 @@ class LegalAction(BaseModel):
     text: str
 
 
-class TableView(BaseModel):
+class TableHead(BaseModel):
+    """What every listing of a table starts with."""
+
     table: str
     game: str
     title: str
     players: int
     options: JSONObject
-    version: int
+    version: int = Field(description="Moves applied so far (chance outcomes included).")
+
+
+class TableView(TableHead):
     status: Literal["playing", "finished", "expired"]
     seat: int | None = Field(description="Your seat (null: spectator).")
     current_player: int = Field(description="Seat to move; -4 when the game is over.")
@@ -117,13 +122,7 @@ class Joined(BaseModel):
     invite_url: str
 
 
-class LobbyTable(BaseModel):
-    table: str
-    game: str
-    title: str
-    players: int
-    options: JSONObject
-    version: int
+class LobbyTable(TableHead):
     created_at: float
     free_seats: list[int]
     seats: list[SeatInfo]

@@ -32,6 +32,11 @@ def invite_url(runtime: Runtime, table_id: str, token: str) -> str:
     return f"{runtime.settings.base_url}/?table={table_id}#token={token}"
 
 
+def spectator_url(runtime: Runtime, table_id: str) -> str:
+    """The public link of a table (no token: the spectators' view)."""
+    return f"{runtime.settings.base_url}/?table={table_id}"
+
+
 async def open_table(runtime: Runtime, table_id: str, token: str | None
                      ) -> tuple[Loaded, int | None]:
     """The table and the token's seat (None: spectator); marks the seat present."""
@@ -54,10 +59,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
     made = await in_thread(runtime.service.create, spec)
     loaded = await in_thread(runtime.service.load, made.table_id)
     runtime.kick(loaded)
-    base = runtime.settings.base_url
     return TableCreated(
         table=made.table_id, version=loaded.version,
-        spectator_url=f"{base}/?table={made.table_id}",
+        spectator_url=spectator_url(runtime, made.table_id),
         seats=[SeatLink(seat=s.seat, kind=s.kind, level=s.level,
                         token=made.tokens.get(s.seat),
                         invite_url=invite_url(runtime, made.table_id, made.tokens[s.seat])

@@ -31,15 +31,9 @@ async def live(
     runtime: Runtime = ws.app.state.runtime
     try:
         loaded, seat = await open_table(runtime, table_id, token)
-    except errors.Problem as e:
-        await ws.accept()
-        await ws.send_json({"type": "error", "problem": e.problem()})
-        await ws.close(code=4000 + e.status)
-        return
-    conn = Connection(ws, table_id, seat)
-    try:
+        conn = Connection(ws, table_id, seat)
         runtime.add(conn)
-    except errors.Problem as e:
+    except errors.Problem as e:  # told in a message, then closed with 4000 + the status
         await ws.accept()
         await ws.send_json({"type": "error", "problem": e.problem()})
         await ws.close(code=4000 + e.status)
