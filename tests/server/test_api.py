@@ -426,3 +426,13 @@ def test_web_front_end_is_served_at_root_when_built(sqlite_url: str, tmp_path: A
         assert c.get("/api/games").status_code == 200  # the API still wins under /api
     with make_client(sqlite_url, static_dir=str(tmp_path / "none")) as c:
         assert c.get("/").status_code == 404
+
+
+def test_a_present_player_is_not_taken_over(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as c:
+        made = create(c, takeover_after=1.0, takeover_level="random")
+        t, tok = made["table"], made["seats"][0]["token"]
+        with c.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+            ws.receive_json()  # connected: present, though silent
+            view = wait_for(c, t, lambda v: v["seats"][1]["bot_playing"] is not None)
+            assert view["seats"][0]["bot_playing"] is None  # P1 never came; P0 is here

@@ -42,10 +42,7 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None
     """The table and the token's seat (None: spectator); marks the seat present."""
     loaded = await in_thread(runtime.service.load, table_id)
     seat = runtime.service.seat_of(loaded, token)
-    if seat is not None:
-        await runtime.seen(table_id, seat)
-        loaded = runtime.service.cached(table_id) or loaded
-    return loaded, seat
+    return await runtime.seen(loaded, seat), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
