@@ -105,3 +105,16 @@ def test_a_board_loaded_from_a_file(server: Server, browsers: Browsers) -> None:
     assert page.locator("#board rect.field").count() == 40
     assert page.locator("#board rect.field.start").count() == 4
     assert page.locator("#board circle.hole").count() == 9
+
+
+def test_bad_links_say_what_is_wrong(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    page = browsers.new_page()
+    for url, words in ((server.table_url("no-such-table"), "no-such-table"),
+                       (server.table_url(made["table"], "not-a-seat-token"), "token"),
+                       (f"{server.url}/table.html", "No table in the address")):
+        page.goto(url)
+        page.wait_for_selector("#error:not([hidden])")
+        text = page.inner_text("#error")
+        assert words in text and "\n" not in text.strip(), text
+    browsers.allow_network_errors()
