@@ -139,7 +139,7 @@ class Browsers:
         page.on("console", lambda m: self.errors.append(f"console: {m.text}")
                 if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e} {e.stack}"))
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(45_000)  # generous: the suite shares 2 cores
         return page
 
     def allow_network_errors(self) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-TURN_TIMEOUT_MS = 30_000
+TURN_TIMEOUT_MS = 45_000
 
 # Finds the element of the board whose data-action is `action` (same fields and values) and
 # marks it, so that Playwright can click it as a person would.
