@@ -27,6 +27,8 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     host.wait_for_selector("#created:not([hidden])")
     invite = host.input_value("#created input.link")
     assert "#token=" in invite
+    host.click("#created button:has-text('Copy')")
+    host.wait_for_selector("#toast:has-text('Copied')")
     browsers.shot(host, "lobby-created")
 
     # A spectator finds the table in the lobby (P1 is free) and watches: no hand, no moves.
