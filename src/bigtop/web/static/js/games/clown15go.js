@@ -2,7 +2,7 @@
 // go. A turned card is shown with a short flip; a move that is the only one possible is played
 // for you after a short pause (the move log says so), never skipped silently.
 import { h, sleep } from "../dom.js";
-import { actionButton, findLegal, legalOfType } from "./common.js";
+import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
 
 const COLOURS = {R: "#d63c3c", O: "#f08a24", Y: "#f2c81b", G: "#3fa34d", B: "#3b73d1",
   P: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8"};
@@ -53,10 +53,8 @@ function players(obs, ctx) {
       card(top, "top"));
     const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
       (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
-    return h("div", {class: `seat${obs.to_act === p ? " to-act" : ""}${mine ? " mine" : ""}`,
-      dataset: {seat: p}},
-    h("div", {class: "seat-name"}, mine ? `P${p} (you)` : `P${p}`, obs.to_act === p ? " ▶" : ""),
-    h("div", {class: "c15-piles"},
+    return seatBox(p, ctx, obs.to_act === p,
+      h("div", {class: "c15-piles"},
       h("span", {class: "c15-card back", title: "closed pile"}, pl.closed), pile),
     h("div", {class: "seat-facts"}, facts));
   }));

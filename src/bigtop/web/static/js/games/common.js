@@ -24,6 +24,13 @@ export function actionButton(ctx, label, action, {legal = true, key = undefined,
   }, label);
 }
 
+/** One seat's box: its name ("P1", "P0 (you)", ▶ while it is to act), then `children`. */
+export function seatBox(p, ctx, toAct, ...children) {
+  const mine = p === ctx.seat;
+  return h("div", {class: `seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: {seat: p}},
+    h("div", {class: "seat-name"}, mine ? `P${p} (you)` : `P${p}`, toAct ? " ▶" : ""), ...children);
+}
+
 /** A table of per-round scores: rows are rounds, columns seats, plus a total row. */
 export function roundTable(rounds, totals, mySeat, labels = null) {
   const seats = totals.length;

@@ -2,7 +2,7 @@
 // Show (select adjacent cards), Scout (take an end card, flip it, drop it between two hand
 // cards), the hand-turn choice with a preview, and Scout & Show.
 import { h } from "../dom.js";
-import { actionButton, findLegal, legalOfType } from "./common.js";
+import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
 
 // What the player has picked but not yet sent; cleared whenever the table's version changes.
 const ui = {version: -1, start: null, length: 0, scoutEnd: null, flip: false};
@@ -44,8 +44,7 @@ function seatsRow(obs, ctx) {
   for (let p = 0; p < obs.hand_sizes.length; p++) {
     if (p === ctx.seat) continue;
     const known = obs.hands[p].map((c) => (c ? card(c, {class: "scout-card small known"}) : hiddenCard()));
-    seats.push(h("div", {class: `seat${obs.to_act === p ? " to-act" : ""}`, dataset: {seat: p}},
-      h("div", {class: "seat-name"}, `P${p}`, obs.to_act === p ? " ▶" : ""),
+    seats.push(seatBox(p, ctx, obs.to_act === p,
       h("div", {class: "seat-facts"},
         `${obs.hand_sizes[p]} cards · captured ${obs.captured[p]} · scout tokens ${obs.scout_tokens[p]}`,
         obs.show_tokens[p] ? " · Scout & Show left" : ""),

@@ -6,6 +6,7 @@
 // outlined in their trick's colour, misses dashed; face-down cards stay hidden as in the
 // observation.
 import { h, s, sleep } from "../dom.js";
+import { seatBox } from "./common.js";
 
 // The colours of render.py, so the page and the project's pictures look alike.
 const SUIT = {y: "#f4d03f", p: "#f39ac7", g: "#58b368", b: "#4a8fe0", o: "#f39c34"};
@@ -210,10 +211,8 @@ function trickText(obs) {
 }
 
 function seatsFacts(obs, ctx) {
-  return h("div", {class: "seats"}, obs.hand_sizes.map((n, p) => h("div", {
-    class: `seat${obs.to_act === p ? " to-act" : ""}`, dataset: {seat: p}},
-  h("div", {class: "seat-name"}, p === ctx.seat ? `P${p} (you)` : `P${p}`, obs.to_act === p ? " ▶" : ""),
-  h("div", {class: "seat-facts"}, `${n} in hand · won ${obs.won[p].length} · missed ${obs.penalty[p].length} · total ${obs.totals[p]}`))));
+  return h("div", {class: "seats"}, obs.hand_sizes.map((n, p) => seatBox(p, ctx, obs.to_act === p,
+    h("div", {class: "seat-facts"}, `${n} in hand · won ${obs.won[p].length} · missed ${obs.penalty[p].length} · total ${obs.totals[p]}`))));
 }
 
 /** Where a throw of distance d (cm) touches down, as a fraction of d, and how long it takes. */

@@ -2,7 +2,7 @@
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
 import { h, s } from "../dom.js";
-import { actionButton, legalOfType } from "./common.js";
+import { actionButton, legalOfType, seatBox } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
   black: "#222", white: "#fafafa"};
@@ -143,10 +143,8 @@ function controls(obs, ctx) {
 }
 
 function facts(obs, ctx) {
-  const seats = obs.points.map((points, p) => h("div", {class: `seat${obs.turn_of === p ? " to-act" : ""}`,
-    dataset: {seat: p}},
-  h("div", {class: "seat-name"}, p === ctx.seat ? `P${p} (you)` : `P${p}`, obs.turn_of === p ? " ▶" : ""),
-  h("div", {class: "seat-facts"},
+  const seats = obs.points.map((points, p) => seatBox(p, ctx, obs.turn_of === p,
+    h("div", {class: "seat-facts"},
     obs.colours[p] ? h("span", {class: "swatch", style: `background:${BALL[obs.colours[p]]}`}) : null,
     obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
     points === null ? "? points" : `${points} points`)));
