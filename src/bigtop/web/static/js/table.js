@@ -16,6 +16,7 @@ const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]
 // ?speed=0 turns the pauses and animations off (the browser tests use a small value).
 const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
+const BACKLOG = 6; // more moves waiting than this: shown faster
 
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
@@ -235,11 +236,16 @@ async function pump() {
         page.view = next;
         if (page.replay) continue;
         const mod = page.module;
+        // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
+        // caught up faster, without animations.
         const stepped = prev && next.version === prev.version + 1;
-        if (stepped && mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
+        const animate = stepped && SPEED > 0 && mod.animate && page.queue.length <= BACKLOG;
+        if (animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
         draw();
-        if (stepped && mod.animate && !mod.animateBefore && SPEED > 0) await mod.animate(prev.observation, next.observation, $("board"), context(next));
-        if (stepped && page.queue.length && SPEED > 0) await sleep(PAUSE_MS * SPEED);
+        if (animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        if (stepped && page.queue.length && SPEED > 0) {
+          await sleep((mod.pauseMs ?? PAUSE_MS) * SPEED * (page.queue.length > BACKLOG ? 0.25 : 1));
+        }
       }
       // Only once everything is shown: a forced move may be played for us.
       if (!(await playForced(page.view))) break;

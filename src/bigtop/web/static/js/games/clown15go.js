@@ -67,8 +67,11 @@ function turned(obs, ctx) {
     parts.push(h("div", {class: "c15-turned"},
       h("span", {class: "label"}, `${who} turned over`), card(obs.pending, "big pending")));
   } else if (obs.phase === "turn") {
+    // Advanced rule 1: the top of the own open pile may be played before turning over.
+    const top = obs.players[obs.to_act].open.at(-1);
     parts.push(h("div", {class: "c15-turned"}, h("span", {class: "label"},
-      `${who}: start of the turn`)));
+      top ? `${who}: start of the turn — the open pile's top may be played first` : `${who}: start of the turn`),
+    top ? card(top, "big") : null));
   }
   if (ctx.myTurn) {
     const buttons = [];
@@ -111,14 +114,15 @@ export default {
       rows(obs, ctx), turned(obs, ctx), players(obs, ctx)));
   },
   /** A turned card flips into view (the engine turns cards over by itself). */
-  async animate(prev, next, root) {
+  async animate(prev, next, root, ctx) {
     if (!prev || next.pending === null || next.pending === prev.pending) return;
     const node = root.querySelector(".pending");
     if (node) {
       node.classList.add("flip-in");
-      await sleep(350);
+      await sleep(300 * (ctx.speed ?? 1));
     }
   },
+  pauseMs: 250, // turns are many short placements
   rounds(obs) {
     // One game, no rounds: the scores are the points (all 0 without the points rule).
     return {rounds: [], totals: obs.players.map((pl) => pl.points)};
