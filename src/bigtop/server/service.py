@@ -505,12 +505,15 @@ class TableService:
 
     # -- playing --------------------------------------------------------------------------
     def play(self, table_id: str, seat: int | None, version: int, choice: Mapping[str, Any],
-             bot: str | None = None) -> Loaded:
+             bot: str | None = None, loaded: Loaded | None = None) -> Loaded:
         """Apply one action of ``seat`` to the table at ``version`` and store it (with the
         chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
         ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
-        ``bot`` names the bot level moving for the seat (None: the person)."""
-        loaded = self.load(table_id)
+        ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
+        the table just read from the database by the caller (else it is read here); the
+        checks below only spare the database work, the unique key decides."""
+        if loaded is None:
+            loaded = self.load(table_id)
         if seat is None:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
         if loaded.meta.status == EXPIRED:
