@@ -50,7 +50,7 @@ def test_summary_counts_how_games_ended() -> None:
     assert sum(counts.values()) == 30 and list(counts.values()) == sorted(counts.values())[::-1]
     assert "round_scores" not in simulate("scout", 2, 2).summary()["outcomes"]  # not a label
     res = runner.invoke(app, ["simulate", "clown-15-go", "-p", "2", "-n", "5", "--seed", "1"])
-    assert res.exit_code == 0 and "end_reason: stall 5 (100.0%)" in res.output
+    assert res.exit_code == 0 and "end_reason: went-out 5 (100.0%)" in res.output
 
 
 def test_heuristic_bot_beats_random_at_scout() -> None:
@@ -115,10 +115,11 @@ def test_cli_state_and_render(tmp_path: object) -> None:
     path.write_text(res.stdout)
     shown = runner.invoke(app, ["render", str(path), "--player", "1"])
     assert shown.exit_code == 0 and "Your hand" in shown.stdout
+    drawn = runner.invoke(app, ["render", str(path), "--out", str(tmp_path / "x.svg")])
+    assert drawn.exit_code == 0 and (tmp_path / "x.svg").read_text().startswith("<svg")
     for args, message in [
         (["render", str(tmp_path / "missing.json")], "cannot read"),
         (["render", str(path), "--player", "5"], "no player 5"),
-        (["render", str(path), "--out", str(tmp_path / "x.svg")], "has no picture"),
         (["render", str(path), "--out", str(tmp_path / "x.gif")], ".svg or .png"),
         (["state", "scout", "--actions", "-1"], "0 or more"),
     ]:

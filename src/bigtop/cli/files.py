@@ -71,7 +71,7 @@ def render(
     out: Annotated[str | None, typer.Option(
         help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
 ) -> None:
-    """Show a state: a text view, or a picture for games that draw (Tricky Landing)."""
+    """Show a state: a text view, or a picture (.svg or .png) of what a seat sees."""
     from bigtop.core.registry import game_module
 
     try:

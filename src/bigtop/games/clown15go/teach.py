@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, number, paragraphs
-from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState, end_reason_text
+from bigtop.games.clown15go.options import end_reason_text
+from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 
 
 def intro(game: Game) -> str:
@@ -69,7 +70,7 @@ def round_summary(before: State, after: State) -> list[str]:
     assert isinstance(before, Clown15GoState) and isinstance(after, Clown15GoState)
     lines = [f"P{q} has gone out (no cards left)."
              for q in after.out_order[len(before.out_order):]
-             if not (after.is_terminal() and after.end_reason == "went-out")]
+             if not after.is_terminal()]  # the game's end says it
     if after.is_terminal() and not before.is_terminal():
         first = after.out_order[0] if after.out_order else None
         why = end_reason_text(after.end_reason, first, after.game.options.max_turns)

@@ -1,8 +1,9 @@
-"""Tricky Landing as a pure state machine (rulebook 000_236690fdb895d779.txt, rulings in
-shared/rules/tricky-landing.md).
+"""Tricky Landing as a pure state machine (the Tricky Landing rulebook, English edition;
+readings T1–T7 in docs/tricky-landing.md).
 
 The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
-centre, table coordinates) and a spin (revolutions per second, counter-clockwise positive).
+centre in the **thrower's frame**: ``x`` to their right, ``y`` away from them) and a spin
+(revolutions per second, counter-clockwise positive). Landings are in table coordinates.
 The landing is simulated (:mod:`bigtop.games.tricky_landing.physics`) from the state's seed
 and the number of actions so far, so it is deterministic; each card lands before the next is
 thrown. When every player has thrown, the trick is resolved
@@ -46,7 +47,13 @@ from bigtop.games.tricky_landing.cards import (
     suit_of,
 )
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
-from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle, throw_once, wrap_degrees
+from bigtop.games.tricky_landing.physics import (
+    ThrowModel,
+    seat_angle,
+    throw_once,
+    to_table,
+    wrap_degrees,
+)
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 AIM_LIMIT_CM = 45.0
@@ -57,15 +64,21 @@ SPINS: dict[str, float] = {"none": 0.0, "low": 1.5, "medium": 3.0, "high": 6.0}
 """Named spins (rev/s) for typed actions."""
 GRID_AIMS: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (5.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, -5.0),
-    (18.0, 0.0), (-18.0, 0.0), (0.0, 18.0), (0.0, -18.0))
-"""The discrete aim points of the legal-action list: the centre, four points 5 cm off it (on
-or next to the target) and four points 18 cm off it (deliberate misses)."""
+    (22.0, 0.0), (-22.0, 0.0), (0.0, 28.0), (0.0, -18.0))
+"""The discrete aim points of the legal-action list, in the thrower's frame (x to the right,
+y away from the thrower), so every seat gets the same choices: the centre, four points 5 cm
+off it (on or next to the target) and four deliberate misses: 22 cm to the left and right,
+28 cm beyond and 18 cm short of the centre. Each touches the target at most 2.7% of the time
+at the default skill 0.8, from every seat and with every grid spin (a long throw errs most
+along its line, so the miss beyond lies farthest out; 18 cm beyond touched 9% even at
+skill 1)."""
 GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 
 
 @dataclass(frozen=True, slots=True)
 class Throw(Action):
-    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre with ``spin`` rev/s.
+    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre, in the thrower's frame
+    (``x`` to the thrower's right, ``y`` away from them), with ``spin`` rev/s.
 
     >>> Throw("y7", 0.0, 0.0, 3.0).to_json()
     {'type': 'throw', 'card': 'y7', 'x': 0.0, 'y': 0.0, 'spin': 3.0}
@@ -120,7 +133,9 @@ class TrickyLandingGame(Game):
                         "several_misses": "discarded", "rounds": 2, "skill": 0.5})
         k = num_players - cls.min_players
         span = cls.max_players - cls.min_players + 1
-        return [{}, *singles[k::span]]
+        # One skill per player, from clumsy to sure-handed, at every player count.
+        skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
+        return [{}, *singles[k::span], {"skill": tuple(skills)}]
 
     def __init__(self, num_players: int,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
@@ -131,6 +146,8 @@ class TrickyLandingGame(Game):
         self.leftover = leftover(num_players)
         self.rounds = self.options.rounds
         self.model: ThrowModel = self.options.throw_model()
+        # One model per seat: only the skill differs (option skill, one or one per player).
+        self.models = [self.options.throw_model(p) for p in range(num_players)]
         self.seats = [seat_angle(p, num_players) for p in range(num_players)]
         # Interned grid actions: legal lists are built from references.
         self.grid: dict[str, tuple[Throw, ...]] = {
@@ -263,8 +280,9 @@ class TrickyLandingState(State):
         assert isinstance(action, Throw)
         p = self.current_player()
         rng = derive_rng(self.seed, "throw", len(self.history))
-        pose = throw_once(self.game.model, self.game.seats[p], float(action.x),
-                          float(action.y), float(action.spin), rng)
+        seat = self.game.seats[p]
+        x, y = to_table(seat, float(action.x), float(action.y))
+        pose = throw_once(self.game.models[p], seat, x, y, float(action.spin), rng)
         self.hands[p].remove(action.card)
         self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
 
