@@ -32,9 +32,10 @@ def test_simulate_is_reproducible_and_summarised() -> None:
     b = simulate("scout", 3, 6, seed=2)
     assert a.to_json() == b.to_json()
     summary = a.summary()
-    assert abs(sum(s["win_rate"] for s in summary["seats"]) - 1.0) < 1e-9
+    total = sum(s["win_rate"] for s in summary["seats"]) + summary["no_winner"]["rate"]
+    assert abs(total - 1.0) < 1e-9
     assert all(r.actions == sum(r.decisions) for r in a.records)
-    with pytest.raises(BigtopError, match="unknown agent"):
+    with pytest.raises(BigtopError, match="unknown bot"):
         simulate("scout", 3, 2, agents=["genius"])
     with pytest.raises(BigtopError, match="positive"):
         simulate("scout", 3, 0)
@@ -84,7 +85,7 @@ def test_cli_bad_input_is_a_clear_error() -> None:
         (["simulate", "scout", "--players", "9"], "2 to 5 players"),
         (["simulate", "scout", "--option", "rounds=x"], "whole number"),
         (["simulate", "scout", "--option", "rounds"], "KEY=VALUE"),
-        (["simulate", "scout", "--agents", "genius"], "unknown agent"),
+        (["simulate", "scout", "--agents", "genius"], "unknown bot"),
         (["play", "scout", "--seat", "7"], "seat"),
     ]:
         res = runner.invoke(app, args)
