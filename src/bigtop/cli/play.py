@@ -39,8 +39,6 @@ are never folded away)."""
 HINT_BOT = "hard"
 """The level ``hint`` asks: the strongest."""
 
-COMMANDS = ("help", "rules", "list", "log", "hint", "undo", "board", "save", "quit")
-
 _HELP = """\
 Type the number of a listed move, a move in words ({words}),
 or an action as JSON (e.g. {example}). Commands:
