@@ -129,3 +129,22 @@ def test_readme_play_lines_print_what_they_say(tmp_path: Path,
         assert said[comment] in res.output, (line, res.output)
         seen.add(comment)
     assert seen == set(said)
+
+
+def test_play_commands_and_pause(tmp_path: Path) -> None:
+    """Every command at the prompt answers, and changes nothing in the game."""
+    later = tmp_path / "later.json"
+    res = runner.invoke(app, ["play", "so-ein-zirkus", "-p", "2", "--seed", "4"],
+                        input=f"help\nrules\nboard\nlist\nlog all\nsave {later}\nsave\n"
+                              "undo\nquit\n")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    for said in ("Commands:", "So ein Zirkus. Three clowns",
+                 f"saved to {later}; go on later with: bigtop play --load {later}",
+                 "save where?", "there is no move of yours to take back"):
+        assert said in " ".join(out.split()), said
+    saved = json.loads(later.read_text())
+    assert saved["history"] and saved["history"][-1]["type"] == "roll"  # before any move
+    paused = runner.invoke(app, ["play", "so-ein-zirkus", "-p", "2", "--seed", "4", "--pause"],
+                           input="\n" * 3 + "quit\n")
+    assert "(Enter)" in paused.output and paused.exit_code == 0

@@ -14,7 +14,10 @@ from bigtop.games import teaching
 CONFIGS = [
     ("scout", 3, {"rounds": 2}),
     ("scout", 2, {"hand_turn": "off", "exemption": "none", "scout_last_card": "forbidden"}),
+    ("scout", 3, {"scout_last_card": "ends-round-at-owner", "rounds": 1}),
     ("clown-15-go", 3, {"sets": 3}),
+    ("clown-15-go", 3, {"sets": 3, "one_on_pile": True, "borrowing": True,
+                        "borrowing_when": "placing", "last_card": "stays"}),
     ("clown-15-go", 2, {"sets": 2, "points": True, "borrowing": True, "own_pile": True,
                         "open_pile_first": True}),
     ("so-ein-zirkus", 2, {}),

@@ -39,8 +39,6 @@ are never folded away)."""
 HINT_BOT = "hard"
 """The level ``hint`` asks: the strongest."""
 
-COMMANDS = ("help", "rules", "list", "log", "hint", "undo", "board", "save", "quit")
-
 _HELP = """\
 Type the number of a listed move, a move in words ({words}),
 or an action as JSON (e.g. {example}). Commands:
@@ -476,10 +474,10 @@ def play(
     load: Annotated[str | None, typer.Option(
         help="Go on with a saved game (its game, players, options and seed).")] = None,
     confirm_forced: Annotated[bool, typer.Option(
-        help="Ask for your move even when only one is legal (by default it is played and "
-        "shown).")] = False,
+        "--confirm-forced", help="Ask for your move even when only one is legal (by default "
+        "it is played and shown).", show_default=False)] = False,
     pause: Annotated[bool, typer.Option(
-        help="Wait for Enter after every bot move.")] = False,
+        "--pause", help="Wait for Enter after every bot move.", show_default=False)] = False,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several players."""
     screen = Screen(game or "scout")

@@ -6,6 +6,8 @@ other, so the menu gets the rows the board leaves and long menus are paged.
 
 >>> read_number("12"), read_number("²"), read_number("-1"), read_number("٣")
 (12, None, None, None)
+>>> read_number("9" * 5000) == TOO_BIG
+True
 >>> print("\\n".join(columns([(0, "aa"), (1, "bbbb"), (7, "c")], width=20)))
   0 aa      7 c
   1 bbbb
@@ -98,12 +100,15 @@ class Screen:
             self.console.clear()
 
 
+TOO_BIG = 10**9
+"""What :func:`read_number` gives for ten digits or more: beyond every list and seat."""
+
+
 def read_number(text: str) -> int | None:
     """``text`` as a whole number when it is ASCII digits only (``'²'.isdigit()`` is True in
     Python, and ``int('٣')`` is 3: neither is a number a player typed here)."""
     if text and text.isascii() and text.isdigit():
-        # Past nine digits no listed move matches; int() of thousands of digits would fail.
-        return int(text) if len(text) <= 9 else 10**9
+        return int(text) if len(text) <= 9 else TOO_BIG  # no 5000-digit int()
     return None
 
 

@@ -32,7 +32,6 @@ def end_reason_text(reason: str | None, first_out: int | None, max_turns: int) -
     return str(reason).replace("-", " ")
 
 
-
 @dataclass(frozen=True)
 class Clown15GoOptions(RuleOptions):
     sets: int = option(

@@ -793,7 +793,3 @@ class Clown15GoState(State):
         new.points = list(self.points)
         new._legal = None
         return new
-
-
-def _cards(k: int) -> str:
-    return "1 card" if k == 1 else f"{k} cards"

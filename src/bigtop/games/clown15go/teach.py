@@ -34,12 +34,14 @@ def rules_text(game: Game) -> str:
     forced = ("A card that fits somewhere must be placed; you choose where."
               if o.placing == "forced" else "You may always lay a card down instead.")
     last = ("A single open card then becomes your closed pile."
-            if getattr(o, "last_card", "turned") == "turned" else
+            if o.last_card == "turned" else
             "With one open card and none closed your turn passes.")
     advanced = [
         "* First play the top of your open pile while it fits." if o.open_pile_first else "",
         "* A card one off your open pile's top may go there." if o.own_pile else "",
-        "* You may move other players' open tops to the middle." if o.borrowing else "",
+        ("* You may move other players' open tops to the middle"
+         + (" while placing your own card there." if o.borrowing_when ==
+            "placing" else ".")) if o.borrowing else "",
         "* Play on until all are out: going out scores 30, 25, 20 ...; a finished row 15 "
         "(150 if one colour)." if o.points else "",
     ]
@@ -52,7 +54,9 @@ def rules_text(game: Game) -> str:
         "On your turn, turn over the top card of your closed pile and place it:",
         "* in the middle: a 1 starts a new row; any other card goes on a row whose top is "
         "one lower. A row that reaches 15 is put away;",
-        "* on another player's open pile whose top is one higher or one lower.",
+        "* on another player's open pile whose top is one higher or one lower"
+        + (" (a 1 also on an open 2)." if o.one_on_pile else
+           " (a 1 always goes to the middle)."),
         "Then turn over the next card. A card that fits nowhere is laid face up on your own "
         f"open pile and your turn ends. {forced}",
         "When your closed pile runs out, your open pile but its top card is turned over "
@@ -70,7 +74,7 @@ def round_summary(before: State, after: State) -> list[str]:
     assert isinstance(before, Clown15GoState) and isinstance(after, Clown15GoState)
     lines = [f"P{q} has gone out (no cards left)."
              for q in after.out_order[len(before.out_order):]
-             if not after.is_terminal()]  # the game-over lines say who went out
+             if not after.is_terminal()]  # the game's end says it
     if after.is_terminal() and not before.is_terminal():
         first = after.out_order[0] if after.out_order else None
         why = end_reason_text(after.end_reason, first, after.game.options.max_turns)

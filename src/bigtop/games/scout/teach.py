@@ -36,7 +36,12 @@ def rules_text(game: Game) -> str:
         "number.",
         "off": "",
     }[o.hand_turn]
-    last = "" if o.scout_last_card == "empties-table" else " The last card of a set stays."
+    last = {
+        "empties-table": " Taking a set's last card empties the table: any set may follow.",
+        "ends-round-at-owner": " Taking a set's last card empties the table; if play then "
+        "comes back to that set's owner, the round ends as if nobody beat it.",
+        "forbidden": " The last card of a set may not be taken.",
+    }.get(o.scout_last_card, "")
     exempt = (", except the owner of the set nobody beat"
               if o.exemption == "unbeaten-set" else "")
     return paragraphs([

@@ -60,9 +60,8 @@ def rules_text(game: Game) -> str:
         "scores +1, each missed card kept face up -2. "
         f"{count(game.rounds, 'round')}; most points wins.",
         "Type a listed number, or a throw: CARD [X Y] [SPIN], e.g. 'y7' (the centre, medium "
-        "spin), 'y7 5 0 high': aim X, Y in cm from the target's centre (X to your right, Y "
-        "away from you), spin a name "
-        f"({spins} revolutions a second) or a number.",
+        "spin), 'y7 5 0 high': aim X, Y in cm from the target's centre (x to your right, y "
+        f"away from you), spin a name ({spins} revolutions a second) or a number.",
     ])
 
 

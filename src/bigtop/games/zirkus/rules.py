@@ -712,7 +712,7 @@ class ZirkusState(State):
         lines.append("[k:RB] clown k, balls bottom to top (the top one decides who may "
                      "move it)")
         lines.append("(v) empty v-point hole, (v:R) holds red; s start field; "
-                     "steps F up, L/R left/right")
+                     "steps F up, L/R sideways")
         if self.ejected >= 0:
             lines.append(f"Clown {self.ejected} was pushed off the board.")
         in_play = self.in_play()

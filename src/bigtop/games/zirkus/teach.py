@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, paragraphs
-from bigtop.games.zirkus.rules import ENDING_WORDS, ZirkusGame, ZirkusState
+from bigtop.games.zirkus.options import ENDING_WORDS
+from bigtop.games.zirkus.rules import ZirkusGame, ZirkusState
 
 
 def intro(game: Game) -> str:
