@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from bigtop.core.errors import BigtopError
@@ -154,8 +154,6 @@ class Comparison:
         return rows
 
     def to_json(self) -> dict[str, Any]:
-        from dataclasses import asdict
-
         a, b = self.a, self.b
         return {
             "game": a.game.name, "players": a.game.num_players, "seed": a.seed,

@@ -133,6 +133,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Finished:
+    """A played job: its record, and its finished state's JSON when the job asked for it."""
+
     record: GameRecord
     state: dict[str, Any] | None
 
@@ -159,6 +161,7 @@ def play_job(job: Job) -> Finished:
 
 
 def play_chunk(jobs: Sequence[Job]) -> list[Finished]:
+    """Play jobs one after the other (what a worker process or a Ray task runs)."""
     return [play_job(j) for j in jobs]
 
 
@@ -181,6 +184,7 @@ def parse_bots(text: str) -> list[str]:
 
 
 def check_bots(names: Iterable[str]) -> None:
+    """Every name is a bot :func:`~bigtop.agents.levels.make_bot` knows."""
     for b in names:
         if b not in BOT_NAMES:
             raise BigtopError(f"unknown bot {b!r}; bots: {', '.join(BOT_NAMES)}")
@@ -389,6 +393,7 @@ def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
 
 
 def check_games(games: object) -> int:
+    """A run's game count: a positive whole number."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise BigtopError(f"games must be a positive whole number, got {games!r}")
     return games
