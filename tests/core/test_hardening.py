@@ -96,8 +96,12 @@ def test_apply_is_all_or_nothing_when_the_rules_code_fails(monkeypatch: pytest.M
             raise TypeError("boom")  # ... and then the code fails
 
         monkeypatch.setattr(cls, "_apply", broken)
+        # An action from outside (here: parsed from JSON, not the listed object itself).
+        outside = s.game.action_from_json(s.legal_actions()[0].to_json())
         with pytest.raises(IllegalActionError, match=r"could not be applied.*unchanged"):
-            s.apply(s.legal_actions()[0])
+            s.apply(outside)
+        with pytest.raises(IllegalActionError, match=r"could not be applied.*unchanged"):
+            s.apply_json(outside.to_json())
         monkeypatch.setattr(cls, "_apply", original)
         assert snapshot(s) == before, name
         s.audit()
@@ -273,3 +277,61 @@ def test_limits_check_values_in_memory() -> None:
     data["position"]["deep"] = deep
     with pytest.raises(InputLimitError, match="nested deeper"):
         load_state(data)
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+def test_scout_observation_shows_the_captured_cards() -> None:
+    """Regression: SCOUT observation(p) omitted which cards were captured (public: each set
+    was shown face up first) while resample_hidden used them, so two states with identical
+    observations resampled differently."""
+    from tests.games.scout.helpers import position
+
+    a = position(3, hands=[[(6, 1), (2, 5), (9, 3)], [(4, 2), (8, 3)], [(2, 7)]],
+                 active=[(6, 2), (7, 3)], owner=2, filler=2)
+    data = a.to_json()
+    pos = data["position"]
+    # b: P1's unseen 4/2 and a captured card trade places; P0 sees the same counts.
+    pos["hands"][1][0], pos["captured"][2][0] = pos["captured"][2][0], pos["hands"][1][0]
+    b = load_state(data)
+    assert a.observation(0)["captured"] == b.observation(0)["captured"]
+    assert a.observation(0) != b.observation(0)
+    assert b.observation(0)["captured_cards"][2][0] == [4, 2]
+    # Equal observations resample alike, whatever the true hidden cards.
+    twin = a.resample_hidden(0, 5)
+    assert twin.observation(0) == a.observation(0)
+    assert twin.resample_hidden(0, 9) == a.resample_hidden(0, 9)
+
+
+# -- interop ----------------------------------------------------------------------------------
+
+def test_pettingzoo_step_none_on_a_live_agent_and_numpy_actions() -> None:
+    """Regression: step(None) on a live agent raised TypeError; numpy integers (what RL code
+    passes) are action numbers; a float is not (int(3.7) used to play action 3)."""
+    from bigtop.interop.pettingzoo import env
+
+    e = env("scout", players=3, rounds=1)
+    e.reset(seed=8)
+    state = e.bigtop_state
+    before = snapshot(state)
+    legal = sorted(e.game.action_to_int(a) for a in state.legal_actions())
+    for bad in (None, float(legal[0]) + 0.5, "0", np.float32(legal[0])):
+        with pytest.raises(MalformedActionError):
+            e.step(bad)
+        assert snapshot(state) == before
+    e.step(np.int64(legal[0]))
+    assert len(state.history) == 1
+
+
+def test_mixed_keys_in_options_found_by_fuzzing() -> None:
+    """Found by the fuzz test: options {"": None, 0: None} in a state raised TypeError from
+    sorted() before the input limits were checked."""
+    data = new_state("so-ein-zirkus", 2, seed=0).to_json()
+    data["options"] = {"": None, 0: None}
+    with pytest.raises(InputLimitError, match="not a string"):
+        load_state(data)
+    from bigtop.core.errors import RuleOptionError
+    from bigtop.core.registry import new_game
+
+    with pytest.raises(RuleOptionError, match="unknown rule option"):
+        new_game("scout", 3, {"": None, 0: None})  # type: ignore[dict-item]

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from bigtop.core.actions import Action
@@ -91,9 +90,8 @@ class TrickyLandingBot:
             if wanted:
                 cards = max(wanted, key=len)
                 low = min(cards, key=number_of)
-                a = math.radians(g.seats[p])
-                return Throw(low, round(_MISS_DISTANCE_CM * math.cos(a), 6),
-                             round(_MISS_DISTANCE_CM * math.sin(a), 6), SPINS["medium"])
+                # Aims are in the thrower's frame: negative y is short of the target.
+                return Throw(low, 0.0, -_MISS_DISTANCE_CM, SPINS["medium"])
         low = min(hand, key=lambda c: (suit_of(c) == trump, number_of(c)))
         return at_centre(low, "medium")
 

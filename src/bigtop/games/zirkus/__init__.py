@@ -1,5 +1,5 @@
-"""So ein Zirkus: clowns carry coloured balls over a board with holes (rulebook
-003_97aa81262881367c.txt; rulings in docs/so-ein-zirkus.md)."""
+"""So ein Zirkus: clowns carry coloured balls over a board with holes (Bambus Spieleverlag,
+2000; readings Z1–Z19 in docs/so-ein-zirkus.md)."""
 
 from bigtop.games.zirkus.board import (
     Board,
@@ -10,6 +10,7 @@ from bigtop.games.zirkus.board import (
     read_board_file,
 )
 from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent
+from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
     FACES,
@@ -47,4 +48,7 @@ __all__ = [
     "load_board",
     "parse_board",
     "read_board_file",
+    "render_png",
+    "render_svg",
+    "svg_from_observation",
 ]
