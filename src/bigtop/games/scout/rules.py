@@ -25,6 +25,7 @@ from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 
 # -- actions --------------------------------------------------------------------------------
@@ -697,7 +698,7 @@ class ScoutState(State):
         else:
             lines.append("Active set: none (the table is empty)")
         for q in range(g.num_players):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             info = (f"captured {len(self.captured[q])}, scout tokens {self.scout_tokens[q]}, "
                     f"Scout & Show {'ready' if self.show_tokens[q] else 'spent'}")
             lines.append(f"  P{q} ({tag}): {info}")
@@ -989,7 +990,7 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
     missing = sorted(game.deck_set - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {missing[0][0]}/{missing[0][1]}")
+            f"{count(len(missing), 'card')} missing, e.g. {missing[0][0]}/{missing[0][1]}")
     if len(s.unused) != len(game.deck) - n * game.hand_size:
         raise InvalidStateError(
             f"{len(s.unused)} unused cards; this player count leaves "
