@@ -74,7 +74,9 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No pre-ping: it would add a round trip to every checkout; a connection lost with a
+    # PostgreSQL restart fails once and the pool replaces it.
+    return create_engine(url, pool_size=10, max_overflow=20)
 
 
 def _alembic_config(connection: Connection) -> Any:
