@@ -132,6 +132,15 @@ function controls(obs, ctx) {
     moves.map((e) => {
       const b = actionButton(ctx, `${e.action.clown}: ${pathFields(obs.clowns[e.action.clown].field, e.action.steps).join("→")}`,
         e.action, {title: e.describe});
+      // Pointing at (or tabbing to) a move's button lights its path on the board.
+      const light = (on) => () => {
+        const g = document.querySelector(`#board .path[data-clown="${e.action.clown}"][data-path="${e.action.steps}"]`);
+        if (g) g.classList.toggle("hot", on);
+      };
+      b.addEventListener("pointerenter", light(true));
+      b.addEventListener("pointerleave", light(false));
+      b.addEventListener("focus", light(true));
+      b.addEventListener("blur", light(false));
       return b;
     })));
   }
