@@ -6,7 +6,7 @@ terminal against bots; ``bigtop simulate GAME`` runs many seeded bot games; ``st
 commands on the shared Typer ``app``.
 """
 
-from bigtop.cli import catalog, files, play, simulate  # noqa: F401  (registers the commands)
+from bigtop.cli import bots, catalog, files, play, simulate  # noqa: F401  (registers the commands)
 from bigtop.cli._app import app
 
 

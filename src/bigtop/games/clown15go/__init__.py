@@ -1,7 +1,7 @@
 """Clown 15 Go: turn over cards and lose them on middle rows 1–15 or on the other players'
 open piles (rulebook 004_23154701df508698.txt)."""
 
-from bigtop.games.clown15go.bot import Clown15GoBot, heuristic_agent
+from bigtop.games.clown15go.bot import Clown15GoBot, heuristic_agent, search_profile
 from bigtop.games.clown15go.cards import Deck
 from bigtop.games.clown15go.rules import (
     Borrow,
@@ -35,4 +35,5 @@ __all__ = [
     "ToRow",
     "TurnOver",
     "heuristic_agent",
+    "search_profile",
 ]

@@ -1,6 +1,6 @@
 """SCOUT: a climbing card game with a fixed hand order (rulebook 001_df8c940f20f01f9a.txt)."""
 
-from bigtop.games.scout.bot import ScoutBot, heuristic_agent
+from bigtop.games.scout.bot import ScoutBot, heuristic_agent, search_profile
 from bigtop.games.scout.rules import (
     Insert,
     Pass,
@@ -26,4 +26,5 @@ __all__ = [
     "Show",
     "TurnHand",
     "heuristic_agent",
+    "search_profile",
 ]

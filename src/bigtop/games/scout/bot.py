@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.games.scout.rules import Insert, Scout, ScoutState, Show, TurnHand, _valid_sets
@@ -70,3 +71,24 @@ class ScoutBot:
 
 def heuristic_agent(game: Game, seat: int) -> ScoutBot:
     return ScoutBot(seed=seat)
+
+
+def _rollout_player(game: Game, seat: int) -> ScoutBot:
+    return ScoutBot(seed=seat)
+
+
+def round_number(state: State) -> int:
+    """The round being played (the search's rollouts stop when it changes)."""
+    assert isinstance(state, ScoutState)
+    return state.round
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.1, stage=round_number,
+                       score_scale=6.0,
+                       summary=("IS-MCTS: heuristic rollouts to the round's end, "
+                                "score-difference reward"))
+"""IS-MCTS in SCOUT: heuristic rollouts to the end of the round, score-difference reward."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

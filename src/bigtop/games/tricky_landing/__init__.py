@@ -1,7 +1,12 @@
 """Tricky Landing: a dexterity trick-taking game where a thrown card's landing decides
 everything (rulebook 000_236690fdb895d779.txt; rulings in shared/rules/tricky-landing.md)."""
 
-from bigtop.games.tricky_landing.bot import TrickyLandingBot, heuristic_agent
+from bigtop.games.tricky_landing.bot import (
+    TrickyLandingBot,
+    easy_agent,
+    heuristic_agent,
+    search_profile,
+)
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     Pose,
@@ -41,10 +46,12 @@ __all__ = [
     "TrickyLandingGame",
     "TrickyLandingOptions",
     "TrickyLandingState",
+    "easy_agent",
     "heuristic_agent",
     "render_png",
     "render_svg",
     "resolve_trick",
+    "search_profile",
     "seat_angle",
     "simulate_throws",
     "throw_once",

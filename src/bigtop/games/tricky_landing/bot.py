@@ -10,27 +10,134 @@
   one — and nobody has missed yet in this trick, throw the lowest card of that suit
   deliberately wide (aimed between the target and its own seat) so that it becomes the new
   trump card; else throw its lowest card at the centre.
+
+Aim and spin come from the throw model (``aim="model"``, the default and the ``easy`` level):
+every intention of the legal grid (9 aim points × 3 spins) is thrown :data:`SAMPLES` times
+with the vectorised simulation from the bot's seat (once per game and seat, cached), and the
+bot takes the intention most likely to do what it wants: to *win* (land face up in the trick:
+touching the target or a card linked to it, on the table as it lies now), to *join* (land in
+the trick at all, a dumped card) or to *miss* (touch nothing that is linked). ``aim="fixed"``
+is the older bot (the ``heuristic`` alias): centre with high spin, or the fixed wide aim.
+``aim="cached"`` uses the same samples against the target card only (no per-move table
+check): the fast rollout player of the search levels.
+
+>>> from bigtop import new_state
+>>> s = new_state("tricky-landing", players=3, seed=5)
+>>> TrickyLandingBot(s.current_player()).act(s) in s.legal_actions()
+True
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
 
+import numpy as np
+
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.games.tricky_landing.cards import number_of, suit_of
-from bigtop.games.tricky_landing.physics import cards_touch, touches_target_card
-from bigtop.games.tricky_landing.rules import SPINS, Throw, TrickyLandingState
+from bigtop.games.tricky_landing.physics import (
+    FloatArray,
+    ThrowModel,
+    _gap,
+    _Vector,
+    cards_touch,
+    simulate_throws,
+    target_gaps,
+    touches_target_card,
+)
+from bigtop.games.tricky_landing.rules import (
+    GRID_AIMS,
+    GRID_SPINS,
+    SPINS,
+    Throw,
+    TrickyLandingState,
+)
 
 _MISS_DISTANCE_CM = 17.0
+SAMPLES = 64
+"""Simulated landings per intention (aim point and spin) when the bot weighs its throws."""
+Goal = Literal["win", "join", "miss"]
+AimMode = Literal["model", "cached", "fixed"]
+
+
+@dataclass(frozen=True)
+class Landings:
+    """:data:`SAMPLES` landings of every grid intention from one seat, row ``i`` for intention
+    ``i`` of ``game.grid[card]`` (aim-major, then spin)."""
+
+    x: FloatArray
+    y: FloatArray
+    rotation: FloatArray
+    face_up: FloatArray  # 1.0 where the card landed face up
+    on_target: FloatArray  # 1.0 where it touches the target card
+
+
+@lru_cache(maxsize=64)
+def landings(model: ThrowModel, seat_deg: float) -> Landings:
+    """The sampled landings of every grid intention thrown from ``seat_deg`` (seeded, so the
+    bot is deterministic; cached per model and seat).
+
+    >>> from bigtop.core.registry import new_game
+    >>> g = new_game("tricky-landing", 3)
+    >>> land = landings(g.model, g.seats[0])
+    >>> land.x.shape == (len(GRID_AIMS) * len(GRID_SPINS), SAMPLES)
+    True
+    """
+    rows = [(x, y, s) for (x, y) in GRID_AIMS for s in GRID_SPINS]
+    k = len(rows)
+    ax = np.repeat([r[0] for r in rows], SAMPLES)
+    ay = np.repeat([r[1] for r in rows], SAMPLES)
+    sp = np.repeat([r[2] for r in rows], SAMPLES)
+    sample = simulate_throws(model, seat_deg, ax, ay, sp, n=k * SAMPLES, seed=20_26)
+    hit = target_gaps(model, sample.x, sample.y, sample.rotation) <= model.touch_tolerance_cm
+    return Landings(sample.x.reshape(k, SAMPLES), sample.y.reshape(k, SAMPLES),
+                    sample.rotation.reshape(k, SAMPLES),
+                    (~sample.face_down).astype(np.float64).reshape(k, SAMPLES),
+                    hit.astype(np.float64).reshape(k, SAMPLES))
+
+
+def intention_odds(model: ThrowModel, land: Landings,
+                   linked_poses: list[tuple[float, float, float]]) -> tuple[FloatArray,
+                                                                            FloatArray]:
+    """Per grid intention: the chance to land in the trick (touching the target or a linked
+    card) face up, and the chance to land in the trick at all."""
+    joined = land.on_target.astype(bool)
+    hw, hh = model.card_half
+    tol = model.touch_tolerance_cm
+    for (x, y, r) in linked_poses:
+        gap = _gap(land.x, land.y, land.rotation, hw, hh, x, y, r, hw, hh, _Vector)
+        joined |= np.asarray(gap, dtype=np.float64) <= tol
+    j = joined.astype(np.float64)
+    return (j * land.face_up).mean(axis=1), j.mean(axis=1)
 
 
 class TrickyLandingBot:
     name = "tricky-landing-heuristic"
 
-    def __init__(self, seat: int = 0) -> None:
+    def __init__(self, seat: int = 0, aim: AimMode = "model") -> None:
         self.seat = seat
+        self.aim = aim
+
+    def _throw(self, state: TrickyLandingState, card: str, goal: Goal,
+               linked: list[tuple[float, float, float]]) -> Action | None:
+        """The grid throw of ``card`` most likely to reach ``goal``; None with ``aim="fixed"``
+        (the caller then uses the fixed aims)."""
+        if self.aim == "fixed":
+            return None
+        g = state.game
+        land = landings(g.model, g.seats[state.current_player()])
+        if self.aim == "cached":
+            up = (land.on_target * land.face_up).mean(axis=1)
+            joined = land.on_target.mean(axis=1)
+        else:
+            up, joined = intention_odds(g.model, land, linked)
+        odds = {"win": up, "join": joined, "miss": 1.0 - joined}[goal]
+        return g.grid[card][int(np.argmax(odds))]
 
     def act(self, state: State) -> Action:
         assert isinstance(state, TrickyLandingState)
@@ -67,7 +174,13 @@ class TrickyLandingBot:
                 return number_of(card) > best_trump
             return best_trump == 0 and suit_of(card) == lead and number_of(card) > best_lead
 
+        linked_poses = [pose for pose, ok in zip(poses, linked, strict=True) if ok]
+
         def at_centre(card: str, spin: str) -> Action:
+            goal: Goal = "win" if spin == "high" else "join"
+            chosen = self._throw(state, card, goal, linked_poses)
+            if chosen is not None:
+                return chosen
             return g.grid[card][[(a.x, a.y, a.spin) for a in g.grid[card]].index(
                 (0.0, 0.0, SPINS[spin]))]
 
@@ -91,6 +204,9 @@ class TrickyLandingBot:
             if wanted:
                 cards = max(wanted, key=len)
                 low = min(cards, key=number_of)
+                chosen = self._throw(state, low, "miss", linked_poses)
+                if chosen is not None:
+                    return chosen
                 a = math.radians(g.seats[p])
                 return Throw(low, round(_MISS_DISTANCE_CM * math.cos(a), 6),
                              round(_MISS_DISTANCE_CM * math.sin(a), 6), SPINS["medium"])
@@ -99,4 +215,53 @@ class TrickyLandingBot:
 
 
 def heuristic_agent(game: Game, seat: int) -> TrickyLandingBot:
+    """The first bot (the ``heuristic`` alias): fixed aims."""
+    return TrickyLandingBot(seat, aim="fixed")
+
+
+def easy_agent(game: Game, seat: int) -> TrickyLandingBot:
+    """The ``easy`` level: aim and spin from the throw model."""
     return TrickyLandingBot(seat)
+
+
+@lru_cache(maxsize=64)
+def _best_rows(model: ThrowModel, seat_deg: float) -> tuple[int, int]:
+    """The grid intentions most likely to land face up on the target and to miss it."""
+    land = landings(model, seat_deg)
+    up = (land.on_target * land.face_up).mean(axis=1)
+    return int(np.argmax(up)), int(np.argmax(1.0 - land.on_target.mean(axis=1)))
+
+
+def throw_candidates(state: State) -> list[Action]:
+    """The throws the search considers: per card in hand, the grid intention most likely to
+    land face up on the target, and the one most likely to miss (a new trump)."""
+    assert isinstance(state, TrickyLandingState)
+    g = state.game
+    hit, miss = _best_rows(g.model, g.seats[state.current_player()])
+    out: list[Action] = []
+    for c in state.hands[state.current_player()]:
+        out.append(g.grid[c][hit])
+        out.append(g.grid[c][miss])
+    return out
+
+
+def _rollout_player(game: Game, seat: int) -> TrickyLandingBot:
+    return TrickyLandingBot(seat, aim="cached")
+
+
+def round_number(state: State) -> int:
+    """The round being played (rollouts stop when it changes)."""
+    assert isinstance(state, TrickyLandingState)
+    return state.round
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.05, stage=round_number,
+                       score_scale=4.0, candidates=throw_candidates,
+                       summary=("IS-MCTS over two model-chosen throws per card: heuristic "
+                                "rollouts to the round's end, score-difference reward"))
+"""IS-MCTS in Tricky Landing: two throws per card (see :func:`throw_candidates`), heuristic
+rollouts to the end of the round, score-difference reward."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

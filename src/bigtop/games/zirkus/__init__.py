@@ -2,7 +2,7 @@
 003_97aa81262881367c.txt; rulings in docs/so-ein-zirkus.md)."""
 
 from bigtop.games.zirkus.board import Board, BoardError, load_board, parse_board
-from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent
+from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent, search_profile
 from bigtop.games.zirkus.rules import (
     COLOURS,
     FACES,
@@ -38,4 +38,5 @@ __all__ = [
     "heuristic_agent",
     "load_board",
     "parse_board",
+    "search_profile",
 ]
