@@ -119,8 +119,8 @@ def test_level_infos_list_the_ladder_then_the_aliases() -> None:
     for name in game_names():
         infos = level_infos(name)
         assert tuple(i.name for i in infos) == BOT_NAMES
-        assert [i.iterations for i in infos[2:4]] == [BUDGETS[name].medium,
-                                                      BUDGETS[name].hard]
+        assert [i.iterations for i in infos[2:4]] == [BUDGETS[name].medium.iterations,
+                                                      BUDGETS[name].hard.iterations]
 
 
 def _share(name: str, a: str, b: str, games: int, seed: int) -> float:

@@ -53,6 +53,8 @@ class SearchProfile:
     - ``candidates``: the actions the tree considers in a state (a subset of the legal
       ones, e.g. a few throws per card); ``None`` = all legal actions.
     - ``horizon``: at most this many rollout steps (then the state is scored as it stands).
+    - ``evaluate``: every seat's value of a state for the score-difference reward (e.g.
+      points plus likely points soon); ``None`` = ``state.scores()``.
     - ``summary``: one line saying what the search does in this game (``bigtop bots``).
     """
 
@@ -62,6 +64,7 @@ class SearchProfile:
     score_scale: float = 0.0
     candidates: Callable[[State], Sequence[Action]] | None = None
     horizon: int | None = None
+    evaluate: Callable[[State], list[float]] | None = None
     summary: str = "IS-MCTS"
 
 
@@ -93,6 +96,43 @@ def score_rewards(scores: Sequence[float], scale: float) -> list[float]:
         margin = s - (total - s) / (n - 1)
         out.append(0.5 + 0.5 * math.tanh(margin / scale))
     return out
+
+
+def values(state: State, profile: SearchProfile | None) -> list[float]:
+    """Every seat's value of ``state`` under ``profile`` (its ``evaluate``, else the scores)."""
+    evaluate = profile.evaluate if profile else None
+    return evaluate(state) if evaluate is not None else state.scores()
+
+
+def playout(det: State, base: list[float], profile: SearchProfile, players: list[Agent],
+            rng: random.Random, limit: int) -> list[float]:
+    """Play the determinization on with ``players`` (one per seat; a share ``epsilon`` of
+    moves at random), to the end of the round with a ``stage``, the end of the game, or
+    ``limit`` steps, and return every seat's reward: the score-difference reward of the
+    gains over ``base`` with a ``score_scale``, else win shares (even shares when cut)."""
+    stage = profile.stage
+    start = stage(det) if stage is not None else 0
+    eps = profile.epsilon
+    steps = 0
+    while not det.is_terminal() and steps < limit:
+        if stage is not None and stage(det) != start:
+            break
+        p = det.current_player()
+        if p == CHANCE:
+            det.apply_chance()
+        elif eps and rng.random() < eps:
+            legal = det.legal_actions()
+            det.apply(legal[rng.randrange(len(legal))])
+        else:
+            det.apply(players[p].act(det))
+        steps += 1
+    if profile.score_scale > 0:
+        gains = [s - b for s, b in zip(values(det, profile), base, strict=True)]
+        return score_rewards(gains, profile.score_scale)
+    if det.is_terminal():
+        return _win_shares(det)
+    n = det.game.num_players
+    return [1.0 / n] * n
 
 
 class ISMCTSAgent:
@@ -148,7 +188,7 @@ class ISMCTSAgent:
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
             det = state.resample_hidden(me, rng.getrandbits(63))
-            base = det.scores()
+            base = self._values(det)
             path = [root]
             node = root
             # Selection and expansion.
@@ -183,39 +223,19 @@ class ISMCTSAgent:
 
     def _playout(self, det: State, base: list[float], players: list[Agent] | None,
                  rng: random.Random) -> list[float]:
-        """Play the determinization on (to the end of the round with a profile's ``stage``)
-        and return every seat's reward (``base``: the scores the iteration started from)."""
-        n = det.game.num_players
-        profile = self.profile
         limit = self.max_rollout
-        if profile is not None and profile.horizon is not None:
-            limit = min(limit, profile.horizon)
-        if players is None:
+        if self.profile is not None and self.profile.horizon is not None:
+            limit = min(limit, self.profile.horizon)
+        if players is None or self.profile is None:
             play_random(det, rng, limit)
-        else:
-            assert profile is not None
-            stage = profile.stage
-            start = stage(det) if stage is not None else 0
-            eps = profile.epsilon
-            steps = 0
-            while not det.is_terminal() and steps < limit:
-                if stage is not None and stage(det) != start:
-                    break
-                p = det.current_player()
-                if p == CHANCE:
-                    det.apply_chance()
-                elif eps and rng.random() < eps:
-                    legal = det.legal_actions()
-                    det.apply(legal[rng.randrange(len(legal))])
-                else:
-                    det.apply(players[p].act(det))
-                steps += 1
-        if profile is not None and profile.score_scale > 0:
-            gains = [s - b for s, b in zip(det.scores(), base, strict=True)]
-            return score_rewards(gains, profile.score_scale)
-        if det.is_terminal():
-            return _win_shares(det)
-        return [1.0 / n] * n
+            if det.is_terminal():
+                return _win_shares(det)
+            n = det.game.num_players
+            return [1.0 / n] * n
+        return playout(det, base, self.profile, players, rng, limit)
+
+    def _values(self, state: State) -> list[float]:
+        return values(state, self.profile)
 
     def _select(self, node: _Node, options: Sequence[Action]) -> Action:
         c = self.exploration

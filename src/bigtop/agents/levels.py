@@ -22,7 +22,7 @@ play; without it every bot is deterministic for its seed.
 >>> s = g.new_initial_state(0)
 >>> bot.act(s) in s.legal_actions()
 True
->>> make_bot("hard", g, 0, 0).iterations == BUDGETS["scout"].hard
+>>> make_bot("hard", g, 0, 0).iterations == BUDGETS["scout"].hard.iterations
 True
 >>> make_bot("grandmaster", g, 0, 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -33,9 +33,11 @@ bigtop.core.errors.BigtopError: unknown bot 'grandmaster'; bots: random, easy, m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
 from bigtop.core.registry import game_module, get_game, heuristic_agent_factory, new_game
@@ -52,19 +54,33 @@ SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts")
 """The bots that search, and so take an iteration budget and a time limit."""
 
 
+Method = Literal["tree", "planner"]
+"""``tree``: :class:`~bigtop.agents.ismcts.ISMCTSAgent` with the game's profile;
+``planner``: :class:`~bigtop.agents.planner.PlannerAgent` (1-ply, common random numbers)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a search level plays one game: the method and its iterations per decision (tree
+    iterations, or determinizations for the planner)."""
+
+    method: Method
+    iterations: int
+
+
 @dataclass(frozen=True)
 class Budget:
-    """Search iterations per decision of the ``medium`` and ``hard`` levels in one game."""
+    """The ``medium`` and ``hard`` searches of one game."""
 
-    medium: int
-    hard: int
+    medium: Search
+    hard: Search
 
 
 BUDGETS: dict[str, Budget] = {
-    "scout": Budget(medium=40, hard=250),
-    "tricky-landing": Budget(medium=40, hard=250),
-    "so-ein-zirkus": Budget(medium=40, hard=250),
-    "clown-15-go": Budget(medium=40, hard=250),
+    "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
+    "tricky-landing": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
+    "so-ein-zirkus": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
+    "clown-15-go": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
@@ -96,17 +112,26 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     [('random', None), ('easy', None), ('medium', 40)]
     """
     budget = BUDGETS[game_name]
-    search = search_profile(new_game(game_name, get_game(game_name).min_players)).summary
+    profile = search_profile(new_game(game_name, get_game(game_name).min_players))
+
+    def searching(search: Search) -> str:
+        if search.method == "planner":
+            return (f"1-ply planner, {search.iterations} determinizations a move, every "
+                    f"candidate under the same luck: {profile.summary}")
+        return f"IS-MCTS, {search.iterations} iterations: {profile.summary}"
+
     return [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
         LevelInfo("easy", "the game's hand-written bot" + (
             ", aim and spin from the throw model" if game_name == "tricky-landing" else ""),
             None, MOVE_BUDGET_MS["easy"]),
-        LevelInfo("medium", search, budget.medium, MOVE_BUDGET_MS["medium"]),
-        LevelInfo("hard", search, budget.hard, MOVE_BUDGET_MS["hard"]),
+        LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
+                  MOVE_BUDGET_MS["medium"]),
+        LevelInfo("hard", searching(budget.hard), budget.hard.iterations,
+                  MOVE_BUDGET_MS["hard"]),
         LevelInfo("heuristic", "older name: the game's first hand-written bot", None, None),
-        LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward",
-                  PLAIN_ISMCTS_ITERATIONS, None),
+        LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward, "
+                  f"{PLAIN_ISMCTS_ITERATIONS} iterations", PLAIN_ISMCTS_ITERATIONS, None),
     ]
 
 
@@ -157,8 +182,10 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
                            time_limit=time_limit)
     if name in ("medium", "hard"):
         budget = BUDGETS[game.name]
-        if iterations is None:
-            iterations = budget.medium if name == "medium" else budget.hard
-        return ISMCTSAgent(iterations=iterations, seed=seed, profile=search_profile(game),
+        search = budget.medium if name == "medium" else budget.hard
+        n = search.iterations if iterations is None else iterations
+        if search.method == "planner":
+            return PlannerAgent(n, seed, search_profile(game), time_limit=time_limit)
+        return ISMCTSAgent(iterations=n, seed=seed, profile=search_profile(game),
                            time_limit=time_limit)
     raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")

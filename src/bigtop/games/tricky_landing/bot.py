@@ -233,15 +233,30 @@ def _best_rows(model: ThrowModel, seat_deg: float) -> tuple[int, int]:
 
 
 def throw_candidates(state: State) -> list[Action]:
-    """The throws the search considers: per card in hand, the grid intention most likely to
-    land face up on the target, and the one most likely to miss (a new trump)."""
+    """The throws the search considers (a handful, so that a few hundred noisy playouts can
+    tell them apart): the lowest and the highest card of each suit in hand thrown to land
+    face up on the target, the throw the rollout bot would make, and the lowest card thrown
+    to miss (a new trump). Aim and spin are the grid intentions the throw model finds most
+    likely to hit and to miss from the mover's seat."""
     assert isinstance(state, TrickyLandingState)
     g = state.game
-    hit, miss = _best_rows(g.model, g.seats[state.current_player()])
+    p = state.current_player()
+    hit, miss = _best_rows(g.model, g.seats[p])
+    hand = state.hands[p]
+    by_suit: dict[str, list[str]] = {}
+    for c in hand:
+        by_suit.setdefault(suit_of(c), []).append(c)
     out: list[Action] = []
-    for c in state.hands[state.current_player()]:
-        out.append(g.grid[c][hit])
-        out.append(g.grid[c][miss])
+    for cards in by_suit.values():
+        for c in (min(cards, key=number_of), max(cards, key=number_of)):
+            if g.grid[c][hit] not in out:
+                out.append(g.grid[c][hit])
+    own = TrickyLandingBot(p, aim="cached").act(state)
+    if own not in out:
+        out.append(own)
+    low = min(hand, key=lambda c: (suit_of(c) == state.trump_suit, number_of(c)))
+    if g.grid[low][miss] not in out:
+        out.append(g.grid[low][miss])
     return out
 
 
@@ -257,7 +272,7 @@ def round_number(state: State) -> int:
 
 SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.05, stage=round_number,
                        score_scale=4.0, candidates=throw_candidates,
-                       summary=("IS-MCTS over two model-chosen throws per card: heuristic "
+                       summary=("a few model-aimed throws per card, heuristic "
                                 "rollouts to the round's end, score-difference reward"))
 """IS-MCTS in Tricky Landing: two throws per card (see :func:`throw_candidates`), heuristic
 rollouts to the end of the round, score-difference reward."""

@@ -167,9 +167,21 @@ def game_number(state: State) -> int:
     return len(state.games)
 
 
+def values(state: State) -> list[float]:
+    """Every seat's points so far plus the points its bottom balls could reach with one more
+    move (:func:`_threats`): the search's evaluation of a cut-off rollout. It reads the
+    determinization's colours, which the search drew itself."""
+    assert isinstance(state, ZirkusState)
+    scores = state.scores()
+    if state.finished:
+        return scores
+    threats = _threats(state)
+    return [s + threats[c] for s, c in zip(scores, state.colours, strict=True)]
+
+
 SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.1, stage=game_number,
-                       score_scale=3.0, horizon=12,
-                       summary=("IS-MCTS: heuristic rollouts of at most 12 steps, "
+                       score_scale=3.0, horizon=12, evaluate=values,
+                       summary=("heuristic rollouts of at most 12 steps, "
                                 "score-difference reward"))
 """IS-MCTS in So ein Zirkus: heuristic rollouts of at most 12 steps (die rolls and moves)
 or to the end of the game, score-difference reward (points in holes so far)."""
