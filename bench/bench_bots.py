@@ -35,12 +35,14 @@ from bigtop.core.rng import derive_seed
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
-    "scout": (4, {}),
-    "tricky-landing": (3, {}),
+    "scout": (4, {"rounds": 1}),
+    "tricky-landing": (3, {"rounds": 1}),
     "so-ein-zirkus": (2, {}),
     "clown-15-go": (2, {"last_card": "turned"}),
 }
-"""The table each game's ladder is measured at."""
+"""The table each game's ladder is measured at: SCOUT and Tricky Landing one round (their
+unit of play; a full game is several independent rounds), Clown 15 Go with
+``last_card=turned`` (the coming default)."""
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
@@ -133,12 +135,11 @@ def ladder_pairs(levels: Sequence[str] = LEVELS) -> list[tuple[str, str]]:
 
 
 SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
-    ("hard", "heuristic", {"rounds": 1}),
     ("hard", "ismcts", {"rounds": 1}),
-    ("hard", "ismcts@1000", {"rounds": 1}),
-    ("medium", "heuristic", {"rounds": 1}),
     ("medium", "ismcts", {"rounds": 1}),
     ("hard", "heuristic", {}),
+    ("medium", "heuristic", {}),
+    ("hard", "ismcts@1000", {"rounds": 1}),
     ("hard", "ismcts", {}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
@@ -176,9 +177,13 @@ def ladder(out: Path, games: Sequence[str], max_games: int, look: int, seed: int
         print(json.dumps(r), file=log, flush=True)
 
 
-def report(path: Path, plot: Path | None) -> str:
-    """A markdown table of every match in ``path`` (and a plot of the ladder)."""
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
+def _ms(x: float) -> str:
+    return f"{x:.2f}" if x < 1 else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def report(paths: Sequence[Path], plot: Path | None) -> str:
+    """A markdown table of every match in ``paths`` (and a plot of the ladder)."""
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
     lines = ["| game | A | B (×P−1) | games | A's share [95% CI] | fair | result | "
              "margin | A ms/move (mean, p90, max) | B ms/move (mean) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -189,7 +194,7 @@ def report(path: Path, plot: Path | None) -> str:
             f"| {r['game']}{' ' + opts if opts else ''} | {r['a']} | {r['b']} | {r['games']} | "
             f"{r['share']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | {r['fair']:.3f} | "
             f"{r['decision'] or 'undecided'} | {r['margin_mean']:+.1f} | "
-            f"{t['mean']:.1f}, {t['p90']:.1f}, {t['max']:.0f} | {r['b_ms']['mean']:.1f} |")
+            f"{_ms(t['mean'])}, {_ms(t['p90'])}, {_ms(t['max'])} | {_ms(r['b_ms']['mean'])} |")
     if plot is not None:
         _plot(rows, plot)
     return "\n".join(lines)
@@ -243,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--budget", type=float, help="wall seconds per match at most")
     r = sub.add_parser("report")
-    r.add_argument("path", type=Path)
+    r.add_argument("paths", type=Path, nargs="+")
     r.add_argument("--plot", type=Path)
     args = ap.parse_args(argv)
     try:
@@ -260,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ladder(args.out, args.games.split(","), args.max_games, args.look, args.seed,
                    args.budget, not args.no_yardsticks, sys.stderr)
         else:
-            print(report(args.path, args.plot))
+            print(report(args.paths, args.plot))
     except BigtopError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

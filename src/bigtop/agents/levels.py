@@ -78,9 +78,9 @@ class Budget:
 
 BUDGETS: dict[str, Budget] = {
     "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
-    "tricky-landing": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
-    "so-ein-zirkus": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
-    "clown-15-go": Budget(medium=Search("planner", 4), hard=Search("planner", 16)),
+    "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""

@@ -264,18 +264,42 @@ def _rollout_player(game: Game, seat: int) -> TrickyLandingBot:
     return TrickyLandingBot(seat, aim="cached")
 
 
-def round_number(state: State) -> int:
-    """The round being played (rollouts stop when it changes)."""
+def trick_number(state: State) -> int:
+    """Tricks played so far in the game (rollouts stop when the current trick is resolved:
+    later tricks add more noise from the throws than information)."""
     assert isinstance(state, TrickyLandingState)
-    return state.round
+    return state.round * 100 + state.trick
 
 
-SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.05, stage=round_number,
-                       score_scale=4.0, candidates=throw_candidates,
-                       summary=("a few model-aimed throws per card, heuristic "
-                                "rollouts to the round's end, score-difference reward"))
-"""IS-MCTS in Tricky Landing: two throws per card (see :func:`throw_candidates`), heuristic
-rollouts to the end of the round, score-difference reward."""
+HAND_WEIGHT = 0.5
+"""Points a card in hand is worth per unit of its strength (see :func:`values`)."""
+
+
+def values(state: State) -> list[float]:
+    """Every seat's value: points so far (the round's running score: cards won, minus two
+    per penalty card) plus its hand's strength — each trump counts fully, each other card
+    by its number relative to the top number — times :data:`HAND_WEIGHT` (a strong card
+    kept is a trick later)."""
+    assert isinstance(state, TrickyLandingState)
+    if state.finished:
+        return state.scores()
+    g = state.game
+    top = number_of(g.deck[-1])
+    out = []
+    for q in range(g.num_players):
+        hand = sum(1.0 if suit_of(c) == state.trump_suit else (number_of(c) / top) ** 2
+                   for c in state.hands[q])
+        out.append(state.totals[q] + len(state.won[q]) - 2 * len(state.penalty[q])
+                   + HAND_WEIGHT * hand)
+    return out
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.0, stage=trick_number,
+                       score_scale=3.0, candidates=throw_candidates, evaluate=values,
+                       summary=("a few model-aimed throws per card, heuristic rollouts to "
+                                "the end of the trick, score and hand-strength reward"))
+"""Search in Tricky Landing: a handful of throws (see :func:`throw_candidates`), heuristic
+rollouts to the end of the trick, reward from :func:`values`."""
 
 
 def search_profile(game: Game) -> SearchProfile:
