@@ -24,6 +24,7 @@ def _hand_value(tops: list[int]) -> int:
     could be shown later). Each set lies in one maximal run of equal steps (0, +1 or −1), so
     the runs are summed in one pass.
 
+    >>> from bigtop.games.scout.rules import _valid_sets
     >>> tops = [3, 4, 5, 5, 9]
     >>> _hand_value(tops) == sum(n * n for _, n, _ in _valid_sets(tops) if n > 1)
     True
