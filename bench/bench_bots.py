@@ -127,10 +127,11 @@ def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
 
 
 def ladder_pairs(levels: Sequence[str] = LEVELS) -> list[tuple[str, str]]:
-    """Every pair of levels, stronger first; the cheap pairs (far apart) first."""
+    """Every pair of levels, stronger first: neighbours first (the ladder's claims), then
+    the pairs further apart."""
     pairs = [(levels[j], levels[i]) for i in range(len(levels))
              for j in range(i + 1, len(levels))]
-    return sorted(pairs, key=lambda p: (levels.index(p[0]) - levels.index(p[1]) == 1,
+    return sorted(pairs, key=lambda p: (levels.index(p[0]) - levels.index(p[1]),
                                         levels.index(p[0])))
 
 

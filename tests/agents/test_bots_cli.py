@@ -37,3 +37,17 @@ def test_bots_unknown_game_is_one_line() -> None:
     assert result.exit_code == 2
     assert "unknown game 'chess'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_play_against_hard_bots_with_a_time_limit() -> None:
+    """`play --think` caps the searching bots' time; a bad value is one line."""
+    entries = "0\n" * 3000
+    result = runner.invoke(app, ["play", "scout", "--players", "2", "--seed", "3", "--option",
+                                 "rounds=1", "--bots", "hard", "--think", "0.01"],
+                           input=entries)
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    bad = runner.invoke(app, ["play", "scout", "--bots", "hard", "--think", "-1"])
+    assert bad.exit_code == 2
+    assert "time_limit must be a positive number" in bad.output
+    assert "Traceback" not in bad.output

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from bigtop.agents.levels import BOT_NAMES, make_bot
+from bigtop.agents.levels import BOT_NAMES, SEARCH_BOTS, make_bot
 from bigtop.cli._app import OptionArg, app, fail
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
@@ -78,6 +78,9 @@ def play(
     confirm_forced: Annotated[bool, typer.Option(
         help="Ask for your move even when only one is legal (by default it is played and "
         "shown).")] = False,
+    think: Annotated[float | None, typer.Option(
+        help="At most this many seconds a move for searching bots (medium, hard, ismcts); "
+        "by default they use their full iteration budget.")] = None,
 ) -> None:
     """Play a game in the terminal against bots."""
     console = Console()
@@ -88,11 +91,13 @@ def play(
             raise BigtopError(f"seat must be 0..{players - 1}")
         if bots not in BOT_NAMES:
             raise BigtopError(f"bots must be one of {', '.join(BOT_NAMES)}")
+        limit = think if bots in SEARCH_BOTS else None
+        agents = {p: make_bot(bots, g, p, seed * 31 + p, time_limit=limit)
+                  for p in range(players) if p != seat}
     except BigtopError as e:
         fail(str(e))
         return
     state = g.new_initial_state(seed)
-    agents = {p: make_bot(bots, g, p, seed * 31 + p) for p in range(players) if p != seat}
     console.print(f"[bold]{g.title}[/] — {players} players, you are P{seat}. "
                   "Type 'help' for how to enter moves.")
     for note in g.notes():
