@@ -137,10 +137,10 @@ def ladder_pairs(levels: Sequence[str] = LEVELS) -> list[tuple[str, str]]:
 
 SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
     ("hard", "ismcts", {"rounds": 1}),
-    ("medium", "ismcts", {"rounds": 1}),
     ("hard", "heuristic", {}),
-    ("medium", "heuristic", {}),
     ("hard", "ismcts@1000", {"rounds": 1}),
+    ("medium", "ismcts", {"rounds": 1}),
+    ("medium", "heuristic", {}),
     ("hard", "ismcts", {}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
@@ -164,9 +164,12 @@ def _key(game: str, a: str, b: str, options: dict[str, Any]) -> str:
 def ladder(out: Path, games: Sequence[str], max_games: int, look: int, seed: int,
            budget: float | None, yardsticks: bool, log: Any) -> None:
     jobs: list[tuple[str, str, str, int, dict[str, Any]]] = []
-    for g in games:
-        players, options = SETUPS[g]
-        jobs.extend((g, a, b, players, options) for a, b in ladder_pairs())
+    # Neighbouring levels of every game first (the ladder's claims), then the wider pairs.
+    for a, b in ladder_pairs():
+        for g in games:
+            players, options = SETUPS[g]
+            jobs.append((g, a, b, players, options))
+    jobs.sort(key=lambda j: LEVELS.index(j[1]) - LEVELS.index(j[2]))
     if yardsticks:
         jobs.extend(("scout", a, b, 4, o) for a, b, o in SCOUT_YARDSTICKS)
     for g, a, b, players, options in jobs:

@@ -55,6 +55,10 @@ class SearchProfile:
     - ``horizon``: at most this many rollout steps (then the state is scored as it stands).
     - ``evaluate``: every seat's value of a state for the score-difference reward (e.g.
       points plus likely points soon); ``None`` = ``state.scores()``.
+    - ``keep_default``: planner only — play the rollout bot's own move unless another beats
+      it by more than this many standard errors of the paired reward differences (0: the
+      best mean always wins). Where skill matters little, a few noisy samples would
+      otherwise overrule a good heuristic.
     - ``summary``: one line saying what the search does in this game (``bigtop bots``).
     """
 
@@ -65,6 +69,7 @@ class SearchProfile:
     candidates: Callable[[State], Sequence[Action]] | None = None
     horizon: int | None = None
     evaluate: Callable[[State], list[float]] | None = None
+    keep_default: float = 0.0
     summary: str = "IS-MCTS"
 
 

@@ -7,7 +7,8 @@ to the round's end or a horizon, scored by score difference). All candidates of 
 share that sample's determinization, its future dice, deals and throws (chance draws from the
 state's seed and the move count) and one rollout seed: they are compared under the same luck,
 which removes most of the noise of games of chance. The candidate with the best mean reward
-is played; ties go to the move the rollout bot itself would make.
+is played; ties go to the move the rollout bot itself would make, and with the profile's
+``keep_default`` so does a best move that is not clearly better than that one.
 
 >>> from bigtop import new_state
 >>> from bigtop.agents.levels import search_profile
@@ -21,13 +22,15 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
+from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile, playout, values
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import State
+from bigtop.core.game import Game, State
 
 
 class PlannerAgent:
@@ -54,6 +57,7 @@ class PlannerAgent:
         self.time_limit = time_limit
         self.limit = min(max_rollout, profile.horizon or max_rollout)
         self._rng = random.Random(seed)
+        self._own: dict[tuple[Game, int], Agent] = {}
 
     def act(self, state: State) -> Action:
         profile = self.profile
@@ -65,8 +69,17 @@ class PlannerAgent:
         game = state.game
         me = state.current_player()
         # The rollout bot's own choice breaks ties (it reads only what the seat may see).
-        default = make(game, me).act(state.clone())
-        totals = [0.0] * len(legal)
+        # With keep_default it is the move usually played, so it must be that bot's move
+        # exactly: one bot per seat across decisions, keeping any memory it has (Clown 15
+        # Go's); else a fresh bot.
+        if profile.keep_default > 0:
+            own = self._own.get((game, me))
+            if own is None:
+                own = self._own[(game, me)] = make(game, me)
+        else:
+            own = make(game, me)
+        default = own.act(state.clone())
+        rewards_of: list[list[float]] = [[] for _ in legal]
         deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         for k in range(self.iterations):
             if deadline is not None and k and time.perf_counter() > deadline:
@@ -80,6 +93,29 @@ class PlannerAgent:
                 players = [make(game, q) for q in range(game.num_players)]
                 rewards = playout(copy, base, profile, players, random.Random(rollout_seed),
                                   self.limit)
-                totals[i] += rewards[me]
+                rewards_of[i].append(rewards[me])
+        totals = [sum(r) for r in rewards_of]
         best = max(range(len(legal)), key=lambda i: (totals[i], legal[i] == default))
+        if profile.keep_default > 0 and default in legal and legal[best] != default:
+            d = legal.index(default)
+            if not _clearly_better(rewards_of[best], rewards_of[d], profile.keep_default):
+                return default
         return legal[best]
+
+
+def _clearly_better(a: list[float], b: list[float], z: float) -> bool:
+    """Whether the paired differences ``a - b`` (same determinizations) have a mean above
+    ``z`` standard errors.
+
+    >>> _clearly_better([1.0, 0.9, 1.0], [0.0, 0.1, 0.0], 2.0)
+    True
+    >>> _clearly_better([1.0, 0.0, 0.6], [0.0, 0.9, 0.5], 1.0)
+    False
+    """
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean > 0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)

@@ -186,6 +186,7 @@ def _rollout_player(game: Game, seat: int) -> Clown15GoBot:
 
 
 SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.05, score_scale=3.0, horizon=60,
+                       keep_default=1.0,
                        summary=("heuristic rollouts of at most 60 steps, "
                                 "score-difference reward"))
 """IS-MCTS in Clown 15 Go: heuristic rollouts of at most 60 steps, score-difference reward
