@@ -170,23 +170,24 @@ def test_easy_beats_random(name: str) -> None:
     assert _share(name, "easy", "random", 16, seed=1) > 1.2 / players
 
 
-# Games per pair: enough that the measured margins (docs/bots.md) show on a seeded sample.
-LADDER_SAMPLE: dict[str, dict[str, int]] = {
-    "scout": {"medium": 40, "hard": 8},
-    "tricky-landing": {"medium": 30, "hard": 30},
-    "so-ein-zirkus": {"medium": 16, "hard": 12},
-    "clown-15-go": {"medium": 40, "hard": 40},
-}
+# The ladder's established steps (docs/bots.md), with enough games that the measured
+# margins show on a seeded sample. Not here because not established: Tricky Landing and So
+# ein Zirkus hard over medium (Zirkus games between search bots can also run to hundreds of
+# turns), and Clown 15 Go, where skill barely shows (easy takes 0.548 against random).
+LADDER_CLAIMS: list[tuple[str, str, str, int]] = [
+    ("scout", "medium", "easy", 40),
+    ("scout", "hard", "medium", 8),
+    ("so-ein-zirkus", "medium", "easy", 16),
+    ("tricky-landing", "medium", "easy", 30),
+]
 
 
-@pytest.mark.parametrize("name", game_names())
-@pytest.mark.parametrize("pair", [("medium", "easy"), ("hard", "medium")])
-def test_ladder_order_on_a_small_sample(name: str, pair: tuple[str, str]) -> None:
-    """Each search level takes more than its fair share against the level below (a small
+@pytest.mark.parametrize(("name", "a", "b", "games"), LADDER_CLAIMS)
+def test_ladder_order_on_a_small_sample(name: str, a: str, b: str, games: int) -> None:
+    """A search level takes more than its fair share against the level below (a small
     seeded sample; docs/bots.md has the significant figures)."""
-    a, b = pair
     players = LADDER_TABLES[name][0]
-    assert _share(name, a, b, LADDER_SAMPLE[name][a], seed=2) > 1 / players
+    assert _share(name, a, b, games, seed=2) > 1 / players
 
 
 def test_levels_are_weakest_first() -> None:
