@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.bigtop-installed
 
-.PHONY: run test lint typecheck unit bench lock clean
+.PHONY: run test lint typecheck unit bench lock clean postgresql
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -17,7 +17,13 @@ $(STAMP): requirements.lock pyproject.toml
 run: $(STAMP)
 	$(BIN)/bigtop play scout --players 3
 
-test: lint typecheck unit
+test: postgresql lint typecheck unit
+
+# The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
+# postgresql, run as an unprivileged user in a temporary directory): install it when missing.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples

@@ -6,6 +6,7 @@
     .venv/bin/python bench/bench_tricky_landing.py actions    # random-play actions per second
     .venv/bin/python bench/bench_tricky_landing.py bot [N]    # heuristic bot vs random, N games
     .venv/bin/python bench/bench_tricky_landing.py pictures   # docs/img/tricky_landing/*
+    .venv/bin/python bench/bench_tricky_landing.py misses [N] # miss rates in play, by skill
 
 Every figure is seeded, so reruns print the same shares (timings vary with the machine).
 """
@@ -65,7 +66,7 @@ def bench_throws() -> None:
 def bench_calibration() -> None:
     print("share touching the target / share face down, 100,000 throws each, seat 30 cm away")
     print("aim distance is measured from the centre across the line of throw (sideways)")
-    for skill in (0.5, 1.0, 2.0):
+    for skill in (0.5, 0.8, 1.0, 2.0):
         m = ThrowModel(skill=skill)
         print(f"\nskill {skill}")
         print("| spin (rev/s) | " + " | ".join(f"aim {d} cm" for d in (0, 3, 6, 9, 12, 18))
@@ -79,10 +80,11 @@ def bench_calibration() -> None:
                 row.append(f"{touches_target(m, s).mean():.1%}")
                 down = float(s.face_down.mean())
             print(f"| {spin} | " + " | ".join(row) + f" | {down:.1%} |")
-    m = ThrowModel()
-    s = simulate_throws(m, SEAT, 0.0, -18.0, 3.0, n=100_000, seed=7)
-    print(f"\naim 18 cm short (towards the thrower), medium spin: "
-          f"{touches_target(m, s).mean():.2%} touch")
+    for skill in (0.8, 1.0):
+        m = ThrowModel(skill=skill)
+        s = simulate_throws(m, SEAT, 0.0, -18.0, 3.0, n=100_000, seed=7)
+        print(f"\nskill {skill}: aim 18 cm short (towards the thrower), medium spin: "
+              f"{touches_target(m, s).mean():.2%} touch")
 
 
 def bench_actions() -> None:
@@ -121,6 +123,38 @@ def bench_bot(games: int = 1000) -> None:
         lo, hi = wilson_interval(wins, games)
         print(f"| {n} | {rate:.1%} | {lo:.1%}–{hi:.1%} | {1 / n:.1%} | "
               f"{np.mean(bot_scores):.1f} | {np.mean(rand_scores):.1f} |")
+
+
+def miss_rates(skill: float | list[float], players: int = 4, games: int = 200,
+               spin: float = 3.0) -> tuple[float, float, float]:
+    """Shares of tricks, in played games with every throw aimed at the centre, in which
+    exactly one card missed (a new trump), two or more missed, and every card missed."""
+    game = new_game("tricky-landing", players, {"skill": skill})
+    one = several = every = tricks = 0
+    for seed in range(games):
+        s = game.new_initial_state(seed)
+        while not s.is_terminal():
+            s.apply(s.action_from_text(f"{s.hands[s.current_player()][0]} 0 0 {spin}"))
+            res = s.resolution() if not s.table else None
+            if res is not None:  # a trick was just resolved (a round's last one is not
+                # kept, and misses do not depend on the trick: it is left out)
+                k = len(res.missed)
+                tricks += 1
+                one += k == 1
+                several += k >= 2
+                every += k == players
+    return one / tricks, several / tricks, every / tricks
+
+
+def bench_misses(games: int = 200) -> None:
+    print(f"misses per trick in play: every throw at the centre with medium spin, {games} "
+          "seeded games (3 rounds) per cell")
+    print("| players | skill | one card missed (new trump) | two or more missed | all missed |")
+    print("|---|---|---|---|---|")
+    for n in (3, 4, 5, 6):
+        for skill in (0.5, 0.6, 0.7, 0.8, 1.0, 1.5):
+            one, several, every = miss_rates(skill, n, games)
+            print(f"| {n} | {skill:g} | {one:.1%} | {several:.1%} | {every:.1%} |", flush=True)
 
 
 def pictures() -> None:
@@ -197,6 +231,8 @@ def main(argv: list[str]) -> None:
         bench_actions()
     if what in ("all", "pictures"):
         pictures()
+    if what in ("all", "misses"):
+        bench_misses(int(argv[1]) if what == "misses" and len(argv) > 1 else 200)
     if what in ("all", "bot"):
         bench_bot(int(argv[1]) if len(argv) > 1 else 1000)
 

@@ -18,9 +18,11 @@ from bigtop.sim.runner import against_random, win_share
 from bigtop.sim.stats import wilson_interval
 
 RULE_SETS: dict[str, dict[str, object]] = {
-    "default (basic game, G2 last card stays)": {},
-    "basic game, last_card=turned": {"last_card": "turned"},
+    "default (basic game: G2 last card turned, G5 a 1 to the middle)": {},
+    "basic game, last_card=stays": {"last_card": "stays"},
     "advanced 1 (open pile first)": {"open_pile_first": True},
+    "advanced 1 and 3 (open pile first, borrowing)": {"open_pile_first": True,
+                                                      "borrowing": True},
     "advanced 4 (points) only": {"points": True},
     "all four advanced rules": {"open_pile_first": True, "own_pile": True, "borrowing": True,
                                 "points": True},

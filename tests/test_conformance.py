@@ -5,8 +5,10 @@ At every step it checks: a live state has at least one legal action; the chosen 
 applies; a sample of unlisted and malformed actions is rejected with the state unchanged;
 the JSON form round-trips and validates (which re-checks conservation of cards and pieces);
 ``audit()`` holds (conservation, score bookkeeping); the integer encoding round-trips; every
-player's observation is unchanged when the others' hidden information is re-sampled. At the
-end: replaying (seed, actions) reproduces the state exactly and scores/ranking agree.
+player's observation is unchanged when the others' hidden information is re-sampled, and equal
+observations resample equally for the same seed; a loaded position is live (it has a legal
+action) or over, and plays on. At the end: replaying (seed, actions) reproduces the state
+exactly and scores/ranking agree.
 """
 
 from __future__ import annotations
@@ -79,6 +81,12 @@ def _check_position(game: Game, state: State, rng: random.Random) -> None:
     assert loaded.legal_actions() == state.legal_actions()
     assert loaded.current_player() == state.current_player()
     state.audit()
+    # A loaded position is live with a legal action, or over; and it plays on.
+    assert loaded.is_terminal() or loaded.legal_actions(), "loaded a dead position"
+    if not loaded.is_terminal():
+        legal = loaded.legal_actions()
+        loaded.apply(legal[rng.randrange(len(legal))])
+        loaded.audit()
     n = game.num_players
     views = [state.observation(p) for p in range(n)]
     public = state.observation(None)
@@ -102,6 +110,12 @@ def _check_position(game: Game, state: State, rng: random.Random) -> None:
             "(sort the pool of unseen cards before shuffling)")
         again = state.resample_hidden(p, k)
         assert again == once, "resample_hidden is not deterministic in its seed"
+        # Equal observations, equal resamples: a state with other hidden information but
+        # the same view of p resamples exactly as this one.
+        twin = state.resample_hidden(p, rng.randrange(2**32))
+        assert twin.observation(p) == views[p]
+        assert twin.resample_hidden(p, k) == once, (
+            f"resample_hidden(P{p}) depends on more than observation(P{p}) and the seed")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])

@@ -32,9 +32,10 @@ def test_simulate_is_reproducible_and_summarised() -> None:
     b = simulate("scout", 3, 6, seed=2)
     assert a.to_json() == b.to_json()
     summary = a.summary()
-    assert abs(sum(s["win_rate"] for s in summary["seats"]) - 1.0) < 1e-9
+    total = sum(s["win_rate"] for s in summary["seats"]) + summary["no_winner"]["rate"]
+    assert abs(total - 1.0) < 1e-9
     assert all(r.actions == sum(r.decisions) for r in a.records)
-    with pytest.raises(BigtopError, match="unknown agent"):
+    with pytest.raises(BigtopError, match="unknown bot"):
         simulate("scout", 3, 2, agents=["genius"])
     with pytest.raises(BigtopError, match="positive"):
         simulate("scout", 3, 0)
@@ -50,7 +51,7 @@ def test_summary_counts_how_games_ended() -> None:
     assert sum(counts.values()) == 30 and list(counts.values()) == sorted(counts.values())[::-1]
     assert "round_scores" not in simulate("scout", 2, 2).summary()["outcomes"]  # not a label
     res = runner.invoke(app, ["simulate", "clown-15-go", "-p", "2", "-n", "5", "--seed", "1"])
-    assert res.exit_code == 0 and "end_reason: stall 5 (100.0%)" in res.output
+    assert res.exit_code == 0 and "end_reason: went-out 5 (100.0%)" in res.output
 
 
 def test_heuristic_bot_beats_random_at_scout() -> None:
@@ -84,7 +85,7 @@ def test_cli_bad_input_is_a_clear_error() -> None:
         (["simulate", "scout", "--players", "9"], "2 to 5 players"),
         (["simulate", "scout", "--option", "rounds=x"], "whole number"),
         (["simulate", "scout", "--option", "rounds"], "KEY=VALUE"),
-        (["simulate", "scout", "--agents", "genius"], "unknown agent"),
+        (["simulate", "scout", "--agents", "genius"], "unknown bot"),
         (["play", "scout", "--seat", "7"], "seat"),
     ]:
         res = runner.invoke(app, args)
@@ -115,10 +116,11 @@ def test_cli_state_and_render(tmp_path: object) -> None:
     path.write_text(res.stdout)
     shown = runner.invoke(app, ["render", str(path), "--player", "1"])
     assert shown.exit_code == 0 and "Your hand" in shown.stdout
+    drawn = runner.invoke(app, ["render", str(path), "--out", str(tmp_path / "x.svg")])
+    assert drawn.exit_code == 0 and (tmp_path / "x.svg").read_text().startswith("<svg")
     for args, message in [
         (["render", str(tmp_path / "missing.json")], "cannot read"),
-        (["render", str(path), "--player", "5"], "player must be"),
-        (["render", str(path), "--out", str(tmp_path / "x.svg")], "has no picture"),
+        (["render", str(path), "--player", "5"], "no player 5"),
         (["render", str(path), "--out", str(tmp_path / "x.gif")], ".svg or .png"),
         (["state", "scout", "--actions", "-1"], "0 or more"),
     ]:

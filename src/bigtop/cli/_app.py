@@ -1,16 +1,58 @@
 """The Typer application and what every command shares: the error console, ``--option``
-and the one way a command fails (a one-line message on stderr, exit code 2)."""
+and the one way a command fails (a one-line message on stderr, exit code 2).
+
+Every command is guarded: whatever escapes it (a :class:`BigtopError` a command forgot to
+catch, or an engine bug) becomes that one-line error, never a Python traceback. User text is
+never read as rich markup (``[/x]`` typed anywhere is printed as it is).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
-app = typer.Typer(
+from bigtop.core.errors import BigtopError
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _GuardedTyper(typer.Typer):
+    """A Typer app whose commands turn any escaping exception into :func:`fail`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[_F], _F]:
+        register = super().command(*args, **kwargs)
+
+        def decorator(f: _F) -> _F:
+            @functools.wraps(f)
+            def guarded(*a: Any, **kw: Any) -> Any:
+                try:
+                    return f(*a, **kw)
+                except (typer.Exit, typer.Abort, typer.TyperException, SystemExit):
+                    raise
+                except BigtopError as e:
+                    fail(str(e))
+                except RecursionError:
+                    fail("the input is nested too deeply")
+                except MemoryError:
+                    fail("out of memory (the input is too large)")
+                except Exception as e:  # an engine bug: still one line, and a way to report it
+                    fail(f"internal error ({type(e).__name__}: {e}); please report it")
+
+            register(guarded)
+            return f
+
+        return decorator
+
+
+app = _GuardedTyper(
     add_completion=False,
     no_args_is_help=True,
+    pretty_exceptions_enable=False,
     help="Play, simulate and study Tricky Landing, SCOUT, So ein Zirkus and Clown 15 Go.",
 )
 err = Console(stderr=True, soft_wrap=True)
@@ -22,6 +64,17 @@ OptionArg = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with code 2."""
-    err.print(f"[bold red]error:[/] {message}")
+    """Print ``error: message`` on stderr (one line, the message never read as markup) and
+    exit with code 2."""
+    line = " ".join(str(message).split())
+    err.print(Text.assemble(("error:", "bold red"), " ", line), highlight=False)
     raise typer.Exit(2)
+
+
+def game_options(game: str, pairs: list[str] | None) -> dict[str, object]:
+    """The ``--option KEY=VALUE`` pairs of a command line for ``game``: parsed, and a file the
+    user named read where the game takes one (So ein Zirkus ``board=FILE.json``, embedded)."""
+    from bigtop.core.options import parse_option_pairs
+    from bigtop.core.registry import get_game
+
+    return get_game(game).command_line_options(parse_option_pairs(pairs or []))

@@ -9,28 +9,32 @@ from typing import Annotated
 import typer
 
 from bigtop.agents.base import play_random
-from bigtop.cli._app import OptionArg, app, err, fail
+from bigtop.cli._app import OptionArg, app, err, fail, game_options
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
-from bigtop.core.options import parse_option_pairs
+from bigtop.core.limits import MAX_JSON_BYTES, parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
+from bigtop.core.text import numbers
 
 
-def _load_state_file(path: str) -> State:
+def load_state_file(path: str) -> State:
+    """Read a state file (or stdin for ``-``) within the input limits and load it,
+    validated; BigtopError otherwise."""
     from pathlib import Path
 
     from bigtop.core.registry import load_state
 
+    # Read one byte more than allowed, so an endless file (/dev/zero) stops at the limit.
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_JSON_BYTES + 1)
+        else:
+            with Path(path).open("rb") as f:
+                data = f.read(MAX_JSON_BYTES + 1)
     except OSError as e:
-        raise BigtopError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BigtopError(f"{path} is not JSON: {e.msg} (line {e.lineno})") from None
-    return load_state(data)
+        raise BigtopError(f"cannot read {path}: {e.strerror or e}") from None
+    return load_state(parse_json_limited(data, "stdin" if path == "-" else path))
 
 
 @app.command()
@@ -47,7 +51,7 @@ def state(
 
     try:
         check_seed(seed)
-        g = new_game(game, players, parse_option_pairs(option or []))
+        g = new_game(game, players, game_options(game, option))
         if actions < 0:
             raise BigtopError("actions must be 0 or more")
     except BigtopError as e:
@@ -62,18 +66,17 @@ def state(
 def render(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
     player: Annotated[int | None, typer.Option(
-        help="Draw what this seat may see (default: everything).")] = None,
+        help="Draw what this seat may see, its hand included (default: what a spectator "
+        "sees, no hidden cards).", show_default=False)] = None,
     out: Annotated[str | None, typer.Option(
         help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
 ) -> None:
-    """Show a state: a text view, or a picture for games that draw (Tricky Landing)."""
+    """Show a state: a text view, or a picture (.svg or .png) of what a seat sees."""
     from bigtop.core.registry import game_module
 
     try:
-        s = _load_state_file(path)
-        n = s.game.num_players
-        if player is not None and not 0 <= player < n:
-            raise BigtopError(f"player must be 0..{n - 1}")
+        s = load_state_file(path)
+        s.check_seat(player)
         if out is None:
             typer.echo(s.render(player))
             return
@@ -95,32 +98,39 @@ def render(
     except OSError as e:
         fail(f"cannot write {out}: {e.strerror}")
         return
-    err.print(f"wrote {out}")
+    err.print(f"wrote {out}", markup=False, highlight=False)
 
 
 @app.command()
 def replay(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
 ) -> None:
-    """Replay a game from its seed and history, one line per action."""
+    """Replay a game from its seed and history, one line per action, with how each round
+    (and trick) ended."""
+    from bigtop.games import teaching
+
     try:
-        saved = _load_state_file(path)
+        saved = load_state_file(path)
     except BigtopError as e:
         fail(str(e))
         return
+    teach = teaching(saved.game.name)
     s = saved.game.new_initial_state(saved.seed)
     for i, action in enumerate(saved.history, 1):
         try:
-            line = s.describe(action)
+            line = s.describe(action)  # refuses an action that is not legal here
+            before = s.clone()
             s.apply(action)
         except BigtopError as e:
             fail(f"action {i} does not replay from a fresh deal: {e}")
             return
         typer.echo(f"{i:>5}  {line}")
+        for note in teach.trick_summary(before, s) + teach.round_summary(before, s):
+            typer.echo(f"       {note}")
     if s != saved:
         fail("the history does not lead to the saved position (it was hand-edited?)")
         return
     if s.is_terminal():
         result = s.result()
-        typer.echo(f"final scores {result['scores']}, winners "
+        typer.echo(f"final scores {numbers(result['scores'])}; winners "
                    + ", ".join(f"P{w}" for w in result["winners"]))

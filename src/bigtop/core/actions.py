@@ -15,16 +15,28 @@ Insert(position=3)
 Traceback (most recent call last):
 ...
 bigtop.core.errors.MalformedActionError: action 'insert': field 'position' must be int, got '3'
+
+Construction checks field types exactly, so a wrong-typed action never reaches a game's rules
+(``True`` is not an int, ``0.0`` is not an int, a float field takes an int as its float):
+
+>>> Insert(True)
+Traceback (most recent call last):
+...
+bigtop.core.errors.MalformedActionError: action 'insert': field 'position' must be int, got True
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import operator
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 from bigtop.core.errors import IllegalActionError, MalformedActionError
+from bigtop.core.limits import MAX_ACTION_INT, MAX_STRING_LENGTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +44,17 @@ class Action:
     """Base class of every game's actions. ``kind`` is the action's name in JSON."""
 
     kind: ClassVar[str] = "action"
+
+    def __post_init__(self) -> None:
+        # Exact field types at construction: an action with an equal but wrong-typed value
+        # (0.0 for 0, True for 1) would pass a legality check by ``==`` and then break the
+        # rules code half-way through a move, or land in a history that no longer loads.
+        cls = type(self)
+        for name, tp in _field_types(cls):
+            v = getattr(self, name)
+            checked = _check_value(cls.kind, name, tp, v)
+            if checked is not v:
+                object.__setattr__(self, name, checked)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind}
@@ -52,67 +75,96 @@ def _field_types(cls: type[Action]) -> tuple[tuple[str, Any], ...]:
 
 
 def _check_value(kind: str, name: str, tp: Any, v: Any) -> Any:
+    """``v`` as a value of field type ``tp`` (a float field takes an int as its float, a tuple
+    field a list); raise :class:`MalformedActionError` for anything else."""
     def bad() -> MalformedActionError:
         tname = getattr(tp, "__name__", str(tp).replace("typing.", ""))
-        return MalformedActionError(f"action {kind!r}: field {name!r} must be {tname}, got {v!r}")
+        return MalformedActionError(
+            f"action {kind!r}: field {name!r} must be {tname}, got {reprlib.repr(v)}")
 
+    if tp is int:
+        if type(v) is not int or not -MAX_ACTION_INT <= v <= MAX_ACTION_INT:
+            raise bad()
+        return v
+    if tp is str:
+        if type(v) is not str or len(v) > MAX_STRING_LENGTH:
+            raise bad()
+        return v
+    if tp is bool:
+        if type(v) is not bool:
+            raise bad()
+        return v
+    if tp is float:
+        if type(v) is int and -MAX_ACTION_INT <= v <= MAX_ACTION_INT:
+            return float(v)
+        if type(v) is not float or not math.isfinite(v):
+            raise bad()
+        return v
     origin = get_origin(tp)
     if origin is Literal:
-        if v not in get_args(tp) or (type(v) is bool and not any(type(a) is bool for a in
-                                                                 get_args(tp))):
+        # Compare type and value: 1.0 == 1 and True == 1 must not select a literal.
+        if not any(type(a) is type(v) and a == v for a in get_args(tp)):
             raise bad()
         return v
     if origin is tuple:
         args = get_args(tp)
-        if not isinstance(v, list | tuple):
+        if type(v) not in (list, tuple):
             raise bad()
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_check_value(kind, name, args[0], x) for x in v)
         if len(args) != len(v):
             raise bad()
         return tuple(_check_value(kind, name, a, x) for a, x in zip(args, v, strict=True))
-    if tp is bool:
-        if not isinstance(v, bool):
-            raise bad()
-        return v
-    if tp is int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise bad()
-        return v
-    if tp is float:
-        if isinstance(v, bool) or not isinstance(v, int | float) or v != v:
-            raise bad()
-        return float(v)
-    if tp is str:
-        if not isinstance(v, str):
-            raise bad()
-        return v
     raise bad()  # pragma: no cover - unsupported field type in a game's action
+
+
+def as_index(value: object) -> int:
+    """``value`` as a plain ``int`` if it is an integer (numpy integers included, as RL code
+    passes them), else :class:`MalformedActionError`. Used where integers enter from outside:
+    action numbers.
+
+    >>> import numpy as np
+    >>> as_index(np.int64(3)), as_index(3)
+    (3, 3)
+    >>> as_index(3.0)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.MalformedActionError: 3.0 is not an integer
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise MalformedActionError(f"{reprlib.repr(value)} is not an integer")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise MalformedActionError(f"{reprlib.repr(value)} is not an integer") from None
 
 
 def action_from_json(obj: object, classes: Sequence[type[Action]]) -> Action:
     """Parse the JSON form of an action into one of ``classes``; raise
     :class:`MalformedActionError` naming what is wrong."""
     if not isinstance(obj, dict):
-        raise MalformedActionError(f"an action must be a JSON object, got {obj!r}")
+        raise MalformedActionError(f"an action must be a JSON object, got {reprlib.repr(obj)}")
     kind = obj.get("type")
     by_kind = {c.kind: c for c in classes}
     cls = by_kind.get(kind) if isinstance(kind, str) else None
     if cls is None or not isinstance(kind, str):
         raise MalformedActionError(
-            f"unknown action type {kind!r}; expected one of {', '.join(sorted(by_kind))}"
+            f"unknown action type {reprlib.repr(kind)}; expected one of "
+            f"{', '.join(sorted(by_kind))}"
         )
     fields = _field_types(cls)
     names = {n for n, _ in fields}
-    extra = sorted(set(obj) - names - {"type"})
+    # Keys may be anything in a dict built by hand; name the first unknown one by its repr
+    # (sorting mixed str/int keys would fail).
+    extra = [k for k in obj if k != "type" and k not in names]
     if extra:
-        raise MalformedActionError(f"action {kind!r} has no field {extra[0]!r}")
+        raise MalformedActionError(f"action {kind!r} has no field {reprlib.repr(extra[0])}")
     kwargs = {}
-    for name, tp in fields:
+    for name, _ in fields:
         if name not in obj:
             raise MalformedActionError(f"action {kind!r} needs field {name!r}")
-        kwargs[name] = _check_value(kind, name, tp, obj[name])
-    return cls(**kwargs)
+        kwargs[name] = obj[name]
+    return cls(**kwargs)  # the constructor checks the field types
 
 
 class ActionTable:
@@ -146,8 +198,10 @@ class ActionTable:
             raise IllegalActionError(f"{action!r} has no action number") from None
 
     def from_int(self, index: int) -> Action:
-        if isinstance(index, bool) or not isinstance(index, int) or not (
-            0 <= index < len(self.actions)
-        ):
-            raise IndexError(index)
-        return self.actions[index]
+        """The action numbered ``index`` (a Python or numpy integer); MalformedActionError for
+        anything else or a number out of range."""
+        i = as_index(index)
+        if not 0 <= i < len(self.actions):
+            raise MalformedActionError(
+                f"{i} is not an action number (0..{len(self.actions) - 1})")
+        return self.actions[i]

@@ -28,3 +28,8 @@ class IllegalActionError(BigtopError):
 class InvalidStateError(BigtopError):
     """A state (usually JSON, possibly hand-written) that is not consistent with the rules:
     a card twice, a wrong count, a player index out of range, ..."""
+
+
+class InputLimitError(BigtopError):
+    """Input beyond what bigtop accepts (see :mod:`bigtop.core.limits`): too large, too
+    deeply nested, not UTF-8, not JSON, a number out of range or not finite."""

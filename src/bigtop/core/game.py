@@ -24,6 +24,7 @@ from bigtop.core.errors import (
     MalformedActionError,
     RuleOptionError,
 )
+from bigtop.core.limits import check_state_payload
 from bigtop.core.options import RuleOptions
 from bigtop.core.rng import check_seed, derive_seed, derive_uniform
 
@@ -89,6 +90,14 @@ class Game(ABC):
         self.num_players = num_players
         self.options = options
 
+    @classmethod
+    def command_line_options(cls, values: dict[str, str]) -> dict[str, object]:
+        """Rule options as typed on a command line (``KEY=VALUE`` strings), made ready for
+        :meth:`__init__`: the one place a game may read a file the user named (So ein Zirkus
+        ``board=FILE.json`` is read and embedded). Option values in states and messages never
+        name files. By default the values pass unchanged."""
+        return dict(values)
+
     def notes(self) -> list[str]:
         """What a player should know about this configuration before playing (e.g. a
         ruling's consequence); printed by ``bigtop play``. Empty by default."""
@@ -106,9 +115,11 @@ class Game(ABC):
 
     def state_from_json(self, data: object) -> State:
         """Load a state from its JSON form, validating everything. The envelope must name this
-        game, player count and options."""
-        if not isinstance(data, dict):
-            raise InvalidStateError("a state must be a JSON object")
+        game, player count and options. The input limits (:mod:`bigtop.core.limits`) are
+        checked first; a live position without a legal action, or one that fails ``audit()``,
+        is refused."""
+        check_state_payload(data)
+        assert isinstance(data, dict)
         if data.get("game") != self.name:
             raise InvalidStateError(f"state is for game {data.get('game')!r}, not {self.name!r}")
         if data.get("players") != self.num_players:
@@ -132,10 +143,23 @@ class Game(ABC):
             raise InvalidStateError("'history' must be a list of actions")
         try:
             actions = [self.action_from_json(a) for a in history]
+        except BigtopError as e:
+            raise InvalidStateError(f"bad action in the history: {e}") from None
+        try:
             state = self._state_from_position(position, seed)
+            # A live position must offer a move (else nobody can ever play on), and the
+            # position must pass the engine's own invariant checks.
+            if not state.is_terminal() and not state.legal_actions():
+                raise InvalidStateError(
+                    f"the position is not over but player {state.current_player()} has no "
+                    f"legal action")
+            state.audit()
         except InvalidStateError:
             raise
-        except (BigtopError, KeyError, TypeError, IndexError, AttributeError) as e:
+        except AssertionError as e:
+            raise InvalidStateError(f"inconsistent {self.name} position: {e}") from None
+        except (BigtopError, KeyError, TypeError, IndexError, AttributeError, ValueError,
+                OverflowError) as e:
             raise InvalidStateError(f"bad {self.name} position: {e}") from None
         state.history = actions
         return state
@@ -158,6 +182,8 @@ class Game(ABC):
         return self.action_table.to_int(action)
 
     def action_from_int(self, index: int) -> Action:
+        """The action numbered ``index`` (a Python or numpy integer); MalformedActionError if
+        there is none."""
         return self.action_table.from_int(index)
 
     def __eq__(self, other: object) -> bool:
@@ -216,17 +242,61 @@ class State(ABC):
     def _apply(self, action: Action) -> None:
         """Apply a legal action. Only called after the legality check."""
 
+    def check_playable(self, action: object) -> None:
+        """Raise :class:`MalformedActionError` if ``action`` is not one of this game's action
+        objects, :class:`IllegalActionError` (naming the reason) if it is not legal now. The
+        one check ``apply`` and ``describe`` share."""
+        if not isinstance(action, self.game.action_types):
+            raise MalformedActionError(f"{_short(action)} is not a {self.game.title} action")
+        if self._is_legal(action):
+            return
+        if self.is_terminal():
+            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+        try:
+            why = self._why_illegal(action)
+        except Exception:  # the reason is a courtesy: never let it turn a refusal into a crash
+            why = State._why_illegal(self, action)
+        raise IllegalActionError(why)
+
     def apply(self, action: Action) -> None:
         """Apply ``action``; raise :class:`IllegalActionError` (a ``ValueError``) and leave the
-        state unchanged if it is not legal now."""
-        if not self._is_legal(action):
-            if self.is_terminal():
-                raise IllegalActionError(f"the game is over; {action!r} cannot be played")
-            if not isinstance(action, self.game.action_types):
-                raise MalformedActionError(
-                    f"{action!r} is not a {self.game.title} action")
-            raise IllegalActionError(self._why_illegal(action))
+        state unchanged if it is not legal now.
+
+        All or nothing: an action from outside (parsed from JSON, built by hand, a throw off
+        the grid) is applied with a snapshot, so should the rules code fail half-way the
+        state is restored and the error is an :class:`IllegalActionError` too. The engine's
+        own objects from :meth:`legal_actions` (what bots, ``apply_int`` and simulations
+        pass) skip the snapshot: it would cost a third to a half of the throughput, and their
+        moves are what the conformance harness plays."""
+        legal = self.legal_actions()
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            self.check_playable(action)
+            self._apply_restoring(action)
+            return
         self._apply(action)
+        self.history.append(action)
+        self._legal = None
+
+    def _apply_restoring(self, action: Action) -> None:
+        # The snapshot leaves out the history (``_apply`` never changes it; copying it would
+        # make every move cost O(length of the game)).
+        history, self.history = self.history, []
+        try:
+            snapshot = self.clone()
+        finally:
+            self.history = history
+        try:
+            self._apply(action)
+        except Exception as e:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot.__dict__)
+            self.history = history
+            raise IllegalActionError(
+                f"{action!r} could not be applied ({type(e).__name__}: {e}); the state is "
+                "unchanged") from e
         self.history.append(action)
         self._legal = None
 
@@ -248,12 +318,12 @@ class State(ABC):
         return action
 
     def apply_int(self, index: int) -> Action:
-        """Apply an action given by its integer encoding."""
+        """Apply an action given by its integer encoding (a Python or numpy integer)."""
         try:
             action = self.game.action_from_int(index)
-        except (IndexError, ValueError, TypeError, KeyError):
+        except MalformedActionError:
             raise MalformedActionError(
-                f"{index!r} is not an action number of {self.game.title} "
+                f"{_short(index)} is not an action number of {self.game.title} "
                 f"(0..{self.game.num_distinct_actions() - 1})") from None
         self.apply(action)
         return action
@@ -290,14 +360,48 @@ class State(ABC):
         """A summary for logs and simulations; games may add fields (e.g. why it ended)."""
         return {"scores": self.scores(), "ranking": self.ranking(), "winners": self.winners()}
 
+    # -- seats --------------------------------------------------------------------------
+    def check_seat(self, player: object, *, spectator: bool = True) -> int | None:
+        """``player`` if it is a seat ``0..n-1`` (or None, a spectator, where allowed); else
+        :class:`IllegalActionError`. The one seat check of every public method that takes a
+        seat (``True`` is not seat 1, ``"0"`` is not seat 0, -1 is not the last seat).
+
+        >>> from bigtop import new_state
+        >>> new_state("scout", players=3).check_seat(True)
+        Traceback (most recent call last):
+        ...
+        bigtop.core.errors.IllegalActionError: no player True in a 3-player game (seats 0..2)
+        """
+        if player is None and spectator:
+            return None
+        n = self.game.num_players
+        if type(player) is not int or not 0 <= player < n:
+            raise IllegalActionError(
+                f"no player {_short(player)} in a {n}-player game (seats 0..{n - 1})")
+        return player
+
     # -- text ---------------------------------------------------------------------------
+    def describe(self, action: Action, player: int | None = None) -> str:
+        """One human-readable line for ``action`` played now (call before applying), as told
+        to ``player``. By default (None) it is public (servers broadcast it), so it says only
+        what every player may know: a Tricky Landing throw does not name the card, which may
+        land face down; told to the thrower (``describe(a, seat)``, e.g. listing one's own
+        options) it does. A foreign or illegal action is an error, as in :meth:`apply`."""
+        seat = self.check_seat(player)
+        self.check_playable(action)
+        return self._describe(action, seat)
+
     @abstractmethod
-    def describe(self, action: Action) -> str:
-        """One human-readable line for ``action`` played now (call before applying)."""
+    def _describe(self, action: Action, player: int | None) -> str:
+        """The line of :meth:`describe` for a legal action, told to ``player`` (a checked
+        seat, or None: everyone)."""
 
     def render(self, player: int | None = None) -> str:
         """A text picture of the position as ``player`` sees it (None: a spectator)."""
-        return json.dumps(self.observation(player), indent=1)
+        return self._render(self.check_seat(player))
+
+    def _render(self, player: int | None) -> str:
+        return json.dumps(self._observation(player), indent=1)
 
     def action_from_text(self, text: str) -> Action:
         """Parse a typed action (terminal play); games with rich actions override."""
@@ -318,18 +422,29 @@ class State(ABC):
             out["history"] = [a.to_json() for a in self.history]
         return out
 
-    @abstractmethod
     def observation(self, player: int | None) -> JSON:
         """What ``player`` may see (None: the public view for spectators). Never contains
-        another player's hidden cards, nor the seed (which would predict future chance)."""
+        another player's hidden cards, nor the seed (which would predict future chance); it
+        contains all public information a player with perfect memory has."""
+        return self._observation(self.check_seat(player))
 
     @abstractmethod
+    def _observation(self, player: int | None) -> JSON:
+        """:meth:`observation` for a checked seat."""
+
     def resample_hidden(self, player: int, seed: int) -> State:
         """A new state consistent with ``observation(player)``: everything ``player`` cannot
         see is drawn afresh from ``seed`` (including the seed that drives future chance), so
         a search from it learns nothing hidden. The result must depend only on what
         ``player`` sees and on ``seed`` (draw from a sorted pool), so that
         ``s.resample_hidden(p, k).resample_hidden(p, k) == s.resample_hidden(p, k)``."""
+        seat = self.check_seat(player, spectator=False)
+        assert seat is not None
+        return self._resample_hidden(seat, check_seed(seed))
+
+    @abstractmethod
+    def _resample_hidden(self, player: int, seed: int) -> State:
+        """:meth:`resample_hidden` for a checked seat and seed."""
 
     @abstractmethod
     def audit(self) -> None:
@@ -350,6 +465,13 @@ class State(ABC):
     def fresh_seed(self, seed: int) -> int:
         """Seed for a resampled state; depends on the given seed and the history length."""
         return derive_seed(seed, "resample", len(self.history))
+
+
+def _short(value: object) -> str:
+    """``repr(value)`` cut to one short line (error messages echo hostile input)."""
+    import reprlib
+
+    return reprlib.repr(value)
 
 
 def places(scores: Sequence[float]) -> list[int]:

@@ -20,11 +20,14 @@ bigtop.core.errors.RuleOptionError: unknown rule option 'colour'; known options:
 from __future__ import annotations
 
 import dataclasses
+import math
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self, get_type_hints
 
 from bigtop.core.errors import RuleOptionError
+from bigtop.core.limits import MAX_INT
 
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off"}
@@ -38,12 +41,39 @@ def option(
     minimum: float | None = None,
     maximum: float | None = None,
     quote: str | None = None,
+    per_player: bool = False,
 ) -> Any:
     """Declare one rule option: its default, what it means, and its allowed values.
 
-    ``quote`` is the rulebook sentence the default reading follows (for rulings)."""
-    meta = {"doc": doc, "choices": choices, "minimum": minimum, "maximum": maximum, "quote": quote}
+    ``quote`` is the rulebook sentence the default reading follows (for rulings).
+    ``per_player`` (numbers only): the value is one number for every player or a list of one
+    number per player (a tuple; the game checks its length in ``validate_for``)."""
+    meta = {"doc": doc, "choices": choices, "minimum": minimum, "maximum": maximum, "quote": quote,
+            "per_player": per_player}
     return dataclasses.field(default=default, metadata=meta)
+
+
+def first_player_option(quote: str) -> Any:
+    """The shared ``first_player`` option: the seat that starts the first round (0..players-1,
+    default 0). Rulebooks leave the choice to the table ("chosen by lot"); as an option it
+    travels in the options JSON, so a saved game replays exactly. Games check the upper bound
+    with :func:`check_first_player` in ``validate_for``."""
+    return option(0, minimum=0, maximum=7,
+                  doc="The seat that starts the first round (0 = P0); the rulebook lets the "
+                  "players choose, e.g. by lot.", quote=quote)
+
+
+def check_first_player(first_player: int, num_players: int) -> None:
+    """Reject a starting seat that does not exist at this table.
+
+    >>> check_first_player(3, 3)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.RuleOptionError: rule option 'first_player' must be a seat 0..2, got 3
+    """
+    if not 0 <= first_player < num_players:
+        raise RuleOptionError(
+            f"rule option 'first_player' must be a seat 0..{num_players - 1}, got {first_player}")
 
 
 @dataclass(frozen=True)
@@ -58,6 +88,7 @@ class OptionInfo:
     minimum: float | None
     maximum: float | None
     quote: str | None
+    per_player: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,13 +104,15 @@ class RuleOptions:
             out.append(
                 OptionInfo(
                     name=f.name,
-                    type=_type_name(hints[f.name]),
+                    # A per-player number reads as such, not as its Python union type.
+                    type="float or list" if m.get("per_player") else _type_name(hints[f.name]),
                     default=f.default,
                     doc=m.get("doc", ""),
                     choices=m.get("choices"),
                     minimum=m.get("minimum"),
                     maximum=m.get("maximum"),
                     quote=m.get("quote"),
+                    per_player=m.get("per_player", False),
                 )
             )
         return out
@@ -90,7 +123,7 @@ class RuleOptions:
         on a command line). Unknown names and bad values raise :class:`RuleOptionError`."""
         values = dict(values or {})
         infos = {i.name: i for i in cls.info()}
-        unknown = sorted(set(values) - set(infos))
+        unknown = sorted(map(str, set(values) - set(infos)))
         if unknown:
             raise RuleOptionError(
                 f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(infos))}"
@@ -125,44 +158,75 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
+def _per_player(info: OptionInfo, raw: object) -> float | tuple[float, ...]:
+    """A number, or a list of numbers (JSON list, or text ``[0.7,1,1,1.3]`` / ``0.7,1,1,1.3``).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Demo(RuleOptions):
+    ...     skill: float | tuple[float, ...] = option(1.0, doc="Skill.", minimum=0.1,
+    ...                                               per_player=True)
+    >>> Demo.from_mapping({"skill": "[0.7, 1, 1, 1.3]"}).skill
+    (0.7, 1.0, 1.0, 1.3)
+    >>> Demo.from_mapping({"skill": 2}).skill
+    2.0
+    """
+    what = f"rule option {info.name!r}"
+    items: object = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        items = [t.strip() for t in text.split(",")] if "," in text else text
+    one = dataclasses.replace(info, per_player=False, type="float")
+    if isinstance(items, list | tuple):
+        if not items:
+            raise RuleOptionError(f"{what} takes a number or a list of numbers, got {raw!r}")
+        values = tuple(float(_coerce(one, x)) for x in items)
+        return values[0] if len(values) == 1 else values
+    return float(_coerce(one, items))
+
+
 def _coerce(info: OptionInfo, raw: object) -> Any:
     what = f"rule option {info.name!r}"
     value: Any
+    if info.per_player:
+        return _per_player(info, raw)
     if info.type == "bool":
         if isinstance(raw, bool):
             value = raw
         elif isinstance(raw, str) and raw.lower() in _TRUE | _FALSE:
             value = raw.lower() in _TRUE
         else:
-            raise RuleOptionError(f"{what} takes true or false, got {raw!r}")
+            raise RuleOptionError(f"{what} takes true or false, got {reprlib.repr(raw)}")
     elif info.type == "int":
         if isinstance(raw, bool):
-            raise RuleOptionError(f"{what} takes a whole number, got {raw!r}")
+            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
         try:
             value = int(raw) if isinstance(raw, int | str) else None
         except ValueError:
             value = None
-        if value is None:
-            raise RuleOptionError(f"{what} takes a whole number, got {raw!r}")
+        if value is None or not -MAX_INT <= value <= MAX_INT:
+            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
     elif info.type == "float":
         try:
             value = float(raw) if isinstance(raw, int | float | str) and not isinstance(
                 raw, bool) else None
         except ValueError:
             value = None
-        if value is None or value != value:
-            raise RuleOptionError(f"{what} takes a number, got {raw!r}")
+        if value is None or not math.isfinite(value):
+            raise RuleOptionError(f"{what} takes a finite number, got {reprlib.repr(raw)}")
     elif info.type == "str":
         if not isinstance(raw, str):
-            raise RuleOptionError(f"{what} takes a string, got {raw!r}")
+            raise RuleOptionError(f"{what} takes a string, got {reprlib.repr(raw)}")
         value = raw
     else:  # pragma: no cover - a game declared an unsupported type
         raise RuleOptionError(f"{what} has unsupported type {info.type}")
     if info.choices is not None and value not in info.choices:
         allowed = ", ".join(map(str, info.choices))
-        raise RuleOptionError(f"{what} must be one of {allowed}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be one of {allowed}; got {reprlib.repr(raw)}")
     if info.minimum is not None and value < info.minimum:
-        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {reprlib.repr(raw)}")
     if info.maximum is not None and value > info.maximum:
-        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {raw!r}")
+        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {reprlib.repr(raw)}")
     return value

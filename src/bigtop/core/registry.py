@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bigtop.core.errors import InvalidStateError, UnknownGameError
 from bigtop.core.game import Game, State
+from bigtop.core.limits import check_state_payload
 from bigtop.core.options import OptionInfo, RuleOptions
 from bigtop.core.rng import check_seed
 
@@ -98,7 +99,9 @@ def new_state(
 
 
 def load_state(data: object) -> State:
-    """Load any game's state from its JSON form (validated)."""
+    """Load any game's state from its JSON form (validated; the input limits of
+    :mod:`bigtop.core.limits` first)."""
+    check_state_payload(data)
     if not isinstance(data, dict):
         raise InvalidStateError("a state must be a JSON object")
     name = data.get("game")

@@ -35,6 +35,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import MAX_SEED, check_seed
@@ -136,8 +137,13 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.bigtop_state
-        # An illegal number raises IllegalActionError (a ValueError) and changes nothing.
-        state.apply_int(int(action))
+        if action is None:
+            raise MalformedActionError(
+                f"{agent} is still playing: step(None) is only for agents that are done; "
+                "give an action number (see the action_mask)")
+        # An illegal number raises IllegalActionError (a ValueError) and changes nothing;
+        # numpy integers are accepted, a float or anything else is a MalformedActionError.
+        state.apply_int(action)
         self._cumulative_rewards[agent] = 0.0
         self._resolve_chance()
         self.rewards = {a: 0.0 for a in self.agents}

@@ -1,19 +1,35 @@
-"""Run many seeded games with bots and summarise them.
+"""Run many seeded games with bots, on one core, every core or a Ray cluster.
 
-Every game ``i`` of a run with seed ``S`` uses the state seed ``derive_seed(S, "game", i)``
-and agent seeds ``derive_seed(S, "agent", i, seat)``, so a run is reproducible to the byte.
+A run is a list of :class:`Job` s, one per game; a job says everything a game needs (game,
+options, the state seed, each seat's bot and bot seed), so a game's record does not depend on
+which process plays it, and records are merged in game order: the same seed gives the same
+records whatever ``workers`` is.
+
+Every game ``i`` of a run with seed ``S`` uses the bot seeds ``derive_seed(S, "agent", i,
+seat)``. Without rotation game ``i`` is deal ``i`` with the state seed ``derive_seed(S,
+"game", i)``. With ``rotate=True`` the games come in blocks of ``n`` (the player count): block
+``d`` plays the one deal ``derive_seed(S, "game", d)`` ``n`` times, game ``d·n + r`` with the
+line-up shifted ``r`` seats, so every bot sits in every seat equally often on the very same
+cards and seat advantage and bot strength separate.
 
 >>> from bigtop.sim.runner import simulate
 >>> run = simulate("scout", players=3, games=4, seed=1)
 >>> len(run.records), run.records[0].actions > 0
 (4, True)
+>>> r = simulate("scout", 2, 4, seed=1, bots=["easy", "random"], rotate=True).records
+>>> [rec.bots for rec in r]
+[['easy', 'random'], ['random', 'easy'], ['easy', 'random'], ['random', 'easy']]
+>>> [rec.deal for rec in r], r[0].seed == r[1].seed, r[1].seed == r[2].seed
+([0, 0, 1, 1], True, False)
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from bigtop.agents.base import Agent, RandomAgent, play_game
@@ -22,9 +38,11 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
-from bigtop.sim.stats import mean_interval, wilson_interval
 
 AGENT_KINDS = BOT_NAMES
+
+Progress = Callable[[int], None]
+"""Called with the number of games finished so far."""
 
 
 def against_random(
@@ -48,14 +66,33 @@ def against_random(
         yield seat, state
 
 
+def win_shares(winners: Sequence[int], players: int) -> list[float]:
+    """Each seat's share of the win: ``1/k`` for each of ``k`` winners, and nothing for
+    anybody when every seat shares first place (a game with no winner, such as a Clown 15 Go
+    stall where everybody keeps the same number of cards).
+
+    >>> win_shares([0, 2], 3), win_shares([1], 2), win_shares([0, 1], 2)
+    ([0.5, 0.0, 0.5], [0.0, 1.0], [0.0, 0.0])
+    """
+    if no_winner(winners, players):
+        return [0.0] * players
+    return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
+
+
+def no_winner(winners: Sequence[int], players: int) -> bool:
+    """True when every seat shares first place: nobody beat anybody."""
+    return players > 1 and len(winners) == players
+
+
 def win_share(seat: int, state: State) -> float:
-    """The seat's share of the win: 1/k when it is one of k winners, else 0."""
-    winners = state.winners()
-    return 1 / len(winners) if seat in winners else 0.0
+    """The seat's share of the win in a finished game (see :func:`win_shares`)."""
+    return win_shares(state.winners(), state.game.num_players)[seat]
 
 
 @dataclass(frozen=True)
 class GameRecord:
+    """One finished game: what the engine reported and who played which seat."""
+
     index: int
     seed: int
     scores: list[float]
@@ -64,56 +101,273 @@ class GameRecord:
     actions: int
     decisions: list[int]
     extra: dict[str, Any] = field(default_factory=dict)
+    bots: list[str] = field(default_factory=list)
+    deal: int = 0
+    """The block of games played on the same cards (the game itself without rotation)."""
+
+    @property
+    def no_winner(self) -> bool:
+        return no_winner(self.winners, len(self.scores))
+
+    def shares(self) -> list[float]:
+        """Each seat's share of the win (:func:`win_shares`)."""
+        return win_shares(self.winners, len(self.scores))
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything one game needs; plain data so that it pickles to worker processes and Ray."""
+
+    game: str
+    players: int
+    options: str
+    """The rule options as a canonical JSON object (also the worker's cache key)."""
+    index: int
+    deal: int
+    seed: int
+    bots: tuple[str, ...]
+    bot_seeds: tuple[int, ...]
+    keep_state: bool = False
+    """Also return the finished state's JSON (its action log, for ``bigtop replay``)."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    record: GameRecord
+    state: dict[str, Any] | None
+
+
+@lru_cache(maxsize=64)
+def _game(name: str, players: int, options: str) -> Game:
+    import json
+
+    return new_game(name, players, json.loads(options))
+
+
+def play_job(job: Job) -> Finished:
+    """Play one job to the end (pure: the same job always gives the same record)."""
+    game = _game(job.game, job.players, job.options)
+    state = game.new_initial_state(job.seed)
+    seated = [make_bot(b, game, p, s) for p, (b, s) in enumerate(zip(job.bots, job.bot_seeds,
+                                                                     strict=True))]
+    decisions = play_game(state, seated)
+    result = state.result()
+    extra = {k: v for k, v in result.items() if k not in ("scores", "ranking", "winners")}
+    record = GameRecord(job.index, job.seed, state.scores(), state.ranking(), state.winners(),
+                        len(state.history), decisions, extra, list(job.bots), job.deal)
+    return Finished(record, state.to_json() if job.keep_state else None)
+
+
+def play_chunk(jobs: Sequence[Job]) -> list[Finished]:
+    return [play_job(j) for j in jobs]
+
+
+def parse_bots(text: str) -> list[str]:
+    """Bot names from ``--bots`` (comma-separated); an empty name or an unknown one is an
+    error rather than a silent random player.
+
+    >>> parse_bots("hard, medium")
+    ['hard', 'medium']
+    >>> parse_bots(",,")
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: --bots ',,' has an empty name; give names like hard,medium
+    """
+    names = [b.strip() for b in text.split(",")]
+    if not text.strip() or any(not b for b in names):
+        raise BigtopError(f"--bots {text!r} has an empty name; give names like hard,medium")
+    check_bots(names)
+    return names
+
+
+def check_bots(names: Iterable[str]) -> None:
+    for b in names:
+        if b not in BOT_NAMES:
+            raise BigtopError(f"unknown bot {b!r}; bots: {', '.join(BOT_NAMES)}")
+
+
+def seat_lineup(bots: Sequence[str], players: int) -> list[str]:
+    """One bot per seat: fewer bots than seats are cycled (``hard,medium`` for four seats is
+    ``hard, medium, hard, medium``); more bots than seats is an error.
+
+    >>> seat_lineup(["hard", "medium"], 4)
+    ['hard', 'medium', 'hard', 'medium']
+    """
+    if not bots:
+        raise BigtopError("no bots given; give names like hard,medium")
+    check_bots(bots)
+    if len(bots) > players:
+        raise BigtopError(f"{len(bots)} bots for {players} seats: give at most {players}")
+    return [bots[p % len(bots)] for p in range(players)]
+
+
+def rotated(lineup: Sequence[str], shift: int) -> list[str]:
+    """The line-up moved ``shift`` seats on: seat ``p`` gets ``lineup[(p - shift) mod n]``.
+
+    >>> rotated(["a", "b", "c"], 1)
+    ['c', 'a', 'b']
+    """
+    n = len(lineup)
+    return [lineup[(p - shift) % n] for p in range(n)]
+
+
+def make_jobs(game: Game, games: int, seed: int, lineup: Sequence[str], rotate: bool,
+              keep_state: bool = False, first_index: int = 0) -> list[Job]:
+    """The jobs of a run (see the module's doc for the seeds)."""
+    import json
+
+    n = game.num_players
+    if rotate:
+        check_rotation(games, n)
+    options = json.dumps(game.options.to_json(), sort_keys=True)
+    jobs = []
+    for i in range(first_index, first_index + games):
+        deal = i // n if rotate else i
+        bots = rotated(lineup, i % n) if rotate else list(lineup)
+        jobs.append(Job(game.name, n, options, i, deal, derive_seed(seed, "game", deal),
+                        tuple(bots), tuple(derive_seed(seed, "agent", i, p) for p in range(n)),
+                        keep_state))
+    return jobs
+
+
+def check_rotation(games: int, players: int) -> None:
+    """With rotation every deal is played once per seating, so the games must fill deals."""
+    if games % players:
+        lower, upper = games - games % players, games - games % players + players
+        hint = f"{lower} or {upper}" if lower else str(upper)
+        raise BigtopError(f"with --rotate every deal is played once per rotation, so --games "
+                          f"must be a multiple of the {players} players (e.g. {hint}), got "
+                          f"{games}")
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover (not Linux)
+        return os.cpu_count() or 1
+
+
+def _chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
+    # Several chunks per worker balance uneven game lengths; chunks of a few games keep the
+    # progress bar moving with slow bots (a search bot's game can take minutes).
+    size = max(1, min(4, len(jobs) // (workers * 16)))
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class Played:
+    """What a run of jobs gave back: the finished games, in game order, and whether it was
+    stopped before the end."""
+
+    finished: list[Finished]
+    interrupted: bool
+
+
+def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = None,
+             progress: Progress | None = None, block: int = 1) -> Played:
+    """Play ``jobs`` in one process (``workers=1``), in ``workers`` processes, or on the Ray
+    cluster at ``ray_address``; the results come back in job order. Ctrl-C stops the run:
+    the first games finished are kept (cut to whole blocks of ``block`` jobs, e.g. the
+    seatings of a deal), so what is reported is exactly what a shorter run gives."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise BigtopError(f"workers must be a positive whole number, got {workers!r}")
+    done: list[Finished] = []
+    interrupted = False
+    # Every path hands back results in job order, so what has been reported is always the
+    # first games and a Ctrl-C keeps exactly them.
+    try:
+        if ray_address is not None:
+            from bigtop.sim.ray_backend import run_on_ray
+
+            for chunk in run_on_ray(ray_address, _chunks(jobs, 4 * workers)):
+                _collect(chunk, done, progress)
+        elif min(workers, len(jobs)) <= 1:
+            for job in jobs:
+                _collect([play_job(job)], done, progress)
+        else:
+            _run_pool(jobs, workers, done, progress)
+    except KeyboardInterrupt:
+        interrupted = True
+        del done[len(done) - len(done) % block:]
+    return Played(done, interrupted or len(done) < len(jobs))
+
+
+def _collect(chunk: Sequence[Finished], done: list[Finished], progress: Progress | None) -> None:
+    done.extend(chunk)
+    if progress is not None:
+        progress(len(done))
+
+
+def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
+              progress: Progress | None) -> None:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    # fork starts a worker in milliseconds; the jobs carry everything, so nothing else of
+    # the parent matters to a worker.
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
+    try:
+        # imap, not imap_unordered: results in job order (the pool still plays ahead while
+        # a long game holds one worker).
+        chunks = _chunks(jobs, workers)
+        results = pool.imap(play_chunk, chunks)
+        for _ in chunks:
+            while True:
+                # A bounded wait: a Ctrl-C that lands on another thread (the progress
+                # bar's) is only seen once this thread runs Python again.
+                try:
+                    chunk = results.next(timeout=0.25)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+            _collect(chunk, done, progress)
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
 
 
 @dataclass
 class Run:
+    """The records of a run and how they were made; :meth:`summary` has the statistics."""
+
     game: Game
     seed: int
-    agents: list[str]
+    bots: list[str]
+    """The line-up of seat 0, 1, … (of the first game when rotating)."""
     records: list[GameRecord]
+    rotate: bool = False
+    given: list[str] = field(default_factory=list)
+    """The bots as given (fewer than the seats: they were cycled)."""
+    requested: int = 0
+    interrupted: bool = False
+    states: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """Each game's finished state JSON when asked for (``keep_states``)."""
+
+    @property
+    def agents(self) -> list[str]:
+        """The older name of :attr:`bots`."""
+        return self.bots
 
     def summary(self) -> dict[str, Any]:
-        n = self.game.num_players
-        k = len(self.records)
-        seats = []
-        for p in range(n):
-            # A shared victory counts as a fraction of a win for each winner.
-            wins = sum(1 / len(r.winners) for r in self.records if p in r.winners)
-            lo, hi = wilson_interval(wins, k)
-            sc = mean_interval([r.scores[p] for r in self.records])
-            seats.append({
-                "seat": p,
-                "agent": self.agents[p],
-                "win_rate": wins / k if k else 0.0,
-                "win_rate_ci95": [lo, hi],
-                "score_mean": sc.mean,
-                "score_sd": sc.sd,
-                "score_mean_ci95": [sc.low, sc.high],
-            })
-        acts = mean_interval([float(r.actions) for r in self.records])
-        return {
-            "games": k,
-            "seats": seats,
-            "actions_mean": acts.mean,
-            "actions_mean_ci95": [acts.low, acts.high],
-            "shared_wins": sum(1 for r in self.records if len(r.winners) > 1),
-            "outcomes": self.outcomes(),
-        }
+        from bigtop.sim.summary import summarise
+
+        return summarise(self)
 
     def outcomes(self) -> dict[str, dict[str, int]]:
-        """How often each value of a categorical result field occurred (a field of
-        ``State.result()`` that is a string in every game, e.g. Clown 15 Go's
-        ``end_reason``), most frequent first."""
-        out: dict[str, dict[str, int]] = {}
-        if not self.records:
-            return out
-        for key in self.records[0].extra:
-            values = [r.extra.get(key) for r in self.records]
-            if all(isinstance(v, str) for v in values):
-                counts = Counter(str(v) for v in values)
-                out[key] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        return out
+        from bigtop.sim.summary import outcomes
+
+        return outcomes(self.records)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,7 +375,9 @@ class Run:
             "players": self.game.num_players,
             "options": self.game.options.to_json(),
             "seed": self.seed,
-            "agents": self.agents,
+            "bots": self.bots,
+            "bots_given": self.given or self.bots,
+            "rotate": self.rotate,
             "summary": self.summary(),
             "results": [asdict(r) for r in self.records],
         }
@@ -132,35 +388,39 @@ def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
     return make_bot(kind, game, seat, seed)
 
 
+def check_games(games: object) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise BigtopError(f"games must be a positive whole number, got {games!r}")
+    return games
+
+
 def simulate(
     name: str,
     players: int,
     games: int,
     seed: int = 0,
     options: Mapping[str, object] | None = None,
-    agents: Sequence[str] = ("random",),
-    progress: Callable[[int], None] | None = None,
+    bots: Sequence[str] = ("random",),
+    progress: Progress | None = None,
+    *,
+    rotate: bool = False,
+    workers: int = 1,
+    ray_address: str | None = None,
+    keep_states: bool = False,
+    agents: Sequence[str] | None = None,
 ) -> Run:
-    """Play ``games`` games of ``name``; ``agents`` names each seat's agent (cycled)."""
+    """Play ``games`` games of ``name`` with ``bots`` in the seats (cycled when fewer;
+    ``agents`` is the older name). ``rotate`` plays each deal once per rotation of the
+    line-up; ``workers`` processes (or the Ray cluster at ``ray_address``) share the games,
+    with the same records. A Ctrl-C returns the games finished so far, marked
+    ``interrupted``."""
     check_seed(seed)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BigtopError(f"games must be a positive whole number, got {games!r}")
+    check_games(games)
     game = new_game(name, players, options)
-    kinds = [agents[p % len(agents)] for p in range(players)] if agents else ["random"] * players
-    for kind in kinds:
-        if kind not in AGENT_KINDS:
-            raise BigtopError(f"unknown agent {kind!r}; agents: {', '.join(AGENT_KINDS)}")
-    records = []
-    for i in range(games):
-        gseed = derive_seed(seed, "game", i)
-        state = game.new_initial_state(gseed)
-        seated = [make_agent(kinds[p], game, p, derive_seed(seed, "agent", i, p))
-                  for p in range(players)]
-        decisions = play_game(state, seated)
-        result = state.result()
-        extra = {k: v for k, v in result.items() if k not in ("scores", "ranking", "winners")}
-        records.append(GameRecord(i, gseed, state.scores(), state.ranking(), state.winners(),
-                                  len(state.history), decisions, extra))
-        if progress is not None:
-            progress(i + 1)
-    return Run(game, seed, kinds, records)
+    given = list(agents if agents is not None else bots) or ["random"]
+    lineup = seat_lineup(given, players)
+    jobs = make_jobs(game, games, seed, lineup, rotate, keep_states)
+    played = run_jobs(jobs, workers, ray_address, progress, players if rotate else 1)
+    return Run(game, seed, lineup, [f.record for f in played.finished], rotate, given, games,
+               played.interrupted,
+               [f.state for f in played.finished if f.state is not None])

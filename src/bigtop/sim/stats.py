@@ -52,6 +52,49 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> MeanInterval:
     return MeanInterval(m, sd, m - half, m + half, n)
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """P(X ≥ x) for a chi-square variable with ``df`` degrees of freedom (closed forms of
+    the regularised upper gamma function for whole ``df``).
+
+    >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(7.814727903251178, 3), 6)
+    (0.05, 0.05)
+    """
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if x <= 0:
+        return 1.0
+    h = x / 2
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, df // 2):
+            term *= h / i
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = math.erfc(math.sqrt(h))
+    term = math.sqrt(h) / math.gamma(1.5)  # h^(1/2) / Γ(3/2)
+    for i in range(1, (df + 1) // 2):
+        total += math.exp(-h) * term
+        term *= h / (i + 0.5)
+    return min(1.0, total)
+
+
+def equal_shares_test(counts: Sequence[float]) -> tuple[float, int, float]:
+    """Pearson's chi-square goodness of fit of ``counts`` to equal shares: ``(statistic,
+    degrees of freedom, p-value)``.
+
+    >>> stat, df, p = equal_shares_test([50, 50, 50])
+    >>> stat, df, p
+    (0.0, 2, 1.0)
+    """
+    k = len(counts)
+    total = sum(counts)
+    if k < 2 or total <= 0:
+        return (0.0, max(0, k - 1), 1.0)
+    expected = total / k
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return (stat, k - 1, chi2_sf(stat, k - 1))
+
+
 @dataclass(frozen=True)
 class SequentialTest:
     """A group-sequential test of a win share against a fair share: look every

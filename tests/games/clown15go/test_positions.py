@@ -45,7 +45,7 @@ def walk(players: int, seed: int, options: dict[str, Any], steps: int = 80) -> C
 
 @pytest.mark.parametrize(("make", "counts"), [
     (image_3, [2, 3, 3, 3, 3]),
-    (image_4, [3, 5, 6, 10, 15]),
+    (image_4, [3, 5, 6, 6, 6]),
     (lambda: walk(3, 2, {}), [1, 1, 2, 2, 2]),
     (lambda: walk(4, 3, {"sets": 4, **ALL_ON}), [2, 4, 8, 18, 35]),
     (lambda: walk(2, 5, {"placing": "voluntary"}), [1, 2, 2, 2, 3]),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -105,16 +106,19 @@ def test_renewing_the_closed_pile() -> None:
     assert s.recycled[1]
 
 
+STAYS = {"last_card": "stays"}
+
+
 def test_g2_single_open_card_passes() -> None:
-    """G2: "If your closed pile is empty and your open pile holds a single card, you cannot
-    turn a card: your turn passes"."""
-    s = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
+    """G2's earlier reading (``last_card=stays``): "If your closed pile is empty and your open
+    pile holds a single card, you cannot turn a card: your turn passes"."""
+    s = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0,
+                 options=STAYS)
     s.apply(LayDown())
     assert s.to_act == 1 and s.legal_actions() == [Pass()]
     s.apply(Pass())
     assert s.to_act == 0
-    t = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0,
-                 options={"last_card": "turned"})
+    t = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
     t.apply(LayDown())
     assert t.deck.text(t.pending or 0) == "O9" and t.open_piles[1] == []
 
@@ -201,7 +205,8 @@ def test_advanced_4_play_on_after_the_first_goes_out() -> None:
 def test_g3_whole_round_of_passes_ends_the_game() -> None:
     """G3: the game ends when a whole round passes with no card placed but on own open piles;
     when everybody passes the position can never change, so it ends at once."""
-    s = position(2, closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
+    s = position(2, closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0,
+                 options=STAYS)
     s.apply(LayDown())   # P0's turn: nothing placed
     s.apply(Pass())      # P1 stuck
     assert not s.is_terminal()
@@ -254,9 +259,10 @@ def test_bad_options_and_actions_are_rejected() -> None:
 
 
 def test_basic_game_ends_by_g3_in_practice() -> None:
-    """The documented finding: under G2 nobody who ever laid a card down can go out, so the
-    basic game ends by G3 with one stuck card each (docs/clown-15-go.md)."""
-    s = new_state("clown-15-go", 3, seed=4)
+    """The documented finding: under G2's earlier reading (``last_card=stays``) nobody who
+    ever laid a card down can go out, so the basic game ends by G3 with one stuck card each
+    (docs/clown-15-go.md)."""
+    s = new_state("clown-15-go", 3, seed=4, options=STAYS)
     while not s.is_terminal():
         s.apply(s.legal_actions()[-1])
     assert isinstance(s, Clown15GoState) and s.end_reason == "stall"
@@ -264,13 +270,14 @@ def test_basic_game_ends_by_g3_in_practice() -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_g2_an_open_pile_never_empties_in_the_basic_game(players: int) -> None:
-    """Why the default basic game cannot be won (docs/clown-15-go.md, G3): renewing *"you
-    leave the last card of your open pile facing up"* and G2 passes on a single open card, and
-    only advanced rules 1 and 3 take a card from an open pile. So once a player has laid a card
-    down, their open pile is never empty again and they never go out; every game ends by G3."""
+    """Why the basic game under ``last_card=stays`` cannot be won (docs/clown-15-go.md, G3):
+    renewing *"you leave the last card of your open pile facing up"* and G2 passes on a single
+    open card, and only advanced rules 1 and 3 take a card from an open pile. So once a player
+    has laid a card down, their open pile is never empty again and they never go out; every
+    game ends by G3."""
     rng = random.Random(players)
     for seed in range(12):
-        s = new_state("clown-15-go", players, seed=seed)
+        s = new_state("clown-15-go", players, seed=seed, options=STAYS)
         assert isinstance(s, Clown15GoState)
         laid: set[int] = set()
         while not s.is_terminal():
@@ -291,3 +298,87 @@ def test_conformance_covers_every_advanced_rule_combination() -> None:
         assert len(combos) == 16
         for o in GAME.conformance_options(n):
             new_game("clown-15-go", n, o)  # every combination is a valid game
+
+
+def test_g2_revised_the_last_open_card_is_turned_over() -> None:
+    """G2 (revised): "Is it your turn and have you used all the cards on your closed pile?
+    Then you leave the last card of your open pile facing up and you turn the rest over ...
+    You can now carry on playing the game." A single open card becomes the new closed pile
+    (default); ``last_card=stays`` keeps the earlier reading."""
+    s = position(closed=[["R13"], []], open=[[], ["O9"]], pending="R12", filler=0)
+    assert s.game.options.last_card == "turned"
+    s.apply(LayDown())
+    assert s.to_act == 1 and s.deck.text(s.pending or 0) == "O9" and s.open_piles[1] == []
+    # and the basic game is won by going out (random play, a few seeds)
+    for seed in range(4):
+        g = new_state("clown-15-go", 3, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal():
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+        assert isinstance(g, Clown15GoState) and g.end_reason == "went-out"
+
+
+def test_g5_a_turned_one_goes_to_the_middle() -> None:
+    """G5: "As soon as the number 1 is turned, it will be placed in the middle of the table."
+    A 1 does not go on another player's open 2, unless ``one_on_pile`` allows it."""
+    s = position(closed=[["R9"], ["R10"]], open=[[], ["O2"]], pending="R1", filler=1)
+    assert s.legal_actions() == [NewRow()]
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="G5"):
+        s.apply(ToPile(1))
+    assert s.to_json() == before
+    t = position(closed=[["R9"], ["R10"]], open=[[], ["O2"]], pending="R1", filler=1,
+                 options={"one_on_pile": True})
+    assert t.legal_actions() == [NewRow(), ToPile(1)]
+    t.apply(ToPile(1))
+    assert t.deck.texts(t.open_piles[1]) == ["O2", "R1"]
+
+
+def test_advanced_3_borrowing_only_while_placing_in_the_middle() -> None:
+    """Rule 3: "If you put in the middle during your turn, you can also use cards from the open
+    cards of your fellow players." Image 4 (player 4 puts the 9 of player 2 in the middle "so he
+    can put the 10 on it") plays his own open-pile 10, which needs rule 1 too. With
+    ``borrowing_when=placing`` a borrow is allowed only when the card in play then goes on it."""
+    image4: dict[str, Any] = dict(
+        closed=[[], ["O15"], [], ["R13"]], open=[["O3"], ["R9"], ["O12"], ["R10"]],
+        rows=[["O1", "O2", "R3", "R4", "O5", "O6", "O7", "R8"]], filler=0, to_act=3,
+        phase="turn")
+    rule13 = {"open_pile_first": True, "borrowing": True}
+    s = position(4, **image4, options={**rule13, "borrowing_when": "placing"})
+    assert [a for a in s.legal_actions() if isinstance(a, Borrow)] == [Borrow(1, 0)]
+    assert Borrow(1, 0) in position(4, **image4, options=rule13).legal_actions()
+    s.apply(Borrow(1, 0))
+    s.apply(ToRow(0))
+    assert s.deck.texts(s.rows[0])[-2:] == ["R9", "R10"]
+    # Without rule 1 the 10 is not in play at the start of the turn: nothing to borrow for.
+    only3 = position(4, **image4, options={"borrowing": True,
+                                           "borrowing_when": "placing"})
+    assert only3.legal_actions() == [TurnOver()]
+    assert Borrow(1, 0) in position(4, **image4, options={"borrowing": True}
+                                    ).legal_actions()
+    # While a turned card is in play: only the borrow it then goes on.
+    c = position(3, closed=[["R14"], ["O13"], ["O14"]], open=[[], ["R9"], ["R4"]],
+                 rows=[R1_TO_7[:3], ["O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8"]],
+                 pending="O10", filler=1, options={"borrowing": True,
+                                                   "borrowing_when": "placing"})
+    assert [a for a in c.legal_actions() if isinstance(a, Borrow)] == [Borrow(1, 1)]
+    anytime = position(3, closed=[["R14"], ["O13"], ["O14"]], open=[[], ["R9"], ["R4"]],
+                       rows=[R1_TO_7[:3], ["O1", "O2", "O3", "O4", "O5", "O6", "O7", "O8"]],
+                       pending="O10", filler=1, options={"borrowing": True})
+    assert Borrow(2, 0) in anytime.legal_actions()
+    with pytest.raises(IllegalActionError, match="borrowing_when"):
+        c.apply(Borrow(2, 0))
+
+
+def test_first_player_is_a_choice() -> None:
+    """"Determine which player can start first." The option ``first_player`` (default P0)
+    travels in the options JSON."""
+    from bigtop import load_state
+
+    s = new_state("clown-15-go", 3, seed=5, options={"first_player": 2})
+    assert s.current_player() == 2 and sum(s.cards_left(q) for q in range(3)) == 120
+    assert load_state(s.to_json()) == s
+    assert new_state("clown-15-go", 3, seed=5).current_player() == 0
+    with pytest.raises(RuleOptionError, match="first_player"):
+        new_game("clown-15-go", 3, {"first_player": 3})

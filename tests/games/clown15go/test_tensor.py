@@ -239,7 +239,7 @@ def test_option_flags() -> None:
         start, _ = pieces(g)["options"]
         assert t[start:start + 7] == [1.0 if j == i else 0.0 for j in range(7)]
     for i, (name, value) in enumerate([("placing", "voluntary"), ("recycle", "shuffle"),
-                                       ("last_card", "turned")]):
+                                       ("last_card", "stays")]):
         g = game(2, sets=2, **{name: value})
         t = g.observation_tensor(g.new_initial_state(1), 0)
         start, _ = pieces(g)["options"]

@@ -448,3 +448,80 @@ def test_scout_and_show_availability_matches_brute_force() -> None:
             assert offered == brute, (tops, s.active, end)
             checked += 1
     assert checked > 100
+
+
+# -- revised rulings (issue 11) --------------------------------------------------------------
+
+
+def test_s2_alternative_round_ends_when_play_returns_to_the_former_owner() -> None:
+    """"Kierros loppuu jos ... kukaan pelaajista ei ole kierroksella onnistuneesti Esittänyt
+    vahvempaa settiä (ainoastaan houkutellut)." Read as the public SCOUT AI does
+    (``scout_last_card=ends-round-at-owner``): a set scouted away still ends the round when play
+    comes back to its owner, who keeps their hand without penalty. The default empties the
+    table and the owner must Show."""
+    hands = [[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]]
+    alt = position(3, hands=hands, active=[(6, 1)], owner=1, to_act=0, filler=2,
+                   options={"scout_last_card": "ends-round-at-owner"})
+    alt.apply(Scout("left", False))
+    assert alt.active == [] and alt.active_owner == 1
+    alt.apply(Insert(0, False))
+    assert alt.round == 1 and alt.round_log[0]["ending"] == "unbeaten"
+    assert alt.round_log[0]["exempt"] == 1
+    assert alt.round_scores[0][1] == 1  # one scout token, no penalty for the hand
+    default = position(3, hands=hands, active=[(6, 1)], owner=1, to_act=0, filler=2)
+    default.apply(Scout("left", False))
+    default.apply(Insert(0, False))
+    assert default.round == 0 and default.to_act == 1 and default.active_owner is None
+    assert set(kinds(default)) <= {"show", "turn-hand"}
+    assert default.game.options.scout_last_card == "empties-table"
+
+
+def test_s5_pass_is_offered_beside_turning_the_hand() -> None:
+    """S5: "A player who can neither Show nor Scout ... passes". With
+    ``scout_last_card=forbidden`` and a one-card active set, a player whose hand cannot beat
+    it may pass; turning the hand stays a choice, it is not forced."""
+    s = position(3, hands=[[(3, 1), (1, 4)], [(4, 2)], [(2, 5)]],
+                 active=[(9, 8)], owner=2, to_act=0,
+                 options={"scout_last_card": "forbidden"})
+    assert s.legal_actions() == [TurnHand(), Pass()]
+    s.apply(Pass())
+    assert s.current_player() == 1 and s.hand_decided[0]
+
+
+def test_scouting_a_one_card_set_from_either_end() -> None:
+    """"Ota tuoreimmasta setistä yksi kortti jommasta kummasta päästä (ei keskeltä)": a
+    one-card set's only card is at both ends. Typed, ``scout right`` takes it like ``left``;
+    the action list names it once (as left), and the API says so when given ``right``."""
+    s = position(3, hands=[[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]],
+                 active=[(6, 1)], owner=2, to_act=0)
+    assert Scout("right", False) not in s.legal_actions()  # listed once, as left
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="both ends are the same card"):
+        s.apply_json({"type": "scout", "end": "right", "and_show": False})
+    assert s.to_json() == before
+    assert s.action_from_text("scout right and-show") == Scout("left", True)
+    s.apply(s.action_from_text("scout right"))
+    assert s.pending == (6, 1) and s.active == [] and s.scout_tokens[2] == 1
+    wide = position(3, hands=[[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]],
+                    active=[(6, 1), (7, 1)], owner=2, to_act=0)
+    assert wide.action_from_text("scout right") == Scout("right", False)
+    wide.apply(Scout("right", False))
+    assert wide.pending == (7, 1)
+
+
+def test_s7_first_player_is_chosen() -> None:
+    """"Valitkaa aloittava pelaaja." The first round's starting player is the option
+    ``first_player`` (default seat 0); later rounds pass clockwise from it."""
+    from bigtop import load_state
+
+    s = scout_state(4, seed=3, first_player=2)
+    assert s.current_player() == 2 and s.start_player == 2
+    assert load_state(s.to_json()) == s
+    rng = random.Random(1)
+    while s.round == 0:
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+    assert s.start_player == 3 and s.current_player() == 3
+    assert scout_state(4).current_player() == 0
+    with pytest.raises(ValueError, match="first_player"):
+        new_game("scout", 3, {"first_player": 3})

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from bigtop.core.registry import new_game
-from bigtop.games.zirkus import ZirkusGame, ZirkusState
+from bigtop.games.zirkus import ZirkusGame, ZirkusState, read_board_file
 from bigtop.games.zirkus.tensor import encode, pieces, tensor_size
 from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
 from tests.conftest import random_game_states
 from tests.games.zirkus.helpers import clowns, load
 
-BOARD_FILE = str(Path(__file__).parent / "boards" / "board-4x10.json")
+BOARD_FILE = read_board_file(str(Path(__file__).parent / "boards" / "board-4x10.json"))
 
 
 def game(players: int = 3, **opts: object) -> ZirkusGame:

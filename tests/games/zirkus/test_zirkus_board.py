@@ -1,5 +1,6 @@
-"""Boards as data: the shipped boards load, other files load with board=PATH, and a bad file
-gets a clear error (a RuleOptionError) naming the fault."""
+"""Boards as data: the shipped boards load, a board file named on the command line is read
+and embedded in the option (a state never names a file), and a bad file gets a clear error (a
+RuleOptionError) naming the fault."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from typing import Any
 import pytest
 
 from bigtop.core.errors import RuleOptionError
-from bigtop.core.registry import new_game
-from bigtop.games.zirkus import BoardError, load_board, parse_board
+from bigtop.core.registry import get_game, load_state, new_game
+from bigtop.games.zirkus import BoardError, board_option, load_board, parse_board
 
 HERE = Path(__file__).parent
 TEST_BOARD = HERE / "boards" / "board-4x10.json"
@@ -32,8 +33,13 @@ def test_default_board_is_the_published_size_with_holes_1_to_6() -> None:
     assert parse_board(b.to_json()) == b
 
 
+def cli_board(path: Path) -> dict[str, object]:
+    """The options a command line ``-o board=PATH`` gives."""
+    return get_game("so-ein-zirkus").command_line_options({"board": str(path)})
+
+
 def test_board_option_loads_a_file_of_another_size() -> None:
-    g = new_game("so-ein-zirkus", 3, {"board": str(TEST_BOARD)})
+    g = new_game("so-ein-zirkus", 3, cli_board(TEST_BOARD))
     assert (g.board.columns, g.board.rows) == (4, 10)
     assert g.board == load_board("4x10")  # the same layout ships as an example board
     assert g.num_distinct_actions() == 6 + 12 + 117 + 3 * 4 + 3 + 4
@@ -68,30 +74,73 @@ def test_bad_board_files(tmp_path: Path) -> None:
     dup.write_text('{"name": "d", "columns": 3, "rows": 8, "start": ["A1", "B1", "C1"], '
                    '"holes": {"A3": 1, "A3": 2, "B8": 6}}')
     with pytest.raises(RuleOptionError, match="'A3' is listed twice"):
-        new_game("so-ein-zirkus", 2, {"board": str(dup)})
+        cli_board(dup)
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(RuleOptionError, match="is not valid JSON"):
-        new_game("so-ein-zirkus", 2, {"board": str(broken)})
+        cli_board(broken)
     with pytest.raises(RuleOptionError, match="cannot read board file"):
-        new_game("so-ein-zirkus", 2, {"board": str(tmp_path / "missing.json")})
-    with pytest.raises(RuleOptionError, match="no shipped board 'huge'"):
+        cli_board(tmp_path / "missing.json")
+    with pytest.raises(RuleOptionError, match="'huge' is neither a shipped board"):
         new_game("so-ein-zirkus", 2, {"board": "huge"})
     off = tmp_path / "off.json"
     off.write_text(json.dumps(good() | {"holes": {"C9": 6}}))
     with pytest.raises(BoardError, match="hole C9 is off the 3 x 8 grid"):
-        new_game("so-ein-zirkus", 2, {"board": str(off)})
+        cli_board(off)
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00{")
+    with pytest.raises(BoardError, match="not UTF-8"):
+        cli_board(binary)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 50_000 + "]" * 50_000)
+    with pytest.raises(BoardError, match=r"larger than|nested deeper"):
+        cli_board(deep)
+    with pytest.raises(BoardError, match="nested deeper"):
+        load_board("{" + '"a":[' * 100 + "]" * 100 + "}")
+
+
+def test_a_board_option_never_reads_a_file(tmp_path: Path) -> None:
+    """Regression: board=PATH in options (a state file, a message) read any file at load
+    time (/dev/zero filled memory, /bin/ls crashed). Only the command line reads files."""
+    path = tmp_path / "mini.json"
+    path.write_text(json.dumps(good()))
+    for spec in (str(path), "/dev/zero", "/bin/ls", "/etc/passwd", "x.json"):
+        with pytest.raises(BoardError, match="neither a shipped board"):
+            new_game("so-ein-zirkus", 2, {"board": spec})
+        state = new_game("so-ein-zirkus", 2).new_initial_state(0).to_json()
+        state["options"]["board"] = spec
+        with pytest.raises(BoardError, match="neither a shipped board"):
+            load_state(state)
+    with pytest.raises(BoardError, match=r"larger than 65,536 bytes"):
+        cli_board(Path("/dev/zero"))
+    small_binary = tmp_path / "small.bin"
+    small_binary.write_bytes(Path("/bin/ls").read_bytes()[:1000])
+    with pytest.raises(BoardError, match=r"not UTF-8|not valid JSON"):
+        cli_board(small_binary)
+
+
+def test_an_embedded_board_makes_a_self_contained_state(tmp_path: Path) -> None:
+    path = tmp_path / "mini.json"
+    path.write_text(json.dumps({"name": "mini", "columns": 3, "rows": 3,
+                                "start": ["A1", "B1", "C1"], "holes": {"B2": 1, "B3": 6}}))
+    opts = cli_board(path)
+    assert opts["board"] == board_option(load_board(str(opts["board"])))
+    s = new_game("so-ein-zirkus", 2, opts).new_initial_state(4)
+    path.unlink()  # the state does not need the file any more
+    data = json.loads(json.dumps(s.to_json()))
+    assert load_state(data) == s
+    assert load_state(data).game.board.name == "mini"
 
 
 def test_a_custom_board_plays_and_its_states_carry_the_board(tmp_path: Path) -> None:
     path = tmp_path / "mini.json"
     path.write_text(json.dumps({"name": "mini", "columns": 3, "rows": 3,
                                 "start": ["A1", "B1", "C1"], "holes": {"B2": 1, "B3": 6}}))
-    g = new_game("so-ein-zirkus", 2, {"board": str(path)})
+    g = new_game("so-ein-zirkus", 2, cli_board(path))
     s = g.new_initial_state(4)
     assert s.to_json()["position"]["board"]["holes"] == {"B2": 1, "B3": 6}
     # A state recorded on another board does not load into this game.
     other = new_game("so-ein-zirkus", 2).new_initial_state(4).to_json()
-    other["options"]["board"] = str(path)
+    other["options"]["board"] = g.options.board
     with pytest.raises(Exception, match="recorded on board 'default'"):
         g.state_from_json(other)

@@ -348,11 +348,8 @@ def test_secret_clown_hides_the_colours_until_the_end() -> None:
     assert None not in s.observation(1)["colours"]
 
 
-def test_tournament_plays_a_series_and_adds_up_the_points() -> None:
-    # "Play several games and keep track of the points scored."
-    g = game(3, tournament="games", tournament_games=3)
-    s = g.new_initial_state(2)
-    rng = random.Random(2)
+def _play_series(s: ZirkusState, rng: random.Random) -> list[int]:
+    """Play a series out at random; the starting player of each game."""
     starters = []
     while not s.is_terminal():
         if s.is_chance():
@@ -361,6 +358,14 @@ def test_tournament_plays_a_series_and_adds_up_the_points() -> None:
             s.apply_chance()
         else:
             s.apply(rng.choice(s.legal_actions()))
+    return starters
+
+
+def test_tournament_plays_a_series_and_adds_up_the_points() -> None:
+    # "Play several games and keep track of the points scored."
+    g = game(3, tournament="games", tournament_games=3)
+    s = g.new_initial_state(2)
+    starters = _play_series(s, random.Random(2))
     games = s.result()["games"]
     assert len(games) == 3 and starters[:3] == [0, 1, 2]  # Z9
     assert s.scores() == [float(sum(r["scores"][p] for r in games)) for p in range(3)]
@@ -501,3 +506,17 @@ def test_observation_of_a_stranger_is_refused() -> None:
     with pytest.raises(IllegalActionError):
         s.resample_hidden(-1, 0)
     assert "seed" not in s.observation(None)
+
+
+def test_z9_first_player_chosen_by_lot() -> None:
+    """"The first player, chosen by lot, takes the coloured die." The lot is the option
+    ``first_player`` (default seat 0); in a tournament the start passes clockwise from it."""
+    from bigtop import load_state
+
+    assert game(3).new_initial_state(1).to_act == 0
+    g = game(3, first_player=2, tournament="games", tournament_games=3)
+    s = g.new_initial_state(2)
+    assert s.to_act == 2 and load_state(s.to_json()) == s
+    assert _play_series(s, random.Random(2))[:3] == [2, 0, 1]
+    with pytest.raises(ValueError, match="first_player"):
+        game(2, first_player=2)

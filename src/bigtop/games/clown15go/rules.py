@@ -1,5 +1,5 @@
-"""Clown 15 Go as a pure state machine (rulebook 004_23154701df508698.txt; deck, advanced
-rules and rulings G1–G4 in shared/rules/clown-15-go.md).
+"""Clown 15 Go as a pure state machine (15GO!, Van der Meulen, 2020: the English user guide;
+the deck, the advanced rules and the readings G1–G5 in docs/clown-15-go.md).
 
 Turning over a card is automatic (there is never a choice): the state then waits for the
 player to place the **turned card** (phase ``"card"``): on a middle row (:class:`ToRow`, or
@@ -21,196 +21,36 @@ can be turned (ruling G2), :class:`Pass`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, ClassVar
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import (
-    IllegalActionError,
-    InvalidStateError,
-    MalformedActionError,
-    RuleOptionError,
-)
+from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
-from bigtop.games.clown15go.cards import DEFAULT_COLOURS, HIGHEST, Deck, colour, number
+from bigtop.core.text import count
+from bigtop.games.clown15go.actions import (
+    Borrow,
+    Clown15GoAction,
+    LayDown,
+    NewRow,
+    Pass,
+    ToOwnPile,
+    ToPile,
+    ToRow,
+    TurnOver,
+)
+from bigtop.games.clown15go.cards import HIGHEST, Deck, colour, number
+from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions, end_reason_text
+from bigtop.games.clown15go.position import PHASES, load_position
+from bigtop.games.clown15go.scoring import expected_points, out_points, row_points
+from bigtop.games.clown15go.tensor import encode, tensor_size
 
-# -- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NewRow(Action):
-    """Put the card in play (a 1) in the middle: it starts a new row."""
-
-    kind: ClassVar[str] = "new-row"
-
-
-@dataclass(frozen=True, slots=True)
-class ToRow(Action):
-    """Put the card in play on middle row ``row`` (0 = oldest row), whose top is one lower."""
-
-    kind: ClassVar[str] = "row"
-    row: int
-
-
-@dataclass(frozen=True, slots=True)
-class ToPile(Action):
-    """Put the card in play on ``player``'s open pile, whose top is one higher or lower."""
-
-    kind: ClassVar[str] = "pile"
-    player: int
-
-
-@dataclass(frozen=True, slots=True)
-class ToOwnPile(Action):
-    """Advanced rule 2: put the turned card on your own open pile (top one higher or lower);
-    the turn goes on."""
-
-    kind: ClassVar[str] = "own-pile"
-
-
-@dataclass(frozen=True, slots=True)
-class LayDown(Action):
-    """Put the turned card face up on your own open pile: your turn is over."""
-
-    kind: ClassVar[str] = "lay-down"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnOver(Action):
-    """Stop playing from your open pile and turn over the top card of your closed pile."""
-
-    kind: ClassVar[str] = "turn-over"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Ruling G2: no card can be turned over (closed pile empty, one open card): the turn
-    passes."""
-
-    kind: ClassVar[str] = "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class Borrow(Action):
-    """Advanced rule 3: move the top card of ``player``'s open pile onto middle row ``row``
-    (``row = -1``: the card is a 1 and starts a new row)."""
-
-    kind: ClassVar[str] = "borrow"
-    player: int
-    row: int
-
-
-Clown15GoAction = NewRow | ToRow | ToPile | ToOwnPile | LayDown | TurnOver | Pass | Borrow
-
-# -- options --------------------------------------------------------------------------------
-
-END_REASONS = ("went-out", "all-out", "stall", "turn-limit")
-"""Why a game ended: the first player went out (basic game); every player went out (points
-rule); ruling G3's stall (a whole round with no card placed anywhere but the players' own
-open piles); ruling G3's hard turn cap."""
-
-
-@dataclass(frozen=True)
-class Clown15GoOptions(RuleOptions):
-    sets: int = option(
-        8, minimum=1, maximum=26,
-        doc="How many sets of 15 cards (one per colour) are in play; fewer sets is the "
-        "rulebook's shorter game (e.g. 4 sets for 2 players, 6 for 3).",
-        quote="you can decide to play with fewer cards by removing one or more sets of 15 "
-        "cards. That's how the game goes faster.",
-    )
-    colours: str = option(
-        DEFAULT_COLOURS,
-        doc="The colour letters of the sets in the box, one distinct capital letter per set; "
-        "the game uses the first `sets` of them (default: red, orange, yellow, green, blue, "
-        "purple, black, white).",
-    )
-    open_pile_first: bool = option(
-        False,
-        doc="Advanced rule 1: at the start of your turn you may play the top card of your own "
-        "open pile (again and again while it fits), then turn cards over.",
-        quote="When it's your turn, you can first see if you can lose the card from your open "
-        "pile.",
-    )
-    own_pile: bool = option(
-        False,
-        doc="Advanced rule 2: a turned card one higher or lower than the top of your own open "
-        "pile may go there; this is a placement and your turn goes on.",
-        quote="If you turn over a card from your closed pile, you can also place it on your own "
-        "open pile, if this card is 1 higher or lower than the card that is there.",
-    )
-    borrowing: bool = option(
-        False,
-        doc="Advanced rule 3: during your turn you may move the top card of another player's "
-        "open pile onto a middle row where it fits.",
-        quote="If you put in the middle during your turn, you can also use cards from the open "
-        "cards of your fellow players.",
-    )
-    points: bool = option(
-        False,
-        doc="Advanced rule 4: play on until every player is out; going out scores 30, 25, 20, "
-        "... (never below 0); completing a row with its 15 scores 15, or 150 when the row is "
-        "one colour; most points wins.",
-        quote="You also carry on playing until all the cards are finished; you do not stop "
-        "when the first player has already played all his cards.",
-    )
-    placing: str = option(
-        "forced", choices=("forced", "voluntary"),
-        doc="G1: 'forced': a turned card that fits somewhere must be placed (you choose "
-        "where) and goes to your own open pile only when it fits nowhere; 'voluntary': you may "
-        "always lay it down instead.",
-        quote="You cannot place a card anywhere? Then your turn is over and you put the card "
-        "in front of your closed pile with the number facing up.",
-    )
-    recycle: str = option(
-        "turn-over", choices=("turn-over", "shuffle"),
-        doc="How an empty closed pile is renewed: 'turn-over': the open pile but its top card "
-        "is turned over as it lies (the first card laid down comes up first); 'shuffle': it "
-        "is also shuffled (a house rule making ruling G4's hidden order real).",
-        quote="you leave the last card of your open pile facing up and you turn the rest "
-        "over, creating a new pile of closed cards.",
-    )
-    last_card: str = option(
-        "stays", choices=("stays", "turned"),
-        doc="G2: 'stays': with an empty closed pile and a single open card you cannot turn a "
-        "card and your turn passes (so in the basic game nobody who ever laid a card down can "
-        "go out); 'turned': that single card is turned over as your closed pile and played "
-        "like any turned card.",
-        quote="Then you leave the last card of your open pile facing up and you turn the rest "
-        "over, creating a new pile of closed cards.",
-    )
-    stall_rounds: int = option(
-        20, minimum=1, maximum=1000,
-        doc="G3: the game ends when this many whole rounds of turns pass with no card placed "
-        "anywhere but on the players' own open piles (a round: one turn of every player still "
-        "in; 1 = the ruling's words, which cut most games short in their first rounds, see "
-        "the docs); a whole round in which every player passed (G2) always ends the game at "
-        "once, as nothing can change any more. Players are then ranked by fewest cards left "
-        "(points game: by points).",
-        quote="If a whole round of turns passes with no card placed anywhere but on the "
-        "players' own open piles, or after a configurable number of turns, the game ends",
-    )
-    max_turns: int = option(
-        1000, minimum=1, maximum=1_000_000,
-        doc="G3: hard cap on the number of turns; when it is reached the game ends and players "
-        "are ranked by fewest cards left (points game: by points).",
-    )
-
-    def validate_for(self, num_players: int) -> None:
-        c = self.colours
-        if not (c.isascii() and c.isalpha() and c.isupper()) or len(set(c)) != len(c):
-            raise RuleOptionError(
-                f"rule option 'colours' must be distinct capital letters, got {c!r}")
-        if self.sets > len(c):
-            raise RuleOptionError(
-                f"{self.sets} sets need {self.sets} colour letters; 'colours' has {len(c)}")
-
+__all__ = [  # the actions and options live in their own modules; importable from here too
+    "END_REASONS", "PHASES", "Borrow", "Clown15GoAction", "Clown15GoGame", "Clown15GoOptions",
+    "Clown15GoState", "LayDown", "NewRow", "Pass", "ToOwnPile", "ToPile", "ToRow", "TurnOver",
+    "out_points", "row_points",
+]
 
 # -- the game -------------------------------------------------------------------------------
-
-PHASES = ("turn", "card", "over")
 
 
 class Clown15GoGame(Game):
@@ -247,6 +87,12 @@ class Clown15GoGame(Game):
             if bits % 5 == 2:
                 opts["recycle"] = "shuffle"
             out.append(opts)
+        # The revised rulings' alternatives: G2's earlier reading, G5's option, rule 3 while
+        # placing in the middle, another starting seat.
+        out.append({"last_card": "stays", "sets": 3, "stall_rounds": 3})
+        out.append({"one_on_pile": True, "open_pile_first": True, "borrowing": True,
+                    "borrowing_when": "placing", "first_player": num_players - 1, "sets": 2,
+                    "stall_rounds": 3, "max_turns": 150})
         if num_players >= 7:  # beyond the 2–6 the issue asks for: a lighter sample
             out = [o for o in out if len(o) <= 1 or o.get("sets") == 1]
         out.append({"placing": "voluntary", "sets": 3, "stall_rounds": 3})
@@ -278,21 +124,22 @@ class Clown15GoGame(Game):
         self.action_table = ActionTable(self._all)
 
     def notes(self) -> list[str]:
-        """The basic game under ruling G2 cannot be won; say so before it is played.
+        """With ``last_card=stays`` the basic game cannot be won; say so before it is played.
 
-        >>> Clown15GoGame(2).notes()[0][:40]
-        'Ruling G2: with an empty closed pile and'
-        >>> Clown15GoGame(2, {"last_card": "turned"}).notes()
+        >>> Clown15GoGame(2, {"last_card": "stays"}).notes()[0][:40]
+        'With last_card=stays, when your closed p'
+        >>> Clown15GoGame(2).notes()
         []
         """
         o = self.options
         if o.last_card == "turned" or o.open_pile_first or o.borrowing:
             return []
         ranked = "most points wins" if o.points else "fewest cards left wins"
-        return ["Ruling G2: with an empty closed pile and one open card your turn passes, and "
-                "only advanced rules 1 and 3 take cards off an open pile, so nobody who has "
-                f"laid a card down can go out. The game ends by ruling G3 and {ranked}. "
-                "-o last_card=turned lets that last card be played."]
+        return ["With last_card=stays, when your closed pile is empty and your open pile has "
+                "one card your turn passes, and only advanced rules 1 and 3 take cards off an "
+                "open pile, so nobody who has laid a card down can go out. The game ends when "
+                f"it stalls and {ranked}. The default (last_card=turned) lets that last card be "
+                "played."]
 
     def new_initial_state(self, seed: int = 0) -> Clown15GoState:
         state = Clown15GoState(self, seed)
@@ -300,7 +147,7 @@ class Clown15GoGame(Game):
         return state
 
     def _state_from_position(self, position: JSON, seed: int) -> Clown15GoState:
-        return _load_position(self, position, seed)
+        return load_position(Clown15GoState(self, seed), position)
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor`: it depends on the number of sets only (see
@@ -310,26 +157,11 @@ class Clown15GoGame(Game):
         ...     ).observation_tensor_shape()
         ((952,), (652,))
         """
-        from bigtop.games.clown15go.tensor import tensor_size
-
         return (tensor_size(self),)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.clown15go.tensor import encode
-
         return encode(self, state.observation(player))
-
-
-def out_points(place: int) -> int:
-    """Points for going out ``place``-th (0 = first): 30, 25, 20, ..., never below 0."""
-    return max(0, 30 - 5 * place)
-
-
-def row_points(cards: list[int]) -> int:
-    """Points for completing a row: 150 if all 15 cards share a colour, else 15."""
-    c = colour(cards[0])
-    return 150 if all(colour(x) == c for x in cards) else 15
 
 
 class Clown15GoState(State):
@@ -368,7 +200,7 @@ class Clown15GoState(State):
         derive_rng(self.seed, "deal").shuffle(cards)
         for i, c in enumerate(cards):
             self.closed[i % n].append(c)
-        self._begin_turn(0)
+        self._begin_turn(self.game.options.first_player)
 
     # -- queries ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -403,6 +235,8 @@ class Clown15GoState(State):
         out: list[Action]
         if k == 0:
             out = [g.new_row]
+            if not g.options.one_on_pile:  # G5: a 1 goes to the middle
+                return out
         else:
             to_row = g.to_row
             out = [to_row[i] for i, row in enumerate(self.rows) if row[-1] % HIGHEST == below]
@@ -420,13 +254,23 @@ class Clown15GoState(State):
         return out
 
     def _borrows(self) -> list[Action]:
+        """Borrow moves (rule 3); with ``borrowing_when=placing`` only those after which the
+        card in play goes on the borrowed card."""
         g = self.game
         out: list[Action] = []
         p = self.to_act
+        wanted = None  # the 1-based number a borrowed card must have, if restricted
+        if g.options.borrowing_when == "placing":
+            card = self.card_in_play()
+            if card is None or card % HIGHEST == 0:
+                return out
+            wanted = card % HIGHEST  # the card in play's number minus one
         for q, pile in enumerate(self.open_piles):
             if not pile or q == p:
                 continue
             v = pile[-1] % HIGHEST + 1
+            if wanted is not None and v != wanted:
+                continue
             if v == 1:
                 out.append(g.borrow[q][0])
                 continue
@@ -490,6 +334,18 @@ class Clown15GoState(State):
         if isinstance(action, Pass):
             return "you can still turn a card over"
         card = self._source_text()
+        in_play = self.card_in_play()
+        if (isinstance(action, ToPile | ToOwnPile) and in_play is not None
+                and in_play % HIGHEST == 0 and not self.game.options.one_on_pile):
+            return f"{card} is a 1: it goes to the middle and starts a new row (ruling G5)"
+        if isinstance(action, Borrow) and self.game.options.borrowing_when == "placing":
+            if in_play is None:
+                return "you may borrow only to put your own card in the middle on it"
+            q = action.player
+            pile = self.open_piles[q] if 0 <= q < self.game.num_players else []
+            if pile and pile[-1] % HIGHEST + 1 != in_play % HIGHEST:
+                return (f"you may borrow only a card your {card} then goes on "
+                        f"(borrowing_when=placing)")
         if isinstance(action, ToRow | Borrow) and action.row >= 0:
             if action.row >= len(self.rows):
                 return (f"there is no middle row {action.row}" if self.rows else
@@ -704,7 +560,7 @@ class Clown15GoState(State):
         card = self.card_in_play()
         return "?" if card is None else self.deck.text(card)
 
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
         who = f"P{p}"
         d = self.deck
@@ -761,7 +617,7 @@ class Clown15GoState(State):
             f"cannot read {text!r}; type new, row N, pile P, own, lay, turn, pass or "
             "borrow P ROW (borrow P new)")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         d = self.deck
         o = g.options
@@ -795,14 +651,17 @@ class Clown15GoState(State):
                 marks.append(f"out #{self.out_order.index(q) + 1}")
             tag = f" ({', '.join(marks)})" if marks else ""
             pts = f", {self.points[q]} points" if o.points else ""
-            below = " ".join(d.texts(pile[-6:-1]))
+            below = " ".join(d.texts(pile[-5:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "
-                         f"{_cards(self.cards_left(q))}{pts}")
+                         f"{count(self.cards_left(q), 'card')}{pts}")
         if self.phase == "card" and self.pending is not None:
             lines.append(f"P{self.to_act} turned over: {d.text(self.pending)}")
         if self.phase == "over":
-            lines.append(f"Game over ({self.end_reason}); ranking {self.ranking()}")
+            first = self.out_order[0] if self.out_order else None
+            why = end_reason_text(self.end_reason, first, o.max_turns)
+            places = ", ".join(f"P{q} {k}" for q, k in enumerate(self.ranking()))
+            lines.append(f"Game over: {why}. Places: {places}")
         return "\n".join(lines)
 
     # -- JSON -------------------------------------------------------------------------------
@@ -833,14 +692,11 @@ class Clown15GoState(State):
         return sorted(c for q, pile in enumerate(self.closed) if not self.recycled[q]
                       for c in pile)
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         """What ``player`` sees (the same for everybody, ruling G4): rows, open piles, the
         turned card, closed-pile sizes; a renewed closed pile's cards (they lay open) but not
         their order; the sorted union of the never-renewed closed piles."""
         n = self.game.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         d = self.deck
         return {
             "game": self.game.name,
@@ -869,7 +725,7 @@ class Clown15GoState(State):
             "end_reason": self.end_reason,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> Clown15GoState:
+    def _resample_hidden(self, player: int, seed: int) -> Clown15GoState:
         """Redraw what nobody can see: the never-renewed closed piles are dealt afresh from
         their union (sizes kept), every renewed pile is reshuffled, and the seed is new."""
         new = self.clone()
@@ -911,12 +767,8 @@ class Clown15GoState(State):
         assert len(set(self.out_order)) == len(self.out_order)
         for q in range(n):
             assert (self.cards_left(q) == 0) == (q in self.out_order), f"P{q} out bookkeeping"
-        expect = [0] * n
-        if g.options.points:
-            for by, row in self.completed:
-                expect[by] += row_points(row)
-            for place, q in enumerate(self.out_order):
-                expect[q] += out_points(place)
+        expect = (expected_points(n, self.completed, self.out_order) if g.options.points
+                  else [0] * n)
         assert expect == self.points, f"points {self.points} != {expect}"
         assert self.phase != "card" or self.pending is not None
         assert self.phase != "turn" or self.pending is None
@@ -945,148 +797,3 @@ class Clown15GoState(State):
 
 def _cards(k: int) -> str:
     return "1 card" if k == 1 else f"{k} cards"
-
-
-# -- loading hand-written positions ----------------------------------------------------------
-
-_KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "completed",
-         "out_order", "points", "turns", "quiet_turns", "pass_streak", "placed_this_turn",
-         "stale_recycle", "end_reason"}
-
-
-def _int(obj: Any, where: str, lo: int, hi: int) -> int:
-    if isinstance(obj, bool) or not isinstance(obj, int) or not lo <= obj <= hi:
-        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {obj!r}")
-    return obj
-
-
-def _bool(obj: Any, where: str) -> bool:
-    if not isinstance(obj, bool):
-        raise InvalidStateError(f"{where} must be true or false, got {obj!r}")
-    return obj
-
-
-def _load_position(game: Clown15GoGame, pos: JSON, seed: int) -> Clown15GoState:
-    """Build a state from a (possibly hand-written) position and check it fully. Fields other
-    than ``closed``, ``open`` and ``rows`` have defaults (a fresh turn of player 0)."""
-    n = game.num_players
-    o = game.options
-    d = game.deck
-    extra = sorted(set(pos) - _KEYS)
-    if extra:
-        raise InvalidStateError(f"unknown Clown 15 Go position field {extra[0]!r}")
-    s = Clown15GoState(game, seed)
-    for key in ("closed", "open"):
-        piles = pos.get(key)
-        if not isinstance(piles, list) or len(piles) != n:
-            raise InvalidStateError(f"'{key}' must list {n} piles (one per player)")
-    s.closed = [d.parse_list(c, f"closed[{q}]") for q, c in enumerate(pos["closed"])]
-    s.open_piles = [d.parse_list(c, f"open[{q}]") for q, c in enumerate(pos["open"])]
-    rows = pos.get("rows", [])
-    if not isinstance(rows, list):
-        raise InvalidStateError("'rows' must be a list of rows")
-    s.rows = [d.parse_list(r, f"rows[{i}]") for i, r in enumerate(rows)]
-    for i, row in enumerate(s.rows):
-        if [number(c) for c in row] != list(range(1, len(row) + 1)) or not row:
-            raise InvalidStateError(f"rows[{i}] must run 1, 2, 3, ... from its bottom card")
-        if len(row) >= HIGHEST:
-            raise InvalidStateError(f"rows[{i}] is complete: it belongs in 'completed'")
-    completed = pos.get("completed", [])
-    if not isinstance(completed, list):
-        raise InvalidStateError("'completed' must be a list of {by, cards}")
-    for i, item in enumerate(completed):
-        if not isinstance(item, dict) or set(item) != {"by", "cards"}:
-            raise InvalidStateError(f"completed[{i}] must be an object {{by, cards}}")
-        by = _int(item["by"], f"completed[{i}].by", 0, n - 1)
-        cards = d.parse_list(item["cards"], f"completed[{i}].cards")
-        if [number(c) for c in cards] != list(range(1, HIGHEST + 1)):
-            raise InvalidStateError(f"completed[{i}] must be a whole row 1..15")
-        s.completed.append((by, cards))
-    pending = pos.get("pending")
-    s.pending = None if pending is None else d.parse(pending)
-    # Conservation: every card of the deck exactly once.
-    everything = [c for p in s.closed for c in p] + [c for p in s.open_piles for c in p]
-    everything += [c for r in s.rows for c in r] + [c for _, r in s.completed for c in r]
-    if s.pending is not None:
-        everything.append(s.pending)
-    seen: set[int] = set()
-    for c in everything:
-        if c in seen:
-            raise InvalidStateError(f"card {d.text(c)} appears twice")
-        seen.add(c)
-    missing = sorted(set(d.cards) - seen)
-    if missing:
-        raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {d.text(missing[0])}")
-    recycled = pos.get("recycled", [False] * n)
-    if not isinstance(recycled, list) or len(recycled) != n:
-        raise InvalidStateError(f"'recycled' must list {n} true/false values")
-    s.recycled = [_bool(x, f"recycled[{q}]") for q, x in enumerate(recycled)]
-    out_order = pos.get("out_order", [])
-    if not isinstance(out_order, list):
-        raise InvalidStateError("'out_order' must be a list of players")
-    s.out_order = [_int(q, "out_order[]", 0, n - 1) for q in out_order]
-    if len(set(s.out_order)) != len(s.out_order):
-        raise InvalidStateError("a player cannot go out twice")
-    phase = pos.get("phase", "card" if s.pending is not None else "turn")
-    if phase not in PHASES:
-        raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
-    s.phase = phase
-    s.to_act = _int(pos.get("to_act", 0), "to_act", 0, n - 1)
-    # A game can end (a borrow empties another player) while the turned card is in hand.
-    if (phase == "card" and s.pending is None) or (phase == "turn" and s.pending is not None):
-        raise InvalidStateError("a turned card ('pending') goes with phase 'card' and only then")
-    for q in range(n):
-        if (s.cards_left(q) == 0) != (q in s.out_order):
-            raise InvalidStateError(
-                f"P{q} has {s.cards_left(q)} cards, so they are "
-                f"{'' if s.cards_left(q) == 0 else 'not '}out: 'out_order' disagrees")
-    if not o.points and len(s.out_order) > 1:
-        raise InvalidStateError("in the basic game the first player out ends the game")
-    # Points: recomputed, and must match if given.
-    expect = [0] * n
-    if o.points:
-        for by, row in s.completed:
-            expect[by] += row_points(row)
-        for place, q in enumerate(s.out_order):
-            expect[q] += out_points(place)
-    points = pos.get("points", expect)
-    if not isinstance(points, list) or points != expect or any(
-            isinstance(x, bool) for x in points):
-        raise InvalidStateError(
-            f"'points' must be {expect} (completed rows and going out"
-            f"{'' if o.points else '; the points rule is off'})")
-    s.points = list(expect)
-    s.turns = _int(pos.get("turns", 0), "turns", 0, o.max_turns)
-    s.quiet_turns = _int(pos.get("quiet_turns", 0), "quiet_turns", 0, s.turns)
-    s.pass_streak = _int(pos.get("pass_streak", 0), "pass_streak", 0, s.quiet_turns)
-    s.placed_this_turn = _bool(pos.get("placed_this_turn", False), "placed_this_turn")
-    s.stale_recycle = _bool(pos.get("stale_recycle", False), "stale_recycle")
-    reason = pos.get("end_reason")
-    if phase == "over":
-        if reason not in END_REASONS:
-            raise InvalidStateError(f"a finished game needs end_reason, one of "
-                                    f"{', '.join(END_REASONS)}")
-        if (reason == "went-out") != (not o.points and len(s.out_order) == 1):
-            raise InvalidStateError("'went-out' ends a basic game whose winner has no cards")
-        if (reason == "all-out") != (o.points and len(s.out_order) == n):
-            raise InvalidStateError("'all-out' ends a points game when every player is out")
-        if reason == "turn-limit" and s.turns < o.max_turns:
-            raise InvalidStateError(f"'turn-limit' needs turns = max_turns ({o.max_turns})")
-    else:
-        if reason is not None:
-            raise InvalidStateError("end_reason must be null while the game goes on")
-        if s.to_act in s.out_order:
-            raise InvalidStateError(f"P{s.to_act} is out and cannot be to act")
-        if s.out_order and not o.points:
-            raise InvalidStateError("a player is out: the basic game is over")
-        if s.turns >= o.max_turns:
-            raise InvalidStateError(f"turns must stay below max_turns ({o.max_turns})")
-        still_in = n - len(s.out_order)
-        # (A borrow this turn may have put a player out, shrinking the round: G3 is next
-        # checked when the turn ends.)
-        if not s.placed_this_turn and (s.quiet_turns >= o.stall_rounds * still_in
-                                       or s.pass_streak >= still_in):
-            raise InvalidStateError("quiet_turns has reached the stall limit (ruling G3)")
-    s.end_reason = reason
-    return s

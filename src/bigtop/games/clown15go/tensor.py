@@ -32,7 +32,7 @@ seats                 8×(62+K)   per relative seat: present, to act, out, going
                                  if never renewed), points/150, rows completed/K
 options               7          open_pile_first, own_pile, borrowing, points,
                                  placing = voluntary, recycle = shuffle,
-                                 last_card = turned
+                                 last_card = stays
 players               7          player count one-hot (2..8)
 progress              10         turns/max_turns, quiet turns/(stall_rounds × players
                                  still in), pass streak/players still in, placed this
@@ -55,13 +55,13 @@ from typing import TYPE_CHECKING, Any
 
 from bigtop.core.tensor import layout, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
+from bigtop.games.clown15go.position import PHASES
 
 if TYPE_CHECKING:
     from bigtop.games.clown15go.rules import Clown15GoGame
 
 SEATS = 8
 """Clown15GoGame.max_players: the same size for every player count."""
-_PHASES = ("turn", "card", "over")
 _END_REASONS = ("went-out", "all-out", "stall", "turn-limit")
 _POINTS_SCALE = 150.0  # one completed one-colour row
 _OPTIONS = 7
@@ -112,7 +112,7 @@ def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
 
     # phase and the turned card
     phase = obs["phase"]
-    out[_PHASES.index(phase)] = 1.0
+    out[PHASES.index(phase)] = 1.0
     at = 3
     if obs["pending"] is not None:
         c = parse(obs["pending"])
@@ -176,7 +176,7 @@ def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
     at += SEATS * size
     # options, player count
     flags = (opts.open_pile_first, opts.own_pile, opts.borrowing, opts.points,
-             opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "turned")
+             opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "stays")
     for i, flag in enumerate(flags):
         out[at + i] = 1.0 if flag else 0.0
     at += _OPTIONS

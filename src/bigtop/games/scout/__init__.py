@@ -1,6 +1,8 @@
-"""SCOUT: a climbing card game with a fixed hand order (rulebook 001_df8c940f20f01f9a.txt)."""
+"""SCOUT: a climbing card game with a fixed hand order (Oink Games; the Finnish edition's
+rulebook, readings S1–S7 in docs/scout.md)."""
 
 from bigtop.games.scout.bot import ScoutBot, heuristic_agent, search_profile
+from bigtop.games.scout.render import render_png, render_svg, svg_from_observation
 from bigtop.games.scout.rules import (
     Insert,
     Pass,
@@ -26,5 +28,8 @@ __all__ = [
     "Show",
     "TurnHand",
     "heuristic_agent",
+    "render_png",
+    "render_svg",
     "search_profile",
+    "svg_from_observation",
 ]

@@ -1,5 +1,5 @@
-"""SCOUT as a pure state machine (rulebook 001_df8c940f20f01f9a.txt, reading and rulings in
-shared/rules/scout.md).
+"""SCOUT as a pure state machine (Oink Games; the Finnish edition's rulebook, readings S1–S7
+in docs/scout.md).
 
 A turn is one of: **Show** a set; **Scout** a card from an end of the active set and then
 **Insert** it into the hand (two actions, so legal-action lists stay short); or **Scout & Show**:
@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import IllegalActionError, InvalidStateError, MalformedActionError
+from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, option
+from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 
 # -- actions --------------------------------------------------------------------------------
@@ -88,9 +89,11 @@ class ScoutOptions(RuleOptions):
     )
     scout_last_card: str = option(
         "empties-table",
-        choices=("empties-table", "forbidden"),
+        choices=("empties-table", "ends-round-at-owner", "forbidden"),
         doc="S2: scouting the last card of the active set empties the table, and the next Show "
-        "may be any valid set ('empties-table'); or the last card may not be scouted "
+        "may be any valid set ('empties-table'); 'ends-round-at-owner': the same, but when "
+        "play comes back to the owner of the set that was scouted away, the round ends as for "
+        "an unbeaten set (the public SCOUT AI's reading); or the last card may not be scouted "
         "('forbidden').",
         quote="Ota tuoreimmasta setistä yksi kortti jommasta kummasta päästä (ei keskeltä)",
     )
@@ -109,6 +112,10 @@ class ScoutOptions(RuleOptions):
         doc="Rounds to play; 0 = as many as there are players (the rulebook).",
         quote="Kierroksia pelataan niin monta, kuin peliin osallistuvia pelaajiakin on.",
     )
+    first_player: int = first_player_option("Valitkaa aloittava pelaaja.")
+
+    def validate_for(self, num_players: int) -> None:
+        check_first_player(self.first_player, num_players)
 
 
 # -- the game -------------------------------------------------------------------------------
@@ -295,6 +302,7 @@ class ScoutGame(Game):
             {},
             {"hand_turn": "any-turn-once", "scout_last_card": "forbidden"},
             {"hand_turn": "off", "exemption": "none", "rounds": 1},
+            {"scout_last_card": "ends-round-at-owner", "first_player": num_players - 1},
         ]
 
     def new_initial_state(self, seed: int = 0) -> ScoutState:
@@ -336,8 +344,8 @@ class ScoutState(State):
     # -- set-up -----------------------------------------------------------------------------
     @property
     def start_player(self) -> int:
-        """The round's starting player: the token passes clockwise each round."""
-        return self.round % self.game.num_players
+        """The round's starting player: ``first_player`` in the first round, then clockwise."""
+        return (self.game.options.first_player + self.round) % self.game.num_players
 
     def _deal(self) -> None:
         g = self.game
@@ -434,10 +442,8 @@ class ScoutState(State):
         can_show = bool(out)
         if self.phase == "show":
             return out
-        if not self.hand_decided[p]:
-            out.insert(0, g.turn_hand)
         active = self.active
-        if active and (len(active) > 1 or g.options.scout_last_card == "empties-table"):
+        if active and (len(active) > 1 or g.options.scout_last_card != "forbidden"):
             ends = ("left",) if len(active) == 1 else ("left", "right")
             for end in ends:
                 out.append(g.scouts[end, False])
@@ -450,9 +456,14 @@ class ScoutState(State):
                     for end in ends:
                         if self._scout_and_show_possible(end, best):
                             out.append(g.scouts[end, True])
+        # S5: a pass whenever neither Show nor Scout is possible; turning the hand stays a
+        # choice beside it, never the only way on.
         if not out:
             out.append(g.pass_action)
+        if not self.hand_decided[p]:
+            out.insert(0, g.turn_hand)
         return out
+
 
     def _reduced_active(self, end: str) -> list[int]:
         tops = [c[0] for c in self.active]
@@ -492,6 +503,10 @@ class ScoutState(State):
                 return "there is no active set to scout from"
             if action.and_show and not self.show_tokens[p]:
                 return "your Scout & Show token is spent this round"
+            if action.end == "right" and len(self.active) == 1:
+                # Its one card is at both ends; the action list names it once, as left.
+                return ("a one-card active set is scouted from the left end (both ends are "
+                        "the same card): scout left")
             if action.and_show:
                 return "no Show would be possible after that Scout"
             return "that card may not be scouted"
@@ -529,8 +544,10 @@ class ScoutState(State):
             owner = self.active_owner
             assert owner is not None
             self.scout_tokens[owner] += 1
-            if not self.active:
-                self.active_owner = None  # S2: the table is empty; the count restarts
+            if not self.active and self.game.options.scout_last_card == "empties-table":
+                # S2: the table is empty; the count restarts. (Under 'ends-round-at-owner' the
+                # former owner is kept: play coming back to them ends the round.)
+                self.active_owner = None
             if action.and_show:
                 self.show_tokens[p] = False
             self.pending = card
@@ -609,7 +626,7 @@ class ScoutState(State):
         return out
 
     # -- text -------------------------------------------------------------------------------
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
         who = f"P{p}"
         hand = self.hands[p]
@@ -636,8 +653,8 @@ class ScoutState(State):
         return f"{who} passes"
 
     def action_from_text(self, text: str) -> Action:
-        """Typed moves: ``show START LENGTH``, ``scout left|right [and-show]``,
-        ``insert POSITION [flip]``, ``turn``, ``pass``.
+        """Typed moves: ``show START LENGTH``, ``scout left|right [and-show]`` (either end of a
+        one-card active set is its one card), ``insert POSITION [flip]``, ``turn``, ``pass``.
 
         >>> from bigtop import new_state
         >>> new_state("scout", 3, 1).action_from_text("show 2 3")
@@ -653,7 +670,9 @@ class ScoutState(State):
                 and_show = len(args) == 2 and args[1] in ("and-show", "show", "+show")
                 if len(args) == 2 and not and_show:
                     raise ValueError
-                return g.scouts["left" if args[0] == "left" else "right", and_show]
+                # A one-card set's card is at both ends: "right" means the same card.
+                end = "left" if args[0] == "left" or len(self.active) == 1 else "right"
+                return g.scouts[end, and_show]
             if verb == "insert" and 1 <= len(args) <= 2:
                 if len(args) == 2 and args[1] != "flip":
                     raise ValueError
@@ -668,7 +687,7 @@ class ScoutState(State):
             f"cannot read {text!r}; type show START LENGTH, scout left|right [and-show], "
             "insert POSITION [flip], turn or pass")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         lines = [f"SCOUT — round {min(self.round + 1, g.rounds)} of {g.rounds}, "
                  f"totals {self.totals}"]
@@ -679,7 +698,7 @@ class ScoutState(State):
         else:
             lines.append("Active set: none (the table is empty)")
         for q in range(g.num_players):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             info = (f"captured {len(self.captured[q])}, scout tokens {self.scout_tokens[q]}, "
                     f"Scout & Show {'ready' if self.show_tokens[q] else 'spent'}")
             lines.append(f"  P{q} ({tag}): {info}")
@@ -715,10 +734,8 @@ class ScoutState(State):
             "finished": self.finished,
         }
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         n = self.game.num_players
-        if player is not None and not (isinstance(player, int) and 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         hands: list[list[list[int] | None]] = []
         for q in range(n):
             if q == player:
@@ -739,10 +756,14 @@ class ScoutState(State):
             "active": [list(c) for c in self.active],
             "active_owner": self.active_owner,
             "captured": [len(c) for c in self.captured],
+            # Every captured set was shown face up first: public, and what a player with
+            # perfect memory knows (resampling keeps these cards out of the unseen pool).
+            "captured_cards": [[list(c) for c in cs] for cs in self.captured],
             "scout_tokens": list(self.scout_tokens),
             "show_tokens": list(self.show_tokens),
             "hand_decided": list(self.hand_decided),
             "pending": None if self.pending is None else list(self.pending),
+            "pending_and_show": self.pending is not None and self.pending_and_show,
             "unused": len(self.unused),
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
@@ -750,7 +771,7 @@ class ScoutState(State):
             "finished": self.finished,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> ScoutState:
+    def _resample_hidden(self, player: int, seed: int) -> ScoutState:
         new = self.clone()
         assert isinstance(new, ScoutState)
         rng = random.Random(self.fresh_seed(seed))
@@ -897,8 +918,11 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
     if s.active:
         if type(owner) is not int or not 0 <= owner < n:
             raise InvalidStateError("an active set needs an active_owner (a player)")
-    elif owner is not None:
-        raise InvalidStateError("active_owner must be null when the table is empty")
+    elif owner is not None and (game.options.scout_last_card != "ends-round-at-owner"
+                                or type(owner) is not int or not 0 <= owner < n):
+        raise InvalidStateError("active_owner must be null when the table is empty"
+                                " (or, under scout_last_card=ends-round-at-owner, the owner"
+                                " of the set scouted away)")
     s.active_owner = owner
     if s.active and _strength([c[0] for c in s.active], 0, len(s.active)) < 0:
         raise InvalidStateError("the active set is not a valid set")
@@ -966,7 +990,7 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
     missing = sorted(game.deck_set - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {missing[0][0]}/{missing[0][1]}")
+            f"{count(len(missing), 'card')} missing, e.g. {missing[0][0]}/{missing[0][1]}")
     if len(s.unused) != len(game.deck) - n * game.hand_size:
         raise InvalidStateError(
             f"{len(s.unused)} unused cards; this player count leaves "

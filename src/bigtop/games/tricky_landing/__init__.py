@@ -1,5 +1,6 @@
 """Tricky Landing: a dexterity trick-taking game where a thrown card's landing decides
-everything (rulebook 000_236690fdb895d779.txt; rulings in shared/rules/tricky-landing.md)."""
+everything (the Tricky Landing rulebook, English edition; readings T1–T7 in
+docs/tricky-landing.md)."""
 
 from bigtop.games.tricky_landing.bot import (
     TrickyLandingBot,

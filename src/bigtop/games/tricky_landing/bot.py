@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -48,6 +47,7 @@ from bigtop.games.tricky_landing.physics import (
     cards_touch,
     simulate_throws,
     target_gaps,
+    to_table,
     touches_target_card,
 )
 from bigtop.games.tricky_landing.rules import (
@@ -79,8 +79,8 @@ class Landings:
 
 @lru_cache(maxsize=64)
 def landings(model: ThrowModel, seat_deg: float) -> Landings:
-    """The sampled landings of every grid intention thrown from ``seat_deg`` (seeded, so the
-    bot is deterministic; cached per model and seat).
+    """The sampled landings of every grid intention thrown from ``seat_deg`` with the
+    thrower's ``model`` (seeded, so the bot is deterministic; cached per model and seat).
 
     >>> from bigtop.core.registry import new_game
     >>> g = new_game("tricky-landing", 3)
@@ -88,7 +88,8 @@ def landings(model: ThrowModel, seat_deg: float) -> Landings:
     >>> land.x.shape == (len(GRID_AIMS) * len(GRID_SPINS), SAMPLES)
     True
     """
-    rows = [(x, y, s) for (x, y) in GRID_AIMS for s in GRID_SPINS]
+    # Grid aims are in the thrower's frame; the simulation takes table coordinates.
+    rows = [(*to_table(seat_deg, x, y), s) for (x, y) in GRID_AIMS for s in GRID_SPINS]
     k = len(rows)
     ax = np.repeat([r[0] for r in rows], SAMPLES)
     ay = np.repeat([r[1] for r in rows], SAMPLES)
@@ -130,7 +131,8 @@ class TrickyLandingBot:
         if self.aim == "fixed":
             return None
         g = state.game
-        land = landings(g.model, g.seats[state.current_player()])
+        p = state.current_player()
+        land = landings(g.models[p], g.seats[p])
         if self.aim == "cached":
             up = (land.on_target * land.face_up).mean(axis=1)
             joined = land.on_target.mean(axis=1)
@@ -207,9 +209,8 @@ class TrickyLandingBot:
                 chosen = self._throw(state, low, "miss", linked_poses)
                 if chosen is not None:
                     return chosen
-                a = math.radians(g.seats[p])
-                return Throw(low, round(_MISS_DISTANCE_CM * math.cos(a), 6),
-                             round(_MISS_DISTANCE_CM * math.sin(a), 6), SPINS["medium"])
+                # Aims are in the thrower's frame: negative y is short of the target.
+                return Throw(low, 0.0, -_MISS_DISTANCE_CM, SPINS["medium"])
         low = min(hand, key=lambda c: (suit_of(c) == trump, number_of(c)))
         return at_centre(low, "medium")
 
@@ -241,7 +242,7 @@ def throw_candidates(state: State) -> list[Action]:
     assert isinstance(state, TrickyLandingState)
     g = state.game
     p = state.current_player()
-    hit, miss = _best_rows(g.model, g.seats[p])
+    hit, miss = _best_rows(g.models[p], g.seats[p])
     hand = state.hands[p]
     by_suit: dict[str, list[str]] = {}
     for c in hand:

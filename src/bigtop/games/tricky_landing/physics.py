@@ -136,6 +136,41 @@ def seat_angle(player: int, players: int) -> float:
     return -90.0 - 360.0 * player / players
 
 
+def to_table(seat_deg: float, x: float, y: float) -> tuple[float, float]:
+    """Table coordinates of a point given in a thrower's frame: ``x`` to the thrower's right,
+    ``y`` away from the thrower (both cm from the target's centre). For the bottom seat the
+    two frames agree; a throw's aim is given in its thrower's frame.
+
+    >>> to_table(seat_angle(0, 4), 5.0, 18.0)
+    (5.0, 18.0)
+    >>> [round(v, 9) + 0.0 for v in to_table(seat_angle(1, 4), 0.0, 18.0)]  # the left seat
+    [18.0, 0.0]
+    """
+    fx, fy, rx, ry = _frame(seat_deg)
+    return (x * rx + y * fx, x * ry + y * fy)
+
+
+def to_thrower(seat_deg: float, x: float, y: float) -> tuple[float, float]:
+    """The inverse of :func:`to_table`: a table point in the thrower's frame.
+
+    >>> left = seat_angle(1, 4)
+    >>> [round(v, 9) + 0.0 for v in to_thrower(left, *to_table(left, 3.0, -2.0))]
+    [3.0, -2.0]
+    """
+    fx, fy, rx, ry = _frame(seat_deg)
+    return (x * rx + y * ry, x * fx + y * fy)
+
+
+def _frame(seat_deg: float) -> tuple[float, float, float, float]:
+    """The thrower's forward and right unit vectors in table coordinates. The thrower looks
+    from the seat to the centre, forward = -(cos a, sin a); right is forward turned a quarter
+    clockwise. Rounded to 15 places, so square seats map exactly (cos 90° is not 0 in
+    floating point)."""
+    a = math.radians(seat_deg)
+    fx, fy = -round(math.cos(a), 15) + 0.0, -round(math.sin(a), 15) + 0.0
+    return fx, fy, fy, -fx
+
+
 def seat_position(model: ThrowModel, player: int, players: int) -> tuple[float, float]:
     a = math.radians(seat_angle(player, players))
     return (model.seat_distance_cm * math.cos(a), model.seat_distance_cm * math.sin(a))

@@ -74,6 +74,7 @@ def _scene(obj: Any, *, trump: str | None, options: TrickyLandingOptions | None,
         if not isinstance(obj, TrickyLandingState):
             raise TypeError("that state is not a Tricky Landing state")
     if isinstance(obj, TrickyLandingState):
+        obj.check_seat(player)
         g = obj.game
         options = g.options
         players = g.num_players
@@ -105,13 +106,17 @@ def _scene(obj: Any, *, trump: str | None, options: TrickyLandingOptions | None,
                            _corners(c.x, c.y, c.rotation, hw, hh)))
     tw, th = model.target_half
     r = model.seat_distance_cm
+    # The picture shows the table around the target; a card lying off it (x = 1e6 in a
+    # hand-written state) is left out rather than stretching the picture without bound.
+    view = r + 12.0
+    cards = [c for c in cards if abs(c.landing.x) <= view and abs(c.landing.y) <= view]
     seats = tuple((r * math.cos(math.radians(seat_angle(q, players))),
                    r * math.sin(math.radians(seat_angle(q, players)))) for q in range(players))
     return _Scene(
         tuple(cards), _corners(0.0, 0.0, 0.0, tw, th), trump_card, trump,
         tuple(t.lead for t in res.tricks) if res else (),
         tuple(tuple(table[w].player for w in t.winners) for t in res.tricks) if res else (),
-        seats, title or "Tricky Landing", r + 12.0)
+        seats, title or "Tricky Landing", view)
 
 
 def _subtitle(sc: _Scene) -> str:
@@ -234,8 +239,11 @@ def render_png(obj: Any, path: str, *, trump: str | None = None,
             label = f"{c.card[0]}{number_of(c.card)}" if card.known else "?"
             tag = f"T{card.trick + 1}" if card.trick >= 0 else "miss"
             fg = "white" if c.face_down else "black"
+            # Clipped to the view like the card itself: a card far off the table (x = 1e6 in
+            # a hand-written state) must not stretch the tight bounding box (MemoryError).
             ax.text(c.x, c.y, f"{label}\n#{card.order} {tag}", ha="center", va="center",
-                    fontsize=9, rotation=c.rotation, color=fg, fontweight="bold")
+                    fontsize=9, rotation=c.rotation, color=fg, fontweight="bold",
+                    clip_on=True)
         if sc.trump_card is not None:
             x0, y0 = h - 8.5, h - 11.0
             ax.add_patch(Rectangle((x0, y0), 6.3, 8.8, facecolor=SUIT_COLOURS[

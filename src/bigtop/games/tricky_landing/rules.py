@@ -1,8 +1,9 @@
-"""Tricky Landing as a pure state machine (rulebook 000_236690fdb895d779.txt, rulings in
-shared/rules/tricky-landing.md).
+"""Tricky Landing as a pure state machine (the Tricky Landing rulebook, English edition;
+readings T1–T7 in docs/tricky-landing.md).
 
 The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
-centre, table coordinates) and a spin (revolutions per second, counter-clockwise positive).
+centre in the **thrower's frame**: ``x`` to their right, ``y`` away from them) and a spin
+(revolutions per second, counter-clockwise positive). Landings are in table coordinates.
 The landing is simulated (:mod:`bigtop.games.tricky_landing.physics`) from the state's seed
 and the number of actions so far, so it is deterministic; each card lands before the next is
 thrown. When every player has thrown, the trick is resolved
@@ -34,6 +35,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count, decimal, number, numbers
 from bigtop.games.tricky_landing.cards import (
     HAND_SIZE,
     SUIT_NAMES,
@@ -45,7 +47,13 @@ from bigtop.games.tricky_landing.cards import (
     suit_of,
 )
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
-from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle, throw_once, wrap_degrees
+from bigtop.games.tricky_landing.physics import (
+    ThrowModel,
+    seat_angle,
+    throw_once,
+    to_table,
+    wrap_degrees,
+)
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 AIM_LIMIT_CM = 45.0
@@ -56,15 +64,21 @@ SPINS: dict[str, float] = {"none": 0.0, "low": 1.5, "medium": 3.0, "high": 6.0}
 """Named spins (rev/s) for typed actions."""
 GRID_AIMS: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (5.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, -5.0),
-    (18.0, 0.0), (-18.0, 0.0), (0.0, 18.0), (0.0, -18.0))
-"""The discrete aim points of the legal-action list: the centre, four points 5 cm off it (on
-or next to the target) and four points 18 cm off it (deliberate misses)."""
+    (22.0, 0.0), (-22.0, 0.0), (0.0, 28.0), (0.0, -18.0))
+"""The discrete aim points of the legal-action list, in the thrower's frame (x to the right,
+y away from the thrower), so every seat gets the same choices: the centre, four points 5 cm
+off it (on or next to the target) and four deliberate misses: 22 cm to the left and right,
+28 cm beyond and 18 cm short of the centre. Each touches the target at most 2.7% of the time
+at the default skill 0.8, from every seat and with every grid spin (a long throw errs most
+along its line, so the miss beyond lies farthest out; 18 cm beyond touched 9% even at
+skill 1)."""
 GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 
 
 @dataclass(frozen=True, slots=True)
 class Throw(Action):
-    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre with ``spin`` rev/s.
+    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre, in the thrower's frame
+    (``x`` to the thrower's right, ``y`` away from them), with ``spin`` rev/s.
 
     >>> Throw("y7", 0.0, 0.0, 3.0).to_json()
     {'type': 'throw', 'card': 'y7', 'x': 0.0, 'y': 0.0, 'spin': 3.0}
@@ -80,8 +94,8 @@ class Throw(Action):
 def _spin_word(spin: float) -> str:
     for name, v in SPINS.items():
         if v == spin:
-            return f"{name} spin"
-    return f"spin {spin:g} rev/s"
+            return "no spin" if v == 0 else f"{name} spin"
+    return f"spin {number(spin)} rev/s"
 
 
 def _number(v: object) -> bool:
@@ -119,7 +133,9 @@ class TrickyLandingGame(Game):
                         "several_misses": "discarded", "rounds": 2, "skill": 0.5})
         k = num_players - cls.min_players
         span = cls.max_players - cls.min_players + 1
-        return [{}, *singles[k::span]]
+        # One skill per player, from clumsy to sure-handed, at every player count.
+        skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
+        return [{}, *singles[k::span], {"skill": tuple(skills)}]
 
     def __init__(self, num_players: int,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
@@ -130,6 +146,8 @@ class TrickyLandingGame(Game):
         self.leftover = leftover(num_players)
         self.rounds = self.options.rounds
         self.model: ThrowModel = self.options.throw_model()
+        # One model per seat: only the skill differs (option skill, one or one per player).
+        self.models = [self.options.throw_model(p) for p in range(num_players)]
         self.seats = [seat_angle(p, num_players) for p in range(num_players)]
         # Interned grid actions: legal lists are built from references.
         self.grid: dict[str, tuple[Throw, ...]] = {
@@ -262,8 +280,9 @@ class TrickyLandingState(State):
         assert isinstance(action, Throw)
         p = self.current_player()
         rng = derive_rng(self.seed, "throw", len(self.history))
-        pose = throw_once(self.game.model, self.game.seats[p], float(action.x),
-                          float(action.y), float(action.spin), rng)
+        seat = self.game.seats[p]
+        x, y = to_table(seat, float(action.x), float(action.y))
+        pose = throw_once(self.game.models[p], seat, x, y, float(action.spin), rng)
         self.hands[p].remove(action.card)
         self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
 
@@ -365,41 +384,49 @@ class TrickyLandingState(State):
         return out
 
     # -- text -------------------------------------------------------------------------------
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         p = self.current_player()
         if not isinstance(action, Throw):
             return f"P{p}: {action!r}"
-        what = card_name(action.card) if is_card(action.card) else repr(action.card)
-        return (f"P{p} throws the {what} aiming at ({action.x:g}, {action.y:g}) cm with "
-                f"{_spin_word(action.spin)}")
+        # A card may land face down: only its thrower may be told which card it is (the
+        # table shows it once it lands face up).
+        what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
+                else "a card")
+        return (f"P{p} throws {what} aiming at ({number(action.x)}, {number(action.y)}) cm "
+                f"with {_spin_word(action.spin)}")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         n = g.num_players
         if self.finished:
-            head = f"Tricky Landing — game over after {g.rounds} rounds, totals {self.totals}"
+            head = (f"Tricky Landing — game over after {count(g.rounds, 'round')}, totals "
+                    f"{numbers(self.totals)}")
         else:
             head = (f"Tricky Landing — round {self.round + 1} of {g.rounds}, trick "
-                    f"{self.trick + 1} of {g.hand_size}, totals {self.totals}")
+                    f"{self.trick + 1} of {g.hand_size}, totals {numbers(self.totals)}")
         trump = (f"{card_name(self.trump_card)} (trump {SUIT_NAMES[self.trump_suit or 'y']})"
                  if self.trump_card else
                  (f"none (trump suit {SUIT_NAMES[self.trump_suit]})" if self.trump_suit
                   else "none (no trump suit)"))
-        lines = [head, f"Trump card: {trump}",
-                 f"First player card: P{self.leader}; dealer P{self.dealer}"]
+        lines = [head, f"Trump card: {trump}; first player card: P{self.leader}; "
+                 f"dealer P{self.dealer}"]
 
         def show(c: Landing) -> str:
             seen = c.card not in self.hidden or self.hidden[c.card] == player
             name = card_name(c.card) if seen else "a card"
             face = "face down" if c.face_down else "face up"
-            return (f"  P{c.player}: {name} {face} at ({c.x:.1f}, {c.y:.1f}) cm, "
-                    f"turned {c.rotation:.0f}°")
+            return (f"  P{c.player}: {name} {face} at ({decimal(c.x, 1)}, {decimal(c.y, 1)}) cm,"
+                    f" turned {decimal(c.rotation, 0)}°")
 
         if self.last_table:
             res = self.resolution()
             assert res is not None
-            lines.append(f"Last trick (trump {suit_word(self.last_trump)}):")
-            for i, c in enumerate(self.last_table):
+            trump = (f"trump {suit_word(self.last_trump)}" if self.last_trump is not None
+                     else "no trump")
+            lines.append(f"Last trick ({trump}):")
+            # Where each card landed matters until the next trick starts; then only its
+            # outcome is kept, so the view stays one screen high with six players.
+            for i, c in enumerate(self.last_table if not self.table else []):
                 k = res.trick_of[i]
                 lines.append(show(c) + (f" — trick {k + 1}" if k >= 0 else " — missed"))
             lines.extend("  " + line for line in describe_resolution(res, self.last_table))
@@ -407,14 +434,12 @@ class TrickyLandingState(State):
             lines.append("On the table (landing order):")
             lines.extend(show(c) for c in self.table)
         for q in range(n):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             lines.append(f"  P{q} ({tag}): {len(self.won[q])} face down (+1 each), "
                          f"{len(self.penalty[q])} face up (−2 each)"
                          + (f": {' '.join(self.penalty[q])}" if self.penalty[q] else ""))
         if player is not None and not self.finished:
             lines.append("Your hand: " + " ".join(self.hands[player]))
-            lines.append("Throw: CARD [X Y] [SPIN], e.g. 'y7 0 0 medium' (aim in cm from the "
-                         "target's centre; spin none/low/medium/high or rev/s)")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:
@@ -488,11 +513,7 @@ class TrickyLandingState(State):
         out["card"] = self._seen(c.card, player)
         return out
 
-    def observation(self, player: int | None) -> JSON:
-        n = self.game.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
+    def _observation(self, player: int | None) -> JSON:
         res = self.resolution()
         return {
             "game": self.game.name,
@@ -524,15 +545,13 @@ class TrickyLandingState(State):
             "finished": self.finished,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
+    def _resample_hidden(self, player: int, seed: int) -> TrickyLandingState:
         """Redraw what ``player`` cannot know — the other hands, the undealt leftovers and the
         cards others threw face down this round — and the seed. The unseen cards are sorted,
         shuffled and dealt into the unseen places in a fixed order (hands by player, the
         undealt pile, then face-down cards on the table, in the piles and in the discard), so
         the draw depends only on what ``player`` sees and on ``seed``."""
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         rng = random.Random(self.fresh_seed(seed))
 
         def secret(c: str) -> bool:
@@ -615,13 +634,16 @@ def describe_resolution(res: Resolution, table: list[Landing]) -> list[str]:
     out = []
     for k, t in enumerate(res.tricks):
         if not t.winners:
-            out.append(f"trick {k + 1}: every card face down, all {len(t.members)} discarded")
+            out.append(f"trick {k + 1}: every card face down, "
+                       + ("discarded" if len(t.members) == 1
+                          else f"all {len(t.members)} discarded"))
             continue
         who = " and ".join(f"P{table[w].player}" for w in t.winners)
-        took = ", ".join(str(len(x)) for x in t.taken)
+        took = " and ".join(str(len(x)) for x in t.taken)
+        cards = "card" if all(len(x) == 1 for x in t.taken) else "cards"
         extra = f", {len(t.discarded)} discarded" if t.discarded else ""
-        out.append(f"trick {k + 1}: lead {suit_word(t.lead)}; won by {who} "
-                   f"(taking {took} card(s){extra})")
+        lead = f"lead {suit_word(t.lead)}" if t.lead is not None else "no lead suit"
+        out.append(f"trick {k + 1}: {lead}; won by {who} (taking {took} {cards}{extra})")
     if res.new_trump is not None:
         out.append(f"the lone miss {card_name(table[res.new_trump].card)} is the new trump card")
     for i in res.kept_face_up:

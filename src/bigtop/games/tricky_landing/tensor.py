@@ -11,8 +11,10 @@ seen                  50     1 per card seen this round outside the hand (face u
 trump                 6      one-hot trump suit (y p g b o) or none
 table                 5×64   the cards of the current trick in landing order: present,
                              thrower (relative seat, 6), card (50) or unknown (1), x/30,
-                             y/30 (cm), cos 2θ, sin 2θ (a card is symmetric under 180°),
-                             face down, touches the target directly
+                             y/30 (cm, in the observer's frame: x to their right, y away
+                             from them, as their aims), cos 2θ, sin 2θ (θ relative to the
+                             observer; a card is symmetric under 180°), face down, touches
+                             the target directly
 seats                 6×6    per relative seat: hand size/12, face-down pile/24, face-up
                              pile/12, total score/50, holds the first player card, to act
 progress              6      round/rounds, trick/tricks per round, player count one-hot
@@ -32,7 +34,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS
-from bigtop.games.tricky_landing.physics import touches_target_card
+from bigtop.games.tricky_landing.physics import to_thrower, touches_target_card
 
 if TYPE_CHECKING:
     from bigtop.games.tricky_landing.rules import TrickyLandingGame
@@ -74,6 +76,7 @@ def encode(game: TrickyLandingGame, obs: dict[str, Any]) -> list[float]:
     out[base + (SUITS.index(trump) if trump is not None else 5)] = 1.0
     base += 6
     model = game.model
+    seat = game.seats[me]
     for k, c in enumerate(obs["table"][:_SLOTS]):
         at = base + k * _SLOT
         out[at] = 1.0
@@ -85,8 +88,10 @@ def encode(game: TrickyLandingGame, obs: dict[str, Any]) -> list[float]:
             out[at + _CARD[c["card"]]] = 1.0
         at += _NCARDS + 1
         x, y, rot = c["x"], c["y"], c["rotation"]
-        a = math.radians(2.0 * rot)
-        out[at:at + 4] = [x / 30.0, y / 30.0, math.cos(a), math.sin(a)]
+        # The observer's frame, the one their aims use: the bottom seat's is the table's.
+        rx, ry = to_thrower(seat, x, y)
+        a = math.radians(2.0 * (rot - seat - 90.0))
+        out[at:at + 4] = [rx / 30.0, ry / 30.0, math.cos(a), math.sin(a)]
         out[at + 4] = 1.0 if c["face"] == "down" else 0.0
         out[at + 5] = 1.0 if touches_target_card(model, (x, y, rot)) else 0.0
     base += _SLOTS * _SLOT

@@ -1,8 +1,16 @@
-"""So ein Zirkus: clowns carry coloured balls over a board with holes (rulebook
-003_97aa81262881367c.txt; rulings in docs/so-ein-zirkus.md)."""
+"""So ein Zirkus: clowns carry coloured balls over a board with holes (Bambus Spieleverlag,
+2000; readings Z1–Z19 in docs/so-ein-zirkus.md)."""
 
-from bigtop.games.zirkus.board import Board, BoardError, load_board, parse_board
+from bigtop.games.zirkus.board import (
+    Board,
+    BoardError,
+    board_option,
+    load_board,
+    parse_board,
+    read_board_file,
+)
 from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent, search_profile
+from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
     FACES,
@@ -35,8 +43,13 @@ __all__ = [
     "ZirkusGame",
     "ZirkusOptions",
     "ZirkusState",
+    "board_option",
     "heuristic_agent",
     "load_board",
     "parse_board",
+    "read_board_file",
+    "render_png",
+    "render_svg",
     "search_profile",
+    "svg_from_observation",
 ]

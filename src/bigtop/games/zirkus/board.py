@@ -38,7 +38,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from bigtop.core.errors import RuleOptionError
+from bigtop.core.errors import InputLimitError, RuleOptionError
+from bigtop.core.limits import MAX_BOARD_FILE_BYTES, check_depth
 
 MAX_COLUMNS = 26
 MAX_ROWS = 99
@@ -183,28 +184,73 @@ def shipped_boards() -> list[str]:
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
 
 
+def board_option(board: Board) -> str:
+    """The ``board`` option value that embeds ``board``: its JSON, compact and canonical.
+
+    >>> board_option(load_board("default"))[:18]
+    '{"name":"default",'
+    """
+    return json.dumps(board.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def looks_like_path(spec: str) -> bool:
+    """Whether a command-line ``board=`` value names a file (a ``/`` or ``\\`` in it, or
+    ending in ``.json``) rather than a shipped board."""
+    return "/" in spec or "\\" in spec or spec.endswith(".json")
+
+
 def load_board(spec: str) -> Board:
-    """A shipped board by name (``"default"``, ``"4x10"``) or a board file by path (anything
-    with a ``/`` or ending in ``.json``). Errors are :class:`BoardError` (a RuleOptionError)."""
+    """The board of a ``board`` option value: a shipped board's name (``"default"``,
+    ``"4x10"``) or a board embedded as JSON text (what :func:`board_option` makes). Never a
+    file: an option value comes from states and messages that strangers may write, so only
+    :func:`read_board_file` (the command line) reads files. Errors are :class:`BoardError` (a
+    RuleOptionError).
+
+    >>> load_board("/etc/passwd")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bigtop.games.zirkus.board.BoardError: board '/etc/passwd' is neither a shipped board ...
+    """
     if not isinstance(spec, str) or not spec:
-        raise BoardError("board must be a shipped board name or a path to a JSON file")
-    if "/" in spec or "\\" in spec or spec.endswith(".json"):
-        try:
-            text = Path(spec).read_text(encoding="utf-8")
-        except OSError as e:
-            raise BoardError(f"cannot read board file {spec!r}: {e.strerror or e}") from None
-        where = spec
-    else:
-        if spec not in shipped_boards():
-            raise BoardError(f"no shipped board {spec!r} (shipped: "
-                             f"{', '.join(shipped_boards())}); give a path to load a file")
-        text = (resources.files("bigtop.games.zirkus") / "boards" / f"{spec}.json").read_text(
-            encoding="utf-8")
-        where = f"shipped board {spec!r}"
+        raise BoardError("board must be a shipped board name or a board as JSON")
+    if spec.lstrip().startswith("{"):
+        if len(spec) > MAX_BOARD_FILE_BYTES:
+            raise BoardError(f"an embedded board is at most {MAX_BOARD_FILE_BYTES:,} characters")
+        return _parse_board_text(spec, "embedded board")
+    if spec not in shipped_boards():
+        shown = spec if len(spec) <= 60 else spec[:57] + "..."
+        raise BoardError(f"board {shown!r} is neither a shipped board "
+                         f"({', '.join(shipped_boards())}) nor a board as JSON; a board file is "
+                         "read only when named on the command line (-o board=FILE.json)")
+    text = (resources.files("bigtop.games.zirkus") / "boards" / f"{spec}.json").read_text(
+        encoding="utf-8")
+    return _parse_board_text(text, f"shipped board {spec!r}")
+
+
+def read_board_file(path: str) -> str:
+    """Read, check and embed a board file a user named on the command line: the ``board``
+    option value to use instead of the path (see :func:`board_option`). At most
+    :data:`~bigtop.core.limits.MAX_BOARD_FILE_BYTES` are read, so ``/dev/zero`` is refused."""
     try:
+        with Path(path).open("rb") as f:
+            data = f.read(MAX_BOARD_FILE_BYTES + 1)
+    except OSError as e:
+        raise BoardError(f"cannot read board file {path!r}: {e.strerror or e}") from None
+    if len(data) > MAX_BOARD_FILE_BYTES:
+        raise BoardError(f"board file {path!r} is larger than {MAX_BOARD_FILE_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BoardError(f"board file {path!r} is not UTF-8 text") from None
+    return board_option(_parse_board_text(text, path))
+
+
+def _parse_board_text(text: str, where: str) -> Board:
+    try:
+        check_depth(text, where)
         obj = json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except BoardError as e:
         raise BoardError(f"{where}: {e}") from None
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, InputLimitError, RecursionError, ValueError) as e:
         raise BoardError(f"{where} is not valid JSON: {e}") from None
     return parse_board(obj, where)

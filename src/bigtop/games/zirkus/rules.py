@@ -1,6 +1,5 @@
-"""So ein Zirkus as a pure state machine (rulebook 003_97aa81262881367c.txt; facts, our default
-board and rulings Z1–Z5 in shared/rules/so-ein-zirkus.md; our further rulings Z6–Z15 in
-docs/so-ein-zirkus.md).
+"""So ein Zirkus as a pure state machine (Bambus Spieleverlag, 2000; the published facts, our
+default board and the readings Z1–Z19 in docs/so-ein-zirkus.md).
 
 A turn is a **Roll** of the coloured die (an explicit chance node), then one of: **Add** a ball
 to a clown, **Move** a clown along a path (the action names the path, ruling Z3), on black
@@ -21,157 +20,65 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
-    IllegalActionError,
-    InvalidStateError,
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, option
 from bigtop.core.rng import derive_rng
-from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, load_board, parse_board
+from bigtop.games.zirkus.actions import (
+    BALLS_PER_COLOUR,
+    BLACK,
+    CLOWN_CAPACITY,
+    COLOURS,
+    FACES,
+    PHASES,
+    STEPS,
+    Add,
+    BackToStart,
+    Move,
+    Restart,
+    Roll,
+    Upend,
+)
+from bigtop.games.zirkus.board import (
+    NUM_CLOWNS,
+    Board,
+    load_board,
+    looks_like_path,
+    read_board_file,
+)
+from bigtop.games.zirkus.options import (
+    ENDING_WORDS,
+    ENDINGS,
+    MAX_SERIES_GAMES,
+    ZirkusOptions,
+    series_over,
+)
+from bigtop.games.zirkus.position import load_position
+from bigtop.games.zirkus.tensor import encode, tensor_size
 
-COLOURS = ("red", "yellow", "blue", "green")
-FACES = (*COLOURS, "black", "white")
-BLACK, WHITE = 4, 5
-BALLS_PER_COLOUR = 3
-CLOWN_CAPACITY = 3
-STEPS = "FLR"
-"""Step letters: F = forward (away from the start edge), L = towards column A, R = away from
-column A. There is no backward step (the rulebook: "Clowns may move forward or sideways")."""
-ENDINGS = ("six-hole", "no-balls", "turn-limit")
-MAX_SERIES_GAMES = 50
-"""Ruling Z13: a tournament to a target score also stops after this many games."""
-
-ColourName = Literal["red", "yellow", "blue", "green"]
-FaceName = Literal["red", "yellow", "blue", "green", "black", "white"]
-
-# -- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Roll(Action):
-    """A chance outcome: the die shows ``face``."""
-
-    kind: ClassVar[str] = "roll"
-    face: FaceName
-
-
-@dataclass(frozen=True, slots=True)
-class Add(Action):
-    """Put a ball of ``colour`` on top of the stack in ``clown`` (0..2)."""
-
-    kind: ClassVar[str] = "add"
-    clown: int
-    colour: ColourName
-
-
-@dataclass(frozen=True, slots=True)
-class Move(Action):
-    """Move ``clown`` along ``steps``, one letter per field: F forward, L towards column A,
-    R away from it (ruling Z3: the path, not only the end field)."""
-
-    kind: ClassVar[str] = "move"
-    clown: int
-    steps: str
-
-
-@dataclass(frozen=True, slots=True)
-class BackToStart(Action):
-    """On black: put ``clown`` back on the free start ``field`` (it keeps its balls)."""
-
-    kind: ClassVar[str] = "back-to-start"
-    clown: int
-    field: str
-
-
-@dataclass(frozen=True, slots=True)
-class Upend(Action):
-    """Upside-down variant, on black: the bottom ball of ``clown`` goes on top."""
-
-    kind: ClassVar[str] = "upend"
-    clown: int
-
-
-@dataclass(frozen=True, slots=True)
-class Restart(Action):
-    """Clumsy-clown variant: the mover puts the clown pushed off the board on start ``field``."""
-
-    kind: ClassVar[str] = "restart"
-    field: str
-
-
-# -- options --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ZirkusOptions(RuleOptions):
-    board: str = option(
-        "default",
-        doc="The board: a shipped board's name ('default': our 3 x 8 layout; '4x10') or the "
-        "path of a board JSON file (read when the game is made; the state carries a copy).",
-    )
-    short_move: str = option(
-        "no-move",
-        choices=("no-move", "as-far-as-possible"),
-        doc="Z2: a clown with no path of full length may not be moved ('no-move'), or moves "
-        "as far as it can ('as-far-as-possible': only the longest possible paths).",
-        quote="Where possible, the full move must be made.",
-    )
-    drop_on_stop: bool = option(
-        True,
-        doc="Z4: a clown that stops on (not only passes over) an empty hole drops its bottom "
-        "ball; false: only fields passed before the last one drop.",
-        quote="Clowns may stop above holes.",
-    )
-    lazy_clown: bool = option(
-        False,
-        doc="Variant lazy clown: a move may be any length from 1 to the number of balls.",
-        quote="Lazy clown: You are not obliged to use all of the movement points.",
-    )
-    shoving: str = option(
-        "off",
-        choices=("off", "shove", "clumsy"),
-        doc="Variants shoving ('shove': the moving clown may push one clown one field ahead of "
-        "it, never off the board) and clumsy clown ('clumsy': pushing off the board is "
-        "allowed; that clown restarts empty on a free start field, its balls return).",
-        quote="may also push another clown with the clown he is moving. However, a clown may "
-        "not be pushed beyond the edge of the board.",
-    )
-    secret_clown: bool = option(
-        False,
-        doc="Variant secret clown (Z5): colours are dealt at random and hidden until the game "
-        "ends; all four colours are in play (Z11).",
-    )
-    upside_down: bool = option(
-        False,
-        doc="Variant upside-down: on black a player may instead move a clown's bottom ball to "
-        "its top.",
-        quote="If a player rolls black, he may choose to move the bottom ball of a clown "
-        "upward, instead of returning that clown to the start.",
-    )
-    tournament: str = option(
-        "off",
-        choices=("off", "games", "score"),
-        doc="Variant tournament: 'games' plays tournament_games games, 'score' plays until a "
-        "total reaches tournament_score (at most 50 games, Z13); points add up.",
-        quote="The winner is the player who first reaches a certain score, or who has the most "
-        "points after a predetermined number of games.",
-    )
-    tournament_games: int = option(3, minimum=1, maximum=100,
-                                    doc="Games in a 'games' tournament.")
-    tournament_score: int = option(30, minimum=1, maximum=1000,
-                                   doc="Target total of a 'score' tournament.")
-    turn_limit: int = option(
-        1000, minimum=1, maximum=100_000,
-        doc="Z12 (safety rule, not in the rulebook): a game also ends after this many turns "
-        "(die rolls), scored as it stands.",
-    )
-
+__all__ = [  # actions and options live in their own modules; importable from here too
+    "BALLS_PER_COLOUR",
+    "CLOWN_CAPACITY",
+    "COLOURS",
+    "ENDINGS",
+    "ENDING_WORDS",
+    "FACES",
+    "MAX_SERIES_GAMES",
+    "PHASES",
+    "STEPS",
+    "Add",
+    "BackToStart",
+    "Move",
+    "Restart",
+    "Roll",
+    "Upend",
+    "ZirkusGame",
+    "ZirkusOptions",
+    "ZirkusState",
+]
 
 # -- the game -------------------------------------------------------------------------------
 
@@ -211,13 +118,28 @@ class ZirkusGame(Game):
             {"upside_down": True},
             {"tournament": "games", "tournament_games": 2},
             {"tournament": "score", "tournament_score": 12},
-            {"turn_limit": 25},
+            {"turn_limit": 25, "first_player": num_players - 1},
             {"board": "4x10"},
             {"lazy_clown": True, "shoving": "clumsy", "secret_clown": True, "upside_down": True,
              "tournament": "games", "tournament_games": 2},
             {"board": "4x10", "shoving": "shove", "short_move": "as-far-as-possible",
              "drop_on_stop": False, "upside_down": True},
         ]
+
+    @classmethod
+    def command_line_options(cls, values: dict[str, str]) -> dict[str, object]:
+        """A board file named on the command line is read here (size-limited) and embedded.
+
+        >>> ZirkusGame.command_line_options({"board": "/no/such.json"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bigtop.games.zirkus.board.BoardError: cannot read board file '/no/such.json': No such ...
+        """
+        out: dict[str, object] = dict(values)
+        board = values.get("board")
+        if board is not None and looks_like_path(board):
+            out["board"] = read_board_file(board)
+        return out
 
     def __init__(
         self, num_players: int, options: ZirkusOptions | dict[str, object] | None = None
@@ -282,18 +204,14 @@ class ZirkusGame(Game):
         ...     ).observation_tensor_shape()
         ((234,), (300,))
         """
-        from bigtop.games.zirkus.tensor import tensor_size
-
         return (tensor_size(self),)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.zirkus.tensor import encode
-
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
-        return _load_position(self, position, seed)
+        return load_position(ZirkusState(self, seed), position)
 
     # -- paths ------------------------------------------------------------------------------
     def paths(self, field: int, others: tuple[int, ...], balls: int) -> tuple[str, ...]:
@@ -354,7 +272,6 @@ class ZirkusGame(Game):
 
 # -- the state ------------------------------------------------------------------------------
 
-_PHASES = ("roll", "act", "restart")
 
 
 class ZirkusState(State):
@@ -400,8 +317,9 @@ class ZirkusState(State):
         self.turn = 0
         self.ejected = -1
         self.ending = None
-        # Z9: seat 0 starts the first game; the start passes clockwise each game.
-        self.to_act = k % n
+        # Z9: first_player (seat 0 by default) starts the first game; the start passes
+        # clockwise each game.
+        self.to_act = (g.options.first_player + k) % n
 
     def in_play(self) -> list[bool]:
         """Colours whose balls are in the game: the players' colours, all four with secret
@@ -659,7 +577,7 @@ class ZirkusState(State):
         })
         for p in range(g.num_players):
             self.totals[p] += scores[p]
-        if _series_over(g.options, self.totals, len(self.games)):
+        if series_over(g.options, self.totals, len(self.games)):
             self.finished = True
             self.ending = why
             self.phase = "roll"
@@ -696,7 +614,7 @@ class ZirkusState(State):
         where = self.game.field_names[f] if f >= 0 else "off the board"
         return f"clown {k} (at {where})"
 
-    def describe(self, action: Action) -> str:
+    def _describe(self, action: Action, player: int | None) -> str:
         g = self.game
         who = "chance" if self.phase == "roll" else f"P{self.to_act}"
         if isinstance(action, Roll):
@@ -757,7 +675,7 @@ class ZirkusState(State):
             notes.append("the game ends")
         return line + (" (" + "; ".join(notes) + ")" if notes else "")
 
-    def render(self, player: int | None = None) -> str:
+    def _render(self, player: int | None = None) -> str:
         g = self.game
         b = g.board
         n = g.num_players
@@ -794,7 +712,7 @@ class ZirkusState(State):
         lines.append("[k:RB] clown k, balls bottom to top (the top one decides who may "
                      "move it)")
         lines.append("(v) empty v-point hole, (v:R) holds red; s start field; "
-                     "steps F up, L left, R right")
+                     "steps F up, L/R left/right")
         if self.ejected >= 0:
             lines.append(f"Clown {self.ejected} was pushed off the board.")
         in_play = self.in_play()
@@ -815,7 +733,9 @@ class ZirkusState(State):
             lines.append("  Points by colour: " + ", ".join(
                 f"{COLOURS[c]} {pts[c]}" for c in range(4)))
         if self.finished:
-            lines.append(f"Final scores {[int(s) for s in self.scores()]} ({self.ending})")
+            why = ENDING_WORDS.get(str(self.ending), str(self.ending))
+            scores = ", ".join(f"P{p} {int(s)}" for p, s in enumerate(self.scores()))
+            lines.append(f"Game over: {why}. Final scores: {scores}")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:
@@ -873,12 +793,8 @@ class ZirkusState(State):
             "ending": self.ending,
         }
 
-    def observation(self, player: int | None) -> JSON:
+    def _observation(self, player: int | None) -> JSON:
         g = self.game
-        n = g.num_players
-        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
-                                   or not 0 <= player < n):
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         reveal = self.finished or not g.secret
         pts = self.colour_points()
         colours = [COLOURS[c] if reveal or p == player else None
@@ -910,12 +826,10 @@ class ZirkusState(State):
             "ending": self.ending,
         }
 
-    def resample_hidden(self, player: int, seed: int) -> ZirkusState:
+    def _resample_hidden(self, player: int, seed: int) -> ZirkusState:
         """Without secret clown only the future die rolls are unknown (a fresh seed); with it
         the other players' colours are redrawn from the colours ``player`` does not hold."""
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise IllegalActionError(f"no player {player!r} in a {n}-player game")
         new = self.clone()
         rng = random.Random(self.fresh_seed(seed))
         if self.game.secret and not self.finished:
@@ -986,222 +900,3 @@ class ZirkusState(State):
         new._legal = None
         new._next_legal = None
         return new
-
-
-def _series_over(opts: ZirkusOptions, totals: list[int], played: int) -> bool:
-    """Is the series over after ``played`` games with these totals? (Z13)"""
-    if played < 1:
-        return False
-    if opts.tournament == "off":
-        return True
-    if opts.tournament == "games":
-        return played >= opts.tournament_games
-    return max(totals) >= opts.tournament_score or played >= MAX_SERIES_GAMES
-
-
-# -- loading hand-written positions ----------------------------------------------------------
-
-
-def _colour(obj: Any, where: str) -> int:
-    if obj not in COLOURS:
-        raise InvalidStateError(f"{where}: {obj!r} is not a colour ({', '.join(COLOURS)})")
-    return COLOURS.index(obj)
-
-
-def _whole(obj: Any, where: str, low: int = 0) -> int:
-    if type(obj) is not int or obj < low:
-        raise InvalidStateError(f"{where} must be a whole number >= {low}, got {obj!r}")
-    return obj
-
-
-def _field(game: ZirkusGame, obj: Any, where: str) -> int:
-    if not isinstance(obj, str) or obj not in game.field_index:
-        raise InvalidStateError(f"{where}: {obj!r} is not a field of the {game.board.name} "
-                                f"board")
-    return game.field_index[obj]
-
-
-_POSITION_KEYS = {"board", "to_act", "phase", "roll", "turn", "colours", "clowns", "holes",
-                  "supply", "ejected", "games", "totals", "finished", "ending"}
-
-
-def _load_position(game: ZirkusGame, pos: JSON, seed: int) -> ZirkusState:
-    n = game.num_players
-    extra = sorted(set(pos) - _POSITION_KEYS)
-    if extra:
-        raise InvalidStateError(f"unknown position key {extra[0]!r}")
-    if "board" in pos:
-        try:
-            board = parse_board(pos["board"], "position board")
-        except BoardError as e:
-            raise InvalidStateError(str(e)) from None
-        if board != game.board:
-            raise InvalidStateError(
-                f"the position was recorded on board {board.name!r}, which differs from the "
-                f"game's board {game.board.name!r} (option board={game.options.board!r})")
-    s = ZirkusState(game, seed)
-    s.phase = pos.get("phase", "roll")
-    if s.phase not in _PHASES:
-        raise InvalidStateError(f"phase must be one of {', '.join(_PHASES)}")
-    roll = pos.get("roll")
-    if s.phase != "roll":
-        if roll not in FACES:
-            raise InvalidStateError(f"phase {s.phase!r} needs the rolled face "
-                                    f"({', '.join(FACES)})")
-        s.roll = FACES.index(roll)
-    elif roll is not None:
-        raise InvalidStateError("roll must be null in phase 'roll'")
-    s.to_act = _whole(pos.get("to_act", 0), "to_act")
-    if s.to_act >= n:
-        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
-    s.turn = _whole(pos.get("turn", 0 if s.phase == "roll" else 1), "turn")
-    if s.turn > game.options.turn_limit:
-        raise InvalidStateError(f"turn {s.turn} is past the turn limit")
-    if s.phase != "roll" and s.turn < 1:
-        raise InvalidStateError("a die was rolled, so turn must be at least 1")
-    colours = pos.get("colours", [COLOURS[c] for c in range(n)])
-    if not isinstance(colours, list) or len(colours) != n:
-        raise InvalidStateError(f"colours must list one colour for each of the {n} players")
-    s.colours = [_colour(c, f"colours[{p}]") for p, c in enumerate(colours)]
-    if len(set(s.colours)) != n:
-        raise InvalidStateError("two players have the same colour")
-    if not game.secret and s.colours != list(range(n)):
-        raise InvalidStateError(
-            f"without secret clown the seats own {', '.join(COLOURS[:n])} in order")
-    in_play = s.in_play()
-    clowns = pos.get("clowns")
-    if not isinstance(clowns, list) or len(clowns) != NUM_CLOWNS:
-        raise InvalidStateError(f"clowns must list {NUM_CLOWNS} clowns")
-    ejected = pos.get("ejected")
-    if ejected is not None:
-        ejected = _whole(ejected, "ejected")
-        if ejected >= NUM_CLOWNS or s.phase != "restart":
-            raise InvalidStateError("ejected names the clown pushed off the board, only in "
-                                    "phase 'restart'")
-        s.ejected = ejected
-    elif s.phase == "restart":
-        raise InvalidStateError("phase 'restart' needs the ejected clown")
-    for k, cl in enumerate(clowns):
-        where = f"clowns[{k}]"
-        if not isinstance(cl, dict) or set(cl) != {"field", "balls"}:
-            raise InvalidStateError(f"{where} must be {{field, balls}}")
-        if cl["field"] is None:
-            if k != s.ejected:
-                raise InvalidStateError(f"{where}: only the ejected clown is off the board")
-            s.clown_field[k] = -1
-        else:
-            if k == s.ejected:
-                raise InvalidStateError(f"{where}: the ejected clown must have field null")
-            s.clown_field[k] = _field(game, cl["field"], f"{where}.field")
-        balls = cl["balls"]
-        if not isinstance(balls, list) or len(balls) > CLOWN_CAPACITY:
-            raise InvalidStateError(f"{where}.balls: a list of at most {CLOWN_CAPACITY} "
-                                    f"colours, bottom first")
-        s.stacks[k] = [_colour(b, f"{where}.balls") for b in balls]
-        if k == s.ejected and s.stacks[k]:
-            raise InvalidStateError(f"{where}: a clown pushed off the board is empty")
-    on_board = [f for f in s.clown_field if f >= 0]
-    if len(set(on_board)) != len(on_board):
-        raise InvalidStateError("two clowns stand on the same field")
-    holes = pos.get("holes", {})
-    names = game.field_names_of_holes()
-    if not isinstance(holes, dict) or not set(holes) <= set(names):
-        raise InvalidStateError(f"holes must map hole fields ({', '.join(names)}) to a colour "
-                                f"or null")
-    s.hole_ball = [-1 if holes.get(name) is None else _colour(holes[name], f"holes.{name}")
-                   for name in names]
-    counts = [sum(st.count(c) for st in s.stacks) + s.hole_ball.count(c) for c in range(4)]
-    for c in range(4):
-        if counts[c] and not in_play[c]:
-            raise InvalidStateError(f"{COLOURS[c]} is not in play in this game")
-        if counts[c] > BALLS_PER_COLOUR:
-            raise InvalidStateError(f"{counts[c]} {COLOURS[c]} balls; there are only "
-                                    f"{BALLS_PER_COLOUR}")
-    want_supply = [BALLS_PER_COLOUR - counts[c] if in_play[c] else 0 for c in range(4)]
-    supply = pos.get("supply")
-    if supply is not None and (not isinstance(supply, dict) or set(supply) != set(COLOURS)
-                               or [supply[c] for c in COLOURS] != want_supply):
-        raise InvalidStateError(
-            "supply must give each colour's balls not yet in play: "
-            + ", ".join(f"{COLOURS[c]} {want_supply[c]}" for c in range(4)))
-    s.supply = want_supply
-    games = pos.get("games", [])
-    if not isinstance(games, list):
-        raise InvalidStateError("games must be a list of finished games")
-    s.games = [_game_record(game, r, f"games[{i}]") for i, r in enumerate(games)]
-    sums = [sum(r["scores"][p] for r in s.games) for p in range(n)]
-    totals = pos.get("totals", sums)
-    if totals != sums:
-        raise InvalidStateError(f"totals must be the sums of the games' scores: {sums}")
-    s.totals = sums
-    finished = pos.get("finished", False)
-    if not isinstance(finished, bool):
-        raise InvalidStateError("finished must be true or false")
-    s.finished = finished
-    ending = pos.get("ending")
-    opts = game.options
-    played = len(s.games)
-    over = _series_over(opts, sums, played)
-    if finished:
-        if not over or ending != s.games[-1]["ending"] or s.phase != "roll":
-            raise InvalidStateError("a finished position needs its last game recorded (with "
-                                    "the same ending), phase 'roll', and the series complete")
-        if s.games[-1]["holes"] != s._holes_json() or s.games[-1]["colours"] != [
-                COLOURS[c] for c in s.colours]:
-            raise InvalidStateError("the last game's record must match the final board")
-        s.ending = ending
-        return s
-    if ending is not None:
-        raise InvalidStateError("ending must be null while play goes on")
-    if over or played > MAX_SERIES_GAMES:
-        raise InvalidStateError("the series is already complete; set finished true")
-    if s.hole_ball[game.six] >= 0:
-        raise InvalidStateError("the 6-point hole is filled, so this game is over")
-    if s._balls_gone():
-        raise InvalidStateError("every ball lies in a hole, so this game is over (Z14)")
-    if opts.drop_on_stop:
-        for k, f in enumerate(s.clown_field):
-            h = game.hole_at[f] if f >= 0 else -1
-            if h >= 0 and s.hole_ball[h] < 0 and s.stacks[k]:
-                raise InvalidStateError(f"clown {k} holds balls over an empty hole; its "
-                                        f"bottom ball would have dropped")
-    if s.phase == "roll" and s.turn >= opts.turn_limit:
-        raise InvalidStateError("the turn limit is reached, so this game is over")
-    if s.phase == "restart" and not s._free_starts():
-        raise InvalidStateError("no free start field for the ejected clown")
-    if s.phase == "act" and not s._act_actions():
-        raise InvalidStateError(f"after rolling {FACES[s.roll]} nothing is possible; the "
-                                f"turn would have been lost")
-    return s
-
-
-def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
-    n = game.num_players
-    if not isinstance(rec, dict) or set(rec) != {"scores", "colours", "holes", "ending",
-                                                 "turns"}:
-        raise InvalidStateError(f"{where} must be {{scores, colours, holes, ending, turns}}")
-    colours = rec["colours"]
-    if not isinstance(colours, list) or len(colours) != n or len(set(map(str, colours))) != n:
-        raise InvalidStateError(f"{where}.colours must list {n} different colours")
-    for c in colours:
-        _colour(c, f"{where}.colours")
-    holes = rec["holes"]
-    names = game.field_names_of_holes()
-    if not isinstance(holes, dict) or list(holes) != names:
-        raise InvalidStateError(f"{where}.holes must list the holes {', '.join(names)}")
-    for name in names:
-        if holes[name] is not None:
-            _colour(holes[name], f"{where}.holes.{name}")
-    if rec["ending"] not in ENDINGS:
-        raise InvalidStateError(f"{where}.ending must be one of {', '.join(ENDINGS)}")
-    _whole(rec["turns"], f"{where}.turns")
-    vals = dict(zip(names, game.hole_value, strict=True))
-    pts = {c: 0 for c in COLOURS}
-    for name, ball in holes.items():
-        if ball is not None:
-            pts[ball] += vals[name]
-    scores = [pts[c] for c in colours]
-    if rec["scores"] != scores:
-        raise InvalidStateError(f"{where}.scores must be {scores} (the holes' values)")
-    return {"scores": scores, "colours": list(colours), "holes": dict(holes),
-            "ending": rec["ending"], "turns": rec["turns"]}

@@ -46,22 +46,18 @@ progress              6        turn/turn_limit, finished games/series length (1,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bigtop.core.tensor import layout, observer
+from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS
-from bigtop.games.zirkus.rules import (
-    BALLS_PER_COLOUR,
-    CLOWN_CAPACITY,
-    COLOURS,
-    FACES,
-    MAX_SERIES_GAMES,
-    ZirkusGame,
-)
+from bigtop.games.zirkus.options import MAX_SERIES_GAMES
+
+if TYPE_CHECKING:
+    from bigtop.games.zirkus.rules import ZirkusGame
 
 _COLOUR = {c: i for i, c in enumerate(COLOURS)}
 _CAPACITY = CLOWN_CAPACITY
-_PHASES = ("roll", "act", "restart")
 _SEATS = 4  # ZirkusGame.max_players: the same size for every player count
 _SEAT = 8
 _PER_CLOWN_EXTRA = 1 + _CAPACITY * 4 + 4 + (_CAPACITY + 1) + 1  # 22
@@ -139,7 +135,7 @@ def encode(game: ZirkusGame, obs: dict[str, Any]) -> list[float]:
     at += 12
     # phase and roll
     finished = obs["finished"]
-    out[at + (3 if finished else _PHASES.index(obs["phase"]))] = 1.0
+    out[at + (3 if finished else PHASES.index(obs["phase"]))] = 1.0
     at += 4
     if obs["roll"] is not None:
         out[at + FACES.index(obs["roll"])] = 1.0

@@ -1,0 +1,206 @@
+"""What bigtop accepts from outside: one set of explicit limits, enforced the same way by the
+loader (``load_state``), the command line and the server.
+
+Input from a file, a socket or a hand-built dict passes through two checks:
+
+- :func:`parse_json_limited` turns bytes or text into JSON values: at most
+  :data:`MAX_JSON_BYTES`, strict UTF-8, nesting at most :data:`MAX_DEPTH` deep (checked before
+  parsing, so a deep document cannot exhaust the stack), no ``NaN``/``Infinity``, no number
+  beyond the limits below, no key twice in an object.
+- :func:`check_json_value` checks values already in memory (what a web framework parsed, what a
+  caller built): only JSON types, string keys, the same depth, length and number limits.
+  :func:`check_state_payload` adds the state-specific ones (the history length) and is what
+  ``load_state`` calls first.
+
+Every violation is an :class:`~bigtop.core.errors.InputLimitError` (a ``BigtopError``) with a
+one-line message; nothing is changed.
+
+>>> parse_json_limited(b'{"a": [1, 2.5, null]}')
+{'a': [1, 2.5, None]}
+>>> parse_json_limited('[' * 100 + ']' * 100)
+Traceback (most recent call last):
+...
+bigtop.core.errors.InputLimitError: input is nested deeper than 32 levels
+>>> parse_json_limited('{"x": NaN}')
+Traceback (most recent call last):
+...
+bigtop.core.errors.InputLimitError: input: NaN is not a number bigtop accepts (finite numbers only)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Final
+
+from bigtop.core.errors import InputLimitError
+
+MAX_JSON_BYTES: Final = 8 * 1024 * 1024
+"""A state file or message: 8 MiB (a long So ein Zirkus tournament's history fits easily)."""
+MAX_DEPTH: Final = 32
+"""Nesting of arrays and objects (a state needs about 6)."""
+MAX_CONTAINER_LENGTH: Final = 100_000
+"""Elements of one array or object."""
+MAX_HISTORY: Final = 100_000
+"""Actions in a state's ``history``."""
+MAX_STRING_LENGTH: Final = 65_536
+"""Characters in one string (an embedded So ein Zirkus board is the longest, a few KiB)."""
+MAX_INT: Final = 2**63 - 1
+"""Largest magnitude of an integer (seeds are 0..2**63-1; every count is far smaller)."""
+MAX_ACTION_INT: Final = MAX_INT
+"""Largest magnitude of an integer field of an action."""
+MAX_BOARD_FILE_BYTES: Final = 64 * 1024
+"""A So ein Zirkus board file named on the command line."""
+
+_MAX_INT_DIGITS: Final = len(str(MAX_INT))
+_JSON_TYPES = (str, int, float, bool, type(None), list, dict)
+# Strings (with their escapes) are skipped when counting brackets for the depth check.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _reject_constant(name: str) -> Any:
+    raise InputLimitError(f"input: {name} is not a number bigtop accepts (finite numbers only)")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS or abs(int(text)) > MAX_INT:
+        raise InputLimitError(f"input: the integer {text[:30]}{'...' if len(text) > 30 else ''} "
+                              f"is out of range (at most {MAX_INT} in magnitude)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputLimitError(f"input: the number {text[:30]} is too large")
+    return value
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise InputLimitError(f"input: key {k[:60]!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+def check_depth(text: str, what: str = "input") -> None:
+    """Raise :class:`InputLimitError` if the JSON ``text`` nests deeper than
+    :data:`MAX_DEPTH` (a scan of the brackets outside strings, before any parsing)."""
+    depth = 0
+    for m in _BRACKETS.finditer(_STRING.sub('""', text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputLimitError(f"{what} is nested deeper than {MAX_DEPTH} levels")
+        else:
+            depth -= 1
+
+
+def parse_json_limited(data: str | bytes, what: str = "input") -> Any:
+    """Parse JSON from outside within the limits; ``what`` names the source in errors.
+
+    >>> parse_json_limited(b'\\xff\\xfe')
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: input is not UTF-8 text (byte 0 is 0xff)
+    """
+    size = len(data.encode("utf-8", "surrogatepass")) if isinstance(data, str) else len(data)
+    if size > MAX_JSON_BYTES:
+        raise InputLimitError(f"{what} is {size:,} bytes; at most {MAX_JSON_BYTES:,} are accepted")
+    if isinstance(data, bytes | bytearray):
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputLimitError(
+                f"{what} is not UTF-8 text (byte {e.start} is 0x{data[e.start]:02x})") from None
+    else:
+        text = data
+    text = text.removeprefix("\ufeff")
+    check_depth(text, what)
+    try:
+        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                           parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+    except InputLimitError as e:
+        raise InputLimitError(str(e).replace("input", what, 1)) from None
+    except json.JSONDecodeError as e:
+        raise InputLimitError(f"{what} is not JSON: {e.msg} (line {e.lineno}, column {e.colno})"
+                              ) from None
+    except (RecursionError, ValueError) as e:  # pragma: no cover - guarded by the checks above
+        raise InputLimitError(f"{what} is not acceptable JSON: {e}") from None
+    check_json_value(value, what)
+    return value
+
+
+def check_json_value(value: object, what: str = "input") -> None:
+    """Check a value already in memory: JSON types only (dict with str keys, list, str, int,
+    float, bool, None; a tuple counts as a list), at most :data:`MAX_DEPTH` deep, containers
+    and strings within their lengths, integers within :data:`MAX_INT`, floats finite.
+
+    >>> check_json_value({"a": [1, 2]})
+    >>> check_json_value({1: "a", "b": 2})
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: input: object key 1 is not a string
+    >>> check_json_value([float("inf")])
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: input: inf is not a finite number
+    """
+    # Iterative, so a deeply nested object from a caller cannot exhaust the stack.
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        t = type(v)
+        if t is str:
+            if len(v) > MAX_STRING_LENGTH:  # type: ignore[arg-type]
+                raise InputLimitError(
+                    f"{what}: a string of {len(v):,} characters (at most "  # type: ignore
+                    f"{MAX_STRING_LENGTH:,})")
+        elif t is int:
+            if not -MAX_INT <= v <= MAX_INT:  # type: ignore[operator]
+                raise InputLimitError(
+                    f"{what}: an integer out of range (at most {MAX_INT} in magnitude)")
+        elif t is float:
+            if not math.isfinite(v):  # type: ignore[arg-type]
+                raise InputLimitError(f"{what}: {v!r} is not a finite number")
+        elif t is bool or v is None:
+            pass
+        elif t is list or t is tuple or t is dict:
+            if depth > MAX_DEPTH:
+                raise InputLimitError(f"{what} is nested deeper than {MAX_DEPTH} levels")
+            items: Any = v
+            if len(items) > MAX_CONTAINER_LENGTH:
+                raise InputLimitError(f"{what}: a list or object of {len(items):,} elements "
+                                      f"(at most {MAX_CONTAINER_LENGTH:,})")
+            if t is dict:
+                for k in items:
+                    if type(k) is not str:
+                        raise InputLimitError(f"{what}: object key {k!r} is not a string")
+                    if len(k) > MAX_STRING_LENGTH:
+                        raise InputLimitError(f"{what}: an object key is too long")
+                items = items.values()
+            stack.extend((x, depth + 1) for x in items)
+        else:
+            raise InputLimitError(f"{what}: a {t.__name__} is not a JSON value")
+
+
+def check_state_payload(data: object, what: str = "state") -> None:
+    """:func:`check_json_value` plus the limits of a state: a JSON object whose ``history``
+    has at most :data:`MAX_HISTORY` actions. ``load_state`` calls it before anything else.
+
+    >>> check_state_payload({"history": [{}] * (MAX_HISTORY + 1)})
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: state: the history has 100,001 actions (at most 100,000)
+    """
+    if not isinstance(data, dict):
+        raise InputLimitError(f"{what} must be a JSON object")
+    history = data.get("history")
+    if isinstance(history, list | tuple) and len(history) > MAX_HISTORY:
+        raise InputLimitError(f"{what}: the history has {len(history):,} actions "
+                              f"(at most {MAX_HISTORY:,})")
+    check_json_value(data, what)

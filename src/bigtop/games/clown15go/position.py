@@ -1,0 +1,157 @@
+"""Loading and checking hand-written (or dumped) Clown 15 Go positions: every field is
+validated, so a loaded state holds the same invariants as a played one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bigtop.core.errors import InvalidStateError
+from bigtop.core.game import JSON
+from bigtop.core.text import count
+from bigtop.games.clown15go.cards import HIGHEST, number
+from bigtop.games.clown15go.options import END_REASONS
+from bigtop.games.clown15go.scoring import expected_points
+
+if TYPE_CHECKING:
+    from bigtop.games.clown15go.rules import Clown15GoState
+
+PHASES = ("turn", "card", "over")
+"""A state's phases: the start of a turn, a turned card to place, the game over."""
+
+_KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "completed",
+         "out_order", "points", "turns", "quiet_turns", "pass_streak", "placed_this_turn",
+         "stale_recycle", "end_reason"}
+
+
+def _int(obj: Any, where: str, lo: int, hi: int) -> int:
+    if isinstance(obj, bool) or not isinstance(obj, int) or not lo <= obj <= hi:
+        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {obj!r}")
+    return obj
+
+
+def _bool(obj: Any, where: str) -> bool:
+    if not isinstance(obj, bool):
+        raise InvalidStateError(f"{where} must be true or false, got {obj!r}")
+    return obj
+
+
+def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
+    """Fill the fresh state ``s`` from a (possibly hand-written) position and check it fully.
+    Fields other than ``closed``, ``open`` and ``rows`` have defaults (a fresh turn of player
+    0)."""
+    game = s.game
+    n = game.num_players
+    o = game.options
+    d = game.deck
+    extra = sorted(set(pos) - _KEYS)
+    if extra:
+        raise InvalidStateError(f"unknown Clown 15 Go position field {extra[0]!r}")
+    for key in ("closed", "open"):
+        piles = pos.get(key)
+        if not isinstance(piles, list) or len(piles) != n:
+            raise InvalidStateError(f"'{key}' must list {n} piles (one per player)")
+    s.closed = [d.parse_list(c, f"closed[{q}]") for q, c in enumerate(pos["closed"])]
+    s.open_piles = [d.parse_list(c, f"open[{q}]") for q, c in enumerate(pos["open"])]
+    rows = pos.get("rows", [])
+    if not isinstance(rows, list):
+        raise InvalidStateError("'rows' must be a list of rows")
+    s.rows = [d.parse_list(r, f"rows[{i}]") for i, r in enumerate(rows)]
+    for i, row in enumerate(s.rows):
+        if [number(c) for c in row] != list(range(1, len(row) + 1)) or not row:
+            raise InvalidStateError(f"rows[{i}] must run 1, 2, 3, ... from its bottom card")
+        if len(row) >= HIGHEST:
+            raise InvalidStateError(f"rows[{i}] is complete: it belongs in 'completed'")
+    completed = pos.get("completed", [])
+    if not isinstance(completed, list):
+        raise InvalidStateError("'completed' must be a list of {by, cards}")
+    for i, item in enumerate(completed):
+        if not isinstance(item, dict) or set(item) != {"by", "cards"}:
+            raise InvalidStateError(f"completed[{i}] must be an object {{by, cards}}")
+        by = _int(item["by"], f"completed[{i}].by", 0, n - 1)
+        cards = d.parse_list(item["cards"], f"completed[{i}].cards")
+        if [number(c) for c in cards] != list(range(1, HIGHEST + 1)):
+            raise InvalidStateError(f"completed[{i}] must be a whole row 1..15")
+        s.completed.append((by, cards))
+    pending = pos.get("pending")
+    s.pending = None if pending is None else d.parse(pending)
+    # Conservation: every card of the deck exactly once.
+    everything = [c for p in s.closed for c in p] + [c for p in s.open_piles for c in p]
+    everything += [c for r in s.rows for c in r] + [c for _, r in s.completed for c in r]
+    if s.pending is not None:
+        everything.append(s.pending)
+    seen: set[int] = set()
+    for c in everything:
+        if c in seen:
+            raise InvalidStateError(f"card {d.text(c)} appears twice")
+        seen.add(c)
+    missing = sorted(set(d.cards) - seen)
+    if missing:
+        raise InvalidStateError(
+            f"{count(len(missing), 'card')} missing, e.g. {d.text(missing[0])}")
+    recycled = pos.get("recycled", [False] * n)
+    if not isinstance(recycled, list) or len(recycled) != n:
+        raise InvalidStateError(f"'recycled' must list {n} true/false values")
+    s.recycled = [_bool(x, f"recycled[{q}]") for q, x in enumerate(recycled)]
+    out_order = pos.get("out_order", [])
+    if not isinstance(out_order, list):
+        raise InvalidStateError("'out_order' must be a list of players")
+    s.out_order = [_int(q, "out_order[]", 0, n - 1) for q in out_order]
+    if len(set(s.out_order)) != len(s.out_order):
+        raise InvalidStateError("a player cannot go out twice")
+    phase = pos.get("phase", "card" if s.pending is not None else "turn")
+    if phase not in PHASES:
+        raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
+    s.phase = phase
+    s.to_act = _int(pos.get("to_act", 0), "to_act", 0, n - 1)
+    # A game can end (a borrow empties another player) while the turned card is in hand.
+    if (phase == "card" and s.pending is None) or (phase == "turn" and s.pending is not None):
+        raise InvalidStateError("a turned card ('pending') goes with phase 'card' and only then")
+    for q in range(n):
+        if (s.cards_left(q) == 0) != (q in s.out_order):
+            raise InvalidStateError(
+                f"P{q} has {s.cards_left(q)} cards, so they are "
+                f"{'' if s.cards_left(q) == 0 else 'not '}out: 'out_order' disagrees")
+    if not o.points and len(s.out_order) > 1:
+        raise InvalidStateError("in the basic game the first player out ends the game")
+    # Points: recomputed, and must match if given.
+    expect = expected_points(n, s.completed, s.out_order) if o.points else [0] * n
+    points = pos.get("points", expect)
+    if not isinstance(points, list) or points != expect or any(
+            isinstance(x, bool) for x in points):
+        raise InvalidStateError(
+            f"'points' must be {expect} (completed rows and going out"
+            f"{'' if o.points else '; the points rule is off'})")
+    s.points = list(expect)
+    s.turns = _int(pos.get("turns", 0), "turns", 0, o.max_turns)
+    s.quiet_turns = _int(pos.get("quiet_turns", 0), "quiet_turns", 0, s.turns)
+    s.pass_streak = _int(pos.get("pass_streak", 0), "pass_streak", 0, s.quiet_turns)
+    s.placed_this_turn = _bool(pos.get("placed_this_turn", False), "placed_this_turn")
+    s.stale_recycle = _bool(pos.get("stale_recycle", False), "stale_recycle")
+    reason = pos.get("end_reason")
+    if phase == "over":
+        if reason not in END_REASONS:
+            raise InvalidStateError(f"a finished game needs end_reason, one of "
+                                    f"{', '.join(END_REASONS)}")
+        if (reason == "went-out") != (not o.points and len(s.out_order) == 1):
+            raise InvalidStateError("'went-out' ends a basic game whose winner has no cards")
+        if (reason == "all-out") != (o.points and len(s.out_order) == n):
+            raise InvalidStateError("'all-out' ends a points game when every player is out")
+        if reason == "turn-limit" and s.turns < o.max_turns:
+            raise InvalidStateError(f"'turn-limit' needs turns = max_turns ({o.max_turns})")
+    else:
+        if reason is not None:
+            raise InvalidStateError("end_reason must be null while the game goes on")
+        if s.to_act in s.out_order:
+            raise InvalidStateError(f"P{s.to_act} is out and cannot be to act")
+        if s.out_order and not o.points:
+            raise InvalidStateError("a player is out: the basic game is over")
+        if s.turns >= o.max_turns:
+            raise InvalidStateError(f"turns must stay below max_turns ({o.max_turns})")
+        still_in = n - len(s.out_order)
+        # (A borrow this turn may have put a player out, shrinking the round: G3 is next
+        # checked when the turn ends.)
+        if not s.placed_this_turn and (s.quiet_turns >= o.stall_rounds * still_in
+                                       or s.pass_streak >= still_in):
+            raise InvalidStateError("quiet_turns has reached the stall limit (ruling G3)")
+    s.end_reason = reason
+    return s

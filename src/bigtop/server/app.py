@@ -1,0 +1,182 @@
+"""The FastAPI application: ``create_app(settings)``.
+
+JSON API under ``/api``, OpenAPI docs at ``/docs``, the web front end (if built) at ``/``.
+On start the database is migrated (created fresh, or upgraded) and the worker's runtime
+(bot pool, sweeper, PostgreSQL listener) starts; on stop it ends.
+
+>>> from bigtop.server.settings import Settings
+>>> app = create_app(Settings(db_url="sqlite://"))
+>>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/lobby"))
+['/api/lobby']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bigtop import __version__
+from bigtop.core.errors import BigtopError, InputLimitError
+from bigtop.core.limits import parse_json_limited
+from bigtop.server import errors
+from bigtop.server.db import make_engine, migrate
+from bigtop.server.routers import games, lobby, records, tables, ws
+from bigtop.server.runtime import Runtime
+from bigtop.server.service import TableService
+from bigtop.server.settings import Settings
+
+log = logging.getLogger("bigtop.server")
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem_response(p: errors.Problem) -> JSONResponse:
+    return JSONResponse(p.problem(), status_code=p.status, media_type=PROBLEM_JSON)
+
+
+class BodyLimit:
+    """Refuse request bodies over the limit (413) before the app reads them, whether or not
+    the client announced a Content-Length."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = errors.TooLarge(f"request bodies are limited to {self.limit} bytes")
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await problem_response(too_large)(scope, receive, send)
+                return
+        # Read the whole body first (at most the limit), then hand it on: a body that
+        # streams past the limit without a Content-Length is refused just the same.
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await problem_response(too_large)(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body.strip() and _is_json(scope):
+            # The core's limits for anything from outside: depth, sizes, numbers, no NaN,
+            # no key twice (the framework's parser would accept all of those).
+            try:
+                parse_json_limited(body, "request body")
+            except InputLimitError as e:  # also: not JSON at all
+                await problem_response(errors.BadRequest(str(e)))(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+
+
+def _is_json(scope: Scope) -> bool:
+    for name, value in scope.get("headers", []):
+        if name == b"content-type":
+            return b"json" in value.lower()
+    return False
+
+
+def _validation_problem(exc: RequestValidationError) -> errors.Problem:
+    first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+    if first.get("type") == "json_invalid":
+        return errors.BadRequest(f"malformed JSON: {first.get('ctx', {}).get('error', '?')}")
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    msg = first.get("msg", "invalid request")
+    return errors.Unprocessable(f"{where}: {msg}" if where else msg)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The bigtop server for ``settings`` (the database is migrated when it starts)."""
+    engine = make_engine(settings.db_url)
+    service = TableService(engine, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.migrate_on_start:
+            await anyio.to_thread.run_sync(migrate, engine)
+        runtime = Runtime(service, settings)
+        app.state.runtime = runtime
+        await runtime.start()
+        try:
+            yield
+        finally:
+            await runtime.stop()
+            engine.dispose()
+
+    app = FastAPI(title="bigtop server", version=__version__, lifespan=lifespan,
+                  description="Tables, seats and live play of the bigtop games. "
+                              "See docs/server.md.")
+
+    @app.exception_handler(errors.Problem)
+    async def _problem(_r: Request, exc: errors.Problem) -> JSONResponse:
+        return problem_response(exc)
+
+    @app.exception_handler(BigtopError)
+    async def _engine(_r: Request, exc: BigtopError) -> JSONResponse:
+        return problem_response(errors.Unprocessable(str(exc)))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        return problem_response(_validation_problem(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+        p = errors.Problem(str(exc.detail))
+        p.status, p.title, p.slug = exc.status_code, str(exc.detail), "http"
+        return problem_response(p)
+
+    @app.exception_handler(Exception)
+    async def _crash(_r: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error")
+        p = errors.Problem("internal server error (logged)")
+        p.status, p.title, p.slug = 500, "Internal error", "internal"
+        return problem_response(p)
+
+    for module in (games, lobby, tables, records, ws):
+        app.include_router(module.router)
+
+    static = Path(settings.static_dir) if settings.static_dir else STATIC
+    if (static / "index.html").exists():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=static, html=True), name="web")
+
+    app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app for uvicorn's workers (``bigtop serve --workers N``), settings from the
+    environment."""
+    return create_app(Settings.from_env())

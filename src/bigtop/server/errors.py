@@ -1,0 +1,93 @@
+"""Errors the server answers with, as HTTP problem JSON (RFC 9457: type, title, status,
+detail, plus extension members such as the table's current ``version``).
+
+Every one is a :class:`~bigtop.core.errors.BigtopError`; the engine's own errors (illegal or
+malformed actions, bad options) are mapped to 422 with the engine's message as ``detail``.
+
+>>> p = StaleVersion(5, 4)
+>>> p.status, p.problem()["version"], p.problem()["type"]
+(409, 5, '/problems/stale-version')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bigtop.core.errors import BigtopError
+
+
+class Problem(BigtopError):
+    """A request the server refuses; nothing was changed."""
+
+    status = 400
+    slug = "bad-request"
+    title = "Bad request"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+    def problem(self) -> dict[str, Any]:
+        return {"type": f"/problems/{self.slug}", "title": self.title, "status": self.status,
+                "detail": self.detail, **self.extra}
+
+
+class BadRequest(Problem):
+    status, slug, title = 400, "bad-request", "Bad request"
+
+
+class Unauthorized(Problem):
+    status, slug, title = 401, "seat-token-required", "A seat token is required"
+
+
+class Forbidden(Problem):
+    status, slug, title = 403, "wrong-token", "This token is not a seat at this table"
+
+
+class NotFound(Problem):
+    status, slug, title = 404, "not-found", "Not found"
+
+
+class Conflict(Problem):
+    status, slug, title = 409, "conflict", "Conflict"
+
+
+class NotYourTurn(Conflict):
+    slug, title = "not-your-turn", "It is not your turn"
+
+
+class StaleVersion(Conflict):
+    slug, title = "stale-version", "The table has moved on"
+
+    def __init__(self, current: int, sent: int) -> None:
+        super().__init__(f"the table is at version {current}, the move was for version {sent}",
+                         version=current)
+
+
+class GameOver(Conflict):
+    slug, title = "game-over", "The game is over"
+
+
+class Gone(Problem):
+    status, slug, title = 410, "table-expired", "The table expired"
+
+
+class TooLarge(Problem):
+    status, slug, title = 413, "too-large", "Request too large"
+
+
+class Unprocessable(Problem):
+    status, slug, title = 422, "invalid", "Invalid request"
+
+
+class IllegalMove(Unprocessable):
+    slug, title = "illegal-action", "Illegal action"
+
+
+class TooManyRequests(Problem):
+    status, slug, title = 429, "rate-limited", "Too many moves"
+
+
+class Unavailable(Problem):
+    status, slug, title = 503, "unavailable", "Server full"

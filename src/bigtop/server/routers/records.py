@@ -1,0 +1,66 @@
+"""Records: replay a table move by move, export a finished game as the engine's JSON."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from bigtop.core.registry import new_game
+from bigtop.server import errors
+from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.routers.tables import PROBLEMS, open_table
+from bigtop.server.runtime import in_thread
+from bigtop.server.schemas import Replay, ReplayStep
+from bigtop.server.service import FINISHED, Loaded
+
+router = APIRouter(prefix="/api/tables", tags=["records"])
+
+
+def _state_at(loaded: Loaded, at: int) -> Any:
+    m = loaded.meta
+    state = new_game(m.game, m.players, m.options).new_initial_state(m.seed)
+    for action in loaded.state.history[:at]:
+        state.apply(action)
+    return state
+
+
+@router.get("/{table_id}/replay", response_model=Replay, responses=PROBLEMS)
+async def replay(
+    table_id: str, runtime: RuntimeDep, token: TokenDep,
+    at: Annotated[int | None, Query(ge=0, description="Also show the position after this "
+                                                      "many moves.")] = None,
+) -> Replay:
+    """The game move by move. A finished game shows every action and (with ``at``) the whole
+    state; an unfinished one only the public describe lines and, with ``at``, your own
+    seat's observation then (the public one without a token)."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    finished = loaded.meta.status == FINISHED
+    history = loaded.state.history
+    steps = [ReplayStep(version=e.version, seat=e.seat, text=e.text, bot=e.bot,
+                        action=history[e.version - 1].to_json() if finished else None)
+             for e in loaded.log if e.kind == "move"]
+    out = Replay(table=table_id, finished=finished, steps=steps, at=None, state=None,
+                 observation=None)
+    if at is not None:
+        if at > loaded.version:
+            raise errors.Unprocessable(f"at must be 0..{loaded.version}")
+        state = await in_thread(_state_at, loaded, at)
+        out.at = at
+        if finished:
+            out.state = state.to_json()
+        else:
+            out.observation = state.observation(seat)
+    return out
+
+
+@router.get("/{table_id}/export", responses=PROBLEMS)
+async def export(table_id: str, runtime: RuntimeDep) -> dict[str, Any]:
+    """The finished game as the engine's JSON (loadable by ``bigtop replay``). Refused (409)
+    while the game goes on: the whole state shows every hand."""
+    loaded = await in_thread(runtime.service.load, table_id)
+    if loaded.meta.status != FINISHED:
+        raise errors.Conflict("the game is not over; only a finished game can be exported "
+                              "(its record shows every hand)")
+    data: dict[str, Any] = loaded.state.to_json()
+    return data

@@ -1,0 +1,146 @@
+"""Tables: create one, see it as your seat (or as a spectator), move, join a free seat, take
+your seat back from a bot, and the picture of your view."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+
+from bigtop.core.errors import BigtopError
+from bigtop.core.registry import game_module
+from bigtop.server import errors
+from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.runtime import Runtime, in_thread
+from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
+from bigtop.server.schemas import TableView as TableViewModel
+from bigtop.server.service import HUMAN, Loaded, SeatSpec, TableSpec
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text, "content": {"application/problem+json": {}}}
+    for code, text in [(400, "Malformed request"), (401, "No seat token"),
+                       (403, "Wrong token"), (404, "No such table"),
+                       (409, "Stale version, not your turn, game over"),
+                       (410, "Table expired"), (413, "Body too large"),
+                       (422, "Illegal action or invalid options"), (429, "Too many moves")]}
+
+
+def invite_url(runtime: Runtime, table_id: str, token: str) -> str:
+    """The capability link of a seat (the token after '#' never reaches a server log)."""
+    return f"{runtime.settings.base_url}/?table={table_id}#token={token}"
+
+
+def spectator_url(runtime: Runtime, table_id: str) -> str:
+    """The public link of a table (no token: the spectators' view)."""
+    return f"{runtime.settings.base_url}/?table={table_id}"
+
+
+async def open_table(runtime: Runtime, table_id: str, token: str | None
+                     ) -> tuple[Loaded, int | None]:
+    """The table and the token's seat (None: spectator); marks the seat present."""
+    loaded = await in_thread(runtime.service.load, table_id)
+    seat = runtime.service.seat_of(loaded, token)
+    if seat is not None:
+        await runtime.seen(table_id, seat)
+        loaded = runtime.service.cached(table_id) or loaded
+    return loaded, seat
+
+
+@router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
+async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
+    """A new table: any game, player count and rule options (checked by the engine). Each
+    person's seat gets a secret token and an invite link (shown only here)."""
+    seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
+    spec = TableSpec(game=body.game, players=body.players, options=body.options,
+                     seed=body.seed, seats=seats, listed=body.listed,
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
+    made = await in_thread(runtime.service.create, spec)
+    loaded = await in_thread(runtime.service.load, made.table_id)
+    runtime.kick(loaded)
+    return TableCreated(
+        table=made.table_id, version=loaded.version,
+        spectator_url=spectator_url(runtime, made.table_id),
+        seats=[SeatLink(seat=s.seat, kind=s.kind, level=s.level,
+                        token=made.tokens.get(s.seat),
+                        invite_url=invite_url(runtime, made.table_id, made.tokens[s.seat])
+                        if s.seat in made.tokens else None)
+               for s in loaded.seats])
+
+
+@router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
+async def get_table(
+    table_id: str, runtime: RuntimeDep, token: TokenDep,
+    since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
+                                                         "version (catching up).")] = None,
+) -> dict[str, Any]:
+    """The table as your seat sees it (no token: the public view)."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    return await in_thread(runtime.view, loaded, seat, since)
+
+
+@router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
+async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
+                    token: TokenDep) -> dict[str, Any]:
+    """Play one action for your seat at the version you saw. It is stored before this
+    answer (your new view) and before any other client hears of it."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("moving needs a seat token; spectators only watch")
+    choice = body.model_dump(exclude_none=True, exclude={"version"})
+    return await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+
+
+async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
+               choice: dict[str, Any], key: Any) -> dict[str, Any]:
+    """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast."""
+    if not runtime.moves.allow(key):
+        raise errors.TooManyRequests(
+            f"more than {runtime.limits.moves_per_second:g} moves a second")
+    done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice)
+    await runtime.after_change(done)
+    return await in_thread(runtime.view, done, seat, version)
+
+
+@router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
+async def join(table_id: str, runtime: RuntimeDep, body: JoinIn | None = None) -> Joined:
+    """Take a free person's seat of a listed table; answers with your seat token."""
+    seat, token = await in_thread(runtime.service.join, table_id,
+                                  body.seat if body else None)
+    await runtime.publish(table_id)
+    return Joined(table=table_id, seat=seat, token=token,
+                  invite_url=invite_url(runtime, table_id, token))
+
+
+@router.post("/{table_id}/reclaim", response_model=TableViewModel, responses=PROBLEMS)
+async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[str, Any]:
+    """Take your seat back from the bot that played it while you were away."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("reclaiming a seat needs its token")
+    if loaded.seats[seat].kind != HUMAN:
+        raise errors.Conflict(f"seat {seat} is a bot's seat")
+    done = await in_thread(runtime.service.reclaim, table_id, seat)
+    await runtime.after_change(done)
+    return await in_thread(runtime.view, done, seat)
+
+
+@router.get("/{table_id}/picture.svg", responses={
+    200: {"content": {"image/svg+xml": {}}}, **PROBLEMS})
+async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """An SVG of the table as your seat sees it, for games that draw (``picture`` in
+    GET /api/games). It needs a seat token: the renderers' only other mode shows every
+    hidden card."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("the picture shows a seat's view: it needs a seat token")
+    module = game_module(loaded.meta.game)
+    render = getattr(module, "render_svg", None)
+    if render is None:
+        raise errors.NotFound(f"{loaded.state.game.title} has no picture")
+    try:
+        svg = await in_thread(lambda: render(loaded.state, player=seat))
+    except BigtopError as e:
+        raise errors.Unprocessable(str(e)) from None
+    return Response(svg, media_type="image/svg+xml")

@@ -1,0 +1,81 @@
+"""WS /api/tables/{id}/ws: live views.
+
+On connect the server sends ``{"type": "view", "view": …}`` (the log after ``?since=``, or
+all of it), then one such message whenever the table changes (its log holds only the new
+entries). A client may send ``{"type": "move", "version": v, "action"|"index"|"id": …}``
+(answered by the next view, or ``{"type": "error", "problem": …}``) and
+``{"type": "ping"}`` (answered ``{"type": "pong"}``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+
+from bigtop.core.errors import BigtopError
+from bigtop.core.limits import parse_json_limited
+from bigtop.server import errors
+from bigtop.server.routers.tables import open_table, play
+from bigtop.server.runtime import Connection, Runtime
+
+router = APIRouter(prefix="/api/tables", tags=["live"])
+
+
+@router.websocket("/{table_id}/ws")
+async def live(
+    ws: WebSocket, table_id: str,
+    token: Annotated[str | None, Query(max_length=128)] = None,
+    since: Annotated[int | None, Query(ge=0)] = None,
+) -> None:
+    runtime: Runtime = ws.app.state.runtime
+    try:
+        loaded, seat = await open_table(runtime, table_id, token)
+        conn = Connection(ws, table_id, seat)
+        runtime.add(conn)
+    except errors.Problem as e:  # told in a message, then closed with 4000 + the status
+        await ws.accept()
+        await ws.send_json({"type": "error", "problem": e.problem()})
+        await ws.close(code=4000 + e.status)
+        return
+    try:
+        await ws.accept()
+        await runtime.send(conn, runtime.service.cached(table_id) or loaded, since=since,
+                           first=True)
+        while True:
+            raw = await ws.receive_text()
+            if len(raw.encode()) > runtime.limits.max_ws_message_bytes:
+                await ws.close(code=1009, reason="message too large")
+                return
+            await _handle(runtime, conn, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        runtime.remove(conn)
+
+
+async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
+    try:
+        msg: Any = parse_json_limited(raw, "message")
+        if not isinstance(msg, dict):
+            raise errors.BadRequest("a message must be a JSON object")
+        kind = msg.get("type")
+        if kind == "ping":
+            await conn.ws.send_json({"type": "pong"})
+            return
+        if kind != "move":
+            raise errors.BadRequest("message type must be 'move' or 'ping'")
+        if conn.seat is None:
+            raise errors.Unauthorized("moving needs a seat token; spectators only watch")
+        version = msg.get("version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise errors.BadRequest("a move needs the 'version' it was chosen at")
+        choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
+        loaded = runtime.service.cached(conn.table_id)
+        assert loaded is not None
+        await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
+    except errors.Problem as e:
+        await conn.ws.send_json({"type": "error", "problem": e.problem()})
+    except BigtopError as e:  # not JSON, or beyond the core's input limits
+        await conn.ws.send_json({"type": "error", "problem": errors.BadRequest(
+            str(e)).problem()})

@@ -1,0 +1,346 @@
+"""What a running worker holds besides the database: its WebSocket connections, the bot
+pool, per-connection move rates, and the PostgreSQL listener that hears other workers' moves.
+
+Database work is synchronous and runs in threads (``anyio.to_thread``); bots run in the
+process pool; the event loop only routes messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from fastapi import WebSocket
+
+from bigtop.agents.levels import make_bot
+from bigtop.core.registry import game_module
+from bigtop.server import errors
+from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.service import NOTIFY_CHANNEL, Loaded, TableService
+from bigtop.server.settings import Settings
+from bigtop.server.views import seat_view
+
+log = logging.getLogger("bigtop.server")
+T = TypeVar("T")
+
+
+async def in_thread(fn: Callable[..., T], *args: Any) -> T:
+    """Run blocking (database) work off the event loop."""
+    return await anyio.to_thread.run_sync(fn, *args)
+
+
+class RateLimiter:
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key.
+
+    >>> r = RateLimiter(rate=1.0, burst=2)
+    >>> [r.allow("k", now=0.0) for _ in range(3)]
+    [True, True, False]
+    >>> r.allow("k", now=1.0)
+    True
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[Any, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: Any, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > 100_000:  # forget idle keys (a full bucket is the default)
+                self._buckets = {k: v for k, v in self._buckets.items() if v[0] < self.burst}
+            return True
+
+
+def has_picture(game: str) -> bool:
+    return hasattr(game_module(game), "render_svg")
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    table_id: str
+    seat: int | None
+    sent_version: int = -1
+    sent_rev: int = -1
+    sent_ids: set[str] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Runtime:
+    """One worker's live parts. Created by the app's lifespan."""
+
+    def __init__(self, service: TableService, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self.limits = settings.limits
+        self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
+        self.connections: dict[str, set[Connection]] = {}
+        self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
+            OrderedDict())
+        self._views_lock = threading.Lock()
+        self._thinking: set[str] = set()
+        self._touched: dict[tuple[str, int], float] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._pool: Any = None
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._pool = make_pool(self.settings.bot_processes)
+        for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
+            self._pool.submit(warm_up)
+        if self.service.engine.dialect.name == "postgresql":
+            self._listener = threading.Thread(target=self._listen, name="bigtop-listen",
+                                              daemon=True)
+            self._listener.start()
+        self._spawn(self._sweeper())
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            await in_thread(lambda: self._pool.shutdown(wait=True, cancel_futures=True))
+        if self._listener is not None:
+            await in_thread(self._listener.join, 5.0)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- views ----------------------------------------------------------------------------
+    def seat_part(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        """The seat-dependent part of a view, computed once per table version and seat."""
+        key = (loaded.table_id, loaded.version, loaded.meta.seat_rev, loaded.meta.status, seat)
+        with self._views_lock:
+            hit = self._views.get(key)
+            if hit is not None:
+                self._views.move_to_end(key)
+                return hit
+        may_move = loaded.meta.status == "playing" and (
+            seat is None or loaded.seats[seat].bot_level is None)
+        part = seat_view(loaded.state, seat, may_move=may_move)
+        with self._views_lock:
+            self._views[key] = part
+            while len(self._views) > 4096:
+                self._views.popitem(last=False)
+        return part
+
+    def view(self, loaded: Loaded, seat: int | None, since: int | None = None,
+             skip: set[str] | None = None) -> dict[str, Any]:
+        """A whole view for ``seat``: the table, the seat part and the public log (all of
+        it; the entries after version ``since``; or those whose ids are not in ``skip``)."""
+        m = loaded.meta
+        if skip is not None:
+            entries = tuple(e for e in loaded.log if e.id not in skip)
+        elif since is not None:
+            entries = tuple(e for e in loaded.log
+                            if e.version > since or (e.kind != "move" and e.version == since))
+        else:
+            entries = loaded.log
+        part = self.seat_part(loaded, seat)
+        base = self.settings.base_url
+        picture = None
+        # Spectators get no picture: a renderer's player=None draws every card face up.
+        if seat is not None and has_picture(m.game):
+            picture = f"{base}/api/tables/{m.id}/picture.svg"
+        return {
+            "table": m.id, "game": m.game, "title": loaded.state.game.title,
+            "players": m.players, "options": m.options, "version": m.version,
+            "status": m.status, "seat": seat, "current_player": part["current_player"],
+            "seats": [seat_info(s) for s in loaded.seats],
+            "observation": part["observation"], "legal_actions": part["legal_actions"],
+            "log": [e.to_json() for e in entries],
+            "log_since": -1 if since is None else since,
+            "result": part["result"], "picture": picture,
+            "takeover_after": m.takeover_after, "listed": m.listed,
+        }
+
+    # -- presence -------------------------------------------------------------------------
+    async def seen(self, table_id: str, seat: int | None) -> None:
+        """Note that the person of ``seat`` is here (claims the seat on first use); writes
+        at most every half heartbeat per seat."""
+        if seat is None:
+            return
+        now = time.monotonic()
+        key = (table_id, seat)
+        if now - self._touched.get(key, -1e9) < self.settings.heartbeat_seconds / 2:
+            return
+        self._touched[key] = now
+        changed = await in_thread(self.service.touch, table_id, seat)
+        if changed is not None:
+            await self.publish(table_id, changed)
+
+    # -- broadcasting ---------------------------------------------------------------------
+    def add(self, conn: Connection) -> None:
+        conns = self.connections.setdefault(conn.table_id, set())
+        if len(conns) >= self.limits.max_connections_per_table:
+            raise errors.Unavailable(
+                f"table {conn.table_id} has {len(conns)} connections, its limit")
+        conns.add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.table_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.connections[conn.table_id]
+
+    async def send(self, conn: Connection, loaded: Loaded, *, since: int | None = None,
+                   first: bool = False) -> None:
+        """Send ``conn`` its view if it has not seen this one (the log from where it was)."""
+        async with conn.lock:
+            m = loaded.meta
+            # Never an older or the same view again (updates may arrive out of order).
+            if not first and (m.version, m.seat_rev) <= (conn.sent_version, conn.sent_rev):
+                return
+            if first:
+                view = self.view(loaded, conn.seat, since=since)
+            else:
+                view = self.view(loaded, conn.seat, skip=conn.sent_ids)
+                view["log_since"] = conn.sent_version
+            conn.sent_version, conn.sent_rev = m.version, m.seat_rev
+            conn.sent_ids.update(e.id for e in loaded.log)
+            await conn.ws.send_json({"type": "view", "view": view})
+
+    async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
+        """Push the table's new state to every connection of this worker."""
+        conns = list(self.connections.get(table_id, ()))
+        if not conns:
+            return
+        if loaded is None:
+            loaded = await in_thread(self.service.load, table_id)
+        for conn in conns:
+            try:
+                await self.send(conn, loaded)
+            except Exception:  # a closed socket: its own handler removes it
+                log.debug("send to a closed connection of %s", table_id)
+
+    async def after_change(self, loaded: Loaded) -> None:
+        """Broadcast a table that changed here, and let a bot move if it is a bot's turn."""
+        await self.publish(loaded.table_id, loaded)
+        self.kick(loaded)
+
+    # -- bots -----------------------------------------------------------------------------
+    def kick(self, loaded: Loaded) -> None:
+        """Start the bot of the seat to move, if a bot is to move and none thinks yet."""
+        if loaded.bot_turn() is None or loaded.table_id in self._thinking:
+            return
+        self._thinking.add(loaded.table_id)
+        self._spawn(self._bot_move(loaded))
+
+    async def _bot_move(self, loaded: Loaded) -> None:
+        table_id = loaded.table_id
+        try:
+            while True:
+                turn = loaded.bot_turn()
+                if turn is None:
+                    return
+                seat, level = turn
+                if self.settings.bot_delay_seconds:
+                    await asyncio.sleep(self.settings.bot_delay_seconds)
+                seed = bot_seed(loaded.meta.seed, seat, loaded.version)
+                data = await in_thread(bot_input, loaded.state, seat, seed)
+                assert self.loop is not None
+                action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
+                                                         seed)
+                try:
+                    loaded = await in_thread(self.service.play, table_id, seat,
+                                             loaded.version, {"action": action}, level)
+                except errors.IllegalMove as e:
+                    # The bot's view disagreed with the table (a bug): a random legal move
+                    # keeps the game going.
+                    log.error("bot %s at %s played an illegal move: %s", level, table_id, e)
+                    fallback = make_bot("random", loaded.state.game, seat, seed)
+                    choice = {"action": fallback.act(loaded.state).to_json()}
+                    loaded = await in_thread(self.service.play, table_id, seat,
+                                             loaded.version, choice, level)
+                await self.publish(table_id, loaded)
+        except errors.Problem:
+            # Someone else moved first (a player reclaimed the seat, another worker's bot):
+            # whoever changed the table takes it from there.
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # logged; the sweeper tries this table's bot again later
+            log.exception("bot at table %s failed", table_id)
+        finally:
+            self._thinking.discard(table_id)
+
+    # -- periodic work --------------------------------------------------------------------
+    async def _sweeper(self) -> None:
+        rounds = 0
+        while True:
+            try:
+                if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
+                    for table_id in await in_thread(self.service.tables_waiting_for_bots):
+                        self.kick(await in_thread(self.service.load, table_id))
+                for table_id in await in_thread(self.service.sweep):
+                    loaded = await in_thread(self.service.load, table_id)
+                    await self.after_change(loaded)
+                await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweep failed; trying again")
+            rounds += 1
+            await asyncio.sleep(self.settings.sweep_seconds)
+
+    async def _heartbeat(self) -> None:
+        seated = {(c.table_id, c.seat) for conns in self.connections.values() for c in conns
+                  if c.seat is not None}
+        for table_id, seat in seated:
+            assert seat is not None
+            await self.seen(table_id, seat)
+
+    # -- other workers (PostgreSQL) -------------------------------------------------------
+    def _listen(self) -> None:
+        import psycopg
+
+        url = self.service.engine.url.set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(conninfo, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            self._heard(note.payload)
+            except Exception:
+                if not self._stop.is_set():
+                    log.exception("LISTEN connection lost; reconnecting")
+                    self._stop.wait(1.0)
+
+    def _heard(self, table_id: str) -> None:
+        loop = self.loop
+        if loop is None or table_id not in self.connections:
+            return
+        asyncio.run_coroutine_threadsafe(self.publish(table_id), loop)
+
+
+def seat_info(s: Any) -> dict[str, Any]:
+    return {"seat": s.seat, "kind": s.kind, "level": s.level, "claimed": s.claimed,
+            "bot_playing": s.bot_playing}

@@ -1,0 +1,87 @@
+"""The database schema (SQLAlchemy Core). Alembic migrations under ``migrations/`` create and
+upgrade it; this module is what the code reads and writes.
+
+- ``tables``: one row per table: game, player count, options, seed, settings, status and the
+  number of moves applied (``version``, kept with the log in one transaction).
+- ``seats``: who sits where: a person (with the SHA-256 of their secret token) or a bot.
+- ``moves``: the append-only log, one row per applied action (chance outcomes included),
+  keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
+  racing moves for one turn end with exactly one stored.
+- ``events``: public notes that are not moves (a bot took over a seat, a player came back).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("listed", Boolean, nullable=False),
+    Column("takeover_after", Float, nullable=True),
+    Column("takeover_level", String(32), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("seat_rev", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("result", JSON, nullable=True),
+    Index("ix_tables_status", "status"),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("level", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("claimed", Boolean, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("bot_playing", String(32), nullable=True),
+    PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("by_bot", String(32), nullable=True),
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "idx", name="pk_moves_table_idx"),
+)
+
+events = Table(
+    "events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("at_version", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_events_table", "table_id", "id"),
+)

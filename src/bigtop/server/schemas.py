@@ -1,0 +1,184 @@
+"""Pydantic models of every request and response body (they make the OpenAPI page at /docs).
+
+Shapes are stable: new fields may be added, none removed or renamed (the web front end and
+other clients rely on them; docs/server.md lists them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+JSONObject = dict[str, Any]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatIn(_Strict):
+    kind: Literal["human", "bot"] = "human"
+    level: str | None = Field(None, description="Bot level (see GET /api/games: bot_levels).")
+
+
+class CreateTable(_Strict):
+    game: str = Field(description="Game name, e.g. 'scout'.")
+    players: int = Field(description="Number of players.")
+    options: JSONObject = Field(default_factory=dict, description="Rule options by name.")
+    seed: int | None = Field(None, description="Seed of the deal and all chance (random if "
+                                               "left out).")
+    seats: list[SeatIn] | None = Field(None, description="One per player; default: people.")
+    listed: bool = Field(True, description="Shown in the lobby; anyone may take a free seat.")
+    takeover_after: float | None = Field(
+        None, description="Seconds a person may be away on their turn before a bot plays for "
+                          "them (null: never).")
+    takeover_level: str = Field("easy", description="Level of that bot.")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    kind: str
+    level: str | None
+    token: str | None = Field(description="Secret seat token (people's seats only; shown once).")
+    invite_url: str | None = Field(description="Capability link for the person of this seat.")
+
+
+class TableCreated(BaseModel):
+    table: str
+    version: int
+    spectator_url: str
+    seats: list[SeatLink]
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    level: str | None
+    claimed: bool
+    bot_playing: str | None = Field(description="Level of the bot playing for an absent "
+                                                "person, else null.")
+
+
+class LogLine(BaseModel):
+    id: str
+    kind: Literal["move", "takeover", "reclaim"]
+    version: int
+    seat: int
+    text: str
+    bot: str | None
+
+
+class LegalAction(BaseModel):
+    index: int
+    id: int | None
+    action: JSONObject
+    text: str
+
+
+class TableHead(BaseModel):
+    """What every listing of a table starts with."""
+
+    table: str
+    game: str
+    title: str
+    players: int
+    options: JSONObject
+    version: int = Field(description="Moves applied so far (chance outcomes included).")
+
+
+class TableView(TableHead):
+    status: Literal["playing", "finished", "expired"]
+    seat: int | None = Field(description="Your seat (null: spectator).")
+    current_player: int = Field(description="Seat to move; -4 when the game is over.")
+    seats: list[SeatInfo]
+    observation: JSONObject
+    legal_actions: list[LegalAction]
+    log: list[LogLine]
+    log_since: int = Field(description="The log holds the entries after this version "
+                                       "(and events at it).")
+    result: JSONObject | None
+    picture: str | None = Field(description="URL of an SVG picture of this view, if the game "
+                                            "draws one.")
+    takeover_after: float | None
+    listed: bool
+
+
+class MoveIn(_Strict):
+    version: int = Field(description="The version your view showed (moves applied).")
+    action: JSONObject | None = Field(None, description="The action as the game's JSON.")
+    index: int | None = Field(None, description="Index into your legal_actions.")
+    id: int | None = Field(None, description="The action's integer encoding.")
+
+
+class JoinIn(_Strict):
+    seat: int | None = Field(None, description="Which free seat (default: the first).")
+
+
+class Joined(BaseModel):
+    table: str
+    seat: int
+    token: str
+    invite_url: str
+
+
+class LobbyTable(TableHead):
+    created_at: float
+    free_seats: list[int]
+    seats: list[SeatInfo]
+    spectator_url: str
+
+
+class Lobby(BaseModel):
+    tables: list[LobbyTable]
+
+
+class OptionDoc(BaseModel):
+    name: str
+    type: str
+    default: Any
+    doc: str
+    choices: list[Any] | None
+    minimum: float | None
+    maximum: float | None
+    quote: str | None
+
+
+class GameDoc(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionDoc]
+    picture: bool = Field(description="Whether tables of this game have picture.svg.")
+
+
+class Games(BaseModel):
+    games: list[GameDoc]
+    bot_levels: list[str]
+    limits: JSONObject
+
+
+class ReplayStep(BaseModel):
+    version: int
+    seat: int
+    text: str
+    bot: str | None
+    action: JSONObject | None = Field(description="The action's JSON (finished games only).")
+
+
+class Replay(BaseModel):
+    table: str
+    finished: bool
+    steps: list[ReplayStep]
+    at: int | None = Field(None, description="The version shown below (with ?at=).")
+    state: JSONObject | None = Field(None, description="Whole state at `at` (finished games).")
+    observation: JSONObject | None = Field(
+        None, description="Your seat's (or the public) observation at `at` (unfinished games).")
+
+
+class ProblemOut(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str

@@ -1,0 +1,114 @@
+"""The server's settings and every limit it enforces, in one place.
+
+>>> s = Settings(db_url="sqlite:///:memory:")
+>>> s.limits.max_body_bytes
+65536
+>>> s.is_postgresql
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_JSON_BYTES
+
+ENV_SETTINGS = "BIGTOP_SERVER_SETTINGS"
+"""Environment variable through which `bigtop serve --workers N` hands its settings (JSON) to
+the worker processes uvicorn spawns."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a client may ask of the server. Every check the server makes on size, rate or
+    count reads its number from here (documented in docs/server.md). The shape of JSON from
+    outside (nesting, string and array lengths, numbers, no NaN, no key twice) is checked by
+    the core's :mod:`bigtop.core.limits`, the same as for files and the command line.
+
+    >>> Limits(max_body_bytes=10**9)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: max_body_bytes may be at most MAX_JSON_BYTES (8388608)
+    """
+
+    max_body_bytes: int = 64 * 1024
+    """Largest HTTP request body; more is refused with 413."""
+    max_ws_message_bytes: int = 64 * 1024
+    """Largest WebSocket message from a client; more closes the socket (code 1009)."""
+    moves_per_second: float = 10.0
+    """Sustained moves per second per connection (a seat token or a spectator address)."""
+    move_burst: int = 20
+    """Moves a connection may send at once before the per-second rate applies."""
+    max_open_tables: int = 10_000
+    """Tables not yet finished or expired; creating one more is refused with 503."""
+    idle_table_seconds: float = 7 * 24 * 3600.0
+    """A table with no move for this long expires (no more moves; export stays)."""
+    max_takeover_seconds: float = 7 * 24 * 3600.0
+    """Longest time limit a table may set before a bot takes over an absent seat."""
+    min_takeover_seconds: float = 1.0
+    """Shortest such limit (so a bot cannot snatch a seat between two packets)."""
+    max_lobby_tables: int = 200
+    """Most tables one lobby answer lists (newest first)."""
+    max_connections_per_table: int = 64
+    """WebSocket connections one table accepts at once."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_body_bytes", "max_ws_message_bytes"):
+            if getattr(self, name) > MAX_JSON_BYTES:
+                raise BigtopError(
+                    f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server process runs. ``db_url`` is an SQLAlchemy-style URL
+    (``sqlite:///path`` or ``postgresql://user@host/db``)."""
+
+    db_url: str
+    limits: Limits = field(default_factory=Limits)
+    bot_processes: int = 1
+    """Processes in the bot pool (bots think there, never on the event loop)."""
+    bot_delay_seconds: float = 0.0
+    """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
+    sweep_seconds: float = 2.0
+    """How often a worker looks for absent seats, idle tables and bot turns nobody took."""
+    heartbeat_seconds: float = 5.0
+    """How often a worker marks the seats of its open WebSockets as present."""
+    base_url: str = ""
+    """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
+    static_dir: str | None = None
+    """Directory served at / (the web front end); None = the package's if it exists."""
+    migrate_on_start: bool = True
+    """Migrate the database when the app starts (`bigtop serve` migrates once itself,
+    before its workers start)."""
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.db_url.startswith(("postgresql", "postgres"))
+
+    def to_env(self) -> str:
+        """JSON form for :data:`ENV_SETTINGS`."""
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        raw = os.environ.get(ENV_SETTINGS)
+        if not raw:
+            raise BigtopError(f"{ENV_SETTINGS} is not set")
+        data = json.loads(raw)
+        limits = Limits(**data.pop("limits"))
+        return cls(limits=limits, **data)
+
+
+def default_db_url() -> str:
+    """SQLite in the user's data directory (created if missing)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("bigtop", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'server.sqlite3'}"

@@ -1,0 +1,158 @@
+"""A run's files: one row per game (CSV and Parquet), the JSON summary, every game's state
+(its action log: ``bigtop replay DIR/games/00007.json``) and the plots.
+
+>>> from bigtop.sim.runner import simulate
+>>> run = simulate("scout", 2, 2, seed=1, bots=["easy", "random"])
+>>> row = game_rows(run.records)[0]
+>>> [k for k in row][:8]
+['game', 'deal', 'seed', 'bot_P0', 'bot_P1', 'score_P0', 'score_P1', 'place_P0']
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bigtop.core.errors import BigtopError
+
+if TYPE_CHECKING:
+    from bigtop.sim.compare import Comparison
+    from bigtop.sim.runner import GameRecord, Run
+    from bigtop.sim.tournament import Tournament
+
+Scalar = str | int | float | bool | None
+
+
+def prepare_dir(path: str) -> Path:
+    """Check, before a run, that ``path`` can become the output folder (nothing is written
+    yet); created when the run has finished."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise BigtopError(f"--out {path}: exists and is not a folder")
+    ancestor = p
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise BigtopError(f"--out {path}: {ancestor} is not a folder")
+    import os
+
+    if not os.access(ancestor, os.W_OK):
+        raise BigtopError(f"--out {path}: {ancestor} is not writable")
+    return p
+
+
+def _scalar(v: object) -> bool:
+    return v is None or isinstance(v, str | int | float | bool)
+
+
+def game_rows(records: Sequence[GameRecord], variant: str | None = None) -> list[dict[str, Scalar]]:
+    """One flat row per game: seats as ``_P0``, ``_P1``… columns; a result field with one
+    value per seat is spread the same way, other lists are JSON text."""
+    rows: list[dict[str, Scalar]] = []
+    keys: dict[str, None] = {}
+    for r in records:
+        n = len(r.scores)
+        row: dict[str, Scalar] = {"game": r.index, "deal": r.deal, "seed": r.seed}
+        if variant is not None:
+            row["variant"] = variant
+        shares = r.shares()
+        for name, values in (("bot", r.bots), ("score", r.scores), ("place", r.ranking),
+                             ("win_share", shares), ("decisions", r.decisions)):
+            for p in range(n):
+                row[f"{name}_P{p}"] = values[p] if p < len(values) else None
+        row["winners"] = " ".join(f"P{w}" for w in r.winners)
+        row["no_winner"] = r.no_winner
+        row["actions"] = r.actions
+        for key, value in r.extra.items():
+            if isinstance(value, list) and len(value) == n and all(map(_scalar, value)):
+                for p in range(n):
+                    row[f"{key}_P{p}"] = value[p]
+            elif _scalar(value):
+                row[key] = value
+            else:
+                row[key] = json.dumps(value, ensure_ascii=False)
+        keys.update(dict.fromkeys(row))
+        rows.append(row)
+    # Every row has every column (a field a game leaves out is empty).
+    return [{k: row.get(k) for k in keys} for row in rows]
+
+
+def write_rows(rows: Sequence[dict[str, Scalar]], folder: Path) -> None:
+    """``games.csv`` and ``games.parquet``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    with (folder / "games.csv").open("w", newline="") as f:
+        if rows:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    pq.write_table(pa.Table.from_pylist(list(rows)), folder / "games.parquet")
+
+
+def write_states(states: Sequence[dict[str, Any]], records: Sequence[GameRecord],
+                 folder: Path, prefix: str = "") -> None:
+    """Each game's finished state as ``games/<prefix><index>.json``."""
+    games = folder / "games"
+    games.mkdir(exist_ok=True)
+    width = max(5, len(str(max((r.index for r in records), default=0))))
+    for state, r in zip(states, records, strict=True):
+        (games / f"{prefix}{r.index:0{width}d}.json").write_text(json.dumps(state) + "\n")
+
+
+def make_dir(path: str) -> Path:
+    p = prepare_dir(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BigtopError(f"--out {path}: {e.strerror}") from None
+    return p
+
+
+def write_json(doc: dict[str, Any], folder: Path) -> None:
+    (folder / "summary.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+
+
+def write_run(run: Run, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop simulate --out`` (``doc``: the run's JSON document)."""
+    from bigtop.sim.plots import plot_run
+
+    folder = make_dir(path)
+    write_rows(game_rows(run.records), folder)
+    write_json(doc, folder)
+    write_states(run.states, run.records, folder)
+    plot_run(run.game.title, doc["summary"], run.records, folder)
+    return folder
+
+
+def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop compare --out``: both variants' rows (a ``variant`` column),
+    states (``games/A-…``, ``games/B-…``) and plots (``A-*.png``, ``B-*.png``), and
+    ``differences.png``."""
+    from bigtop.sim.plots import plot_differences, plot_run
+
+    folder = make_dir(path)
+    write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
+    write_json(doc, folder)
+    for name, run in (("A", c.a), ("B", c.b)):
+        write_states(run.states, run.records, folder, f"{name}-")
+        plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
+                 folder, f"{name}-")
+    plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
+    return folder
+
+
+def write_tournament(t: Tournament, doc: dict[str, Any], path: str) -> Path:
+    """Every file of ``bigtop tournament --out``: rows, states and ``ratings.png``."""
+    from bigtop.sim.plots import plot_ratings
+
+    folder = make_dir(path)
+    write_rows(game_rows(t.records), folder)
+    write_json(doc, folder)
+    write_states(t.states, t.records, folder)
+    plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
+                 folder)
+    return folder

@@ -1,0 +1,121 @@
+"""Fixtures of the server tests: apps on a fresh SQLite file, a throwaway PostgreSQL cluster
+(Debian's postgresql, run as an unprivileged user in a temporary directory), and real
+`bigtop serve` processes on free loopback ports."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from bigtop.server import Limits, Settings, create_app
+from tests.server.pg import free_port, new_database, throwaway_cluster
+
+BIGTOP = str(Path(sys.executable).with_name("bigtop"))
+
+
+def make_client(db_url: str, **settings: Any) -> TestClient:
+    limits = settings.pop("limits", Limits())
+    s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
+                 heartbeat_seconds=settings.pop("heartbeat_seconds", 0.2), **settings)
+    return TestClient(create_app(s))
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with make_client(sqlite_url) as c:
+        yield c
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[str]:
+    """A PostgreSQL server on a unix socket in a temporary directory (one per test process);
+    yields a URL template with ``{db}``."""
+    with throwaway_cluster() as url:
+        yield url
+
+
+@pytest.fixture
+def pg_url(pg_cluster: str) -> str:
+    """A fresh, empty database on the throwaway cluster."""
+    return new_database(pg_cluster)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each storage test runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+# -- real server processes -------------------------------------------------------------------
+class Server:
+    """A `bigtop serve` process on a free loopback port."""
+
+    def __init__(self, db: str, log: Path, *extra: str) -> None:
+        self.db = db
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> Server:
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                [BIGTOP, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
+                 *self.extra], stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/api/games", timeout=1.0).status_code == 200:
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    started: list[Server] = []
+
+    def make(db: str, *extra: str) -> Server:
+        s = Server(db, tmp_path / f"server-{len(started)}.log", *extra)
+        started.append(s)
+        return s
+
+    yield make
+    for s in started:
+        s.stop()

@@ -1,0 +1,77 @@
+"""No view leaks hidden cards: for every game, at many positions, the JSON a seat token (or a
+spectator) receives — the whole view, and the picture where the game draws one — is unchanged
+when everything that seat cannot see is resampled."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bigtop.core.game import State
+from bigtop.core.registry import game_module, game_names, get_game, new_game
+from bigtop.server.db import make_engine
+from bigtop.server.runtime import Runtime
+from bigtop.server.service import HUMAN, Loaded, LogEntry, Meta, Seat, TableService
+from bigtop.server.settings import Settings
+from tests.conftest import random_game_states
+
+SETTINGS = Settings(db_url="sqlite://")
+
+
+def loaded_for(state: State, log: tuple[LogEntry, ...]) -> Loaded:
+    g = state.game
+    meta = Meta(id="t", game=g.name, players=g.num_players, options=g.options.to_json(),
+                seed=0, listed=True, takeover_after=None, takeover_level="easy",
+                status="finished" if state.is_terminal() else "playing",
+                version=len(state.history), seat_rev=0, created_at=0.0, updated_at=0.0)
+    seats = tuple(Seat(i, HUMAN, None, None, True, 0.0, None) for i in range(g.num_players))
+    return Loaded(meta, seats, state, log, 0)
+
+
+def sent(runtime: Runtime, state: State, log: tuple[LogEntry, ...], seat: int | None) -> str:
+    """Everything the server would send this seat: its view and its picture."""
+    view = runtime.view(loaded_for(state, log), seat)
+    render = getattr(game_module(state.game.name), "render_svg", None)
+    # Spectators get no picture (the renderers draw everything for player=None).
+    picture = render(state, player=seat) if render is not None and seat is not None else None
+    return json.dumps([view, picture], sort_keys=True)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_views_do_not_change_when_hidden_information_is_resampled(name: str) -> None:
+    cls = get_game(name)
+    runtime = Runtime(TableService(make_engine("sqlite://"), SETTINGS), SETTINGS)
+    checked = 0
+    for players in sorted({cls.min_players, cls.max_players}):
+        game = new_game(name, players)
+        states = random_game_states(game, seed=11 + players, every=7)
+        log: list[LogEntry] = []
+        history_done = 0
+        for state in states:
+            for i, action in enumerate(state.history[history_done:], history_done):
+                log.append(LogEntry(f"m{i}", "move", i + 1, 0, repr(action)))
+            history_done = len(state.history)
+            frozen = tuple(log)
+            for seat in range(players):
+                mine = sent(runtime, state, frozen, seat)
+                public = sent(runtime, state, frozen, None)
+                for k in (1, 2):
+                    other = state.resample_hidden(seat, k * 1000 + checked)
+                    runtime._views.clear()  # compute afresh, not from the view cache
+                    assert sent(runtime, other, frozen, seat) == mine, (name, seat, k)
+                    assert sent(runtime, other, frozen, None) == public, (name, seat, k)
+                    checked += 1
+    assert checked >= 40
+
+
+def test_resampling_changes_something_the_views_hide() -> None:
+    """The check above can fail: the full state does change under resampling."""
+    game = new_game("scout", 3)
+    state = game.new_initial_state(5)
+    other = state.resample_hidden(0, 1)
+    assert other.to_json() != state.to_json()
+    assert other.observation(0) == state.observation(0)
+    assert other.observation(1) != state.observation(1)
+
+

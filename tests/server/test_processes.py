@@ -1,0 +1,244 @@
+"""Real `bigtop serve` processes: killed with SIGKILL at random moments and restarted (every
+acknowledged move is there, every table equals a replay of its log, bots carry on); racing
+clients over HTTP; two workers on one PostgreSQL pushing each other's moves to their
+WebSocket clients through LISTEN/NOTIFY."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets.sync.client
+
+from bigtop.core.registry import new_game
+from bigtop.server.db import make_engine
+from bigtop.server.service import TableService
+from bigtop.server.settings import Settings
+from bigtop.server.views import seat_view
+from tests.server.conftest import Server
+
+GAMES = [("scout", 3), ("so-ein-zirkus", 2), ("clown-15-go", 2), ("tricky-landing", 3)]
+
+
+def new_table(api: httpx.Client, game: str, players: int, seed: int, bots: bool = False
+              ) -> dict[str, Any]:
+    """A table of people (the test plays every seat) or of random bots."""
+    seat = {"kind": "bot", "level": "random"} if bots else {"kind": "human"}
+    r = api.post("/api/tables", json={"game": game, "players": players, "seed": seed,
+                                      "seats": [seat] * players})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return {"id": made["table"], "tokens": [s["token"] for s in made["seats"]], "game": game,
+            "players": players, "seed": seed, "bots": bots}
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        out += [int(x) for x in task.read_text().split()]
+    return out
+
+
+def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[int, Any]],
+                  api: httpx.Client) -> int:
+    """Every acknowledged move is stored where it was acknowledged; the server's view of each
+    table equals the view of a replay of its stored log. Returns the moves stored."""
+    svc = TableService(make_engine(db), Settings(db_url=db))
+    total = 0
+    for t in tables:
+        rows = svc.move_rows(t["id"])
+        assert [r["idx"] for r in rows] == list(range(len(rows)))
+        for idx, action in acked[t["id"]].items():
+            assert idx < len(rows), f"acknowledged move {idx} of {t['id']} is lost"
+            assert (rows[idx]["seat"], rows[idx]["action"]) == action
+        replay = new_game(t["game"], t["players"]).new_initial_state(t["seed"])
+        for r in rows:
+            replay.apply_json(r["action"])
+        seat = None if t["bots"] else 0
+        headers = {} if seat is None else {"authorization": f"Bearer {t['tokens'][0]}"}
+        view = api.get(f"/api/tables/{t['id']}", headers=headers).json()
+        # a move may land between our read of the log and the view: read again then
+        if view["version"] != len(rows):
+            return _check_tables(db, tables, acked, api)
+        expected = json.loads(json.dumps(seat_view(replay, seat, may_move=not t["bots"])))
+        assert {k: view[k] for k in expected} == expected
+        assert [e["text"] for e in view["log"] if e["kind"] == "move"] == [
+            r["text"] for r in rows]
+        total += len(rows)
+    svc.engine.dispose()
+    return total
+
+
+def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
+    rng = random.Random(seed)
+    tables: list[dict[str, Any]] = []
+    acked: dict[str, dict[int, Any]] = {}
+    stored_before = 0
+    bot_moves_after_restart = 0
+    for cycle in range(kills):
+        server.start()
+        api = httpx.Client(base_url=server.base, timeout=5.0)
+        if cycle:  # what the previous cycle left is all there, and equals a replay
+            stored = _check_tables(db, tables, acked, api)
+            assert stored >= stored_before
+            stored_before = stored
+        for t in list(tables):
+            if api.get(f"/api/tables/{t['id']}").json()["status"] != "playing":
+                tables.remove(t)
+        while len(tables) < 3:
+            game, n = GAMES[rng.randrange(len(GAMES))]
+            t = new_table(api, game, n, rng.randrange(10**6))
+            tables.append(t)
+            acked[t["id"]] = {}
+        if not any(t["bots"] for t in tables):  # a long game of bots, to see them resume
+            t = new_table(api, "clown-15-go", 3, rng.randrange(10**6), bots=True)
+            tables.append(t)
+            acked[t["id"]] = {}
+        stop = threading.Event()
+        versions_at_start = {t["id"]: api.get(f"/api/tables/{t['id']}").json()["version"]
+                             for t in tables}
+        people = [t for t in tables if not t["bots"]]
+
+        def play(stop: threading.Event = stop, api: httpx.Client = api,
+                 people: list[dict[str, Any]] = people) -> None:
+            while not stop.is_set():
+                for t in people:
+                    try:
+                        public = api.get(f"/api/tables/{t['id']}").json()
+                        seat = public["current_player"]
+                        if seat < 0:
+                            continue
+                        headers = {"authorization": f"Bearer {t['tokens'][seat]}"}
+                        view = api.get(f"/api/tables/{t['id']}", headers=headers).json()
+                        if not view["legal_actions"]:
+                            continue
+                        pick = view["legal_actions"][rng.randrange(len(view["legal_actions"]))]
+                        r = api.post(f"/api/tables/{t['id']}/moves", headers=headers,
+                                     json={"version": view["version"], "index": pick["index"]})
+                    except (httpx.HTTPError, ValueError):
+                        return  # the server is gone
+                    if r.status_code == 200:  # acknowledged: it must survive anything
+                        acked[t["id"]][view["version"]] = (seat, pick["action"])
+
+        player = threading.Thread(target=play)
+        player.start()
+        time.sleep(rng.uniform(0.2, 0.8))
+        assert server.proc is not None
+        kids = _children(server.proc.pid)
+        server.kill()
+        stop.set()
+        player.join()
+        api.close()
+        # the bot pool does not outlive a killed server
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{k}").exists() for k in kids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{k}").exists() for k in kids)
+        svc = TableService(make_engine(db), Settings(db_url=db))
+        for t in tables:
+            rows = svc.move_rows(t["id"])
+            bot_moves_after_restart += sum(
+                1 for r in rows[versions_at_start[t["id"]]:] if r["by_bot"])
+        svc.engine.dispose()
+    server.start()
+    with httpx.Client(base_url=server.base, timeout=5.0) as api:
+        _check_tables(db, tables, acked, api)
+    server.stop()
+    assert sum(len(a) for a in acked.values()) >= kills  # people's moves were acknowledged
+    assert bot_moves_after_restart > 0  # and bots played on after restarts
+
+
+def test_sigkill_at_random_moments_loses_nothing_sqlite(sqlite_url: str,
+                                                        server_factory: Any) -> None:
+    crash_cycles(sqlite_url, server_factory(sqlite_url), kills=20, seed=1)
+
+
+def test_sigkill_at_random_moments_loses_nothing_postgresql(pg_url: str,
+                                                            server_factory: Any) -> None:
+    crash_cycles(pg_url, server_factory(pg_url), kills=20, seed=2)
+
+
+def _race(bases: list[str], rounds: int) -> None:
+    """Two clients (possibly on two workers) send a move for the same version at once."""
+    with httpx.Client(base_url=bases[0], timeout=10.0) as api:
+        made = api.post("/api/tables", json={"game": "clown-15-go", "players": 2,
+                                             "seed": 3}).json()
+    table = made["table"]
+    tokens = [s["token"] for s in made["seats"]]
+    clients = [httpx.Client(base_url=bases[i % len(bases)], timeout=10.0) for i in range(2)]
+    done = 0
+    for _ in range(rounds):
+        view = clients[0].get(f"/api/tables/{table}").json()
+        if view["status"] != "playing":
+            break
+        token = tokens[view["current_player"]]
+        barrier = threading.Barrier(2)
+        codes: list[int] = [0, 0]
+
+        def send(i: int, version: int = view["version"], token: str = token,
+                 barrier: threading.Barrier = barrier, codes: list[int] = codes) -> None:
+            barrier.wait()
+            codes[i] = clients[i].post(
+                f"/api/tables/{table}/moves", json={"version": version, "index": 0},
+                headers={"authorization": f"Bearer {token}"}).status_code
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert sorted(codes) == [200, 409], codes
+        after = clients[1].get(f"/api/tables/{table}").json()
+        assert after["version"] > view["version"]
+        assert [e["version"] for e in after["log"] if e["kind"] == "move"] == list(
+            range(1, after["version"] + 1))
+        done += 1
+    for c in clients:
+        c.close()
+    assert done >= 10
+
+
+def test_racing_clients_exactly_one_move_wins(sqlite_url: str, server_factory: Any) -> None:
+    server = server_factory(sqlite_url).start()
+    _race([server.base], rounds=30)
+
+
+@pytest.mark.parametrize("rounds", [30])
+def test_two_workers_on_postgresql(pg_url: str, server_factory: Any, rounds: int) -> None:
+    one, two = server_factory(pg_url).start(), server_factory(pg_url).start()
+    # racing through different workers: the database decides
+    _race([one.base, two.base], rounds=rounds)
+    # a move through worker one reaches a WebSocket client of worker two (LISTEN/NOTIFY)
+    with httpx.Client(base_url=one.base, timeout=10.0) as api:
+        made = api.post("/api/tables", json={"game": "scout", "players": 2, "seed": 8}).json()
+    table, tok0 = made["table"], made["seats"][0]["token"]
+    ws_url = two.base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
+    with websockets.sync.client.connect(ws_url, open_timeout=10) as ws:
+        first = json.loads(ws.recv(timeout=10))["view"]
+        assert first["version"] == 0
+        for version in range(3):
+            view = api_view(one.base, table, tok0)
+            if view["current_player"] != 0:
+                break
+            r = httpx.post(f"{one.base}/api/tables/{table}/moves",
+                           json={"version": view["version"], "index": 0},
+                           headers={"authorization": f"Bearer {tok0}"}, timeout=10)
+            assert r.status_code == 200, r.text
+            pushed = json.loads(ws.recv(timeout=10))["view"]
+            while pushed["version"] == version:  # P0 taking the seat is news as well
+                pushed = json.loads(ws.recv(timeout=10))["view"]
+            assert pushed["version"] == version + 1
+            assert pushed["log"][-1]["text"] == r.json()["log"][-1]["text"]
+
+
+def api_view(base: str, table: str, token: str) -> dict[str, Any]:
+    view: dict[str, Any] = httpx.get(f"{base}/api/tables/{table}",
+                                     headers={"authorization": f"Bearer {token}"},
+                                     timeout=10).json()
+    return view

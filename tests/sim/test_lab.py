@@ -1,0 +1,258 @@
+"""The simulation lab: workers, bots and rotation, honest input, no-winner games, Ctrl-C,
+data files and plots."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bigtop.cli import app
+from bigtop.core.errors import BigtopError
+from bigtop.core.registry import load_state
+from bigtop.sim import runner as sim_runner
+from bigtop.sim.runner import GameRecord, simulate, win_shares
+from bigtop.sim.summary import estimate
+
+cli = CliRunner()
+
+
+def test_records_do_not_depend_on_the_worker_count() -> None:
+    one = simulate("scout", 3, 18, seed=5, bots=["easy", "random"], rotate=True)
+    two = simulate("scout", 3, 18, seed=5, bots=["easy", "random"], rotate=True, workers=2)
+    assert one.records == two.records and one.to_json() == two.to_json()
+    args = ["simulate", "clown-15-go", "-p", "3", "-n", "12", "--seed", "4", "--json",
+            "--bots", "easy,random"]
+    a = cli.invoke(app, [*args, "--workers", "1"])
+    b = cli.invoke(app, [*args, "--workers", "2"])
+    c = cli.invoke(app, args)  # every core
+    assert a.exit_code == 0, a.output
+    assert a.stdout == b.stdout == c.stdout
+    assert [r["index"] for r in json.loads(a.stdout)["results"]] == list(range(12))
+
+
+def test_rotation_puts_every_bot_in_every_seat_on_the_same_deal() -> None:
+    run = simulate("scout", 3, 9, seed=1, bots=["easy", "random"], rotate=True)
+    assert run.bots == ["easy", "random", "easy"]
+    by_deal: dict[int, list[GameRecord]] = {}
+    for r in run.records:
+        by_deal.setdefault(r.deal, []).append(r)
+    assert sorted(by_deal) == [0, 1, 2]
+    for games in by_deal.values():
+        assert len({r.seed for r in games}) == 1  # one deal, three seatings
+        seatings = [r.bots for r in games]
+        assert seatings == [["easy", "random", "easy"], ["easy", "easy", "random"],
+                            ["random", "easy", "easy"]]
+    per_seat = [Counter(r.bots[p] for r in run.records) for p in range(3)]
+    assert all(c == Counter({"easy": 6, "random": 3}) for c in per_seat)
+    s = run.summary()
+    assert [b["seat_games"] for b in s["bots"]] == [18, 9]
+    assert s["deals"] == 3 and "per-deal" in s["intervals"]
+    with pytest.raises(BigtopError, match=r"multiple of the 3 players \(e.g. 9 or 12\)"):
+        simulate("scout", 3, 10, bots=["easy"], rotate=True)
+
+
+def test_without_rotation_the_seeds_are_the_old_ones() -> None:
+    from bigtop.core.rng import derive_seed
+
+    run = simulate("scout", 2, 3, seed=9)
+    assert [r.seed for r in run.records] == [derive_seed(9, "game", i) for i in range(3)]
+    assert [r.deal for r in run.records] == [0, 1, 2]
+    assert run.summary()["intervals"].startswith("Wilson")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bots", ",,"], "--bots ',,' has an empty name"),
+    (["--bots", "easy,,random"], "has an empty name"),
+    (["--bots", ""], "has an empty name"),
+    (["--bots", "easy,random,easy,random"], "4 bots for 3 seats"),
+    (["--bots", "genius"], "unknown bot 'genius'"),
+    (["--bots", "easy", "--agents", "easy"], "give --bots only"),
+    (["--rotate", "-n", "10"], "multiple of the 3 players"),
+    (["--workers", "0"], "--workers must be 1 or more"),
+    (["-n", "0"], "positive whole number"),
+])
+def test_bad_input_is_one_clear_line(args: list[str], message: str, tmp_path: Path) -> None:
+    res = cli.invoke(app, ["simulate", "scout", "-p", "3", "--out", str(tmp_path / "o"),
+                           *args])
+    assert res.exit_code == 2, res.output
+    assert message in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "o").exists()  # nothing written
+
+
+def test_fewer_bots_than_seats_are_cycled_and_shown() -> None:
+    res = cli.invoke(app, ["simulate", "scout", "-p", "4", "-n", "4", "--bots", "easy,random"],
+                     env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert "line-up P0…P3: easy, random, easy, random (cycled from easy,random)" in res.output
+    old = cli.invoke(app, ["simulate", "scout", "-p", "4", "-n", "4", "--agents",
+                           "easy,random", "--json"])
+    new = cli.invoke(app, ["simulate", "scout", "-p", "4", "-n", "4", "--bots", "easy,random",
+                           "--json"])
+    assert old.stdout == new.stdout  # --agents is the old name of --bots
+    assert json.loads(new.stdout)["bots"] == ["easy", "random", "easy", "random"]
+
+
+def test_games_with_no_winner_are_counted_apart() -> None:
+    # A stalled basic Clown 15 Go game between random players under the old reading of G2
+    # (last_card=stays): everybody keeps one card.
+    run = simulate("clown-15-go", 3, 8, seed=1, options={"last_card": "stays"},
+                   bots=["random"])
+    assert all(r.no_winner for r in run.records)
+    s = run.summary()
+    assert s["no_winner"]["games"] == 8 and s["no_winner"]["rate"] == 1.0
+    assert all(x["win_rate"] == 0.0 for x in s["seats"]) and s["shared_wins"] == 0
+    assert win_shares([0, 1, 2], 3) == [0.0, 0.0, 0.0]
+    assert win_shares([0, 2], 3) == [0.5, 0.0, 0.5] and win_shares([0], 1) == [1.0]
+    res = cli.invoke(app, ["simulate", "clown-15-go", "-p", "3", "-n", "8", "--seed", "1",
+                           "-o", "last_card=stays"])
+    assert "no winner (every seat tied for first, counted as nobody's win): 8 (100.0%)" in \
+        " ".join(res.output.split())
+
+
+def test_estimates_are_clustered_by_deal() -> None:
+    single = estimate([[1.0], [0.0], [1.0], [0.0]], proportion=True)
+    assert 0.15 < single.low < 0.2 and single.n == 4  # Wilson
+    clustered = estimate([[1.0, 0.0], [1.0, 0.0]], proportion=True)
+    assert clustered.mean == 0.5 and clustered.low < 0.5 < clustered.high  # never a point
+    assert estimate([[2.0, 4.0], [6.0]]).mean == 4.5  # a mean of deal means
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_keeps_the_first_finished_games(workers: int) -> None:
+    full = simulate("scout", 2, 16, seed=3, bots=["easy", "random"], rotate=True)
+    seen: list[int] = []
+
+    def progress(done: int) -> None:
+        seen.append(done)
+        if done >= 7:
+            raise KeyboardInterrupt
+
+    cut = simulate("scout", 2, 16, seed=3, bots=["easy", "random"], rotate=True,
+                   workers=workers, progress=progress)
+    assert cut.interrupted and cut.summary()["interrupted"]
+    assert len(cut.records) == 6  # 7 finished, cut to whole deals
+    assert cut.records == full.records[:6]  # exactly what a shorter run gives
+    assert seen == list(range(1, 8))
+
+
+def test_ctrl_c_in_the_cli_reports_what_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = sim_runner.play_job
+
+    def play(job: sim_runner.Job) -> sim_runner.Finished:
+        if job.index == 5:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(sim_runner, "play_job", play)
+    res = cli.invoke(app, ["simulate", "scout", "-p", "2", "-n", "20", "--workers", "1"])
+    assert res.exit_code == 130, res.output
+    assert "interrupted: 5 of 20 games finished" in " ".join(res.output.split())
+    res = cli.invoke(app, ["simulate", "scout", "-p", "2", "-n", "20", "--workers", "1",
+                           "--json"])
+    doc = json.loads(res.stdout)
+    assert res.exit_code == 130 and doc["summary"]["interrupted"] is True
+    assert doc["summary"]["games"] == 5 and doc["summary"]["requested_games"] == 20
+
+
+def test_tables_fit_80_columns() -> None:
+    res = cli.invoke(app, ["simulate", "clown-15-go", "-p", "6", "-n", "12", "--bots",
+                           "easy,random", "--rotate"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+    assert "per bot" in res.stdout and "P5" in res.stdout
+
+
+def test_out_writes_rows_summary_replayable_games_and_plots(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    res = cli.invoke(app, ["simulate", "clown-15-go", "-p", "3", "-n", "6", "--seed", "2",
+                           "--bots", "easy,random", "--rotate", "--out", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert json.loads((out / "summary.json").read_text()) == doc
+    with (out / "games.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 6 and rows[1]["bot_P0"] == "easy" and rows[1]["bot_P1"] == "easy"
+    assert {"score_P2", "place_P0", "win_share_P1", "end_reason", "cards_left_P0",
+            "no_winner", "actions"} <= set(rows[0])
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "games.parquet")
+    assert table.num_rows == 6 and table.column("actions").to_pylist() == [
+        r["actions"] for r in doc["results"]]
+    files = sorted((out / "games").iterdir())
+    assert [f.name for f in files] == [f"{i:05d}.json" for i in range(6)]
+    state = load_state(json.loads(files[4].read_text()))
+    assert state.is_terminal() and state.scores() == doc["results"][4]["scores"]
+    replay = cli.invoke(app, ["replay", str(files[4])])
+    assert replay.exit_code == 0 and "final scores" in replay.stdout
+    for name in ("scores.png", "win_rates.png", "lengths.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    bad = cli.invoke(app, ["simulate", "scout", "--out", str(out / "games.csv")])
+    assert bad.exit_code == 2 and "is not a folder" in bad.output
+
+
+def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from bigtop.cli import _lab
+
+    screen = Console(force_terminal=True, width=100, record=True)
+    monkeypatch.setattr(_lab, "err", screen)
+    with _lab.progress_bar(10, "scout ×10") as progress:
+        assert progress is not None
+        simulate("scout", 2, 10, seed=1, progress=progress)
+    text = screen.export_text()
+    assert "games/s" in text and "10/10" in text
+    monkeypatch.setattr(_lab, "err", Console(file=io.StringIO()))
+    with _lab.progress_bar(10, "x") as none:
+        assert none is None  # no terminal, no bar
+
+
+def test_seat_test_only_where_it_means_seat_advantage() -> None:
+    from bigtop.sim.stats import chi2_sf, equal_shares_test
+
+    assert abs(chi2_sf(3.841458820694124, 1) - 0.05) < 1e-12
+    assert abs(chi2_sf(9.487729036781154, 4) - 0.05) < 1e-12
+    stat, df, p = equal_shares_test([30, 10])
+    assert (stat, df) == (10.0, 1) and abs(p - 0.001565402258) < 1e-9
+    test = simulate("scout", 3, 30, seed=1, bots=["easy"]).summary()["seat_test"]
+    assert test["df"] == 2 and 0 <= test["p_value"] <= 1
+    assert simulate("scout", 3, 3, bots=["easy", "random"]).summary()["seat_test"] is None
+    assert simulate("scout", 3, 3, bots=["easy"], rotate=True).summary()["seat_test"] is None
+    res = cli.invoke(app, ["simulate", "scout", "-p", "3", "-n", "30", "--seed", "1",
+                           "--bots", "easy"])
+    assert "equal seats? chi-square" in res.stdout
+
+
+def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal's Ctrl-C: the workers ignore it, the
+    parent stops them and prints the games that finished."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    bigtop = Path(sys.executable).with_name("bigtop")
+    proc = subprocess.Popen([str(bigtop), "simulate", "scout", "-p", "2", "-n", "20000",
+                             "--workers", "2", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(4)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, errors = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, errors
+    doc = json.loads(out)
+    assert doc["summary"]["interrupted"] and 0 < doc["summary"]["games"] < 20000
+    assert [r["index"] for r in doc["results"]] == list(range(doc["summary"]["games"]))
+    assert "Traceback" not in errors
