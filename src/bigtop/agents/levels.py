@@ -4,11 +4,25 @@ older agent names, for every game.
 ``make_bot(name, game, seat, seed)`` is the only way the CLI, the simulation lab and the
 server build a bot, so a level means the same player everywhere.
 
+- ``random``: uniformly random legal moves.
+- ``easy``: the game's hand-written bot (``easy_agent`` of the game package when it has one,
+  else ``heuristic_agent``); a few milliseconds a move at most.
+- ``medium`` and ``hard``: IS-MCTS with the game's :class:`~bigtop.agents.ismcts.SearchProfile`
+  (heuristic rollouts, rollouts cut at the round's end, score-difference reward) and the
+  game's iteration budgets (:data:`BUDGETS`).
+- ``heuristic``, ``ismcts``: the older bots, kept for scripts and as yardsticks — the game's
+  first heuristic bot, and plain IS-MCTS (random rollouts, win reward, 200 iterations).
+
+``time_limit`` (seconds) additionally caps a search bot's thinking time for interactive
+play; without it every bot is deterministic for its seed.
+
 >>> from bigtop.core.registry import new_game
 >>> g = new_game("scout", 3)
 >>> bot = make_bot("easy", g, seat=1, seed=7)
 >>> s = g.new_initial_state(0)
 >>> bot.act(s) in s.legal_actions()
+True
+>>> make_bot("hard", g, 0, 0).iterations == BUDGETS["scout"].hard.iterations
 True
 >>> make_bot("grandmaster", g, 0, 0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -18,41 +32,160 @@ bigtop.core.errors.BigtopError: unknown bot 'grandmaster'; bots: random, easy, m
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 from bigtop.agents.base import Agent, RandomAgent
+from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
-from bigtop.core.registry import heuristic_agent_factory
+from bigtop.core.registry import game_module, get_game, heuristic_agent_factory, new_game
 
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The strength ladder, weakest first."""
 
 ALIASES: tuple[str, ...] = ("heuristic", "ismcts")
-"""Older agent names kept for scripts: each game's hand-written bot, and plain IS-MCTS."""
+"""Older agent names kept for scripts: each game's first hand-written bot, and plain IS-MCTS."""
 
 BOT_NAMES: tuple[str, ...] = LEVELS + ALIASES
 
+SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts")
+"""The bots that search, and so take an iteration budget and a time limit."""
+
+
+Method = Literal["tree", "planner"]
+"""``tree``: :class:`~bigtop.agents.ismcts.ISMCTSAgent` with the game's profile;
+``planner``: :class:`~bigtop.agents.planner.PlannerAgent` (1-ply, common random numbers)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a search level plays one game: the method and its iterations per decision (tree
+    iterations, or determinizations for the planner)."""
+
+    method: Method
+    iterations: int
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The ``medium`` and ``hard`` searches of one game."""
+
+    medium: Search
+    hard: Search
+
+
+BUDGETS: dict[str, Budget] = {
+    "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
+    "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
+}
+"""Chosen so that typical moves stay well inside the per-move budgets on one core (medium
+≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
+
+PLAIN_ISMCTS_ITERATIONS = 200
+"""The ``ismcts`` alias: the older default."""
+
+
+MOVE_BUDGET_MS: dict[str, float] = {"random": 1.0, "easy": 10.0, "medium": 100.0,
+                                     "hard": 1000.0}
+"""The most a level may think per move on one core (milliseconds); typical moves take far
+less (docs/bots.md)."""
+
+
+@dataclass(frozen=True)
+class LevelInfo:
+    """One bot as ``bigtop bots`` lists it."""
+
+    name: str
+    summary: str
+    iterations: int | None
+    budget_ms: float | None
+
+
+def level_infos(game_name: str) -> list[LevelInfo]:
+    """The ladder and the aliases for one game, weakest first.
+
+    >>> [(i.name, i.iterations) for i in level_infos("scout")][:3]
+    [('random', None), ('easy', None), ('medium', 40)]
+    """
+    budget = BUDGETS[game_name]
+    profile = search_profile(new_game(game_name, get_game(game_name).min_players))
+
+    def searching(search: Search) -> str:
+        if search.method == "planner":
+            return (f"1-ply planner, {search.iterations} determinizations a move, every "
+                    f"candidate under the same luck: {profile.summary}")
+        return f"IS-MCTS, {search.iterations} iterations: {profile.summary}"
+
+    return [
+        LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
+        LevelInfo("easy", "the game's hand-written bot" + (
+            ", aim and spin from the throw model" if game_name == "tricky-landing" else ""),
+            None, MOVE_BUDGET_MS["easy"]),
+        LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
+                  MOVE_BUDGET_MS["medium"]),
+        LevelInfo("hard", searching(budget.hard), budget.hard.iterations,
+                  MOVE_BUDGET_MS["hard"]),
+        LevelInfo("heuristic", "older name: the game's first hand-written bot", None, None),
+        LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward, "
+                  f"{PLAIN_ISMCTS_ITERATIONS} iterations", PLAIN_ISMCTS_ITERATIONS, None),
+    ]
+
+
+def search_profile(game: Game) -> SearchProfile:
+    """The game's search profile (``search_profile(game)`` of its package)."""
+    profile: SearchProfile = game_module(game.name).search_profile(game)
+    return profile
+
+
+def _easy(game: Game, seat: int, seed: int) -> Agent:
+    module = game_module(game.name)
+    factory = getattr(module, "easy_agent", None)
+    agent: Agent = (factory(game, seat) if factory is not None
+                    else heuristic_agent_factory(game.name)(game, seat))
+    return _reseeded(agent, seed)
+
 
 def _heuristic(game: Game, seat: int, seed: int) -> Agent:
-    agent = heuristic_agent_factory(game.name)(game, seat)
+    return _reseeded(heuristic_agent_factory(game.name)(game, seat), seed)
+
+
+def _reseeded(agent: Agent, seed: int) -> Agent:
     reseed = getattr(agent, "reseed", None)
     if callable(reseed):
         reseed(seed)
     return agent
 
 
-def make_bot(name: str, game: Game, seat: int, seed: int) -> Agent:
+def make_bot(name: str, game: Game, seat: int, seed: int, *,
+             iterations: int | None = None, time_limit: float | None = None) -> Agent:
     """A bot called ``name`` (a level or an alias) for ``seat`` of ``game``, deterministic
-    for ``seed``."""
+    for ``seed`` (unless ``time_limit`` seconds cut a search short). ``iterations``
+    overrides a search bot's budget (``medium``, ``hard``, ``ismcts``)."""
+    if iterations is not None and name not in SEARCH_BOTS:
+        raise BigtopError(f"bot {name!r} does not search: iterations applies to "
+                          f"{', '.join(SEARCH_BOTS)}")
+    if time_limit is not None and name not in SEARCH_BOTS:
+        raise BigtopError(f"bot {name!r} does not search: time_limit applies to "
+                          f"{', '.join(SEARCH_BOTS)}")
     if name == "random":
         return RandomAgent(seed)
-    if name in ("easy", "heuristic"):
+    if name == "easy":
+        return _easy(game, seat, seed)
+    if name == "heuristic":
         return _heuristic(game, seat, seed)
-    if name in ("medium", "ismcts"):
-        from bigtop.agents.ismcts import ISMCTSAgent
-
-        return ISMCTSAgent(seed=seed)
-    if name == "hard":
-        from bigtop.agents.ismcts import ISMCTSAgent
-
-        return ISMCTSAgent(iterations=1000, seed=seed)
+    if name == "ismcts":
+        return ISMCTSAgent(iterations=iterations or PLAIN_ISMCTS_ITERATIONS, seed=seed,
+                           time_limit=time_limit)
+    if name in ("medium", "hard"):
+        budget = BUDGETS[game.name]
+        search = budget.medium if name == "medium" else budget.hard
+        n = search.iterations if iterations is None else iterations
+        if search.method == "planner":
+            return PlannerAgent(n, seed, search_profile(game), time_limit=time_limit)
+        return ISMCTSAgent(iterations=n, seed=seed, profile=search_profile(game),
+                           time_limit=time_limit)
     raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")

@@ -7,7 +7,15 @@ plays two rule variants on the same seeds and ``tournament`` rates bots in a rou
 commands on the shared Typer ``app``.
 """
 
-from bigtop.cli import catalog, files, lab, play, serve, simulate  # noqa: F401  (registers)
+from bigtop.cli import (  # noqa: F401  (registers the commands)
+    bots,
+    catalog,
+    files,
+    lab,
+    play,
+    serve,
+    simulate,
+)
 from bigtop.cli._app import app
 
 

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from bigtop.agents.base import Agent
-from bigtop.agents.levels import BOT_NAMES, make_bot
+from bigtop.agents.levels import BOT_NAMES, SEARCH_BOTS, make_bot
 from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli.files import load_state_file
 from bigtop.cli.screen import Screen, columns, fit_columns, read_number
@@ -106,8 +106,11 @@ class Session:
     """One game at the terminal. ``history`` is the truth; ``state`` follows it."""
 
     def __init__(self, game: Game, seed: int, seats: Seats, screen: Screen, *,
-                 save: str | None, confirm_forced: bool, pause: bool) -> None:
+                 save: str | None, confirm_forced: bool, pause: bool,
+                 think: float | None = None) -> None:
         self.game = game
+        self.think = think
+        """At most this many seconds a move for searching bots (None: their full budget)."""
         self.seed = seed
         self.seats = seats
         self.screen = screen
@@ -132,7 +135,8 @@ class Session:
     # -- the game as (seed, actions) ----------------------------------------------------
     def _make_bots(self) -> None:
         k = len(self.state.history)
-        self.bots = {p: make_bot(name, self.game, p, derive_seed(self.seed, "bot", p, k))
+        self.bots = {p: make_bot(name, self.game, p, derive_seed(self.seed, "bot", p, k),
+                                 time_limit=self.think if name in SEARCH_BOTS else None)
                      for p, name in self.seats.bots.items()}
 
     def _choice_point(self) -> bool:
@@ -478,6 +482,9 @@ def play(
         "it is played and shown).", show_default=False)] = False,
     pause: Annotated[bool, typer.Option(
         "--pause", help="Wait for Enter after every bot move.", show_default=False)] = False,
+    think: Annotated[float | None, typer.Option(
+        help="At most this many seconds a move for searching bots (medium, hard, ismcts); "
+        "by default they use their full iteration budget.")] = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several players."""
     screen = Screen(game or "scout")
@@ -499,7 +506,7 @@ def play(
         seats = Seats.parse(g.num_players, seat, humans, bots)
         screen = Screen(g.name)
         session = Session(g, s0, seats, screen, save=save or load,
-                          confirm_forced=confirm_forced, pause=pause)
+                          confirm_forced=confirm_forced, pause=pause, think=think)
         if saved is not None:
             session.resume(saved)
         elif save:

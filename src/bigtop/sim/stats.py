@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 Z95 = 1.959963984540054
 
@@ -92,3 +93,49 @@ def equal_shares_test(counts: Sequence[float]) -> tuple[float, int, float]:
     expected = total / k
     stat = sum((c - expected) ** 2 / expected for c in counts)
     return (stat, k - 1, chi2_sf(stat, k - 1))
+
+
+@dataclass(frozen=True)
+class SequentialTest:
+    """A group-sequential test of a win share against a fair share: look every
+    ``look_every`` trials, at most ``max_trials`` trials; at each look a Wilson interval with
+    the Bonferroni-corrected level ``alpha / looks`` (two-sided) is checked, and the test
+    stops as soon as it lies wholly above (``"stronger"``) or below (``"weaker"``) the fair
+    share. The chance of any wrong decision over all looks is at most ``alpha``, as for one
+    fixed-size test; a big difference is found after a few looks.
+
+    >>> t = SequentialTest(fair=0.5, max_trials=1000, look_every=50)
+    >>> t.looks, round(t.z, 2)
+    (20, 3.02)
+    >>> t.decide(40, 50), t.decide(26, 50), t.decide(26, 49)
+    ('stronger', None, None)
+    """
+
+    fair: float
+    max_trials: int = 1000
+    look_every: int = 50
+    alpha: float = 0.05
+
+    @property
+    def looks(self) -> int:
+        return math.ceil(self.max_trials / self.look_every)
+
+    @property
+    def z(self) -> float:
+        return NormalDist().inv_cdf(1.0 - self.alpha / (2 * self.looks))
+
+    def interval(self, successes: float, trials: int) -> tuple[float, float]:
+        """The corrected interval used at a look."""
+        return wilson_interval(successes, trials, self.z)
+
+    def decide(self, successes: float, trials: int) -> str | None:
+        """``"stronger"``/``"weaker"`` if a look at ``trials`` decides, else None (also
+        between looks)."""
+        if trials == 0 or (trials % self.look_every and trials < self.max_trials):
+            return None
+        lo, hi = self.interval(successes, trials)
+        if lo > self.fair:
+            return "stronger"
+        if hi < self.fair:
+            return "weaker"
+        return None

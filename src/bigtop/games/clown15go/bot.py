@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
@@ -178,3 +179,19 @@ class Clown15GoBot:
 
 def heuristic_agent(game: Game, seat: int) -> Clown15GoBot:
     return Clown15GoBot(seat)
+
+
+def _rollout_player(game: Game, seat: int) -> Clown15GoBot:
+    return Clown15GoBot(seat)
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.05, score_scale=3.0, horizon=60,
+                       keep_default=1.0,
+                       summary=("heuristic rollouts of at most 60 steps, "
+                                "score-difference reward"))
+"""IS-MCTS in Clown 15 Go: heuristic rollouts of at most 60 steps, score-difference reward
+(cards left, or points with the points rule)."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

@@ -1,7 +1,7 @@
 """SCOUT: a climbing card game with a fixed hand order (Oink Games; the Finnish edition's
 rulebook, readings S1–S7 in docs/scout.md)."""
 
-from bigtop.games.scout.bot import ScoutBot, heuristic_agent
+from bigtop.games.scout.bot import ScoutBot, heuristic_agent, search_profile
 from bigtop.games.scout.render import render_png, render_svg, svg_from_observation
 from bigtop.games.scout.rules import (
     Insert,
@@ -30,5 +30,6 @@ __all__ = [
     "heuristic_agent",
     "render_png",
     "render_svg",
+    "search_profile",
     "svg_from_observation",
 ]

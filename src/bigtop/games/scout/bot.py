@@ -10,15 +10,39 @@ from __future__ import annotations
 
 import random
 
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
-from bigtop.games.scout.rules import Insert, Scout, ScoutState, Show, TurnHand, _valid_sets
+from bigtop.games.scout.rules import Insert, Scout, ScoutState, Show, TurnHand
+
+_RUN_VALUE = [sum((n - k + 1) * k * k for k in range(2, n + 1)) for n in range(64)]
+"""Index n: the summed length² of the multi-card sets inside a maximal run of n cards."""
 
 
 def _hand_value(tops: list[int]) -> int:
     """How good a hand is: the sum over its valid multi-card sets of length² (sets that
-    could be shown later)."""
-    return sum(length * length for _, length, _ in _valid_sets(tops) if length > 1)
+    could be shown later). Each set lies in one maximal run of equal steps (0, +1 or −1), so
+    the runs are summed in one pass.
+
+    >>> from bigtop.games.scout.rules import _valid_sets
+    >>> tops = [3, 4, 5, 5, 9]
+    >>> _hand_value(tops) == sum(n * n for _, n, _ in _valid_sets(tops) if n > 1)
+    True
+    """
+    total = 0
+    n = len(tops)
+    i = 0
+    while i < n - 1:
+        step = tops[i + 1] - tops[i]
+        if step < -1 or step > 1:
+            i += 1
+            continue
+        j = i + 1
+        while j + 1 < n and tops[j + 1] - tops[j] == step:
+            j += 1
+        total += _RUN_VALUE[j - i + 1]
+        i = j
+    return total
 
 
 class ScoutBot:
@@ -55,8 +79,10 @@ class ScoutBot:
                 t.insert(a.position, card[1] if a.flip else card[0])
                 return _hand_value(t)
 
-            best_score = max(score(a) for a in inserts)
-            return self._rng.choice([a for a in inserts if score(a) == best_score])
+            scores = [score(a) for a in inserts]
+            best_score = max(scores)
+            return self._rng.choice([a for a, v in zip(inserts, scores, strict=True)
+                                     if v == best_score])
         scouts = [a for a in legal if isinstance(a, Scout)]
         if scouts:
             # Prefer a plain scout of the end card whose numbers fit the hand best.
@@ -70,3 +96,24 @@ class ScoutBot:
 
 def heuristic_agent(game: Game, seat: int) -> ScoutBot:
     return ScoutBot(seed=seat)
+
+
+def _rollout_player(game: Game, seat: int) -> ScoutBot:
+    return ScoutBot(seed=seat)
+
+
+def round_number(state: State) -> int:
+    """The round being played (the search's rollouts stop when it changes)."""
+    assert isinstance(state, ScoutState)
+    return state.round
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.1, stage=round_number,
+                       score_scale=6.0,
+                       summary=("heuristic rollouts to the round's end, "
+                                "score-difference reward"))
+"""IS-MCTS in SCOUT: heuristic rollouts to the end of the round, score-difference reward."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

@@ -2,7 +2,12 @@
 everything (the Tricky Landing rulebook, English edition; readings T1–T7 in
 docs/tricky-landing.md)."""
 
-from bigtop.games.tricky_landing.bot import TrickyLandingBot, heuristic_agent
+from bigtop.games.tricky_landing.bot import (
+    TrickyLandingBot,
+    easy_agent,
+    heuristic_agent,
+    search_profile,
+)
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     Pose,
@@ -42,10 +47,12 @@ __all__ = [
     "TrickyLandingGame",
     "TrickyLandingOptions",
     "TrickyLandingState",
+    "easy_agent",
     "heuristic_agent",
     "render_png",
     "render_svg",
     "resolve_trick",
+    "search_profile",
     "seat_angle",
     "simulate_throws",
     "throw_once",

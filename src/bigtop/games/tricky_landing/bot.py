@@ -10,26 +10,136 @@
   one — and nobody has missed yet in this trick, throw the lowest card of that suit
   deliberately wide (aimed between the target and its own seat) so that it becomes the new
   trump card; else throw its lowest card at the centre.
+
+Aim and spin come from the throw model (``aim="model"``, the default and the ``easy`` level):
+every intention of the legal grid (9 aim points × 3 spins) is thrown :data:`SAMPLES` times
+with the vectorised simulation from the bot's seat (once per game and seat, cached), and the
+bot takes the intention most likely to do what it wants: to *win* (land face up in the trick:
+touching the target or a card linked to it, on the table as it lies now), to *join* (land in
+the trick at all, a dumped card) or to *miss* (touch nothing that is linked). ``aim="fixed"``
+is the older bot (the ``heuristic`` alias): centre with high spin, or the fixed wide aim.
+``aim="cached"`` uses the same samples against the target card only (no per-move table
+check): the fast rollout player of the search levels.
+
+>>> from bigtop import new_state
+>>> s = new_state("tricky-landing", players=3, seed=5)
+>>> TrickyLandingBot(s.current_player()).act(s) in s.legal_actions()
+True
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
 
+import numpy as np
+
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.games.tricky_landing.cards import number_of, suit_of
-from bigtop.games.tricky_landing.physics import cards_touch, touches_target_card
-from bigtop.games.tricky_landing.rules import SPINS, Throw, TrickyLandingState
+from bigtop.games.tricky_landing.physics import (
+    FloatArray,
+    ThrowModel,
+    _gap,
+    _Vector,
+    cards_touch,
+    simulate_throws,
+    target_gaps,
+    to_table,
+    touches_target_card,
+)
+from bigtop.games.tricky_landing.rules import (
+    GRID_AIMS,
+    GRID_SPINS,
+    SPINS,
+    Throw,
+    TrickyLandingState,
+)
 
 _MISS_DISTANCE_CM = 17.0
+SAMPLES = 64
+"""Simulated landings per intention (aim point and spin) when the bot weighs its throws."""
+Goal = Literal["win", "join", "miss"]
+AimMode = Literal["model", "cached", "fixed"]
+
+
+@dataclass(frozen=True)
+class Landings:
+    """:data:`SAMPLES` landings of every grid intention from one seat, row ``i`` for intention
+    ``i`` of ``game.grid[card]`` (aim-major, then spin)."""
+
+    x: FloatArray
+    y: FloatArray
+    rotation: FloatArray
+    face_up: FloatArray  # 1.0 where the card landed face up
+    on_target: FloatArray  # 1.0 where it touches the target card
+
+
+@lru_cache(maxsize=64)
+def landings(model: ThrowModel, seat_deg: float) -> Landings:
+    """The sampled landings of every grid intention thrown from ``seat_deg`` with the
+    thrower's ``model`` (seeded, so the bot is deterministic; cached per model and seat).
+
+    >>> from bigtop.core.registry import new_game
+    >>> g = new_game("tricky-landing", 3)
+    >>> land = landings(g.model, g.seats[0])
+    >>> land.x.shape == (len(GRID_AIMS) * len(GRID_SPINS), SAMPLES)
+    True
+    """
+    # Grid aims are in the thrower's frame; the simulation takes table coordinates.
+    rows = [(*to_table(seat_deg, x, y), s) for (x, y) in GRID_AIMS for s in GRID_SPINS]
+    k = len(rows)
+    ax = np.repeat([r[0] for r in rows], SAMPLES)
+    ay = np.repeat([r[1] for r in rows], SAMPLES)
+    sp = np.repeat([r[2] for r in rows], SAMPLES)
+    sample = simulate_throws(model, seat_deg, ax, ay, sp, n=k * SAMPLES, seed=20_26)
+    hit = target_gaps(model, sample.x, sample.y, sample.rotation) <= model.touch_tolerance_cm
+    return Landings(sample.x.reshape(k, SAMPLES), sample.y.reshape(k, SAMPLES),
+                    sample.rotation.reshape(k, SAMPLES),
+                    (~sample.face_down).astype(np.float64).reshape(k, SAMPLES),
+                    hit.astype(np.float64).reshape(k, SAMPLES))
+
+
+def intention_odds(model: ThrowModel, land: Landings,
+                   linked_poses: list[tuple[float, float, float]]) -> tuple[FloatArray,
+                                                                            FloatArray]:
+    """Per grid intention: the chance to land in the trick (touching the target or a linked
+    card) face up, and the chance to land in the trick at all."""
+    joined = land.on_target.astype(bool)
+    hw, hh = model.card_half
+    tol = model.touch_tolerance_cm
+    for (x, y, r) in linked_poses:
+        gap = _gap(land.x, land.y, land.rotation, hw, hh, x, y, r, hw, hh, _Vector)
+        joined |= np.asarray(gap, dtype=np.float64) <= tol
+    j = joined.astype(np.float64)
+    return (j * land.face_up).mean(axis=1), j.mean(axis=1)
 
 
 class TrickyLandingBot:
     name = "tricky-landing-heuristic"
 
-    def __init__(self, seat: int = 0) -> None:
+    def __init__(self, seat: int = 0, aim: AimMode = "model") -> None:
         self.seat = seat
+        self.aim = aim
+
+    def _throw(self, state: TrickyLandingState, card: str, goal: Goal,
+               linked: list[tuple[float, float, float]]) -> Action | None:
+        """The grid throw of ``card`` most likely to reach ``goal``; None with ``aim="fixed"``
+        (the caller then uses the fixed aims)."""
+        if self.aim == "fixed":
+            return None
+        g = state.game
+        p = state.current_player()
+        land = landings(g.models[p], g.seats[p])
+        if self.aim == "cached":
+            up = (land.on_target * land.face_up).mean(axis=1)
+            joined = land.on_target.mean(axis=1)
+        else:
+            up, joined = intention_odds(g.model, land, linked)
+        odds = {"win": up, "join": joined, "miss": 1.0 - joined}[goal]
+        return g.grid[card][int(np.argmax(odds))]
 
     def act(self, state: State) -> Action:
         assert isinstance(state, TrickyLandingState)
@@ -66,7 +176,13 @@ class TrickyLandingBot:
                 return number_of(card) > best_trump
             return best_trump == 0 and suit_of(card) == lead and number_of(card) > best_lead
 
+        linked_poses = [pose for pose, ok in zip(poses, linked, strict=True) if ok]
+
         def at_centre(card: str, spin: str) -> Action:
+            goal: Goal = "win" if spin == "high" else "join"
+            chosen = self._throw(state, card, goal, linked_poses)
+            if chosen is not None:
+                return chosen
             return g.grid[card][[(a.x, a.y, a.spin) for a in g.grid[card]].index(
                 (0.0, 0.0, SPINS[spin]))]
 
@@ -90,6 +206,9 @@ class TrickyLandingBot:
             if wanted:
                 cards = max(wanted, key=len)
                 low = min(cards, key=number_of)
+                chosen = self._throw(state, low, "miss", linked_poses)
+                if chosen is not None:
+                    return chosen
                 # Aims are in the thrower's frame: negative y is short of the target.
                 return Throw(low, 0.0, -_MISS_DISTANCE_CM, SPINS["medium"])
         low = min(hand, key=lambda c: (suit_of(c) == trump, number_of(c)))
@@ -97,4 +216,92 @@ class TrickyLandingBot:
 
 
 def heuristic_agent(game: Game, seat: int) -> TrickyLandingBot:
+    """The first bot (the ``heuristic`` alias): fixed aims."""
+    return TrickyLandingBot(seat, aim="fixed")
+
+
+def easy_agent(game: Game, seat: int) -> TrickyLandingBot:
+    """The ``easy`` level: aim and spin from the throw model."""
     return TrickyLandingBot(seat)
+
+
+@lru_cache(maxsize=64)
+def _best_rows(model: ThrowModel, seat_deg: float) -> tuple[int, int]:
+    """The grid intentions most likely to land face up on the target and to miss it."""
+    land = landings(model, seat_deg)
+    up = (land.on_target * land.face_up).mean(axis=1)
+    return int(np.argmax(up)), int(np.argmax(1.0 - land.on_target.mean(axis=1)))
+
+
+def throw_candidates(state: State) -> list[Action]:
+    """The throws the search considers (a handful, so that a few hundred noisy playouts can
+    tell them apart): the lowest and the highest card of each suit in hand thrown to land
+    face up on the target, the throw the rollout bot would make, and the lowest card thrown
+    to miss (a new trump). Aim and spin are the grid intentions the throw model finds most
+    likely to hit and to miss from the mover's seat."""
+    assert isinstance(state, TrickyLandingState)
+    g = state.game
+    p = state.current_player()
+    hit, miss = _best_rows(g.models[p], g.seats[p])
+    hand = state.hands[p]
+    by_suit: dict[str, list[str]] = {}
+    for c in hand:
+        by_suit.setdefault(suit_of(c), []).append(c)
+    out: list[Action] = []
+    for cards in by_suit.values():
+        for c in (min(cards, key=number_of), max(cards, key=number_of)):
+            if g.grid[c][hit] not in out:
+                out.append(g.grid[c][hit])
+    own = TrickyLandingBot(p, aim="cached").act(state)
+    if own not in out:
+        out.append(own)
+    low = min(hand, key=lambda c: (suit_of(c) == state.trump_suit, number_of(c)))
+    if g.grid[low][miss] not in out:
+        out.append(g.grid[low][miss])
+    return out
+
+
+def _rollout_player(game: Game, seat: int) -> TrickyLandingBot:
+    return TrickyLandingBot(seat, aim="cached")
+
+
+def trick_number(state: State) -> int:
+    """Tricks played so far in the game (rollouts stop when the current trick is resolved:
+    later tricks add more noise from the throws than information)."""
+    assert isinstance(state, TrickyLandingState)
+    return state.round * 100 + state.trick
+
+
+HAND_WEIGHT = 0.5
+"""Points a card in hand is worth per unit of its strength (see :func:`values`)."""
+
+
+def values(state: State) -> list[float]:
+    """Every seat's value: points so far (the round's running score: cards won, minus two
+    per penalty card) plus its hand's strength — each trump counts fully, each other card
+    by its number relative to the top number — times :data:`HAND_WEIGHT` (a strong card
+    kept is a trick later)."""
+    assert isinstance(state, TrickyLandingState)
+    if state.finished:
+        return state.scores()
+    g = state.game
+    top = number_of(g.deck[-1])
+    out = []
+    for q in range(g.num_players):
+        hand = sum(1.0 if suit_of(c) == state.trump_suit else (number_of(c) / top) ** 2
+                   for c in state.hands[q])
+        out.append(state.totals[q] + len(state.won[q]) - 2 * len(state.penalty[q])
+                   + HAND_WEIGHT * hand)
+    return out
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.0, stage=trick_number,
+                       score_scale=3.0, candidates=throw_candidates, evaluate=values,
+                       summary=("a few model-aimed throws per card, heuristic rollouts to "
+                                "the end of the trick, score and hand-strength reward"))
+"""Search in Tricky Landing: a handful of throws (see :func:`throw_candidates`), heuristic
+rollouts to the end of the trick, reward from :func:`values`."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

@@ -9,7 +9,7 @@ from bigtop.games.zirkus.board import (
     parse_board,
     read_board_file,
 )
-from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent
+from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent, search_profile
 from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
@@ -50,5 +50,6 @@ __all__ = [
     "read_board_file",
     "render_png",
     "render_svg",
+    "search_profile",
     "svg_from_observation",
 ]

@@ -26,6 +26,7 @@ import random
 from typing import Any
 
 from bigtop.agents.base import RandomAgent, play_game
+from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
@@ -154,3 +155,37 @@ def bot_vs_random(players: int, games: int, seed: int,
     return {"players": players, "games": games, "wins": wins, "shared": shared,
             "win_rate": rate, "baseline": 1 / players,
             "se": math.sqrt(rate * (1 - rate) / games), "mean_margin": margin / games}
+
+
+def _rollout_player(game: Game, seat: int) -> ZirkusBot:
+    return ZirkusBot(seed=seat)
+
+
+def game_number(state: State) -> int:
+    """How many games of a tournament are finished (rollouts stop when it changes)."""
+    assert isinstance(state, ZirkusState)
+    return len(state.games)
+
+
+def values(state: State) -> list[float]:
+    """Every seat's points so far plus the points its bottom balls could reach with one more
+    move (:func:`_threats`): the search's evaluation of a cut-off rollout. It reads the
+    determinization's colours, which the search drew itself."""
+    assert isinstance(state, ZirkusState)
+    scores = state.scores()
+    if state.finished:
+        return scores
+    threats = _threats(state)
+    return [s + threats[c] for s, c in zip(scores, state.colours, strict=True)]
+
+
+SEARCH = SearchProfile(rollout=_rollout_player, epsilon=0.1, stage=game_number,
+                       score_scale=3.0, horizon=12, evaluate=values,
+                       summary=("heuristic rollouts of at most 12 steps, "
+                                "score-difference reward"))
+"""IS-MCTS in So ein Zirkus: heuristic rollouts of at most 12 steps (die rolls and moves)
+or to the end of the game, score-difference reward (points in holes so far)."""
+
+
+def search_profile(game: Game) -> SearchProfile:
+    return SEARCH

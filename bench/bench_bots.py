@@ -1,0 +1,280 @@
+"""Bot strength and speed figures for docs/bots.md.
+
+    .venv/bin/python bench/bench_bots.py match scout hard medium -p 4          # one match
+    .venv/bin/python bench/bench_bots.py ladder --out bench/bots.jsonl         # every pair
+    .venv/bin/python bench/bench_bots.py report bench/bots.jsonl --plot docs/bots-ladder.png
+
+A match puts bot A in one seat and bot B in every other seat; in game ``i`` (state seed
+``derive_seed(seed, "game", i)``) A sits at seat ``i mod P`` and every bot's seed is
+``derive_seed(seed, "agent", i, seat)``. A's win share (a shared first place counts 1/k) is
+tested against the fair share 1/P with :class:`bigtop.sim.stats.SequentialTest`: a look every
+``--look`` games, at most ``--max-games``, a Bonferroni-corrected Wilson interval at each
+look, stop when it leaves the fair share (overall error at most 5%). Time per move is CPU
+time (``time.process_time``) of each ``act`` call, so other processes on the machine do not
+inflate it. ``ladder`` runs every pair of levels for every game (and the SCOUT yardsticks),
+appending one JSON line per finished match, so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bigtop.agents.base import Agent
+from bigtop.agents.levels import LEVELS, make_bot
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import CHANCE, Game
+from bigtop.core.registry import new_game
+from bigtop.core.rng import derive_seed
+from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
+
+SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
+    "scout": (4, {"rounds": 1}),
+    "tricky-landing": (3, {"rounds": 1}),
+    "so-ein-zirkus": (2, {}),
+    "clown-15-go": (2, {"last_card": "turned"}),
+}
+"""The table each game's ladder is measured at: SCOUT and Tricky Landing one round (their
+unit of play; a full game is several independent rounds), Clown 15 Go with
+``last_card=turned`` (the coming default)."""
+
+
+def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``)."""
+    name, _, iters = spec.partition("@")
+    return make_bot(name, game, seat, seed, iterations=int(iters) if iters else None)
+
+
+@dataclass
+class Match:
+    game: str
+    players: int
+    options: dict[str, Any]
+    a: str
+    b: str
+    games: int = 0
+    a_share: float = 0.0  # summed win shares of A
+    decision: str | None = None
+    margins: list[float] = field(default_factory=list)
+    a_times: list[float] = field(default_factory=list)
+    b_times: list[float] = field(default_factory=list)
+
+    def summary(self, test: SequentialTest) -> dict[str, Any]:
+        lo, hi = wilson_interval(self.a_share, self.games)
+        margin = mean_interval(self.margins)
+        out = {k: v for k, v in asdict(self).items()
+               if k not in ("margins", "a_times", "b_times")}
+        out.update({
+            "fair": test.fair, "share": self.a_share / max(self.games, 1),
+            "ci95": [lo, hi], "sequential_interval": list(test.interval(self.a_share,
+                                                                         self.games)),
+            "max_games": test.max_trials, "look_every": test.look_every,
+            "margin_mean": margin.mean, "margin_ci95": [margin.low, margin.high],
+            "a_ms": _times(self.a_times), "b_ms": _times(self.b_times),
+        })
+        return out
+
+
+def _times(ts: list[float]) -> dict[str, float]:
+    if not ts:
+        return {}
+    s = sorted(ts)
+    return {"mean": 1000 * sum(s) / len(s), "median": 1000 * s[len(s) // 2],
+            "p90": 1000 * s[int(0.9 * (len(s) - 1))], "max": 1000 * s[-1], "moves": len(s)}
+
+
+def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
+              max_games: int, look: int, seed: int, log: Any = None,
+              time_budget: float | None = None) -> dict[str, Any]:
+    """Play A against B until the sequential test decides (or ``max_games``, or
+    ``time_budget`` seconds of wall time: the match then reports itself undecided)."""
+    game = new_game(name, players, options)
+    test = SequentialTest(fair=1.0 / players, max_trials=max_games, look_every=look)
+    m = Match(name, players, options, a, b)
+    start = time.time()
+    for i in range(max_games):
+        seat = i % players
+        agents = [bot(a if q == seat else b, game, q, derive_seed(seed, "agent", i, q))
+                  for q in range(players)]
+        state = game.new_initial_state(derive_seed(seed, "game", i))
+        while not state.is_terminal():
+            p = state.current_player()
+            if p == CHANCE:
+                state.apply_chance()
+                continue
+            t = time.process_time()
+            action = agents[p].act(state)
+            (m.a_times if p == seat else m.b_times).append(time.process_time() - t)
+            state.apply(action)
+        winners = state.winners()
+        m.games += 1
+        m.a_share += 1.0 / len(winners) if seat in winners else 0.0
+        sc = state.scores()
+        m.margins.append(sc[seat] - max(sc[q] for q in range(players) if q != seat))
+        m.decision = test.decide(m.a_share, m.games)
+        if log is not None and (m.games % 10 == 0 or m.decision):
+            print(f"{name} {a} vs {b}: {m.games} games, share {m.a_share / m.games:.3f} "
+                  f"({time.time() - start:.0f} s)", file=log, flush=True)
+        if m.decision or (time_budget is not None and time.time() - start > time_budget):
+            break
+    return m.summary(test)
+
+
+def ladder_pairs(levels: Sequence[str] = LEVELS) -> list[tuple[str, str]]:
+    """Every pair of levels, stronger first: neighbours first (the ladder's claims), then
+    the pairs further apart."""
+    pairs = [(levels[j], levels[i]) for i in range(len(levels))
+             for j in range(i + 1, len(levels))]
+    return sorted(pairs, key=lambda p: (levels.index(p[0]) - levels.index(p[1]),
+                                        levels.index(p[0])))
+
+
+SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
+    ("hard", "ismcts", {"rounds": 1}),
+    ("hard", "heuristic", {}),
+    ("hard", "ismcts@1000", {"rounds": 1}),
+    ("medium", "ismcts", {"rounds": 1}),
+    ("medium", "heuristic", {}),
+    ("hard", "ismcts", {}),
+]
+"""SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
+#14): one of ours against three of them, single rounds and full games."""
+
+
+def _done(path: Path) -> set[str]:
+    if not path.exists():
+        return set()
+    keys = set()
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        keys.add(_key(r["game"], r["a"], r["b"], r["options"]))
+    return keys
+
+
+def _key(game: str, a: str, b: str, options: dict[str, Any]) -> str:
+    return f"{game} {a} {b} {json.dumps(options, sort_keys=True)}"
+
+
+def ladder(out: Path, games: Sequence[str], max_games: int, look: int, seed: int,
+           budget: float | None, yardsticks: bool, log: Any) -> None:
+    jobs: list[tuple[str, str, str, int, dict[str, Any]]] = []
+    # Neighbouring levels of every game first (the ladder's claims), then the wider pairs.
+    for a, b in ladder_pairs():
+        for g in games:
+            players, options = SETUPS[g]
+            jobs.append((g, a, b, players, options))
+    jobs.sort(key=lambda j: LEVELS.index(j[1]) - LEVELS.index(j[2]))
+    if yardsticks:
+        jobs.extend(("scout", a, b, 4, o) for a, b, o in SCOUT_YARDSTICKS)
+    for g, a, b, players, options in jobs:
+        if _key(g, a, b, options) in _done(out):
+            continue
+        r = run_match(g, a, b, players, options, max_games, look, seed, log, budget)
+        with out.open("a") as f:
+            f.write(json.dumps(r) + "\n")
+        print(json.dumps(r), file=log, flush=True)
+
+
+def _ms(x: float) -> str:
+    return f"{x:.2f}" if x < 1 else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def report(paths: Sequence[Path], plot: Path | None) -> str:
+    """A markdown table of every match in ``paths`` (and a plot of the ladder)."""
+    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    lines = ["| game | A | B (×P−1) | games | A's share [95% CI] | fair | result | "
+             "margin | A ms/move (mean, p90, max) | B ms/move (mean) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        opts = ",".join(f"{k}={v}" for k, v in r["options"].items())
+        t = r["a_ms"]
+        lines.append(
+            f"| {r['game']}{' ' + opts if opts else ''} | {r['a']} | {r['b']} | {r['games']} | "
+            f"{r['share']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | {r['fair']:.3f} | "
+            f"{r['decision'] or 'undecided'} | {r['margin_mean']:+.1f} | "
+            f"{_ms(t['mean'])}, {_ms(t['p90'])}, {_ms(t['max'])} | {_ms(r['b_ms']['mean'])} |")
+    if plot is not None:
+        _plot(rows, plot)
+    return "\n".join(lines)
+
+
+def _plot(rows: list[dict[str, Any]], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(SETUPS)
+    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.6), sharey=True)
+    for ax, g in zip(axes, names, strict=True):
+        mine = [r for r in rows if r["game"] == g and r["options"] == SETUPS[g][1]
+                and r["a"] in LEVELS and r["b"] in LEVELS]
+        mine.sort(key=lambda r: (LEVELS.index(r["a"]), LEVELS.index(r["b"])))
+        labels = [f"{r['a']}\nvs {r['b']}" for r in mine]
+        share = [r["share"] for r in mine]
+        err = [[r["share"] - r["ci95"][0] for r in mine], [r["ci95"][1] - r["share"]
+                                                          for r in mine]]
+        ax.bar(range(len(mine)), share, yerr=err, capsize=3, color="#4a7ab5")
+        if mine:
+            ax.axhline(mine[0]["fair"], color="#c44", linestyle="--", linewidth=1,
+                       label="fair share")
+        ax.set_xticks(range(len(mine)), labels, fontsize=7)
+        ax.set_title(f"{g} ({SETUPS[g][0]} players)", fontsize=9)
+        ax.set_ylim(0, 1)
+    axes[0].set_ylabel("win share of A (one A, the rest B)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("match")
+    m.add_argument("game")
+    m.add_argument("a")
+    m.add_argument("b")
+    m.add_argument("-p", "--players", type=int)
+    m.add_argument("-o", "--option", action="append", default=[])
+    la = sub.add_parser("ladder")
+    la.add_argument("--out", type=Path, default=Path("bench/bots.jsonl"))
+    la.add_argument("--games", default=",".join(SETUPS))
+    la.add_argument("--no-yardsticks", action="store_true")
+    for p in (m, la):
+        p.add_argument("--max-games", type=int, default=1000)
+        p.add_argument("--look", type=int, default=20)
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--budget", type=float, help="wall seconds per match at most")
+    r = sub.add_parser("report")
+    r.add_argument("paths", type=Path, nargs="+")
+    r.add_argument("--plot", type=Path)
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "match":
+            players, options = SETUPS.get(args.game, (2, {}))
+            options = dict(options)
+            for kv in args.option:
+                k, _, v = kv.partition("=")
+                options[k] = json.loads(v) if v[:1].isdigit() or v in ("true", "false") else v
+            print(json.dumps(run_match(args.game, args.a, args.b, args.players or players,
+                                       options, args.max_games, args.look, args.seed,
+                                       sys.stderr, args.budget)))
+        elif args.cmd == "ladder":
+            ladder(args.out, args.games.split(","), args.max_games, args.look, args.seed,
+                   args.budget, not args.no_yardsticks, sys.stderr)
+        else:
+            print(report(args.paths, args.plot))
+    except BigtopError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
