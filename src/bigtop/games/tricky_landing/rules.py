@@ -34,7 +34,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_normals, derive_rng
 from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
     HAND_SIZE,
@@ -49,8 +49,8 @@ from bigtop.games.tricky_landing.cards import (
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     ThrowModel,
+    landing_from_errors,
     seat_angle,
-    throw_once,
     to_table,
     wrap_degrees,
 )
@@ -265,10 +265,11 @@ class TrickyLandingState(State[TrickyLandingGame]):
     def _apply(self, action: Action) -> None:
         assert isinstance(action, Throw)
         p = self.current_player()
-        rng = derive_rng(self.seed, "throw", len(self.history))
+        # The throw's four release errors from one hash of (seed, action count).
+        errors = derive_normals(self.seed, "throw", len(self.history))
         seat = self.game.seats[p]
         x, y = to_table(seat, float(action.x), float(action.y))
-        pose = throw_once(self.game.models[p], seat, x, y, float(action.spin), rng)
+        pose = landing_from_errors(self.game.models[p], seat, x, y, float(action.spin), errors)
         self.hands[p].remove(action.card)
         self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
 
