@@ -89,7 +89,7 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["play", "x[/x]"], "unknown game 'x[/x]'"),
     (["play", "scout", "-o", "[/x]=1"], "unknown rule option '[/x]'"),
     (["play", "scout", "-o", "rounds=[/x]"], "[/x]"),
-    (["play", "scout", "--bots", "[bold]x"], "bots must be one of"),
+    (["play", "scout", "--bots", "[bold]x"], "unknown bot"),
     (["play", "scout", "--seat", "9"], "seat must be"),
     (["play", "scout", "--seed", "-1"], "seed must be"),
     (["play", "so-ein-zirkus", "-p", "2", "-o", "board=/dev/zero"], "larger than"),

@@ -273,10 +273,11 @@ def test_picture_of_a_seat_view(client: TestClient) -> None:
     assert client.get(f"/api/tables/{t}").json()["picture"] is None
     problem(client.get(f"/api/tables/{t}/picture.svg?token=bad"), 403, "wrong-token")
     problem(client.get(f"/api/tables/{t}/picture.svg"), 401, "seat-token-required")
-    scout = create(client)
+    scout = create(client)  # every game draws its view now
     assert client.get(f"/api/tables/{scout['table']}",
-                      headers=auth(scout["seats"][0]["token"])).json()["picture"] is None
-    problem(client.get(f"/api/tables/{scout['table']}/picture.svg",
+                      headers=auth(scout["seats"][0]["token"])).json()["picture"] == (
+        f"/api/tables/{scout['table']}/picture.svg")
+    problem(client.get("/api/tables/nope/picture.svg",
                        headers=auth(scout["seats"][0]["token"])), 404, "not-found")
 
 

@@ -36,10 +36,11 @@ def test_both_variants_play_the_same_seeds_as_simulate() -> None:
 
 
 def test_a_clear_difference_is_significant_and_no_difference_is_not() -> None:
-    # Clown 15 Go: the basic game between bots always stalls with nobody ahead (G2); with
-    # rule 1 (open pile first) open piles empty and games are won.
-    c = compare("clown-15-go", 2, 30, seed=1, a={}, b={"open_pile_first": True},
-                bots=["easy"])
+    # Clown 15 Go under the old reading of G2 (last_card=stays): the basic game between bots
+    # always stalls with nobody ahead; with rule 1 (open pile first) open piles empty and
+    # games are won.
+    c = compare("clown-15-go", 2, 30, seed=1, a={"last_card": "stays"},
+                b={"last_card": "stays", "open_pile_first": True}, bots=["easy"])
     rows = {r["statistic"]: r for r in c.differences()}
     assert rows["end_reason=stall"]["significant"] and rows["end_reason=stall"]["a"] == 1.0
     assert rows["end_reason=stall"]["difference"] < 0

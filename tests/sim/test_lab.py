@@ -99,15 +99,18 @@ def test_fewer_bots_than_seats_are_cycled_and_shown() -> None:
 
 
 def test_games_with_no_winner_are_counted_apart() -> None:
-    # A stalled basic Clown 15 Go game between random players: everybody keeps one card.
-    run = simulate("clown-15-go", 3, 8, seed=1, bots=["random"])
+    # A stalled basic Clown 15 Go game between random players under the old reading of G2
+    # (last_card=stays): everybody keeps one card.
+    run = simulate("clown-15-go", 3, 8, seed=1, options={"last_card": "stays"},
+                   bots=["random"])
     assert all(r.no_winner for r in run.records)
     s = run.summary()
     assert s["no_winner"]["games"] == 8 and s["no_winner"]["rate"] == 1.0
     assert all(x["win_rate"] == 0.0 for x in s["seats"]) and s["shared_wins"] == 0
     assert win_shares([0, 1, 2], 3) == [0.0, 0.0, 0.0]
     assert win_shares([0, 2], 3) == [0.5, 0.0, 0.5] and win_shares([0], 1) == [1.0]
-    res = cli.invoke(app, ["simulate", "clown-15-go", "-p", "3", "-n", "8", "--seed", "1"])
+    res = cli.invoke(app, ["simulate", "clown-15-go", "-p", "3", "-n", "8", "--seed", "1",
+                           "-o", "last_card=stays"])
     assert "no winner (every seat tied for first, counted as nobody's win): 8 (100.0%)" in \
         " ".join(res.output.split())
 

@@ -1,4 +1,4 @@
-"""`bigtop games`: the games, their player counts and rule options."""
+"""`bigtop games [GAME]`: the games, their player counts and rule options."""
 
 from __future__ import annotations
 
@@ -10,16 +10,55 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bigtop.cli._app import app
-from bigtop.core.registry import list_games
+from bigtop.cli._app import app, fail
+from bigtop.core.errors import BigtopError
+from bigtop.core.options import OptionInfo
+from bigtop.core.registry import GameInfo, get_game, list_games
+
+
+def _values(o: OptionInfo) -> str:
+    if o.choices:
+        return " | ".join(map(str, o.choices))
+    lo = "" if o.minimum is None else f"{o.minimum:g}"
+    hi = "" if o.maximum is None else f"{o.maximum:g}"
+    return f"{o.type} {lo}..{hi}" if (lo or hi) else o.type
+
+
+def _default(o: OptionInfo) -> str:
+    if isinstance(o.default, bool):
+        return str(o.default).lower()
+    return str(o.default)
+
+
+def _table(g: GameInfo) -> Table:
+    """Two columns, so the meaning keeps most of an 80-column screen: the option with its
+    default and values under it, then what it means."""
+    table = Table(title=Text(f"{g.title}  ({g.name}, {g.min_players}–{g.max_players} players)"),
+                  title_justify="left", show_lines=True, expand=True)
+    table.add_column("option, default, values", ratio=1, overflow="fold")
+    table.add_column("meaning", ratio=2)
+    for o in g.options:
+        cell = Text(o.name, style="bold")
+        cell.append(f"\ndefault {_default(o)}\n")
+        cell.append(_values(o), style="dim")
+        table.add_row(cell, Text(o.doc))
+    return table
 
 
 @app.command()
 def games(
+    game: Annotated[str | None, typer.Argument(
+        help="Show only this game, e.g. scout.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List the games, their player counts and rule options."""
+    """List the games, their player counts and rule options (or one game's)."""
     infos = list_games()
+    if game is not None:
+        try:
+            get_game(game)
+        except BigtopError as e:
+            fail(str(e))
+        infos = [g for g in infos if g.name == game]
     if as_json:
         out = [{
             "name": g.name, "title": g.title, "min_players": g.min_players,
@@ -29,23 +68,11 @@ def games(
                          "minimum": o.minimum, "maximum": o.maximum, "quote": o.quote}
                         for o in g.options],
         } for g in infos]
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(out if game is None else out[0], indent=2, ensure_ascii=False))
         return
-    console = Console()
+    console = Console(highlight=False)
     for g in infos:
-        table = Table(title=f"{g.title}  ({g.name}, {g.min_players}–{g.max_players} players)",
-                      title_justify="left", show_lines=False)
-        table.add_column("option")
-        table.add_column("default")
-        table.add_column("values")
-        table.add_column("meaning")
-        for o in g.options:
-            if o.choices:
-                values = " | ".join(map(str, o.choices))
-            else:
-                lo = "" if o.minimum is None else f"{o.minimum:g}"
-                hi = "" if o.maximum is None else f"{o.maximum:g}"
-                values = f"{o.type} {lo}..{hi}" if (lo or hi) else o.type
-            # Text, not markup: a doc may quote a rule with [brackets].
-            table.add_row(*(Text(t) for t in (o.name, str(o.default), values, o.doc)))
-        console.print(table)
+        console.print(_table(g))
+    if game is None:
+        console.print(Text("`bigtop games NAME` shows one game; `bigtop play NAME` plays it.",
+                           style="dim"))

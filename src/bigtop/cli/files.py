@@ -15,10 +15,12 @@ from bigtop.core.game import State
 from bigtop.core.limits import MAX_JSON_BYTES, parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
+from bigtop.core.text import numbers
 
 
-def _load_state_file(path: str) -> State:
-    """Read a state file (or stdin) within the input limits and load it."""
+def load_state_file(path: str) -> State:
+    """Read a state file (or stdin for ``-``) within the input limits and load it,
+    validated; BigtopError otherwise."""
     from pathlib import Path
 
     from bigtop.core.registry import load_state
@@ -64,7 +66,8 @@ def state(
 def render(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
     player: Annotated[int | None, typer.Option(
-        help="Draw what this seat may see (default: everything).")] = None,
+        help="Draw what this seat may see, its hand included (default: what a spectator "
+        "sees, no hidden cards).", show_default=False)] = None,
     out: Annotated[str | None, typer.Option(
         help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
 ) -> None:
@@ -72,7 +75,7 @@ def render(
     from bigtop.core.registry import game_module
 
     try:
-        s = _load_state_file(path)
+        s = load_state_file(path)
         s.check_seat(player)
         if out is None:
             typer.echo(s.render(player))
@@ -102,25 +105,32 @@ def render(
 def replay(
     path: Annotated[str, typer.Argument(help="A state JSON file (from `bigtop state`), or -.")],
 ) -> None:
-    """Replay a game from its seed and history, one line per action."""
+    """Replay a game from its seed and history, one line per action, with how each round
+    (and trick) ended."""
+    from bigtop.games import teaching
+
     try:
-        saved = _load_state_file(path)
+        saved = load_state_file(path)
     except BigtopError as e:
         fail(str(e))
         return
+    teach = teaching(saved.game.name)
     s = saved.game.new_initial_state(saved.seed)
     for i, action in enumerate(saved.history, 1):
         try:
             line = s.describe(action)  # refuses an action that is not legal here
+            before = s.clone()
             s.apply(action)
         except BigtopError as e:
             fail(f"action {i} does not replay from a fresh deal: {e}")
             return
         typer.echo(f"{i:>5}  {line}")
+        for note in teach.trick_summary(before, s) + teach.round_summary(before, s):
+            typer.echo(f"       {note}")
     if s != saved:
         fail("the history does not lead to the saved position (it was hand-edited?)")
         return
     if s.is_terminal():
         result = s.result()
-        typer.echo(f"final scores {result['scores']}, winners "
+        typer.echo(f"final scores {numbers(result['scores'])}; winners "
                    + ", ".join(f"P{w}" for w in result["winners"]))

@@ -6,7 +6,7 @@ On start the database is migrated (created fresh, or upgraded) and the worker's 
 
 >>> from bigtop.server.settings import Settings
 >>> app = create_app(Settings(db_url="sqlite://"))
->>> sorted({r.path for r in app.routes if r.path.startswith("/api/lobby")})
+>>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/lobby"))
 ['/api/lobby']
 """
 

@@ -3,7 +3,7 @@
 A card is an ``int`` code ``colour * 15 + (number - 1)``: fast to compare and to store.
 Its text (and JSON) form is the colour letter followed by the number, e.g. ``"R7"``.
 
->>> deck = Deck("ROYGBPKW", 8)
+>>> deck = Deck("ROYGBVKW", 8)
 >>> len(deck.cards)
 120
 >>> deck.text(deck.parse("G15")), number(deck.parse("G15")), deck.colour_name(deck.parse("G1"))
@@ -21,12 +21,13 @@ from bigtop.core.errors import InvalidStateError
 HIGHEST = 15
 """Every set runs from 1 to 15 ("You start with the number 1 ... up till 15")."""
 
-DEFAULT_COLOURS = "ROYGBPKW"
-"""The default box: 8 colours (no source gives the real colours; see the rulings)."""
+DEFAULT_COLOURS = "ROYGBVKW"
+"""The default box: 8 colours (no source gives the real colours; see the rulings). Violet is
+``V``, not ``P``, so that a card never reads like a seat (``P2 lays P2``)."""
 
 COLOUR_NAMES = {
-    "R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "P": "purple",
-    "K": "black", "W": "white",
+    "R": "red", "O": "orange", "Y": "yellow", "G": "green", "B": "blue", "V": "violet",
+    "K": "black", "W": "white", "P": "purple",
 }
 
 

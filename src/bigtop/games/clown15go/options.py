@@ -15,6 +15,24 @@ rule); ruling G3's stall (a whole round with no card placed anywhere but the pla
 open piles); ruling G3's hard turn cap."""
 
 
+def end_reason_text(reason: str | None, first_out: int | None, max_turns: int) -> str:
+    """Why a game ended, in words.
+
+    >>> end_reason_text("went-out", 2, 1000)
+    'P2 got rid of all their cards'
+    """
+    if reason == "went-out":
+        return f"P{first_out} got rid of all their cards"
+    if reason == "all-out":
+        return "every player has gone out"
+    if reason == "stall":
+        return "for too long no card went anywhere but onto its player's open pile"
+    if reason == "turn-limit":
+        return f"the turn limit of {max_turns} turns was reached"
+    return str(reason).replace("-", " ")
+
+
+
 @dataclass(frozen=True)
 class Clown15GoOptions(RuleOptions):
     sets: int = option(
@@ -28,7 +46,7 @@ class Clown15GoOptions(RuleOptions):
         DEFAULT_COLOURS,
         doc="The colour letters of the sets in the box, one distinct capital letter per set; "
         "the game uses the first `sets` of them (default: red, orange, yellow, green, blue, "
-        "purple, black, white).",
+        "violet, black, white).",
     )
     open_pile_first: bool = option(
         False,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bigtop.core.errors import InvalidStateError
 from bigtop.core.game import JSON
+from bigtop.core.text import count
 from bigtop.games.clown15go.cards import HIGHEST, number
 from bigtop.games.clown15go.options import END_REASONS
 from bigtop.games.clown15go.scoring import expected_points
@@ -86,7 +87,7 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
     missing = sorted(set(d.cards) - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {d.text(missing[0])}")
+            f"{count(len(missing), 'card')} missing, e.g. {d.text(missing[0])}")
     recycled = pos.get("recycled", [False] * n)
     if not isinstance(recycled, list) or len(recycled) != n:
         raise InvalidStateError(f"'recycled' must list {n} true/false values")

@@ -28,6 +28,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.clown15go.actions import (
     Borrow,
     Clown15GoAction,
@@ -40,7 +41,7 @@ from bigtop.games.clown15go.actions import (
     TurnOver,
 )
 from bigtop.games.clown15go.cards import HIGHEST, Deck, colour, number
-from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions
+from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions, end_reason_text
 from bigtop.games.clown15go.position import PHASES, load_position
 from bigtop.games.clown15go.scoring import expected_points, out_points, row_points
 from bigtop.games.clown15go.tensor import encode, tensor_size
@@ -652,14 +653,17 @@ class Clown15GoState(State[Clown15GoGame]):
                 marks.append(f"out #{self.out_order.index(q) + 1}")
             tag = f" ({', '.join(marks)})" if marks else ""
             pts = f", {self.points[q]} points" if o.points else ""
-            below = " ".join(d.texts(pile[-6:-1]))
+            below = " ".join(d.texts(pile[-5:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "
-                         f"{_cards(self.cards_left(q))}{pts}")
+                         f"{count(self.cards_left(q), 'card')}{pts}")
         if self.phase == "card" and self.pending is not None:
             lines.append(f"P{self.to_act} turned over: {d.text(self.pending)}")
         if self.phase == "over":
-            lines.append(f"Game over ({self.end_reason}); ranking {self.ranking()}")
+            first = self.out_order[0] if self.out_order else None
+            why = end_reason_text(self.end_reason, first, o.max_turns)
+            places = ", ".join(f"P{q} {k}" for q, k in enumerate(self.ranking()))
+            lines.append(f"Game over: {why}. Places: {places}")
         return "\n".join(lines)
 
     # -- JSON -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng
+from bigtop.core.text import count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 from bigtop.games.scout.options import ScoutOptions
@@ -614,7 +615,7 @@ class ScoutState(State[ScoutGame]):
         else:
             lines.append("Active set: none (the table is empty)")
         for q in range(g.num_players):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             info = (f"captured {len(self.captured[q])}, scout tokens {self.scout_tokens[q]}, "
                     f"Scout & Show {'ready' if self.show_tokens[q] else 'spent'}")
             lines.append(f"  P{q} ({tag}): {info}")
@@ -914,7 +915,7 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
     missing = sorted(game.deck_set - seen)
     if missing:
         raise InvalidStateError(
-            f"{len(missing)} card(s) missing, e.g. {missing[0][0]}/{missing[0][1]}")
+            f"{count(len(missing), 'card')} missing, e.g. {missing[0][0]}/{missing[0][1]}")
     if len(s.unused) != len(game.deck) - n * game.hand_size:
         raise InvalidStateError(
             f"{len(s.unused)} unused cards; this player count leaves "

@@ -11,6 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from bigtop.core.errors import InvalidStateError
+from bigtop.core.text import count
 from bigtop.games.tricky_landing.cards import SUITS, sort_key, suit_of
 from bigtop.games.tricky_landing.tricks import Landing
 
@@ -193,7 +194,7 @@ def problems(s: TrickyLandingState) -> list[str]:
         out.append(f"card {foreign[0]} is not in the {n}-player deck")
     missing = sorted(g.deck_set - set(counts), key=sort_key)
     if missing:
-        out.append(f"{len(missing)} card(s) missing, e.g. {missing[0]}")
+        out.append(f"{count(len(missing), 'card')} missing, e.g. {missing[0]}")
     if len(s.undealt) != g.leftover:
         out.append(f"{len(s.undealt)} undealt cards; {n} players leave {g.leftover}")
     if s.finished != (s.round == g.rounds):
@@ -217,8 +218,8 @@ def problems(s: TrickyLandingState) -> list[str]:
         for q in range(n):
             want = g.hand_size - s.trick - (1 if q in thrown else 0)
             if len(s.hands[q]) != want:
-                out.append(f"P{q} holds {len(s.hands[q])} cards; trick {s.trick + 1} with "
-                           f"{len(s.table)} card(s) on the table needs {want}")
+                out.append(f"P{q} holds {count(len(s.hands[q]), 'card')}; trick {s.trick + 1} with "
+                           f"{count(len(s.table), 'card')} on the table needs {want}")
                 break
     played = sum(map(len, s.won)) + sum(map(len, s.penalty)) + len(s.discard) + (
         1 if s.trump_card is not None else 0)

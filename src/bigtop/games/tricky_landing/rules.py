@@ -35,6 +35,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_normals, derive_rng
+from bigtop.core.text import count, decimal, number, numbers
 from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
     HAND_SIZE,
@@ -80,8 +81,8 @@ GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 def _spin_word(spin: float) -> str:
     for name, v in SPINS.items():
         if v == spin:
-            return f"{name} spin"
-    return f"spin {spin:g} rev/s"
+            return "no spin" if v == 0 else f"{name} spin"
+    return f"spin {number(spin)} rev/s"
 
 
 def _number(v: object) -> bool:
@@ -379,36 +380,41 @@ class TrickyLandingState(State[TrickyLandingGame]):
         # table shows it once it lands face up).
         what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
                 else "a card")
-        return (f"P{p} throws {what} aiming at ({action.x:g}, {action.y:g}) cm with "
-                f"{_spin_word(action.spin)}")
+        return (f"P{p} throws {what} aiming at ({number(action.x)}, {number(action.y)}) cm "
+                f"with {_spin_word(action.spin)}")
 
     def _render(self, player: int | None = None) -> str:
         g = self.game
         n = g.num_players
         if self.finished:
-            head = f"Tricky Landing — game over after {g.rounds} rounds, totals {self.totals}"
+            head = (f"Tricky Landing — game over after {count(g.rounds, 'round')}, totals "
+                    f"{numbers(self.totals)}")
         else:
             head = (f"Tricky Landing — round {self.round + 1} of {g.rounds}, trick "
-                    f"{self.trick + 1} of {g.hand_size}, totals {self.totals}")
+                    f"{self.trick + 1} of {g.hand_size}, totals {numbers(self.totals)}")
         trump = (f"{card_name(self.trump_card)} (trump {SUIT_NAMES[self.trump_suit or 'y']})"
                  if self.trump_card else
                  (f"none (trump suit {SUIT_NAMES[self.trump_suit]})" if self.trump_suit
                   else "none (no trump suit)"))
-        lines = [head, f"Trump card: {trump}",
-                 f"First player card: P{self.leader}; dealer P{self.dealer}"]
+        lines = [head, f"Trump card: {trump}; first player card: P{self.leader}; "
+                 f"dealer P{self.dealer}"]
 
         def show(c: Landing) -> str:
             seen = c.card not in self.hidden or self.hidden[c.card] == player
             name = card_name(c.card) if seen else "a card"
             face = "face down" if c.face_down else "face up"
-            return (f"  P{c.player}: {name} {face} at ({c.x:.1f}, {c.y:.1f}) cm, "
-                    f"turned {c.rotation:.0f}°")
+            return (f"  P{c.player}: {name} {face} at ({decimal(c.x, 1)}, {decimal(c.y, 1)}) cm,"
+                    f" turned {decimal(c.rotation, 0)}°")
 
         if self.last_table:
             res = self.resolution()
             assert res is not None
-            lines.append(f"Last trick (trump {suit_word(self.last_trump)}):")
-            for i, c in enumerate(self.last_table):
+            trump = (f"trump {suit_word(self.last_trump)}" if self.last_trump is not None
+                     else "no trump")
+            lines.append(f"Last trick ({trump}):")
+            # Where each card landed matters until the next trick starts; then only its
+            # outcome is kept, so the view stays one screen high with six players.
+            for i, c in enumerate(self.last_table if not self.table else []):
                 k = res.trick_of[i]
                 lines.append(show(c) + (f" — trick {k + 1}" if k >= 0 else " — missed"))
             lines.extend("  " + line for line in describe_resolution(res, self.last_table))
@@ -416,15 +422,12 @@ class TrickyLandingState(State[TrickyLandingGame]):
             lines.append("On the table (landing order):")
             lines.extend(show(c) for c in self.table)
         for q in range(n):
-            tag = "you" if q == player else f"{len(self.hands[q])} cards"
+            tag = "you" if q == player else count(len(self.hands[q]), "card")
             lines.append(f"  P{q} ({tag}): {len(self.won[q])} face down (+1 each), "
                          f"{len(self.penalty[q])} face up (−2 each)"
                          + (f": {' '.join(self.penalty[q])}" if self.penalty[q] else ""))
         if player is not None and not self.finished:
             lines.append("Your hand: " + " ".join(self.hands[player]))
-            lines.append("Throw: CARD [X Y] [SPIN], e.g. 'y7 0 0 medium' (aim in cm from the "
-                         "target's centre, x to your right, y away from you; spin "
-                         "none/low/medium/high or rev/s)")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:
@@ -629,13 +632,16 @@ def describe_resolution(res: Resolution, table: list[Landing]) -> list[str]:
     out = []
     for k, t in enumerate(res.tricks):
         if not t.winners:
-            out.append(f"trick {k + 1}: every card face down, all {len(t.members)} discarded")
+            out.append(f"trick {k + 1}: every card face down, "
+                       + ("discarded" if len(t.members) == 1
+                          else f"all {len(t.members)} discarded"))
             continue
         who = " and ".join(f"P{table[w].player}" for w in t.winners)
-        took = ", ".join(str(len(x)) for x in t.taken)
+        took = " and ".join(str(len(x)) for x in t.taken)
+        cards = "card" if all(len(x) == 1 for x in t.taken) else "cards"
         extra = f", {len(t.discarded)} discarded" if t.discarded else ""
-        out.append(f"trick {k + 1}: lead {suit_word(t.lead)}; won by {who} "
-                   f"(taking {took} card(s){extra})")
+        lead = f"lead {suit_word(t.lead)}" if t.lead is not None else "no lead suit"
+        out.append(f"trick {k + 1}: {lead}; won by {who} (taking {took} {cards}{extra})")
     if res.new_trump is not None:
         out.append(f"the lone miss {card_name(table[res.new_trump].card)} is the new trump card")
     for i in res.kept_face_up:

@@ -9,6 +9,12 @@ from dataclasses import dataclass
 from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 
 ENDINGS = ("six-hole", "no-balls", "turn-limit")
+ENDING_WORDS: dict[str, str] = {
+    "six-hole": "a ball fell into the 6-point hole",
+    "no-balls": "the 6-point hole can no longer be filled",
+    "turn-limit": "the turn limit was reached",
+}
+"""Why a game ended, in words (the keys are :data:`ENDINGS`)."""
 MAX_SERIES_GAMES = 50
 """Ruling Z13: a tournament to a target score also stops after this many games."""
 

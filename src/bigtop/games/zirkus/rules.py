@@ -51,14 +51,35 @@ from bigtop.games.zirkus.board import (
     looks_like_path,
     read_board_file,
 )
-from bigtop.games.zirkus.options import ENDINGS, MAX_SERIES_GAMES, ZirkusOptions, series_over
+from bigtop.games.zirkus.options import (
+    ENDING_WORDS,
+    ENDINGS,
+    MAX_SERIES_GAMES,
+    ZirkusOptions,
+    series_over,
+)
 from bigtop.games.zirkus.position import load_position
 from bigtop.games.zirkus.tensor import encode, tensor_size
 
 __all__ = [  # actions and options live in their own modules; importable from here too
-    "BALLS_PER_COLOUR", "CLOWN_CAPACITY", "COLOURS", "ENDINGS", "FACES", "MAX_SERIES_GAMES",
-    "PHASES", "STEPS", "Add", "BackToStart", "Move", "Restart", "Roll", "Upend", "ZirkusGame",
-    "ZirkusOptions", "ZirkusState",
+    "BALLS_PER_COLOUR",
+    "CLOWN_CAPACITY",
+    "COLOURS",
+    "ENDINGS",
+    "ENDING_WORDS",
+    "FACES",
+    "MAX_SERIES_GAMES",
+    "PHASES",
+    "STEPS",
+    "Add",
+    "BackToStart",
+    "Move",
+    "Restart",
+    "Roll",
+    "Upend",
+    "ZirkusGame",
+    "ZirkusOptions",
+    "ZirkusState",
 ]
 
 # -- the game -------------------------------------------------------------------------------
@@ -693,7 +714,7 @@ class ZirkusState(State[ZirkusGame]):
         lines.append("[k:RB] clown k, balls bottom to top (the top one decides who may "
                      "move it)")
         lines.append("(v) empty v-point hole, (v:R) holds red; s start field; "
-                     "steps F up, L left, R right")
+                     "steps F up, L/R left/right")
         if self.ejected >= 0:
             lines.append(f"Clown {self.ejected} was pushed off the board.")
         in_play = self.in_play()
@@ -714,7 +735,9 @@ class ZirkusState(State[ZirkusGame]):
             lines.append("  Points by colour: " + ", ".join(
                 f"{COLOURS[c]} {pts[c]}" for c in range(4)))
         if self.finished:
-            lines.append(f"Final scores {[int(s) for s in self.scores()]} ({self.ending})")
+            why = ENDING_WORDS.get(str(self.ending), str(self.ending))
+            scores = ", ".join(f"P{p} {int(s)}" for p, s in enumerate(self.scores()))
+            lines.append(f"Game over: {why}. Final scores: {scores}")
         return "\n".join(lines)
 
     def action_from_text(self, text: str) -> Action:

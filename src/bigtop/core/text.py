@@ -1,0 +1,65 @@
+"""Small helpers for the human text every game and the CLI print: counted nouns and numbers
+without float noise (no ``1 cards``, ``-0.0`` or ``19.0`` for a whole number).
+
+>>> count(1, "card"), count(3, "card"), count(0, "point")
+('1 card', '3 cards', '0 points')
+>>> number(19.0), number(-0.0), number(2.5), number(-3)
+('19', '0', '2.5', '-3')
+>>> decimal(-0.04, 1), decimal(13.77, 1)
+('0.0', '13.8')
+>>> numbers([19.0, -2.0, 0.5])
+'19, -2, 0.5'
+>>> print(paragraphs(["A short line.", "* a bullet that is long enough to wrap onto a "
+...                   "second line"], width=30))
+A short line.
+ * a bullet that is long
+   enough to wrap onto a
+   second line
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` followed by ``noun``, in the plural unless ``n`` is 1 (``plural`` overrides the
+    added ``s``)."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def number(x: float) -> str:
+    """A score or coordinate as a person writes it: whole numbers without ``.0``, no minus
+    zero, otherwise up to 6 significant digits."""
+    if x == 0:
+        return "0"  # also -0.0
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:g}"
+
+
+def decimal(x: float, places: int) -> str:
+    """``x`` with a fixed number of decimals and no minus zero (``-0.04`` gives ``0.0``)."""
+    text = f"{x:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def numbers(xs: Iterable[float]) -> str:
+    """Several numbers, comma-separated, each as :func:`number` writes it."""
+    return ", ".join(number(x) for x in xs)
+
+
+def paragraphs(items: Iterable[str], width: int = 78) -> str:
+    """Teaching text: each item wrapped to ``width`` columns; an item starting with ``* `` is
+    a bullet with a hanging indent; empty items are left out (optional sentences)."""
+    out = []
+    for item in items:
+        if not item:
+            continue
+        if item.startswith("* "):
+            out.append(textwrap.fill(item[2:], width, initial_indent=" * ", break_on_hyphens=False,
+                                     subsequent_indent="   "))
+        else:
+            out.append(textwrap.fill(item, width, break_on_hyphens=False))
+    return "\n".join(out)

@@ -1,0 +1,84 @@
+"""Clown 15 Go explained to a newcomer, and how a game ended (for ``bigtop play`` and
+``bigtop replay``).
+
+>>> from bigtop import new_state
+>>> s = new_state("clown-15-go", players=2, seed=1, options={"sets": 2})
+>>> "open pile" in rules_text(s.game) and "G2" not in rules_text(s.game)
+True
+"""
+
+from __future__ import annotations
+
+from bigtop.core.game import Game, State
+from bigtop.core.text import count, number, paragraphs
+from bigtop.games.clown15go.options import end_reason_text
+from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
+
+
+def intro(game: Game) -> str:
+    """Two lines to read before the first move."""
+    assert isinstance(game, Clown15GoGame)
+    return paragraphs([
+        "Turn over your cards one by one and place each in the middle (rows 1, 2, 3 ... 15) "
+        "or on another player's open pile (one higher or lower). A card that fits nowhere "
+        "ends your turn. Lose all your cards to win."])
+
+
+def rules_text(game: Game) -> str:
+    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+    assert isinstance(game, Clown15GoGame)
+    o = game.options
+    d = game.deck
+    colours = ", ".join(f"{letter} {d.colour_name(i * 15)}"
+                        for i, letter in enumerate(d.colours))
+    forced = ("A card that fits somewhere must be placed; you choose where."
+              if o.placing == "forced" else "You may always lay a card down instead.")
+    last = ("A single open card then becomes your closed pile."
+            if getattr(o, "last_card", "turned") == "turned" else
+            "With one open card and none closed your turn passes.")
+    advanced = [
+        "* First play the top of your open pile while it fits." if o.open_pile_first else "",
+        "* A card one off your open pile's top may go there." if o.own_pile else "",
+        "* You may move other players' open tops to the middle." if o.borrowing else "",
+        "* Play on until all are out: going out scores 30, 25, 20 ...; a finished row 15 "
+        "(150 if one colour)." if o.points else "",
+    ]
+    end = ("Most points wins." if o.points else
+           "The first player with no cards left wins; the others rank by cards left.")
+    return paragraphs([
+        f"Clown 15 Go. The deck has {count(len(d.cards), 'card')}: the numbers 1 to 15 in "
+        f"each colour ({colours}), written like {d.colours[0]}7. Everyone starts with a "
+        "face-down closed pile.",
+        "On your turn, turn over the top card of your closed pile and place it:",
+        "* in the middle: a 1 starts a new row; any other card goes on a row whose top is "
+        "one lower. A row that reaches 15 is put away;",
+        "* on another player's open pile whose top is one higher or one lower.",
+        "Then turn over the next card. A card that fits nowhere is laid face up on your own "
+        f"open pile and your turn ends. {forced}",
+        "When your closed pile runs out, your open pile but its top card is turned over "
+        "as a new closed pile. " + last,
+        *(["Advanced rules:", *advanced] if any(advanced) else []),
+        f"{end} If nothing changes for a long time the game stops; the same ranking decides.",
+        "Type a listed number, or 'new', 'row 2', 'pile 1', 'lay', 'turn', 'pass'"
+        + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".",
+    ])
+
+
+def round_summary(before: State, after: State) -> list[str]:
+    """How the game ended and everyone's cards (and points), when the action from
+    ``before`` to ``after`` ended it; a line when a player went out; otherwise nothing."""
+    assert isinstance(before, Clown15GoState) and isinstance(after, Clown15GoState)
+    lines = [f"P{q} has gone out (no cards left)."
+             for q in after.out_order[len(before.out_order):]
+             if not after.is_terminal()]  # the game-over lines say who went out
+    if after.is_terminal() and not before.is_terminal():
+        first = after.out_order[0] if after.out_order else None
+        why = end_reason_text(after.end_reason, first, after.game.options.max_turns)
+        lines.append(f"Game over: {why}.")
+        points = after.game.options.points
+        ranking = after.ranking()
+        for q in range(after.game.num_players):
+            pts = f"{number(after.points[q])} points, " if points else ""
+            lines.append(f"  P{q}: {pts}{count(after.cards_left(q), 'card')} left, "
+                         f"place {ranking[q]}")
+    return lines

@@ -1,0 +1,103 @@
+"""SCOUT explained to a newcomer, and what a finished round means (for ``bigtop play`` and
+``bigtop replay``).
+
+>>> from bigtop import new_state
+>>> s = new_state("scout", players=3, seed=1, options={"rounds": 1})
+>>> "Show" in rules_text(s.game) and "ruling" not in rules_text(s.game).lower()
+True
+"""
+
+from __future__ import annotations
+
+from bigtop.core.game import Game, State
+from bigtop.core.text import count, paragraphs
+from bigtop.games.scout.cards import show_card
+from bigtop.games.scout.rules import Insert, ScoutGame, ScoutState
+
+
+def intro(game: Game) -> str:
+    """Two lines to read before the first move."""
+    assert isinstance(game, ScoutGame)
+    return paragraphs([
+        "Play adjacent cards that beat the set on the table, or scout a card from it into "
+        "your hand. You may not reorder your hand; only the top number of a card counts. "
+        f"{count(game.rounds, 'round')}; most points wins."])
+
+
+def rules_text(game: Game) -> str:
+    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+    assert isinstance(game, ScoutGame)
+    o = game.options
+    turn = {
+        "before-first-action": "Before your first action of a round you may turn your whole "
+        "hand upside down: the order reverses and every card shows its other number.",
+        "any-turn-once": "Once per round, at the start of one of your turns, you may turn "
+        "your whole hand upside down: the order reverses and every card shows its other "
+        "number.",
+        "off": "",
+    }[o.hand_turn]
+    last = "" if o.scout_last_card == "empties-table" else " The last card of a set stays."
+    exempt = (", except the owner of the set nobody beat"
+              if o.exemption == "unbeaten-set" else "")
+    return paragraphs([
+        "SCOUT. Every card has two numbers; only the top one counts. You may never reorder "
+        "your hand. " + turn,
+        "On your turn do one of:",
+        "* Show: play adjacent cards from your hand that form a set, all one number (4-4-4) "
+        "or consecutive numbers (3-4-5, 7-6), stronger than the set on the table: more cards "
+        "win; with as many cards one number beats consecutive; then higher numbers win. "
+        "You keep the beaten set face down.",
+        "* Scout: take the card at either end of the set on the table, turned either way, and "
+        "put it anywhere in your hand; the set's owner gets a scout token." + last,
+        "* Scout & Show, once per round: scout, then show at once.",
+        "A round ends when someone plays their last card, or when play comes back to the "
+        "owner of the set on the table because everyone else only scouted. Score: +1 per "
+        f"captured card, +1 per scout token, -1 per card left in hand{exempt}. "
+        f"The game has {count(game.rounds, 'round')}; most points wins.",
+        "Type a listed number, or 'show 2 3' (3 cards from position 2), 'scout left', "
+        "'scout right and-show', 'insert 4' or 'insert 4 flip', 'turn', 'pass'.",
+    ])
+
+
+def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:
+    """While a scouted card waits to be inserted, short labels (``10/2 at 3``) so that the
+    up to 26 places fit a few rows; otherwise every move as ``describe`` says it."""
+    assert isinstance(state, ScoutState)
+    if state.phase != "insert" or state.pending is None:
+        return None
+    top, bottom = state.pending
+    items = []
+    for i, a in enumerate(state.legal_actions()):
+        if isinstance(a, Insert):
+            card = show_card((bottom, top) if a.flip else (top, bottom))
+            items.append((i, f"{card} at {a.position}"))
+    return items, "Insert the scouted card: its numbers as it will show, and the position."
+
+
+def round_summary(before: State, after: State) -> list[str]:
+    """How the round ended and each player's points, when the action from ``before`` to
+    ``after`` ended a round; otherwise nothing."""
+    assert isinstance(before, ScoutState) and isinstance(after, ScoutState)
+    if len(after.round_log) <= len(before.round_log):
+        return []
+    g = after.game
+    r = len(before.round_log)
+    rec = after.round_log[r]
+    scores = after.round_scores[r]
+    ending = rec["ending"]
+    if ending == "emptied":
+        why = f"P{before.to_act} played their last card."
+    elif ending == "unbeaten":
+        why = (f"play came back to P{before.active_owner}, whose set nobody beat "
+               "(everyone else only scouted).")
+    else:
+        why = f"the round ended ({str(ending).replace('-', ' ')})."
+    lines = [f"Round {r + 1} of {g.rounds} over: {why}"]
+    totals = [sum(rs[q] for rs in after.round_scores[:r + 1]) for q in range(g.num_players)]
+    for q in range(g.num_players):
+        hand = rec["hand"][q]
+        pays = ("pays nothing for the hand" if rec["exempt"] == q
+                else f"hand -{hand}" if hand else "hand empty")
+        lines.append(f"  P{q}: captured +{rec['captured'][q]}, tokens +{rec['scout_tokens'][q]}"
+                     f", {pays} = {scores[q]:+d} (total {totals[q]})")
+    return lines

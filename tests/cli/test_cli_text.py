@@ -1,0 +1,131 @@
+"""The command line's words: one game's options, help texts, errors that quote the user,
+replays that mark rounds, play's arguments and what the games' texts no longer say."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bigtop.agents.base import play_random
+from bigtop.cli import app
+from bigtop.core.registry import new_state
+from bigtop.games.tricky_landing.rules import Throw
+
+runner = CliRunner()
+
+
+def test_games_shows_one_game_in_80_columns() -> None:
+    res = runner.invoke(app, ["games", "scout"])
+    assert res.exit_code == 0
+    assert "SCOUT" in res.output and "Tricky Landing" not in res.output
+    assert "hand_turn" in res.output and "default unbeaten-set" in res.output
+    assert max(len(line) for line in res.output.splitlines()) <= 80
+    one = json.loads(runner.invoke(app, ["games", "clown-15-go", "--json"]).output)
+    assert one["name"] == "clown-15-go"
+    res = runner.invoke(app, ["games", "chess"])
+    assert res.exit_code == 2 and "unknown game 'chess'" in res.output
+
+
+def test_render_help_says_the_real_default() -> None:
+    res = runner.invoke(app, ["render", "--help"], env={"COLUMNS": "200"})
+    assert "default: what a spectator sees, no hidden cards" in " ".join(res.output.split())
+
+
+def test_errors_are_never_read_as_markup() -> None:
+    res = runner.invoke(app, ["play", "[bold]x[/bold]"])
+    assert res.exit_code == 2
+    assert "unknown game '[bold]x[/bold]'" in res.output
+
+
+def test_replay_marks_every_round(tmp_path: Path) -> None:
+    s = new_state("scout", 3, seed=4, options={"rounds": 2})
+    play_random(s, random.Random(4))
+    path = tmp_path / "scout.json"
+    path.write_text(json.dumps(s.to_json()))
+    out = runner.invoke(app, ["replay", str(path)]).output
+    assert "Round 1 of 2 over: " in out and "Round 2 of 2 over: " in out
+    assert "final scores " in out and ".0" not in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seat", "1", "--humans", "0,1"], "not both"),
+    (["--humans", "0,x"], "seat numbers like 0,2"),
+    (["--humans", "0,²"], "seat numbers like 0,2"),
+    (["--bots", "hard,easy,easy"], "one per bot seat (2: P1, P2), got 3"),
+    (["--bots", "genius"], "unknown bot 'genius'"),
+    (["--load", "missing.json"], "cannot read missing.json"),
+    (["--load", "x.json", "--seed", "0"], "leave out --seed"),
+])
+def test_play_refuses_bad_arguments(args: list[str], message: str) -> None:
+    res = runner.invoke(app, ["play", *args])
+    assert res.exit_code == 2 and message in res.output, res.output
+    assert "Traceback" not in res.output
+
+
+def test_play_saves_every_move_undoes_and_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    args = ["play", "scout", "-p", "2", "--seed", "3", "-o", "rounds=1", "--save", str(save)]
+    res = runner.invoke(app, args, input="1\n1\nundo\nlog\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert "took back" in res.output and "P0 shows" in res.output
+    first = json.loads(save.read_text())
+    assert first["game"] == "scout" and first["history"]
+    # A saved game goes on where it stopped, and the same moves give the same game.
+    again = runner.invoke(app, ["play", "--load", str(save)], input="0\n" * 200)
+    assert again.exit_code == 0 and "resumed after" in again.output
+    assert "game over" in again.output
+    twice = tmp_path / "h.json"
+    twice.write_text(json.dumps(first))
+    runner.invoke(app, ["play", "--load", str(twice)], input="0\n" * 200)
+    assert json.loads(twice.read_text()) == json.loads(save.read_text())
+    # A finished game just shows how it ended.
+    over = runner.invoke(app, ["play", "--load", str(save)])
+    assert over.exit_code == 0 and "game over" in over.output and "Scores:" in over.output
+
+
+def test_play_reads_only_ascii_digits_as_numbers() -> None:
+    res = runner.invoke(app, ["play", "scout", "-p", "2", "--seed", "1"], input="٣\n²\nq\n")
+    assert res.exit_code == 0
+    assert res.output.count("cannot read") == 2
+
+
+def test_describe_and_render_polish() -> None:
+    tl = new_state("tricky-landing", 3, seed=1)
+    card = tl.hands[0][0]
+    line = tl.describe(Throw(card, -0.0, 5.0, 0.0))
+    assert "(0, 5) cm with no spin" in line and "-0" not in line
+    scout = new_state("scout", 2, seed=1)
+    scout.hands[1] = scout.hands[1][:1]
+    assert "P1 (1 card)" in scout.render(0)
+    clown = new_state("clown-15-go", 3, seed=1)
+    assert "P" not in clown.game.deck.colours  # a card never reads like a seat
+    s = new_state("so-ein-zirkus", 2, seed=2)
+    play_random(s, random.Random(2))
+    text = s.render(0)
+    assert "Game over: " in text and "(six-hole)" not in text
+
+
+def test_readme_play_lines_print_what_they_say(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = Path(__file__).parents[2] / "README.md"
+    lines = [line for line in readme.read_text().splitlines()
+             if line.startswith(".venv/bin/bigtop play")]
+    said = {
+        "you are P0 against three easy bots": "You: P0. Bots: P1 easy, P2 easy, P3 easy.",
+        "P1 hard, P2 easy": "You: P0. Bots: P1 hard, P2 easy.",
+        "go on with a saved game": "resumed after 3 moves",
+        "hot-seat: P0 and P2 at this keyboard": "You: P0, P2. Bots: P1 easy.",
+    }
+    monkeypatch.chdir(tmp_path)
+    seen = set()
+    for line in lines:
+        command, comment = (part.strip() for part in line.split("#", 1))
+        res = runner.invoke(app, command.split()[1:], input="1\nquit\n")
+        assert res.exit_code == 0, res.output
+        assert said[comment] in res.output, (line, res.output)
+        seen.add(comment)
+    assert seen == set(said)

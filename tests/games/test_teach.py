@@ -1,0 +1,111 @@
+"""Every game's teaching text and round summaries (``bigtop.games.teaching``)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bigtop.agents.base import random_step
+from bigtop.core.registry import game_names, new_game
+from bigtop.games import teaching
+
+CONFIGS = [
+    ("scout", 3, {"rounds": 2}),
+    ("scout", 2, {"hand_turn": "off", "exemption": "none", "scout_last_card": "forbidden"}),
+    ("clown-15-go", 3, {"sets": 3}),
+    ("clown-15-go", 2, {"sets": 2, "points": True, "borrowing": True, "own_pile": True,
+                        "open_pile_first": True}),
+    ("so-ein-zirkus", 2, {}),
+    ("so-ein-zirkus", 3, {"tournament": "games", "tournament_games": 2, "upside_down": True}),
+    ("tricky-landing", 3, {"rounds": 2}),
+]
+RULING_CODE = re.compile(r"\b[STZ]\d+\b|[Rr]uling")  # (G and R letters are also cards)
+
+
+def test_every_game_teaches() -> None:
+    assert {c[0] for c in CONFIGS} == set(game_names())
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_rules_in_plain_words_fit_the_screen(name: str, players: int,
+                                              options: dict[str, object]) -> None:
+    g = new_game(name, players, options)
+    t = teaching(name)
+    for text, most in ((t.rules_text(g), 22), (t.intro(g), 4)):
+        lines = text.splitlines()
+        assert 0 < len(lines) <= most, text
+        assert all(len(line) <= 78 for line in lines), text
+        assert not RULING_CODE.search(text), text
+
+
+def _summaries(name: str, players: int, options: dict[str, object],
+               seed: int) -> tuple[list[list[str]], list[list[str]], object]:
+    g = new_game(name, players, options)
+    t = teaching(name)
+    s = g.new_initial_state(seed)
+    rng = random.Random(seed)
+    rounds, tricks = [], []
+    while not s.is_terminal():
+        before = s.clone()
+        random_step(s, rng)
+        if lines := t.round_summary(before, s):
+            rounds.append(lines)
+        if lines := t.trick_summary(before, s):
+            tricks.append(lines)
+    return rounds, tricks, s
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_each_round_is_summarised_once(name: str, players: int,
+                                       options: dict[str, object]) -> None:
+    rounds, tricks, s = _summaries(name, players, options, seed=3)
+    expected = {"scout": lambda: s.game.rounds, "tricky-landing": lambda: s.game.rounds,
+                "so-ein-zirkus": lambda: len(s.games), "clown-15-go": lambda: 1}[name]()
+    ends = [r for r in rounds if re.match(r"(Round \d+ of \d+|Game( \d+)?) over", r[0])]
+    assert len(ends) == expected, rounds
+    assert all(f"P{q}" in "\n".join(ends[-1]) for q in range(players))
+    if name == "tricky-landing":
+        assert len(tricks) == s.game.rounds * s.game.hand_size
+    else:
+        assert tricks == []
+
+
+def test_scout_round_lines_add_up() -> None:
+    rounds, _, s = _summaries("scout", 3, {"rounds": 2}, seed=5)
+    for r, lines in enumerate(rounds):
+        for q, line in enumerate(lines[1:]):
+            m = re.search(r"captured \+(\d+), tokens \+(\d+), (?:hand -(\d+)|hand empty|"
+                          r"pays nothing for the hand) = ([+-]\d+)", line)
+            assert m, line
+            got = int(m[1]) + int(m[2]) - int(m[3] or 0)
+            assert got == int(m[4]) == s.round_scores[r][q]
+
+
+def test_tricky_landing_round_lines_add_up() -> None:
+    rounds, tricks, s = _summaries("tricky-landing", 3, {"rounds": 1}, seed=2)
+    assert tricks[-1][0] == "Trick 12 of 12:"  # the round's last trick, though re-dealt
+    lines = rounds[0]
+    assert lines[0] == "Round 1 of 1 over:"
+    for q, line in enumerate(lines[1:]):
+        assert line.endswith(f"(total {s.totals[q]})")
+        assert f"= {s.round_scores[0][q]:+d}" in line
+
+
+def test_long_menus_are_grouped() -> None:
+    """SCOUT's inserts get short labels (every one listed); Tricky Landing numbers one throw
+    per card, and the numbers are those of the full legal list."""
+    s = new_game("scout", 3).new_initial_state(3)
+    s.apply(s.legal_actions()[1])  # P0 shows a card
+    s.apply(next(a for a in s.legal_actions() if a.kind == "scout"))
+    items, note = teaching("scout").featured(s) or ([], "")
+    assert [i for i, _ in items] == list(range(len(s.legal_actions())))
+    assert all(re.fullmatch(r"\d+/\d+ at \d+", label) for _, label in items) and note
+    t = new_game("tricky-landing", 4).new_initial_state(1)
+    items, note = teaching("tricky-landing").featured(t) or ([], "")
+    legal = t.legal_actions()
+    assert [legal[i].card for i, _ in items] == t.hands[0]
+    assert all(label.startswith(legal[i].card + " ") for i, label in items)
+    assert teaching("so-ein-zirkus").featured(new_game("so-ein-zirkus", 2)
+                                             .new_initial_state(1)) is None
