@@ -21,8 +21,10 @@ $(STAMP): requirements.lock pyproject.toml setup.py
 	$(INSTALL_SELF)
 	touch $(STAMP) $(BUILT)
 
+# (Skipped when the bootstrap above has just built everything.)
 $(BUILT): $(STAMP) $(COMPILED_SOURCES)
-	$(INSTALL_SELF)
+	@if [ -f $(BUILT) ] && [ -z "$$(find $(COMPILED_SOURCES) setup.py -newer $(BUILT))" ]; \
+		then :; else $(INSTALL_SELF); fi
 	touch $(BUILT)
 
 # The server on SQLite (in the user's data directory) with the lobby at the printed address.

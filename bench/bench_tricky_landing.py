@@ -21,13 +21,13 @@ import time
 import numpy as np
 
 from bigtop.core.registry import new_game
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_normals
 from bigtop.games.tricky_landing.bot import TrickyLandingBot
 from bigtop.games.tricky_landing.physics import (
     ThrowModel,
+    landing_from_errors,
     seat_angle,
     simulate_throws,
-    throw_once,
     touches_target,
 )
 from bigtop.sim.runner import against_random, win_share
@@ -52,9 +52,9 @@ def bench_throws() -> None:
     n = 20_000
     t = time.perf_counter()
     for i in range(n):
-        throw_once(m, SEAT, 0.0, 0.0, 3.0, derive_rng(1, "throw", i))
+        landing_from_errors(m, SEAT, 0.0, 0.0, 3.0, derive_normals(1, "throw", i))
     dt = time.perf_counter() - t
-    print(f"scalar (game path, incl. derive_rng): {n / dt:,.0f} throws/s")
+    print(f"scalar (game path, incl. derive_normals): {n / dt:,.0f} throws/s")
     t = time.perf_counter()
     for i in range(n):
         simulate_throws(m, SEAT, 0.0, 0.0, 3.0, n=1, seed=i)

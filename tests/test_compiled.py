@@ -55,6 +55,34 @@ def fingerprints() -> dict[str, str]:
     return out
 
 
+def _fields(state: object) -> dict[str, object]:
+    """A state's attributes but its caches (names with a leading underscore): a compiled
+    class has no ``__dict__``, but ``__getstate__`` lists them in both modes."""
+    fields: dict[str, object] = state.__getstate__()  # type: ignore[attr-defined]
+    return {k: v for k, v in fields.items() if not k.startswith("_")}
+
+
+def test_clone_copies_every_attribute() -> None:
+    """clone() is written field by field (no ``__dict__`` to copy when compiled): a field
+    added to a state and forgotten in its clone fails here."""
+    for name in game_names():
+        cls = get_game(name)
+        state = new_game(name, max(3, cls.min_players)).new_initial_state(7)
+        rng = random.Random(7)
+        step = 0
+        while not state.is_terminal():
+            if step % 5 == 0:
+                copy = state.clone()
+                assert _fields(copy) == _fields(state), name
+                assert sorted(_fields(copy)) == sorted(_fields(state))
+            if state.is_chance():
+                state.apply_chance()
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            step += 1
+
+
 def _pure_run() -> dict[str, object]:
     env = dict(os.environ, BIGTOP_PURE="1")
     done = subprocess.run([sys.executable, __file__], env=env, capture_output=True, text=True,

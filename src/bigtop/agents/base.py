@@ -47,10 +47,11 @@ def random_step(state: State, rng: random.Random) -> Action:
     """Apply one random step: a chance outcome drawn from the state's seed, or a uniformly
     random legal action. Returns the action applied."""
     if state.current_player() == CHANCE:
-        return state.apply_chance()
-    legal = state.legal_actions()
-    action = legal[rng.randrange(len(legal))]
-    state.apply(action)
+        action = state.sample_chance()
+    else:
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+    state.apply_listed(action)  # taken from the state's own lists: no second check
     return action
 
 

@@ -199,7 +199,7 @@ class ISMCTSAgent:
             # Selection and expansion.
             while not det.is_terminal():
                 if det.current_player() == CHANCE:
-                    det.apply_chance()
+                    det.apply_listed(det.sample_chance())
                     continue
                 mover = det.current_player()
                 options = self._options(det)
@@ -212,11 +212,11 @@ class ISMCTSAgent:
                     action = untried[rng.randrange(len(untried))]
                     child = _Node(mover=mover, available=1)
                     node.children[action] = child
-                    det.apply(action)
+                    det.apply_listed(action)
                     path.append(child)
                     break
                 action = self._select(node, options)
-                det.apply(action)
+                det.apply_listed(action)
                 node = node.children[action]
                 path.append(node)
             shares = self._playout(det, base, players, rng)

@@ -197,7 +197,7 @@ class ActionTable:
         except (KeyError, TypeError):
             raise IllegalActionError(f"{action!r} has no action number") from None
 
-    def from_int(self, index: int) -> Action:
+    def from_int(self, index: object) -> Action:
         """The action numbered ``index`` (a Python or numpy integer); MalformedActionError for
         anything else or a number out of range."""
         i = as_index(index)

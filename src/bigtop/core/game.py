@@ -14,7 +14,10 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, cast
+
+from mypy_extensions import mypyc_attr
+from typing_extensions import TypeVar
 
 from bigtop.core.actions import Action, ActionTable, action_from_json
 from bigtop.core.errors import (
@@ -52,7 +55,15 @@ def pick_outcome(outcomes: Sequence[tuple[_Outcome, float]], r: float) -> _Outco
     return outcomes[-1][0]
 
 
-class Game(ABC):
+_O = TypeVar("_O", bound=RuleOptions, default=RuleOptions, covariant=True)
+_G = TypeVar("_G", bound="Game", default="Game", covariant=True)
+
+
+# The type parameters let a game say its options' type (``Game[ScoutOptions]``) and a state
+# its game's (``State[ScoutGame]``) without re-declaring the attribute, which a compiled
+# (mypyc) class may not do. Games defined outside the compiled modules subclass them too.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Game(ABC, Generic[_O]):
     """One game under one configuration (player count and rule options)."""
 
     name: ClassVar[str]
@@ -72,8 +83,10 @@ class Game(ABC):
         defaults plus every option's alternatives (in combination where the game allows)."""
         return [{}]
 
+    # Parameters that come from users are typed ``object`` where the method checks them
+    # itself: a compiled method would refuse another type with a bare TypeError first.
     def __init__(
-        self, num_players: int, options: RuleOptions | Mapping[str, object] | None = None
+        self, num_players: object, options: RuleOptions | Mapping[str, object] | None = None
     ) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
             self.min_players <= num_players <= self.max_players
@@ -88,7 +101,7 @@ class Game(ABC):
             raise RuleOptionError(f"{self.title} options must be {self.options_type.__name__}")
         options.validate_for(num_players)
         self.num_players = num_players
-        self.options = options
+        self.options: _O = cast("_O", options)
 
     @classmethod
     def command_line_options(cls, values: dict[str, str]) -> dict[str, object]:
@@ -181,7 +194,7 @@ class Game(ABC):
     def action_to_int(self, action: Action) -> int:
         return self.action_table.to_int(action)
 
-    def action_from_int(self, index: int) -> Action:
+    def action_from_int(self, index: object) -> Action:
         """The action numbered ``index`` (a Python or numpy integer); MalformedActionError if
         there is none."""
         return self.action_table.from_int(index)
@@ -199,11 +212,12 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.num_players} players{extra}>"
 
 
-class State(ABC):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class State(ABC, Generic[_G]):
     """One position. Subclasses implement the underscore methods and the observation."""
 
-    def __init__(self, game: Game, seed: int) -> None:
-        self.game = game
+    def __init__(self, game: _G, seed: int) -> None:
+        self.game: _G = game
         self.seed = seed
         self.history: list[Action] = []
         self._legal: list[Action] | None = None
@@ -291,12 +305,37 @@ class State(ABC):
         try:
             self._apply(action)
         except Exception as e:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot.__dict__)
+            self._become(snapshot)
             self.history = history
             raise IllegalActionError(
                 f"{action!r} could not be applied ({type(e).__name__}: {e}); the state is "
                 "unchanged") from e
+        self.history.append(action)
+        self._legal = None
+
+    def _become(self, other: State) -> None:
+        """Take every attribute of ``other`` (a clone of this state): a compiled class has no
+        ``__dict__``, but it pickles, so its ``__getstate__``/``__setstate__`` list them."""
+        fields: Any = other.__getstate__()
+        setstate = getattr(self, "__setstate__", None)
+        if setstate is not None:
+            setstate(fields)
+        else:
+            self.__dict__.clear()
+            self.__dict__.update(fields)
+
+    def apply_listed(self, action: Action) -> None:
+        """Apply ``action`` taken from this very state's :meth:`legal_actions` (or drawn by
+        :meth:`sample_chance`) without looking for it in the list again: the step of rollouts
+        and search, which pick from the list themselves. Anything else must go through
+        :meth:`apply`, which checks it.
+
+        >>> from bigtop import new_state
+        >>> s = new_state("scout", players=3, seed=1)
+        >>> s.apply_listed(s.legal_actions()[0]); len(s.history)
+        1
+        """
+        self._apply(action)
         self.history.append(action)
         self._legal = None
 
@@ -317,7 +356,7 @@ class State(ABC):
         self.apply(action)
         return action
 
-    def apply_int(self, index: int) -> Action:
+    def apply_int(self, index: object) -> Action:
         """Apply an action given by its integer encoding (a Python or numpy integer)."""
         try:
             action = self.game.action_from_int(index)
@@ -381,7 +420,7 @@ class State(ABC):
         return player
 
     # -- text ---------------------------------------------------------------------------
-    def describe(self, action: Action, player: int | None = None) -> str:
+    def describe(self, action: Action, player: object = None) -> str:
         """One human-readable line for ``action`` played now (call before applying), as told
         to ``player``. By default (None) it is public (servers broadcast it), so it says only
         what every player may know: a Tricky Landing throw does not name the card, which may
@@ -396,7 +435,7 @@ class State(ABC):
         """The line of :meth:`describe` for a legal action, told to ``player`` (a checked
         seat, or None: everyone)."""
 
-    def render(self, player: int | None = None) -> str:
+    def render(self, player: object = None) -> str:
         """A text picture of the position as ``player`` sees it (None: a spectator)."""
         return self._render(self.check_seat(player))
 
@@ -422,7 +461,7 @@ class State(ABC):
             out["history"] = [a.to_json() for a in self.history]
         return out
 
-    def observation(self, player: int | None) -> JSON:
+    def observation(self, player: object) -> JSON:
         """What ``player`` may see (None: the public view for spectators). Never contains
         another player's hidden cards, nor the seed (which would predict future chance); it
         contains all public information a player with perfect memory has."""
@@ -432,7 +471,7 @@ class State(ABC):
     def _observation(self, player: int | None) -> JSON:
         """:meth:`observation` for a checked seat."""
 
-    def resample_hidden(self, player: int, seed: int) -> State:
+    def resample_hidden(self, player: object, seed: object) -> State:
         """A new state consistent with ``observation(player)``: everything ``player`` cannot
         see is drawn afresh from ``seed`` (including the seed that drives future chance), so
         a search from it learns nothing hidden. The result must depend only on what

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_normals
 from bigtop.games.tricky_landing.physics import (
     ThrowModel,
     _gap,
@@ -79,9 +79,11 @@ def test_scalar_and_vector_paths_agree_on_the_same_errors() -> None:
 
 
 def test_scalar_and_vector_paths_agree_in_distribution() -> None:
-    """The game's throws (derive_rng per throw) and the batch (NumPy) draw the same law."""
+    """The game's throws (derive_normals per throw) and the batch (NumPy) draw the same
+    law."""
     n = 3000
-    poses = [throw_once(M, SEAT, 0.0, 0.0, 3.0, derive_rng(9, "throw", i)) for i in range(n)]
+    poses = [landing_from_errors(M, SEAT, 0.0, 0.0, 3.0, derive_normals(9, "throw", i))
+             for i in range(n)]
     hit = sum(touches_target_card(M, (p.x, p.y, p.rotation)) for p in poses) / n
     down = sum(p.face_down for p in poses) / n
     batch = simulate_throws(M, SEAT, 0.0, 0.0, 3.0, n=100_000, seed=9)

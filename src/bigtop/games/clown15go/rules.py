@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import random
 
+from mypy_extensions import mypyc_attr
+
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
@@ -53,7 +55,7 @@ __all__ = [  # the actions and options live in their own modules; importable fro
 # -- the game -------------------------------------------------------------------------------
 
 
-class Clown15GoGame(Game):
+class Clown15GoGame(Game[Clown15GoOptions]):
     """Clown 15 Go for 2–8 players.
 
     >>> g = Clown15GoGame(3, {"sets": 6})
@@ -69,7 +71,6 @@ class Clown15GoGame(Game):
     max_players = 8
     options_type = Clown15GoOptions
     action_types = (NewRow, ToRow, ToPile, ToOwnPile, LayDown, TurnOver, Pass, Borrow)
-    options: Clown15GoOptions
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -100,9 +101,10 @@ class Clown15GoGame(Game):
         return out
 
     def __init__(
-        self, num_players: int, options: Clown15GoOptions | dict[str, object] | None = None
+        self, num_players: object, options: Clown15GoOptions | dict[str, object] | None = None
     ) -> None:
         super().__init__(num_players, options)
+        num_players = self.num_players  # checked by Game.__init__
         o = self.options
         self.deck = Deck(o.colours, o.sets)
         # Each row starts on its own 1, so there are never more rows than sets.
@@ -164,11 +166,11 @@ class Clown15GoGame(Game):
         return encode(self, state.observation(player))
 
 
-class Clown15GoState(State):
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+class Clown15GoState(State[Clown15GoGame]):
     """A position. Piles are lists from bottom to top: ``closed[p][-1]`` is turned over next,
     ``open_piles[p][-1]`` is the visible top."""
 
-    game: Clown15GoGame
 
     def __init__(self, game: Clown15GoGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -781,9 +783,20 @@ class Clown15GoState(State):
         assert 0 <= self.pass_streak <= self.quiet_turns <= self.turns
 
     def clone(self) -> Clown15GoState:
-        new = Clown15GoState.__new__(Clown15GoState)
-        new.__dict__.update(self.__dict__)
+        # Field by field: a compiled class has no __dict__ to copy (a test checks that a
+        # clone has every attribute of the original).
+        new = Clown15GoState(self.game, self.seed)
         new.history = list(self.history)
+        new.deck = self.deck
+        new.to_act = self.to_act
+        new.phase = self.phase
+        new.pending = self.pending
+        new.turns = self.turns
+        new.quiet_turns = self.quiet_turns
+        new.pass_streak = self.pass_streak
+        new.placed_this_turn = self.placed_this_turn
+        new.stale_recycle = self.stale_recycle
+        new.end_reason = self.end_reason
         new.closed = [list(c) for c in self.closed]
         new.open_piles = [list(c) for c in self.open_piles]
         new.recycled = list(self.recycled)

@@ -17,106 +17,23 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.core.rng import derive_rng
 from bigtop.core.text import count
+from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
+from bigtop.games.scout.options import ScoutOptions
 
-# -- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Show(Action):
-    """Play ``length`` adjacent cards starting at hand position ``start`` (0 = leftmost)."""
-
-    kind: ClassVar[str] = "show"
-    start: int
-    length: int
-
-
-@dataclass(frozen=True, slots=True)
-class Scout(Action):
-    """Take the card at one end of the active set; ``and_show`` spends the Scout & Show token."""
-
-    kind: ClassVar[str] = "scout"
-    end: Literal["left", "right"]
-    and_show: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Insert(Action):
-    """Put the scouted card into the hand before position ``position`` (0 = far left,
-    len(hand) = far right), turned to its other number if ``flip``."""
-
-    kind: ClassVar[str] = "insert"
-    position: int
-    flip: bool
-
-
-@dataclass(frozen=True, slots=True)
-class TurnHand(Action):
-    """Turn the whole hand upside down: every card flips, the order reverses (ruling S1)."""
-
-    kind: ClassVar[str] = "turn-hand"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Only when neither Show nor Scout is possible (ruling S5)."""
-
-    kind: ClassVar[str] = "pass"
-
-
-# -- options --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ScoutOptions(RuleOptions):
-    hand_turn: str = option(
-        "before-first-action",
-        choices=("before-first-action", "any-turn-once", "off"),
-        doc="S1: when a player may turn the whole hand upside down. 'before-first-action': "
-        "once per round, before that player's first action; 'any-turn-once': once per round, "
-        "at the start of any of their turns; 'off': never.",
-        quote="Korttien järjestystä kädessä ei saa muuttaa, mutta halutessaan koko korttikäden "
-        "voi kääntää ylösalaisin.",
-    )
-    scout_last_card: str = option(
-        "empties-table",
-        choices=("empties-table", "ends-round-at-owner", "forbidden"),
-        doc="S2: scouting the last card of the active set empties the table, and the next Show "
-        "may be any valid set ('empties-table'); 'ends-round-at-owner': the same, but when "
-        "play comes back to the owner of the set that was scouted away, the round ends as for "
-        "an unbeaten set (the public SCOUT AI's reading); or the last card may not be scouted "
-        "('forbidden').",
-        quote="Ota tuoreimmasta setistä yksi kortti jommasta kummasta päästä (ei keskeltä)",
-    )
-    exemption: str = option(
-        "unbeaten-set",
-        choices=("unbeaten-set", "none"),
-        doc="S3: who does not pay for the cards left in hand. 'unbeaten-set': the owner of the "
-        "set nobody beat, when the round ends that way; 'none': everybody pays.",
-        quote="Jokaisesta käteen jääneestä kortista menettää pisteen, paitsi sen setin omistaja "
-        "jonka settiä kukaan ei onnistunut Esittämällä ylittämään.",
-    )
-    rounds: int = option(
-        0,
-        minimum=0,
-        maximum=20,
-        doc="Rounds to play; 0 = as many as there are players (the rulebook).",
-        quote="Kierroksia pelataan niin monta, kuin peliin osallistuvia pelaajiakin on.",
-    )
-    first_player: int = first_player_option("Valitkaa aloittava pelaaja.")
-
-    def validate_for(self, num_players: int) -> None:
-        check_first_player(self.first_player, num_players)
-
+__all__ = [  # the actions and options live in their own modules; importable from here too
+    "Insert", "InsertCheck", "Pass", "Scout", "ScoutGame", "ScoutOptions", "ScoutState", "Show",
+    "TurnHand",
+]
 
 # -- the game -------------------------------------------------------------------------------
 
@@ -250,7 +167,7 @@ def _through_strength(tops: list[int], p: int, v: int) -> int:
     return best
 
 
-class ScoutGame(Game):
+class ScoutGame(Game[ScoutOptions]):
     """SCOUT for 2–5 players.
 
     >>> g = ScoutGame(4)
@@ -266,12 +183,12 @@ class ScoutGame(Game):
     max_players = 5
     options_type = ScoutOptions
     action_types = (Show, Scout, Insert, TurnHand, Pass)
-    options: ScoutOptions
 
     def __init__(
-        self, num_players: int, options: ScoutOptions | dict[str, object] | None = None
+        self, num_players: object, options: ScoutOptions | dict[str, object] | None = None
     ) -> None:
         super().__init__(num_players, options)
+        num_players = self.num_players  # checked by Game.__init__
         self.deck = deck_for(num_players)
         self.deck_set = frozenset(self.deck)
         self.hand_size = HAND_SIZE[num_players]
@@ -314,8 +231,8 @@ class ScoutGame(Game):
         return _load_position(self, position, seed)
 
 
-class ScoutState(State):
-    game: ScoutGame
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+class ScoutState(State[ScoutGame]):
 
     def __init__(self, game: ScoutGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -817,9 +734,17 @@ class ScoutState(State):
             assert self._active_strength() >= 0, "the active set is not a valid set"
 
     def clone(self) -> ScoutState:
-        new = ScoutState.__new__(ScoutState)
-        new.__dict__.update(self.__dict__)
+        # Field by field: a compiled class has no __dict__ to copy (a test checks that a
+        # clone has every attribute of the original).
+        new = ScoutState(self.game, self.seed)
         new.history = list(self.history)
+        new.round = self.round
+        new.to_act = self.to_act
+        new.phase = self.phase
+        new.active_owner = self.active_owner
+        new.pending = self.pending
+        new.pending_and_show = self.pending_and_show
+        new.finished = self.finished
         new.hands = [list(h) for h in self.hands]
         new.known = [list(k) for k in self.known]
         new.active = list(self.active)

@@ -26,9 +26,10 @@ A throw names an **aim point** (where the thrower wants the card to come to rest
 The card is held face toward the thrower, so before spinning its long side points from the
 seat to the centre (rotation = seat angle + 90°).
 
-The same code runs on Python floats (one throw, fast) and on NumPy arrays (a batch): see
-:func:`throw_once` and :func:`simulate_throws`. Both turn the same four standard normal errors
-into the same landing; they differ only in the generator that draws the errors.
+The same formulas run on Python floats (one throw, fast, typed so that the compiled module
+runs them unboxed) and on NumPy arrays (a batch): see :func:`throw_once` and
+:func:`simulate_throws`. Both turn the same four standard normal errors into the same landing
+(tested); they differ only in the generator that draws the errors.
 
 >>> m = ThrowModel()
 >>> round(m.flight_time_s, 3)
@@ -47,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, fields
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -176,29 +178,13 @@ def seat_position(model: ThrowModel, player: int, players: int) -> tuple[float, 
     return (model.seat_distance_cm * math.cos(a), model.seat_distance_cm * math.sin(a))
 
 
-# -- the model, written once for floats and for arrays ---------------------------------------
+# -- the model: for arrays, and for one throw in floats -------------------------------------
 
 
-class _Scalar:
-    sqrt = staticmethod(math.sqrt)
-    hypot = staticmethod(math.hypot)
-    atan2 = staticmethod(math.atan2)
-    cos = staticmethod(math.cos)
-    sin = staticmethod(math.sin)
-    floor = staticmethod(math.floor)
-    maximum = staticmethod(max)
-
-
-class _Vector:
-    sqrt = staticmethod(np.sqrt)
-    hypot = staticmethod(np.hypot)
-    atan2 = staticmethod(np.arctan2)
-    cos = staticmethod(np.cos)
-    sin = staticmethod(np.sin)
-    floor = staticmethod(np.floor)
-    maximum = staticmethod(np.maximum)
-    minimum = staticmethod(np.minimum)
-    where = staticmethod(np.where)
+# A namespace rather than a class of static methods, so that a compiled module can use it.
+_Vector = SimpleNamespace(sqrt=np.sqrt, hypot=np.hypot, atan2=np.arctan2, cos=np.cos,
+                          sin=np.sin, floor=np.floor, maximum=np.maximum, minimum=np.minimum,
+                          where=np.where)
 
 
 def _landing(m: ThrowModel, seat_deg: float, aim_x: Any, aim_y: Any, spin: Any,
@@ -237,6 +223,40 @@ def _landing(m: ThrowModel, seat_deg: float, aim_x: Any, aim_y: Any, spin: Any,
     return x, y, rotation, face_down
 
 
+def _landing_scalar(m: ThrowModel, seat_deg: float, aim_x: float, aim_y: float, spin: float,
+                    z: tuple[float, float, float, float]) -> Pose:
+    """:func:`_landing` for one throw in plain floats: the same formulas, typed, so that the
+    compiled module runs them without boxing (the game's path; a test checks both agree)."""
+    z_dir, z_speed, z_spin, z_tumble = z
+    phi = math.radians(seat_deg)
+    sx = m.seat_distance_cm * math.cos(phi)
+    sy = m.seat_distance_cm * math.sin(phi)
+    dx = aim_x - sx
+    dy = aim_y - sy
+    dist = math.hypot(dx, dy)
+    heading = math.atan2(dy, dx)
+    tf = m.flight_time_s
+    mu_g = m.friction * m.gravity_cm_s2
+    r = m.touchdown_retention
+    a = r * r / (2.0 * mu_g)
+    v0 = 2.0 * dist / (tf + math.sqrt(tf * tf + 4.0 * a * dist))
+    spin_abs = abs(spin)
+    skill = m.skill
+    direction = heading + math.radians(m.direction_sd_deg) / skill * (
+        1.0 + spin_abs / m.spin_wobble_rev_s) * z_dir
+    v = v0 * max(1.0 + m.speed_sd / skill * z_speed, 0.0)
+    travel = v * tf + a * v * v
+    x = sx + travel * math.cos(direction)
+    y = sy + travel * math.sin(direction)
+    omega = spin + (m.spin_sd * spin_abs + m.spin_sd_abs_rev_s) / skill * z_spin
+    slide_time = r * v / mu_g
+    turns = omega * (tf + r * slide_time / 2.0)
+    rotation = (seat_deg + 90.0 + 360.0 * turns) % 360.0
+    tumble = m.tumble_sd_rev_s / skill / (1.0 + spin_abs / m.spin_stability_rev_s) * z_tumble
+    half_turns = math.floor(abs(2.0 * tumble * tf) + 0.5)
+    return Pose(x, y, wrap_degrees(rotation), half_turns % 2 == 1)
+
+
 def wrap_degrees(angle: float) -> float:
     """``angle`` in [0, 360): ``%`` alone gives 360.0 for tiny negative angles.
 
@@ -252,15 +272,13 @@ def throw_once(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float, s
     """One landing, drawing its four errors from ``rng`` (pure Python: no NumPy overhead)."""
     g = rng.gauss
     z = (g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0), g(0.0, 1.0))
-    x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
-    return Pose(float(x), float(y), wrap_degrees(float(rot)), bool(down))
+    return _landing_scalar(model, seat_deg, aim_x, aim_y, spin, z)
 
 
 def landing_from_errors(model: ThrowModel, seat_deg: float, aim_x: float, aim_y: float,
                         spin: float, z: tuple[float, float, float, float]) -> Pose:
     """The landing for given standard-normal errors (direction, speed, spin, tumble)."""
-    x, y, rot, down = _landing(model, seat_deg, aim_x, aim_y, spin, z, _Scalar)
-    return Pose(float(x), float(y), wrap_degrees(float(rot)), bool(down))
+    return _landing_scalar(model, seat_deg, aim_x, aim_y, spin, z)
 
 
 def simulate_throws(model: ThrowModel, seat_deg: float, aim_x: float | FloatArray,

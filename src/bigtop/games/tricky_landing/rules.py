@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
-from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_normals, derive_rng
 from bigtop.core.text import count, decimal, number, numbers
+from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
     HAND_SIZE,
     SUIT_NAMES,
@@ -49,12 +50,14 @@ from bigtop.games.tricky_landing.cards import (
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     ThrowModel,
+    landing_from_errors,
     seat_angle,
-    throw_once,
     to_table,
     wrap_degrees,
 )
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
+
+__all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
 
 AIM_LIMIT_CM = 45.0
 """A throw's aim coordinates must lie within ±45 cm of the target's centre."""
@@ -75,22 +78,6 @@ skill 1)."""
 GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 
 
-@dataclass(frozen=True, slots=True)
-class Throw(Action):
-    """Throw ``card`` aiming at ``(x, y)`` cm from the target's centre, in the thrower's frame
-    (``x`` to the thrower's right, ``y`` away from them), with ``spin`` rev/s.
-
-    >>> Throw("y7", 0.0, 0.0, 3.0).to_json()
-    {'type': 'throw', 'card': 'y7', 'x': 0.0, 'y': 0.0, 'spin': 3.0}
-    """
-
-    kind: ClassVar[str] = "throw"
-    card: str
-    x: float
-    y: float
-    spin: float
-
-
 def _spin_word(spin: float) -> str:
     for name, v in SPINS.items():
         if v == spin:
@@ -102,7 +89,7 @@ def _number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
-class TrickyLandingGame(Game):
+class TrickyLandingGame(Game[TrickyLandingOptions]):
     """Tricky Landing for 3–6 players.
 
     >>> g = TrickyLandingGame(3)
@@ -118,7 +105,6 @@ class TrickyLandingGame(Game):
     max_players = 6
     options_type = TrickyLandingOptions
     action_types = (Throw,)
-    options: TrickyLandingOptions
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -137,9 +123,10 @@ class TrickyLandingGame(Game):
         skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
         return [{}, *singles[k::span], {"skill": tuple(skills)}]
 
-    def __init__(self, num_players: int,
+    def __init__(self, num_players: object,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
         super().__init__(num_players, options)
+        num_players = self.num_players  # checked by Game.__init__
         self.deck = deck_for(num_players)
         self.deck_set = frozenset(self.deck)
         self.hand_size = HAND_SIZE[num_players]
@@ -179,8 +166,8 @@ class TrickyLandingGame(Game):
         return load_position(self, position, seed)
 
 
-class TrickyLandingState(State):
-    game: TrickyLandingGame
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+class TrickyLandingState(State[TrickyLandingGame]):
 
     def __init__(self, game: TrickyLandingGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -279,10 +266,11 @@ class TrickyLandingState(State):
     def _apply(self, action: Action) -> None:
         assert isinstance(action, Throw)
         p = self.current_player()
-        rng = derive_rng(self.seed, "throw", len(self.history))
+        # The throw's four release errors from one hash of (seed, action count).
+        errors = derive_normals(self.seed, "throw", len(self.history))
         seat = self.game.seats[p]
         x, y = to_table(seat, float(action.x), float(action.y))
-        pose = throw_once(self.game.models[p], seat, x, y, float(action.spin), rng)
+        pose = landing_from_errors(self.game.models[p], seat, x, y, float(action.spin), errors)
         self.hands[p].remove(action.card)
         self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
 
@@ -607,9 +595,19 @@ class TrickyLandingState(State):
         assert not trouble, "; ".join(trouble)
 
     def clone(self) -> TrickyLandingState:
-        new = TrickyLandingState.__new__(TrickyLandingState)
-        new.__dict__.update(self.__dict__)
+        # Field by field: a compiled class has no __dict__ to copy (a test checks that a
+        # clone has every attribute of the original).
+        new = TrickyLandingState(self.game, self.seed)
         new.history = list(self.history)
+        new.round = self.round
+        new.trick = self.trick
+        new.starter = self.starter
+        new.leader = self.leader
+        new.trump_card = self.trump_card
+        new.trump_suit = self.trump_suit
+        new.last_trump = self.last_trump
+        new._last_res = self._last_res
+        new.finished = self.finished
         new.hands = [list(h) for h in self.hands]
         new.table = list(self.table)
         new.won = [list(w) for w in self.won]

@@ -21,6 +21,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from mypy_extensions import mypyc_attr
+
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
     MalformedActionError,
@@ -86,7 +88,7 @@ _ALL_STEPS = tuple("".join(p) for n in range(1, CLOWN_CAPACITY + 1)
                    for p in itertools.product(STEPS, repeat=n))
 
 
-class ZirkusGame(Game):
+class ZirkusGame(Game[ZirkusOptions]):
     """So ein Zirkus for 2–4 players.
 
     >>> g = ZirkusGame(3)
@@ -103,7 +105,6 @@ class ZirkusGame(Game):
     options_type = ZirkusOptions
     action_types = (Roll, Add, Move, BackToStart, Upend, Restart)
     has_hidden_information = True
-    options: ZirkusOptions
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -142,9 +143,10 @@ class ZirkusGame(Game):
         return out
 
     def __init__(
-        self, num_players: int, options: ZirkusOptions | dict[str, object] | None = None
+        self, num_players: object, options: ZirkusOptions | dict[str, object] | None = None
     ) -> None:
         super().__init__(num_players, options)
+        num_players = self.num_players  # checked by Game.__init__
         self.board: Board = load_board(self.options.board)
         b = self.board
         self.board_json = b.to_json()
@@ -274,8 +276,8 @@ class ZirkusGame(Game):
 
 
 
-class ZirkusState(State):
-    game: ZirkusGame
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+class ZirkusState(State[ZirkusGame]):
 
     def __init__(self, game: ZirkusGame, seed: int) -> None:
         super().__init__(game, seed)
@@ -887,9 +889,17 @@ class ZirkusState(State):
             assert self.games and self.games[-1]["ending"] == self.ending
 
     def clone(self) -> ZirkusState:
-        new = ZirkusState.__new__(ZirkusState)
-        new.__dict__.update(self.__dict__)
+        # Field by field: a compiled class has no __dict__ to copy (a test checks that a
+        # clone has every attribute of the original).
+        new = ZirkusState(self.game, self.seed)
         new.history = list(self.history)
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.roll = self.roll
+        new.turn = self.turn
+        new.ejected = self.ejected
+        new.finished = self.finished
+        new.ending = self.ending
         new.colours = list(self.colours)
         new.clown_field = list(self.clown_field)
         new.stacks = [list(st) for st in self.stacks]
