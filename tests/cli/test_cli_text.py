@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -115,10 +116,10 @@ def test_readme_play_lines_print_what_they_say(tmp_path: Path,
     lines = [line for line in readme.read_text().splitlines()
              if line.startswith(".venv/bin/bigtop play")]
     said = {
-        "you are P0 against three easy bots": "You: P0. Bots: P1 easy, P2 easy, P3 easy.",
-        "P1 hard, P2 easy": "You: P0. Bots: P1 hard, P2 easy.",
-        "go on with a saved game": "resumed after 3 moves",
-        "hot-seat: P0 and P2 at this keyboard": "You: P0, P2. Bots: P1 easy.",
+        "you are P0 against three easy bots": r"You: P0\. Bots: P1 easy, P2 easy, P3 easy\.",
+        "P1 hard, P2 easy": r"You: P0\. Bots: P1 hard, P2 easy\.",
+        "go on with a saved game": r"resumed after \d+ moves",
+        "hot-seat: P0 and P2 at this keyboard": r"You: P0, P2\. Bots: P1 easy\.",
     }
     monkeypatch.chdir(tmp_path)
     seen = set()
@@ -126,7 +127,7 @@ def test_readme_play_lines_print_what_they_say(tmp_path: Path,
         command, comment = (part.strip() for part in line.split("#", 1))
         res = runner.invoke(app, command.split()[1:], input="1\nquit\n")
         assert res.exit_code == 0, res.output
-        assert said[comment] in res.output, (line, res.output)
+        assert re.search(said[comment], res.output), (line, res.output)
         seen.add(comment)
     assert seen == set(said)
 
