@@ -133,20 +133,11 @@ def svg_from_observation(obs: dict[str, Any]) -> str:
     return canvas_from_observation(obs).svg()
 
 
-def _view(state: State, player: int | None) -> dict[str, Any]:
-    """``player``'s observation; with no player, everything (every hand shown, a debug view
-    like the other games' pictures)."""
-    obs = state.observation(player)
-    if player is None:
-        obs["hands"] = [[list(c) for c in h] for h in state.hands]  # type: ignore[attr-defined]
-    return obs
-
-
 def render_svg(state: State, player: int | None = None) -> str:
-    """The SVG picture of ``state`` as ``player`` sees it (None: everything)."""
-    return svg_from_observation(_view(state, player))
+    """The SVG picture of ``state`` as ``player`` sees it (None: a spectator)."""
+    return svg_from_observation(state.observation(player))
 
 
 def render_png(state: State, path: str, player: int | None = None) -> None:
     """The same picture as :func:`render_svg`, written to a PNG file."""
-    canvas_from_observation(_view(state, player)).png(path)
+    canvas_from_observation(state.observation(player)).png(path)
