@@ -125,9 +125,49 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["serve", "--db", "x[/x]"], "got 'x[/x]'"),
     (["serve", "--port", "99999"], "--port must be"),
     (["serve", "--workers", "0"], "at least 1"),
+    (["serve", "--bot-processes", "-1"], "at least 1"),
+    (["simulate", "scout", "--games", "0"], "positive whole number"),
+    (["simulate", "scout", "--workers", "-1"], "--workers must be 1 or more"),
+    (["simulate", "tricky-landing", "-o", "seat_distance_cm=nan"], "finite number"),
+    (["compare", "scout", "--vs", "--games", "-1"], "positive whole number"),
+    (["compare", "scout", "--vs", "--seed", "-1"], "seed must be"),
+    (["compare", "tricky-landing", "--vs", "-o", "seat_distance_cm=inf"], "finite number"),
+    (["tournament", "scout", "--bots", "random,easy", "--games", "-1"],
+     "positive whole number"),
+    (["tournament", "scout", "--bots", "random,easy", "--workers", "0"], "1 or more"),
+    (["tournament", "scout", "--bots", "random,easy", "-p", "-1"], "takes 2 to 5"),
+    (["play", "scout", "--seat", "-1"], "seat must be"),
+    (["play", "tricky-landing", "-o", "seat_distance_cm=-inf"], "finite number"),
+    (["state", "scout", "--actions", "-1"], "0 or more"),
     (["games", "--no-such-flag"], ""),
     (["no-such-command"], ""),
 ]
+
+
+SERVE_NUMBERS = [
+    (["--bot-delay", v], "--bot-delay must be a finite number, 0 or more")
+    for v in ("nan", "inf", "-inf", "-0.5")
+] + [
+    (["--moves-per-second", v], "--moves-per-second must be a finite number, above 0")
+    for v in ("nan", "inf", "0", "-3")
+]
+
+
+@pytest.mark.parametrize(("args", "message"), SERVE_NUMBERS,
+                         ids=[" ".join(a) for a, _ in SERVE_NUMBERS])
+def test_serve_refuses_meaningless_numbers_before_listening(
+        args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NaN, infinities and negative numbers are refused (a server that would start instead
+    fails this test at once rather than listening)."""
+    import uvicorn
+
+    def never(*a: object, **kw: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn, "run", never)
+    db = tmp_path / "s.sqlite3"
+    assert_fails_cleanly(run(["serve", "--db", f"sqlite:///{db}", *args]), message)
+    assert not db.exists()  # refused before the database was touched
 
 
 def test_the_hostile_cases_cover_the_known_commands() -> None:
