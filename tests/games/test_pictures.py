@@ -157,3 +157,19 @@ def test_the_picture_depends_only_on_the_viewers_observation(name: str) -> None:
                     assert other.observation(viewer) == s.observation(viewer)
                     assert module.render_svg(other, player=viewer) == svg, (steps, viewer, seat)
     assert redrawn
+
+
+def test_pictures_say_1_card_and_1_point_in_the_singular() -> None:
+    """A pile or hand of one card, or one point, reads "1 card", "1 point" (never "1 cards")."""
+    import re
+
+    clown = _played("clown-15-go", 3, 5, options={"points": True}).observation(0)
+    clown["players"][0].update(cards=1, closed=1, points=1)
+    scout = _played("scout", 3, 0).observation(0)
+    scout["hand_sizes"][1] = 1
+    zirkus = _played("so-ein-zirkus", 2, 3).observation(0)
+    zirkus["points"][1] = 1
+    for name, obs in (("clown-15-go", clown), ("scout", scout), ("so-ein-zirkus", zirkus)):
+        svg = game_module(name).svg_from_observation(obs)
+        assert not re.search(r"(?<![\d.])1 (cards|points)\b", svg), name
+        assert re.search(r"(?<![\d.])1 (card|point)\b", svg), name

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bigtop.core.game import State
+from bigtop.core.text import count
 from bigtop.games.picture import Canvas
 
 NUMBER_COLOURS = ("#e74c3c", "#e67e22", "#f1c40f", "#2ecc71", "#1abc9c", "#3498db",
@@ -108,7 +109,7 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
         if acting:
             tags.append("to act")
         name = f"P{q}" + (f" ({', '.join(tags)})" if tags else "")
-        stats = (f"{obs['hand_sizes'][q]} cards · captured {obs['captured'][q]} · scout "
+        stats = (f"{count(obs['hand_sizes'][q], 'card')} · captured {obs['captured'][q]} · scout "
                  f"tokens {obs['scout_tokens'][q]} · Scout & Show "
                  f"{'ready' if obs['show_tokens'][q] else 'spent'} · total {obs['totals'][q]}")
         with c.group(cls="hand", data_seat=q):
