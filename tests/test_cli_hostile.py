@@ -21,7 +21,8 @@ runner = CliRunner()
 # this test was written) also get the hostile cases below.
 COMMANDS = sorted({c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")
                    for c in app.registered_commands})
-KNOWN = {"games", "play", "simulate", "state", "render", "replay"}
+KNOWN = {"games", "play", "simulate", "state", "render", "replay", "compare", "tournament",
+         "serve"}
 
 
 def run(args: list[str], stdin: str | bytes | None = None) -> Result:
@@ -89,7 +90,7 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["play", "x[/x]"], "unknown game 'x[/x]'"),
     (["play", "scout", "-o", "[/x]=1"], "unknown rule option '[/x]'"),
     (["play", "scout", "-o", "rounds=[/x]"], "[/x]"),
-    (["play", "scout", "--bots", "[bold]x"], "unknown bot '[bold]x'"),
+    (["play", "scout", "--bots", "[bold]x"], "unknown bot"),
     (["play", "scout", "--seat", "9"], "seat must be"),
     (["play", "scout", "--seed", "-1"], "seed must be"),
     (["play", "so-ein-zirkus", "-p", "2", "-o", "board=/dev/zero"], "larger than"),
@@ -112,9 +113,61 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["render", "/dev/zero"], "bytes; at most"),
     (["replay", "/no/[/x]"], "cannot read"),
     (["replay", "/dev/zero"], "bytes; at most"),
+    (["compare", "x[/x]", "--vs"], "unknown game 'x[/x]'"),
+    (["compare", "scout", "-o", "[/x]=1", "--vs"], "unknown rule option '[/x]'"),
+    (["compare", "scout", "--vs", "-o", "rounds=[/x]"], "got '[/x]'"),
+    (["compare", "so-ein-zirkus", "-p", "2", "-o", "board=/dev/zero", "--vs"], "larger than"),
+    (["tournament", "x[/x]", "--bots", "random,easy"], "unknown game 'x[/x]'"),
+    (["tournament", "scout", "--bots", "[/x],easy"], "unknown bot '[/x]'"),
+    (["tournament", "so-ein-zirkus", "-p", "2", "--bots", "random,easy", "-o",
+      "board=/dev/zero"], "larger than"),
+    # Refused before the server listens.
+    (["serve", "--db", "x[/x]"], "got 'x[/x]'"),
+    (["serve", "--port", "99999"], "--port must be"),
+    (["serve", "--workers", "0"], "at least 1"),
+    (["serve", "--bot-processes", "-1"], "at least 1"),
+    (["simulate", "scout", "--games", "0"], "positive whole number"),
+    (["simulate", "scout", "--workers", "-1"], "--workers must be 1 or more"),
+    (["simulate", "tricky-landing", "-o", "seat_distance_cm=nan"], "finite number"),
+    (["compare", "scout", "--vs", "--games", "-1"], "positive whole number"),
+    (["compare", "scout", "--vs", "--seed", "-1"], "seed must be"),
+    (["compare", "tricky-landing", "--vs", "-o", "seat_distance_cm=inf"], "finite number"),
+    (["tournament", "scout", "--bots", "random,easy", "--games", "-1"],
+     "positive whole number"),
+    (["tournament", "scout", "--bots", "random,easy", "--workers", "0"], "1 or more"),
+    (["tournament", "scout", "--bots", "random,easy", "-p", "-1"], "takes 2 to 5"),
+    (["play", "scout", "--seat", "-1"], "seat must be"),
+    (["play", "tricky-landing", "-o", "seat_distance_cm=-inf"], "finite number"),
+    (["state", "scout", "--actions", "-1"], "0 or more"),
     (["games", "--no-such-flag"], ""),
     (["no-such-command"], ""),
 ]
+
+
+SERVE_NUMBERS = [
+    (["--bot-delay", v], "--bot-delay must be a finite number, 0 or more")
+    for v in ("nan", "inf", "-inf", "-0.5")
+] + [
+    (["--moves-per-second", v], "--moves-per-second must be a finite number, above 0")
+    for v in ("nan", "inf", "0", "-3")
+]
+
+
+@pytest.mark.parametrize(("args", "message"), SERVE_NUMBERS,
+                         ids=[" ".join(a) for a, _ in SERVE_NUMBERS])
+def test_serve_refuses_meaningless_numbers_before_listening(
+        args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NaN, infinities and negative numbers are refused (a server that would start instead
+    fails this test at once rather than listening)."""
+    import uvicorn
+
+    def never(*a: object, **kw: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn, "run", never)
+    db = tmp_path / "s.sqlite3"
+    assert_fails_cleanly(run(["serve", "--db", f"sqlite:///{db}", *args]), message)
+    assert not db.exists()  # refused before the database was touched
 
 
 def test_the_hostile_cases_cover_the_known_commands() -> None:

@@ -64,8 +64,11 @@ def test_scout_picture_hands_in_order_with_both_numbers() -> None:
     if len(active) > 1:
         assert active[0].get("data-end") == "left" and active[-1].get("data-end") == "right"
     assert len(_groups(svg, "insert-slot")) == len(obs["hands"][1]) + 1
-    # With no seat (the debug view) every hand is shown.
-    assert not _groups(game_module("scout").render_svg(s), "back")
+    # With no seat (a spectator) only the public cards of the hands are shown (a scouted
+    # card was seen by all); the rest are backs, more than any seat sees.
+    public = s.observation(None)["hands"]
+    spectator = _groups(game_module("scout").render_svg(s), "back")
+    assert len(spectator) == sum(c is None for h in public for c in h) > hidden
 
 
 def test_clown_15_go_picture_rows_and_open_piles() -> None:
@@ -118,5 +121,55 @@ def test_cli_render_writes_svg_and_png(name: str, tmp_path: Path) -> None:
         assert res.exit_code == 0, res.output
         data = out.read_bytes()
         assert data.startswith(b"\x89PNG" if suffix == "png" else b"<svg")
+    # Without --player the picture is a spectator's, no hidden card.
+    res = runner.invoke(app, ["render", str(state), "--out", str(tmp_path / "public.svg")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "public.svg").read_text() == \
+        game_module(name).svg_from_observation(s.observation(None))
     res = runner.invoke(app, ["render", str(state), "--out", str(tmp_path / "x.gif")])
     assert res.exit_code != 0 and "Traceback" not in res.output
+
+
+ALL_GAMES = {"tricky-landing": 3, **GAMES}
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_the_picture_depends_only_on_the_viewers_observation(name: str) -> None:
+    """For each seat and for a spectator (None), the picture of a state equals the picture of
+    any state the viewer cannot tell from it. A seat's resample keeps exactly what that seat
+    sees, so it is redrawn for the same seat. A spectator sees less than any seat, so every
+    seat's resample is one the spectator cannot tell apart; it is checked against all of them,
+    so that each seat's private cards are redrawn by some other seat's resample (a check with
+    one seat's resample only would miss a picture that leaks that seat's hand)."""
+    module = game_module(name)
+    players = ALL_GAMES[name]
+    options = {"secret_clown": True} if name == "so-ein-zirkus" else None
+    redrawn = False  # the check is not vacuous: some resample changes what is hidden
+    # Seed 0 after 2 actions: a Tricky Landing card lies face down on the table.
+    for seed, steps in ((0, 2), (3, 0), (3, 5), (3, 30)):
+        s = _played(name, players, steps, seed, options)
+        for viewer in (None, *range(players)):
+            svg = module.render_svg(s, player=viewer)
+            for seat in range(players) if viewer is None else (viewer,):
+                for k in range(2):
+                    other = s.resample_hidden(seat, k)
+                    redrawn |= other.to_json() != s.to_json()
+                    assert other.observation(viewer) == s.observation(viewer)
+                    assert module.render_svg(other, player=viewer) == svg, (steps, viewer, seat)
+    assert redrawn
+
+
+def test_pictures_say_1_card_and_1_point_in_the_singular() -> None:
+    """A pile or hand of one card, or one point, reads "1 card", "1 point" (never "1 cards")."""
+    import re
+
+    clown = _played("clown-15-go", 3, 5, options={"points": True}).observation(0)
+    clown["players"][0].update(cards=1, closed=1, points=1)
+    scout = _played("scout", 3, 0).observation(0)
+    scout["hand_sizes"][1] = 1
+    zirkus = _played("so-ein-zirkus", 2, 3).observation(0)
+    zirkus["points"][1] = 1
+    for name, obs in (("clown-15-go", clown), ("scout", scout), ("so-ein-zirkus", zirkus)):
+        svg = game_module(name).svg_from_observation(obs)
+        assert not re.search(r"(?<![\d.])1 (cards|points)\b", svg), name
+        assert re.search(r"(?<![\d.])1 (card|point)\b", svg), name

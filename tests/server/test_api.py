@@ -8,7 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from bigtop.agents.levels import BOT_NAMES
-from bigtop.core.registry import game_names
+from bigtop.core.registry import game_names, new_state
+from bigtop.games.scout import render_svg
 from bigtop.server import Limits
 from bigtop.server.schemas import TableView
 from tests.server.conftest import make_client
@@ -273,13 +274,17 @@ def test_picture_of_a_seat_view(client: TestClient) -> None:
     assert r.text.startswith("<svg")
     assert client.get(f"/api/tables/{t}", headers=auth(tok)).json()["picture"] == (
         f"/api/tables/{t}/picture.svg")
-    assert client.get(f"/api/tables/{t}").json()["picture"] is None
+    assert client.get(f"/api/tables/{t}").json()["picture"] == f"/api/tables/{t}/picture.svg"
     problem(client.get(f"/api/tables/{t}/picture.svg?token=bad"), 403, "wrong-token")
-    problem(client.get(f"/api/tables/{t}/picture.svg"), 401, "seat-token-required")
     scout = create(client)  # every game draws its view now
     assert client.get(f"/api/tables/{scout['table']}",
                       headers=auth(scout["seats"][0]["token"])).json()["picture"] == (
         f"/api/tables/{scout['table']}/picture.svg")
+    # A spectator (no token) gets the public picture, every hand face down.
+    public = client.get(f"/api/tables/{scout['table']}/picture.svg")
+    assert public.status_code == 200
+    assert public.text == render_svg(new_state("scout", 2, 7)) != client.get(
+        f"/api/tables/{scout['table']}/picture.svg", headers=auth(scout["seats"][0]["token"])).text
     problem(client.get("/api/tables/nope/picture.svg",
                        headers=auth(scout["seats"][0]["token"])), 404, "not-found")
 

@@ -33,8 +33,7 @@ def sent(runtime: Runtime, state: State, log: tuple[LogEntry, ...], seat: int | 
     """Everything the server would send this seat: its view and its picture."""
     view = runtime.view(loaded_for(state, log), seat)
     render = getattr(game_module(state.game.name), "render_svg", None)
-    # Spectators get no picture (the renderers draw everything for player=None).
-    picture = render(state, player=seat) if render is not None and seat is not None else None
+    picture = render(state, player=seat) if render is not None else None
     return json.dumps([view, picture], sort_keys=True)
 
 

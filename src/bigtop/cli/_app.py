@@ -9,6 +9,7 @@ never read as rich markup (``[/x]`` typed anywhere is printed as it is).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -69,6 +70,24 @@ def fail(message: str) -> NoReturn:
     line = " ".join(str(message).split())
     err.print(Text.assemble(("error:", "bold red"), " ", line), highlight=False)
     raise typer.Exit(2)
+
+
+def seconds_or_rate(option: str, value: float, *, zero: bool) -> float:
+    """``value`` of a numeric ``--option`` if it is finite and not negative (``zero``: 0 is
+    allowed, else it must be above 0); else a :class:`BigtopError` naming the option. Typer
+    reads ``nan`` and ``inf`` as floats, so every float option needs this check.
+
+    >>> seconds_or_rate("--bot-delay", 0.0, zero=True)
+    0.0
+    >>> seconds_or_rate("--bot-delay", float("nan"), zero=True)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: --bot-delay must be a finite number, 0 or more, got nan
+    """
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        bound = "0 or more" if zero else "above 0"
+        raise BigtopError(f"{option} must be a finite number, {bound}, got {value}")
+    return value
 
 
 def game_options(game: str, pairs: list[str] | None) -> dict[str, object]:

@@ -163,10 +163,14 @@ def tournament_cmd(
 ) -> None:
     """A round robin between bots at every table of PLAYERS seats; prints an openskill
     leaderboard (rating μ, uncertainty σ) with plain win rates and places."""
+    from bigtop.core.registry import new_game
     from bigtop.sim.tournament import RATING, tables, tournament
 
     try:
         opts = game_options(game, option)
+        # The engine checks the player count first: the line-ups below need a valid one
+        # (a negative count made itertools fail with an internal error).
+        new_game(game, players, opts)
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
         n_workers = workers_or_default(workers)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from bigtop.cli._app import app, err, fail
+from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
 
 
@@ -43,12 +43,10 @@ def serve(
             raise BigtopError(f"--port must be 1..65535, got {port}")
         if workers < 1 or bot_processes < 1:
             raise BigtopError("--workers and --bot-processes must be at least 1")
-        if bot_delay < 0:
-            raise BigtopError("--bot-delay must be 0 or more")
+        seconds_or_rate("--bot-delay", bot_delay, zero=True)
         limits = Limits()
         if moves_per_second is not None:
-            if moves_per_second <= 0:
-                raise BigtopError("--moves-per-second must be above 0")
+            seconds_or_rate("--moves-per-second", moves_per_second, zero=False)
             limits = dataclasses.replace(limits, moves_per_second=moves_per_second)
         settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
                             bot_delay_seconds=bot_delay, migrate_on_start=False)

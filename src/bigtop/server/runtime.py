@@ -163,10 +163,7 @@ class Runtime:
             entries = loaded.log
         part = self.seat_part(loaded, seat)
         base = self.settings.base_url
-        picture = None
-        # Spectators get no picture: a renderer's player=None draws every card face up.
-        if seat is not None and has_picture(m.game):
-            picture = f"{base}/api/tables/{m.id}/picture.svg"
+        picture = f"{base}/api/tables/{m.id}/picture.svg" if has_picture(m.game) else None
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,

@@ -62,8 +62,9 @@ def test_svg_and_png(tmp_path: Path) -> None:
     assert svg.count("<polygon") == 1 + len(s.table)  # the target and the thrown cards
     secret = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
     play_poses(secret, ("y3", TOP, True))
-    assert "yellow 3" in render_svg(secret) and "yellow 3" in render_svg(secret, player=0)
+    assert "yellow 3" in render_svg(secret, player=0)  # its thrower saw it
     assert "yellow 3" not in render_svg(secret, player=1)
+    assert "yellow 3" not in render_svg(secret)  # nor does a spectator
     path = tmp_path / "t.png"
     render_png(s, str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

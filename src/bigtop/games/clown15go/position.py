@@ -109,7 +109,7 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
     for q in range(n):
         if (s.cards_left(q) == 0) != (q in s.out_order):
             raise InvalidStateError(
-                f"P{q} has {s.cards_left(q)} cards, so they are "
+                f"P{q} has {count(s.cards_left(q), 'card')}, so they are "
                 f"{'' if s.cards_left(q) == 0 else 'not '}out: 'out_order' disagrees")
     if not o.points and len(s.out_order) > 1:
         raise InvalidStateError("in the basic game the first player out ends the game")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from bigtop.core.game import State
+from bigtop.core.text import count
 from bigtop.games.picture import Canvas
 
 COLOURS = {"R": "#e74c3c", "O": "#f39c12", "Y": "#f7dc6f", "G": "#27ae60", "B": "#3498db",
@@ -90,16 +91,16 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
         tags = [t for t, on in (("you", q == obs["player"]), ("to act", acting),
                                 ("out", pl["out"])) if on]
         name = f"P{q}" + (f" ({', '.join(tags)})" if tags else "")
-        points = f" · {pl['points']} points" if pl["points"] else ""
+        points = f" · {count(pl['points'], 'point')}" if pl["points"] else ""
         with c.group(cls="player", data_player=q):
             c.rect(x, y, panel_w, panel_h, fill="#fff6d5" if acting else "#f4f6f7",
                    stroke="#b3b6b7", rx=6)
             c.text(x + 10, y + 18, name, size=14, weight="bold")
-            c.text(x + 150, y + 18, f"{pl['cards']} cards · {pl['closed']} closed · "
+            c.text(x + 150, y + 18, f"{count(pl['cards'], 'card')} · {pl['closed']} closed · "
                    f"{len(pl['open'])} open{points}", size=12, fill="#333333")
             cy = y + 30
             renewed = pl["closed_cards"]
-            tip = (f"closed pile: {pl['closed']} cards" + (
+            tip = (f"closed pile: {count(pl['closed'], 'card')}" + (
                 f" (renewed: {' '.join(renewed)})" if renewed else ""))
             with c.group(cls="closed-pile", data_player=q, data_count=pl["closed"],
                          tooltip=tip):

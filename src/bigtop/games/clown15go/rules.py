@@ -652,7 +652,7 @@ class Clown15GoState(State[Clown15GoGame]):
             if q in self.out_order:
                 marks.append(f"out #{self.out_order.index(q) + 1}")
             tag = f" ({', '.join(marks)})" if marks else ""
-            pts = f", {self.points[q]} points" if o.points else ""
+            pts = f", {count(self.points[q], 'point')}" if o.points else ""
             below = " ".join(d.texts(pile[-5:-1]))
             lines.append(f"  P{q}{tag}: open top {top:>4} ({len(pile)} open"
                          f"{': … ' + below if below else ''}), {len(self.closed[q])} closed, "

@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
-from bigtop.core.text import count, number, paragraphs
+from bigtop.core.text import count, paragraphs
 from bigtop.games.clown15go.options import end_reason_text
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 
@@ -82,7 +82,7 @@ def round_summary(before: State, after: State) -> list[str]:
         points = after.game.options.points
         ranking = after.ranking()
         for q in range(after.game.num_players):
-            pts = f"{number(after.points[q])} points, " if points else ""
+            pts = f"{count(after.points[q], 'point')}, " if points else ""
             lines.append(f"  P{q}: {pts}{count(after.cards_left(q), 'card')} left, "
                          f"place {ranking[q]}")
     return lines

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from bigtop.core.game import State
+from bigtop.core.text import count
 from bigtop.games.picture import Canvas
 
 NUMBER_COLOURS = ("#e74c3c", "#e67e22", "#f1c40f", "#2ecc71", "#1abc9c", "#3498db",
@@ -108,7 +109,7 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
         if acting:
             tags.append("to act")
         name = f"P{q}" + (f" ({', '.join(tags)})" if tags else "")
-        stats = (f"{obs['hand_sizes'][q]} cards · captured {obs['captured'][q]} · scout "
+        stats = (f"{count(obs['hand_sizes'][q], 'card')} · captured {obs['captured'][q]} · scout "
                  f"tokens {obs['scout_tokens'][q]} · Scout & Show "
                  f"{'ready' if obs['show_tokens'][q] else 'spent'} · total {obs['totals'][q]}")
         with c.group(cls="hand", data_seat=q):
@@ -133,20 +134,11 @@ def svg_from_observation(obs: dict[str, Any]) -> str:
     return canvas_from_observation(obs).svg()
 
 
-def _view(state: State, player: int | None) -> dict[str, Any]:
-    """``player``'s observation; with no player, everything (every hand shown, a debug view
-    like the other games' pictures)."""
-    obs = state.observation(player)
-    if player is None:
-        obs["hands"] = [[list(c) for c in h] for h in state.hands]  # type: ignore[attr-defined]
-    return obs
-
-
 def render_svg(state: State, player: int | None = None) -> str:
-    """The SVG picture of ``state`` as ``player`` sees it (None: everything)."""
-    return svg_from_observation(_view(state, player))
+    """The SVG picture of ``state`` as ``player`` sees it (None: a spectator)."""
+    return svg_from_observation(state.observation(player))
 
 
 def render_png(state: State, path: str, player: int | None = None) -> None:
     """The same picture as :func:`render_svg`, written to a PNG file."""
-    canvas_from_observation(_view(state, player)).png(path)
+    canvas_from_observation(state.observation(player)).png(path)

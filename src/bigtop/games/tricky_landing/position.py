@@ -196,7 +196,7 @@ def problems(s: TrickyLandingState) -> list[str]:
     if missing:
         out.append(f"{count(len(missing), 'card')} missing, e.g. {missing[0]}")
     if len(s.undealt) != g.leftover:
-        out.append(f"{len(s.undealt)} undealt cards; {n} players leave {g.leftover}")
+        out.append(f"{count(len(s.undealt), 'undealt card')}; {n} players leave {g.leftover}")
     if s.finished != (s.round == g.rounds):
         out.append("the game is finished exactly when every round has been played")
     if s.finished:
@@ -224,8 +224,8 @@ def problems(s: TrickyLandingState) -> list[str]:
     played = sum(map(len, s.won)) + sum(map(len, s.penalty)) + len(s.discard) + (
         1 if s.trump_card is not None else 0)
     if played != n * s.trick:
-        out.append(f"{played} cards in piles, discard and trump card, but {s.trick} "
-                   f"resolved trick(s) of {n} cards")
+        out.append(f"{count(played, 'card')} in piles, discard and trump card, but "
+                   f"{count(s.trick, 'resolved trick')} of {n} cards")
     if s.trump_card is not None and s.trump_suit != suit_of(s.trump_card):
         out.append("trump_suit must be the trump card's suit")
     if (s.trump_card is None and s.trump_suit is not None

@@ -101,7 +101,9 @@ def _scene(obj: Any, *, trump: str | None, options: TrickyLandingOptions | None,
     cards = []
     hw, hh = model.card_half
     for i, c in enumerate(table):
-        known = player is None or hidden.get(c.card, player) == player
+        # As in observation(): a face-down card is known only to its thrower; a spectator
+        # (None) knows none of them.
+        known = hidden.get(c.card, player) == player
         cards.append(_Card(c, known, res.trick_of[i] if res else -1, i + 1,
                            _corners(c.x, c.y, c.rotation, hw, hh)))
     tw, th = model.target_half
@@ -132,8 +134,8 @@ def render_svg(obj: Any, *, trump: str | None = None,
                options: TrickyLandingOptions | None = None, players: int | None = None,
                player: int | None = None, title: str | None = None) -> str:
     """An SVG picture (text) of a state (or its JSON form) or of a list of landings.
-    ``player`` hides the face-down cards that player could not know (None shows everything:
-    a debug view).
+    ``player`` hides the face-down cards that player could not know; None is a spectator
+    and sees no face-down card (as ``observation(None)``).
     ``trump``/``options``/``players`` are for a list of landings."""
     sc = _scene(obj, trump=trump, options=options, players=players, player=player,
                 title=title)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bigtop.core.game import State
+from bigtop.core.text import count
 from bigtop.games.picture import Canvas
 
 BALL_COLOURS = {"red": "#e74c3c", "yellow": "#f4d03f", "blue": "#3498db", "green": "#27ae60"}
@@ -126,8 +127,8 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
             c.circle(px + 8, y - 5, 8, fill=BALL_COLOURS.get(colour or "", "#bdc3c7"),
                      stroke="#000000")
             c.text(px + 22, y, f"P{q}{' (' + ', '.join(tags) + ')' if tags else ''}: "
-                   f"{colour or 'secret colour'}, {obs['points'][q]} points{total}", size=12,
-                   weight="bold" if acting else "normal")
+                   f"{colour or 'secret colour'}, {count(obs['points'][q], 'point')}{total}",
+                   size=12, weight="bold" if acting else "normal")
     y += 40
     c.text(px, y, "Supply", size=13, weight="bold")
     for colour, left in obs["supply"].items():
@@ -145,22 +146,11 @@ def svg_from_observation(obs: dict[str, Any]) -> str:
     return canvas_from_observation(obs).svg()
 
 
-def _view(state: State, player: int | None) -> dict[str, Any]:
-    """``player``'s observation; with no player, everything (the secret colours shown, a
-    debug view like the other games' pictures)."""
-    obs = state.observation(player)
-    if player is None:
-        obs["colours"] = list(state.observation(0)["colours"])
-        for q in range(state.game.num_players):
-            obs["colours"][q] = state.observation(q)["colours"][q]
-    return obs
-
-
 def render_svg(state: State, player: int | None = None) -> str:
-    """The SVG picture of ``state`` as ``player`` sees it (None: everything)."""
-    return svg_from_observation(_view(state, player))
+    """The SVG picture of ``state`` as ``player`` sees it (None: a spectator)."""
+    return svg_from_observation(state.observation(player))
 
 
 def render_png(state: State, path: str, player: int | None = None) -> None:
     """The same picture as :func:`render_svg`, written to a PNG file."""
-    canvas_from_observation(_view(state, player)).png(path)
+    canvas_from_observation(state.observation(player)).png(path)

@@ -130,12 +130,9 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
 @router.get("/{table_id}/picture.svg", responses={
     200: {"content": {"image/svg+xml": {}}}, **PROBLEMS})
 async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
-    """An SVG of the table as your seat sees it, for games that draw (``picture`` in
-    GET /api/games). It needs a seat token: the renderers' only other mode shows every
-    hidden card."""
+    """An SVG of the table as your seat sees it (without a token: as a spectator sees it,
+    no hidden card), for games that draw (``picture`` in GET /api/games)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    if seat is None:
-        raise errors.Unauthorized("the picture shows a seat's view: it needs a seat token")
     module = game_module(loaded.meta.game)
     render = getattr(module, "render_svg", None)
     if render is None:
