@@ -255,3 +255,15 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
     assert doc["summary"]["interrupted"] and 0 < doc["summary"]["games"] < 20000
     assert [r["index"] for r in doc["results"]] == list(range(doc["summary"]["games"]))
     assert "Traceback" not in errors
+
+
+def test_one_deal_gives_no_interval_for_a_mean() -> None:
+    s = simulate("scout", 2, 2, seed=1, bots=["easy", "random"], rotate=True).summary()
+    assert s["deals"] == 1 and s["actions_mean_ci95"] is None
+    assert all(x["score_mean_ci95"] is None for x in s["seats"] + s["bots"])
+    assert all(x["win_rate_ci95"] is not None for x in s["seats"])  # Wilson over deals
+    res = cli.invoke(app, ["simulate", "scout", "-p", "2", "-n", "2", "--seed", "1", "--bots",
+                           "easy,random", "--rotate"])
+    assert res.exit_code == 0 and "(95% CI –)" in res.stdout
+    js = cli.invoke(app, ["simulate", "scout", "-p", "2", "-n", "2", "--rotate", "--json"])
+    assert "NaN" not in js.stdout and json.loads(js.stdout)["summary"]["actions_mean_ci95"] is None

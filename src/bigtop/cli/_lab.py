@@ -147,7 +147,10 @@ def table(title: str, columns: list[str], left: int = 1) -> Table:
     return t
 
 
-def ci(pair: list[float], digits: int = 3) -> str:
+def ci(pair: list[float] | None, digits: int = 3) -> str:
+    """``low–high``, or a dash where there is no interval (one deal)."""
+    if pair is None:
+        return "–"
     lo, hi = pair
     return f"{lo:.{digits}f}–{hi:.{digits}f}"
 

@@ -146,7 +146,7 @@ class Comparison:
                 "statistic": name, "kind": kind,
                 "a": sum(va) / len(va) if va else math.nan,
                 "b": sum(vb) / len(vb) if vb else math.nan,
-                "difference": m.mean, "ci95": [m.low, m.high],
+                "difference": m.mean, "ci95": [m.low, m.high] if m.n >= 2 else None,
                 "p_value": p_value(m.mean, m.sd, m.n), "deals": m.n,
             })
         for row, sig in zip(rows, holm([r["p_value"] for r in rows]), strict=True):

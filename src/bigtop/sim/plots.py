@@ -90,7 +90,7 @@ def plot_differences(title: str, rows: Sequence[dict[str, Any]], folder: Path) -
     for ax, kind, group in zip(axes, kinds, groups, strict=True):
         ys = list(range(len(group)))[::-1]
         for y, row in zip(ys, group, strict=True):
-            d, (lo, hi) = row["difference"], row["ci95"]
+            d, (lo, hi) = row["difference"], row["ci95"] or (row["difference"],) * 2
             ax.errorbar([d], [y], xerr=[[max(0.0, d - lo)], [max(0.0, hi - d)]], fmt="o",
                         color="tab:red" if row["significant"] else "tab:grey", capsize=3)
         ax.axvline(0.0, color="black", linewidth=1)

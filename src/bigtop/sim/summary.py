@@ -15,6 +15,7 @@ share their cards, so every statistic is the mean of per-deal means with a norma
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,8 +40,9 @@ class Estimate:
     high: float
     n: int
 
-    def json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "ci95": [self.low, self.high], "n": self.n}
+    def ci(self) -> list[float] | None:
+        """``[low, high]``, or None where there is no interval (a mean over one deal)."""
+        return None if math.isnan(self.low) else [self.low, self.high]
 
 
 def deals(records: Sequence[GameRecord]) -> list[list[GameRecord]]:
@@ -70,6 +72,8 @@ def estimate(units: Sequence[Sequence[float]], proportion: bool = False) -> Esti
     m = mean_interval(means)
     n = sum(len(u) for u in units)
     if not proportion:
+        if len(means) < 2:  # one deal says nothing about the spread
+            return Estimate(m.mean, math.nan, math.nan, n)
         return Estimate(m.mean, m.low, m.high, n)
     if m.high - m.low < 1e-12:
         lo, hi = wilson_interval(sum(means), len(means))
@@ -136,9 +140,9 @@ def seat_stats(records: Sequence[GameRecord], players: int,
         out.append({
             "seat": p,
             "bot": lineup[p] if lineup is not None else "rotating",
-            "win_rate": e["win"].mean, "win_rate_ci95": [e["win"].low, e["win"].high],
+            "win_rate": e["win"].mean, "win_rate_ci95": e["win"].ci(),
             "score_mean": e["score"].mean, "score_sd": _sd([r.scores[p] for r in records]),
-            "score_mean_ci95": [e["score"].low, e["score"].high],
+            "score_mean_ci95": e["score"].ci(),
             "place_mean": e["place"].mean,
         })
     return out
@@ -153,8 +157,8 @@ def bot_stats(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
         e = _by(groups, _held_by(bot))
         out.append({
             "bot": bot, "seat_games": e["win"].n,
-            "win_rate": e["win"].mean, "win_rate_ci95": [e["win"].low, e["win"].high],
-            "score_mean": e["score"].mean, "score_mean_ci95": [e["score"].low, e["score"].high],
+            "win_rate": e["win"].mean, "win_rate_ci95": e["win"].ci(),
+            "score_mean": e["score"].mean, "score_mean_ci95": e["score"].ci(),
             "place_mean": e["place"].mean,
         })
     return out
@@ -195,10 +199,10 @@ def summarise(run: Run) -> dict[str, Any]:
         "seats": seat_stats(records, n, None if run.rotate else run.bots),
         "bots": bot_stats(records),
         "no_winner": {"games": sum(r.no_winner for r in records), "rate": nowin.mean,
-                      "ci95": [nowin.low, nowin.high]},
+                      "ci95": nowin.ci()},
         "shared_wins": sum(1 for r in records if 1 < len(r.winners) < n),
         "actions_mean": acts.mean,
-        "actions_mean_ci95": [acts.low, acts.high],
+        "actions_mean_ci95": acts.ci(),
         "actions_sd": _sd([float(r.actions) for r in records]),
         "outcomes": outcomes(records),
         "seat_test": seat_test(run),
