@@ -1,8 +1,8 @@
 """Bot strength and speed figures for docs/bots.md.
 
     .venv/bin/python bench/bench_bots.py match scout hard medium -p 4          # one match
-    .venv/bin/python bench/bench_bots.py ladder --out bench/bots.jsonl         # every pair
-    .venv/bin/python bench/bench_bots.py report bench/bots.jsonl --plot docs/bots-ladder.png
+    .venv/bin/python bench/bench_bots.py ladder --out bench/bots-results.jsonl         # every pair
+    .venv/bin/python bench/bench_bots.py report bench/bots-results.jsonl --plot docs/bots-ladder.png
 
 A match puts bot A in one seat and bot B in every other seat; in game ``i`` (state seed
 ``derive_seed(seed, "game", i)``) A sits at seat ``i mod P`` and every bot's seed is
@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("-p", "--players", type=int)
     m.add_argument("-o", "--option", action="append", default=[])
     la = sub.add_parser("ladder")
-    la.add_argument("--out", type=Path, default=Path("bench/bots.jsonl"))
+    la.add_argument("--out", type=Path, default=Path("bench/bots-results.jsonl"))
     la.add_argument("--games", default=",".join(SETUPS))
     la.add_argument("--no-yardsticks", action="store_true")
     for p in (m, la):

@@ -173,12 +173,13 @@ def test_easy_beats_random(name: str) -> None:
 # The ladder's established steps (docs/bots.md), with enough games that the measured
 # margins show on a seeded sample. Not here because not established: Tricky Landing and So
 # ein Zirkus hard over medium (Zirkus games between search bots can also run to hundreds of
-# turns), and Clown 15 Go, where skill barely shows (easy takes 0.548 against random).
+# turns) and Clown 15 Go hard over medium.
 LADDER_CLAIMS: list[tuple[str, str, str, int]] = [
     ("scout", "medium", "easy", 40),
     ("scout", "hard", "medium", 8),
     ("so-ein-zirkus", "medium", "easy", 16),
     ("tricky-landing", "medium", "easy", 30),
+    ("clown-15-go", "medium", "easy", 120),
 ]
 
 
