@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bigtop.agents.base import play_random
+from bigtop.agents.base import play_random, random_step
 from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.core.game import pick_outcome
 from bigtop.core.registry import game_names, get_game, new_game
@@ -120,11 +120,7 @@ def ismcts_rate(name: str, players: int, seconds: float) -> tuple[float, int]:
     step = 0
     for target in ISMCTS_STEPS:
         while step < target and not state.is_terminal():
-            if state.is_chance():
-                state.apply_chance()
-            else:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
+            random_step(state, rng)
             step += 1
         while state.is_chance():
             state.apply_chance()

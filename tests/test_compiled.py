@@ -18,7 +18,7 @@ import sys
 import warnings
 
 from bigtop import _compiled
-from bigtop.agents.base import play_random
+from bigtop.agents.base import play_random, random_step
 from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.core.registry import game_names, get_game, new_game
 from bigtop.interop.common import compact_json
@@ -75,11 +75,7 @@ def test_clone_copies_every_attribute() -> None:
                 copy = state.clone()
                 assert _fields(copy) == _fields(state), name
                 assert sorted(_fields(copy)) == sorted(_fields(state))
-            if state.is_chance():
-                state.apply_chance()
-            else:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
+            random_step(state, rng)
             step += 1
 
 
