@@ -38,6 +38,8 @@ are never folded away)."""
 
 HINT_BOT = "hard"
 """The level ``hint`` asks: the strongest."""
+HINT_SECONDS = 1.0
+"""A hint waits at most about this long (the hard level's time budget), unless ``--think``."""
 
 _HELP = """\
 Type the number of a listed move, a move in words ({words}),
@@ -350,8 +352,9 @@ class Session:
 
     def _hint(self, seat: int) -> None:
         s = self.state
-        bot = make_bot(HINT_BOT, self.game, seat, derive_seed(self.seed, "hint",
-                                                              len(s.history)))
+        bot = make_bot(HINT_BOT, self.game, seat,
+                       derive_seed(self.seed, "hint", len(s.history)),
+                       time_limit=HINT_SECONDS if self.think is None else self.think)
         with self.screen.console.status(f"thinking about P{seat}'s move…"):
             action = bot.act(s)
         legal = s.legal_actions()
