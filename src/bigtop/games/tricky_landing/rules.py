@@ -49,6 +49,7 @@ from bigtop.games.tricky_landing.cards import (
 )
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
+    Pose,
     ThrowModel,
     landing_from_errors,
     seat_angle,
@@ -265,14 +266,25 @@ class TrickyLandingState(State[TrickyLandingGame]):
 
     def _apply(self, action: Action) -> None:
         assert isinstance(action, Throw)
-        p = self.current_player()
+        pose = self._pose(action)
+        self.hands[self.current_player()].remove(action.card)
+        self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
+
+    def _pose(self, action: Throw) -> Pose:
         # The throw's four release errors from one hash of (seed, action count).
         errors = derive_normals(self.seed, "throw", len(self.history))
+        p = self.current_player()
         seat = self.game.seats[p]
         x, y = to_table(seat, float(action.x), float(action.y))
-        pose = landing_from_errors(self.game.models[p], seat, x, y, float(action.spin), errors)
-        self.hands[p].remove(action.card)
-        self._land(action.card, pose.x, pose.y, pose.rotation, pose.face_down)
+        return landing_from_errors(self.game.models[p], seat, x, y, float(action.spin), errors)
+
+    def landing_of(self, action: Throw) -> Landing:
+        """Where ``action``, thrown now by the current player, comes to rest: what ``apply``
+        will put on the table. Summaries use it to show a round's last trick, which
+        ``apply`` resolves and then clears with the next deal."""
+        pose = self._pose(action)
+        return Landing(self.current_player(), action.card, float(pose.x), float(pose.y),
+                       wrap_degrees(float(pose.rotation)), bool(pose.face_down))
 
     def _land(self, card: str, x: float, y: float, rotation: float, face_down: bool) -> None:
         """The current player's ``card`` (already out of the hand) comes to rest."""

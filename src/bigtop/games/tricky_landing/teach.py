@@ -24,6 +24,7 @@ from bigtop.games.tricky_landing.rules import (
     TrickyLandingState,
     describe_resolution,
 )
+from bigtop.games.tricky_landing.tricks import resolve_trick
 
 
 def intro(game: Game) -> str:
@@ -93,13 +94,15 @@ def trick_summary(before: State, after: State) -> list[str]:
     if after.round == before.round or after.finished:
         lines = _trick_lines(after, before.trick + 1)
     else:
-        # The round's last trick: the new deal has cleared the table, so replay the throw on
-        # a copy that stops before dealing to see how the trick was resolved.
-        probe = before.clone()
-        assert isinstance(probe, TrickyLandingState)
-        probe._end_round = lambda: None  # type: ignore[method-assign]
-        probe.apply(after.history[len(before.history)])
-        lines = _trick_lines(probe, before.trick + 1)
+        # The round's last trick: the new deal has cleared the table, so resolve the trick
+        # again from the table before the throw and where the throw landed.
+        throw = after.history[len(before.history)]
+        assert isinstance(throw, Throw)
+        g = before.game
+        table = [*before.table, before.landing_of(throw)]
+        res = resolve_trick(table, before.trump_suit, g.options, g.model)
+        lines = [f"Trick {before.trick + 1} of {g.hand_size}:",
+                 *("  " + line for line in describe_resolution(res, table))]
     return lines
 
 
