@@ -95,10 +95,12 @@ def trick_summary(before: State, after: State) -> list[str]:
         lines = _trick_lines(after, before.trick + 1)
     else:
         # The round's last trick: the new deal has cleared the table, so replay the throw on
-        # a copy that stops before dealing to see how the trick was resolved.
+        # a copy that counts one trick fewer, so that it does not end the round and deal (the
+        # throw and its resolution do not depend on the count). Not by patching _end_round:
+        # a compiled state calls its own method.
         probe = before.clone()
         assert isinstance(probe, TrickyLandingState)
-        probe._end_round = lambda: None  # type: ignore[method-assign]
+        probe.trick -= 1
         probe.apply(after.history[len(before.history)])
         lines = _trick_lines(probe, before.trick + 1)
     return lines
