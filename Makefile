@@ -1,4 +1,4 @@
-# Two commands matter: `make run` (play SCOUT in the terminal) and `make test` (everything).
+# Two commands matter: `make run` (the server: play in the browser) and `make test` (everything).
 # Both bootstrap .venv from the pinned lock file on a fresh machine.
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +12,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench lock clean postgresql
+.PHONY: run test lint typecheck unit bench lock clean postgresql chromium screenshots
 
 $(STAMP): requirements.lock pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -27,16 +27,31 @@ $(BUILT): $(STAMP) $(COMPILED_SOURCES)
 		then :; else $(INSTALL_SELF); fi
 	touch $(BUILT)
 
+# The server on SQLite (in the user's data directory) with the lobby at the printed address.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(BUILT)
-	$(BIN)/bigtop play scout --players 3
+	@echo "bigtop: open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)"
+	$(BIN)/bigtop serve --host $(HOST) --port $(PORT)
 
-test: postgresql lint typecheck unit
+test: postgresql chromium lint typecheck unit
 
 # The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
 # postgresql, run as an unprivileged user in a temporary directory): install it when missing.
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
+
+# Debian's chromium drives the browser tests (tests/web/); Playwright never downloads a browser.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+chromium: $(CHROMIUM)
+
+# Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
+screenshots: $(STAMP) $(CHROMIUM)
+	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
@@ -45,7 +60,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
-unit: $(BUILT)
+unit: $(BUILT) $(CHROMIUM)
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 

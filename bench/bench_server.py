@@ -1,10 +1,11 @@
 """Load benchmark of `bigtop serve`: N tables played at once by simulated clients on loopback.
 
 Every table is a two-player SCOUT game between two simulated people (no bots, so no bot
-thinking is measured). Each person holds a WebSocket; the one to move sends the move over
-HTTP as soon as its view says so. A move's latency runs from sending the request to the
-moment *both* clients of the table have the view of the new version. Reported: moves per
-second over the run and the p50/p99 latency.
+thinking is measured). Each person holds a WebSocket; the one to move waits ``--think``
+seconds (default 1: each table makes about one move a second) and sends the move over HTTP.
+A move's latency runs from sending the request to the moment *both* clients of the table
+have the view of the new version. Reported: moves per second over the run, p50/p99 latency,
+and the servers' CPU time per move (which does not depend on how busy the machine is).
 
     .venv/bin/python bench/bench_server.py --tables 10 100 1000 --seconds 20
     .venv/bin/python bench/bench_server.py --tables 100 --db postgresql --workers 2
@@ -19,10 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -48,10 +51,34 @@ class Table:
         self.errors = 0
 
 
+class Clock:
+    """Starts the run once every client is connected (connecting 2,000 sockets takes a
+    while and is not what is measured)."""
+
+    def __init__(self, clients: int, seconds: float, cpu: Callable[[], float]) -> None:
+        self.cpu = cpu
+        self.cpu0 = 0.0
+        self.waiting = clients
+        self.seconds = seconds
+        self.go = asyncio.Event()
+        self.start = self.deadline = 0.0
+
+    async def connected(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.start = time.monotonic()
+            self.cpu0 = self.cpu()
+            self.deadline = self.start + self.seconds
+            self.go.set()
+        await self.go.wait()
+
+
 async def client(table: Table, seat: int, base: str, api: httpx.AsyncClient,
-                 deadline: float) -> None:
+                 clock: Clock, think: float) -> None:
     url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws?token={table.tokens[seat]}"
-    async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
+    async with websockets.connect(url, max_size=2**22, open_timeout=600) as ws:
+        await clock.connected()
+        deadline = clock.deadline
         while time.monotonic() < deadline and not table.finished:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline -
@@ -71,6 +98,8 @@ async def client(table: Table, seat: int, base: str, api: httpx.AsyncClient,
                 table.finished = True
                 break
             if view["legal_actions"] and v not in table.sent_at:
+                if think:
+                    await asyncio.sleep(think)  # a person looks before moving
                 table.sent_at[v] = time.monotonic()
                 r = await api.post(f"/api/tables/{table.id}/moves",
                                    json={"version": v, "index": 0},
@@ -81,7 +110,8 @@ async def client(table: Table, seat: int, base: str, api: httpx.AsyncClient,
                     table.finished = True  # nothing else would make this table move
 
 
-async def run(bases: list[str], n: int, seconds: float) -> dict[str, Any]:
+async def run(bases: list[str], n: int, seconds: float, think: float,
+              cpu: Callable[[], float]) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
     tables = []
@@ -91,12 +121,12 @@ async def run(bases: list[str], n: int, seconds: float) -> dict[str, Any]:
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
-    start = time.monotonic()
-    deadline = start + seconds
+    clock = Clock(2 * n, seconds, cpu)
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
-                                  apis[seat % len(apis)], deadline)
+                                  apis[seat % len(apis)], clock, think)
                            for t in tables for seat in (0, 1)))
-    elapsed = time.monotonic() - start
+    elapsed = time.monotonic() - clock.start
+    cpu_used = cpu() - clock.cpu0
     for api in apis:
         await api.aclose()
     lat = sorted(x for t in tables for x in t.latencies)
@@ -106,13 +136,25 @@ async def run(bases: list[str], n: int, seconds: float) -> dict[str, Any]:
             "refused": sum(t.errors for t in tables),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
             "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
-            if lat else None}
+            if lat else None,
+            # CPU the servers spent per move during the run: the figure that does not
+            # depend on how busy the machine was
+            "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, moves), 2)}
+
+
+def _cpu_seconds(server: Server) -> float:
+    """User + system CPU time of a server process so far (Linux /proc)."""
+    assert server.proc is not None
+    fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
     p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--think", type=float, default=1.0,
+                   help="seconds a simulated person waits before each move (0: flat out)")
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     p.add_argument("--workers", type=int, default=None,
                    help="server processes (default: 1 on SQLite, 2 on PostgreSQL)")
@@ -128,11 +170,13 @@ def main() -> None:
             for s in servers:
                 s.start(timeout=120)
             try:
-                out = asyncio.run(run([s.base for s in servers], n, args.seconds))
+                out = asyncio.run(run([s.base for s in servers], n, args.seconds, args.think,
+                                      lambda servers=servers: sum(map(_cpu_seconds, servers))))
             finally:
                 for s in servers:
                     s.stop()
-            out.update(db=args.db, workers=workers)
+            out.update(think_s=args.think, db=args.db, workers=workers,
+                       load_average=round(os.getloadavg()[0], 1))
             print(json.dumps(out), flush=True)
 
 

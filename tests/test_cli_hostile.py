@@ -21,7 +21,8 @@ runner = CliRunner()
 # this test was written) also get the hostile cases below.
 COMMANDS = sorted({c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")
                    for c in app.registered_commands})
-KNOWN = {"games", "play", "simulate", "state", "render", "replay"}
+KNOWN = {"games", "play", "simulate", "state", "render", "replay", "compare", "tournament",
+         "serve"}
 
 
 def run(args: list[str], stdin: str | bytes | None = None) -> Result:
@@ -112,6 +113,18 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["render", "/dev/zero"], "bytes; at most"),
     (["replay", "/no/[/x]"], "cannot read"),
     (["replay", "/dev/zero"], "bytes; at most"),
+    (["compare", "x[/x]", "--vs"], "unknown game 'x[/x]'"),
+    (["compare", "scout", "-o", "[/x]=1", "--vs"], "unknown rule option '[/x]'"),
+    (["compare", "scout", "--vs", "-o", "rounds=[/x]"], "got '[/x]'"),
+    (["compare", "so-ein-zirkus", "-p", "2", "-o", "board=/dev/zero", "--vs"], "larger than"),
+    (["tournament", "x[/x]", "--bots", "random,easy"], "unknown game 'x[/x]'"),
+    (["tournament", "scout", "--bots", "[/x],easy"], "unknown bot '[/x]'"),
+    (["tournament", "so-ein-zirkus", "-p", "2", "--bots", "random,easy", "-o",
+      "board=/dev/zero"], "larger than"),
+    # Refused before the server listens.
+    (["serve", "--db", "x[/x]"], "got 'x[/x]'"),
+    (["serve", "--port", "99999"], "--port must be"),
+    (["serve", "--workers", "0"], "at least 1"),
     (["games", "--no-such-flag"], ""),
     (["no-such-command"], ""),
 ]

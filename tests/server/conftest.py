@@ -25,7 +25,7 @@ BIGTOP = str(Path(sys.executable).with_name("bigtop"))
 def make_client(db_url: str, **settings: Any) -> TestClient:
     limits = settings.pop("limits", Limits())
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
-                 heartbeat_seconds=settings.pop("heartbeat_seconds", 0.2), **settings)
+                 **settings)
     return TestClient(create_app(s))
 
 

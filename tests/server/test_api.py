@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from bigtop.agents.levels import BOT_NAMES
 from bigtop.core.registry import game_names
 from bigtop.server import Limits
+from bigtop.server.schemas import TableView
 from tests.server.conftest import make_client
 
 
@@ -100,6 +101,8 @@ def test_view_as_seat_and_as_spectator(client: TestClient) -> None:
     t, tok0, tok1 = made["table"], made["seats"][0]["token"], made["seats"][1]["token"]
     mine = client.get(f"/api/tables/{t}", headers=auth(tok0)).json()
     assert mine["seat"] == 0 and mine["current_player"] == 0 and mine["legal_actions"]
+    # views are sent as built: they must match the documented model exactly
+    assert TableView.model_validate(mine).model_dump(mode="json") == mine
     first = mine["legal_actions"][0]
     assert set(first) == {"index", "id", "action", "text"} and first["text"].startswith("P0")
     theirs = client.get(f"/api/tables/{t}?token={tok1}").json()
@@ -300,6 +303,7 @@ def test_websocket_first_view_updates_moves_and_errors(client: TestClient) -> No
         assert spectator.receive_json()["problem"]["status"] == 401
         ws0.send_json({"type": "move", "version": 0, "index": 0})
         update = ws0.receive_json()["view"]
+        assert TableView.model_validate(update).model_dump(mode="json") == update
         assert update["version"] == 1 and [e["id"] for e in update["log"]] == ["m0"]
         assert update["log_since"] == 0
         seen = spectator.receive_json()["view"]
@@ -427,3 +431,13 @@ def test_web_front_end_is_served_at_root_when_built(sqlite_url: str, tmp_path: A
         assert c.get("/api/games").status_code == 200  # the API still wins under /api
     with make_client(sqlite_url, static_dir=str(tmp_path / "none")) as c:
         assert c.get("/").status_code == 404
+
+
+def test_a_present_player_is_not_taken_over(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as c:
+        made = create(c, takeover_after=1.0, takeover_level="random")
+        t, tok = made["table"], made["seats"][0]["token"]
+        with c.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+            ws.receive_json()  # connected: present, though silent
+            view = wait_for(c, t, lambda v: v["seats"][1]["bot_playing"] is not None)
+            assert view["seats"][0]["bot_playing"] is None  # P1 never came; P0 is here

@@ -36,11 +36,9 @@ def test_both_variants_play_the_same_seeds_as_simulate() -> None:
 
 
 def test_a_clear_difference_is_significant_and_no_difference_is_not() -> None:
-    # Clown 15 Go under the old reading of G2 (last_card=stays): the basic game between bots
-    # always stalls with nobody ahead; with rule 1 (open pile first) open piles empty and
-    # games are won.
-    c = compare("clown-15-go", 2, 30, seed=1, a={"last_card": "stays"},
-                b={"last_card": "stays", "open_pile_first": True}, bots=["easy"])
+    # Clown 15 Go: with last_card=stays the game always stalls with nobody ahead; the
+    # default (the last card may be played) lets a player go out.
+    c = compare("clown-15-go", 2, 30, seed=1, a={"last_card": "stays"}, b={}, bots=["easy"])
     rows = {r["statistic"]: r for r in c.differences()}
     assert rows["end_reason=stall"]["significant"] and rows["end_reason=stall"]["a"] == 1.0
     assert rows["end_reason=stall"]["difference"] < 0
@@ -143,3 +141,22 @@ def test_cli_tournament(tmp_path: Path) -> None:
     ]:
         res = cli.invoke(app, bad)
         assert res.exit_code == 2 and message in res.output, (bad, res.output)
+
+
+def test_compare_rotated_and_interrupted_keeps_whole_deals_of_both_variants() -> None:
+    full = compare("scout", 2, 8, seed=6, a={"hand_turn": "off"}, b={},
+                   bots=["easy", "random"], rotate=True)
+    assert [r.bots for r in full.a.records[:2]] == [["easy", "random"], ["random", "easy"]]
+    assert [r.seed for r in full.a.records] == [r.seed for r in full.b.records]
+    assert full.differences()[0]["deals"] == 4
+
+    def stop(done: int) -> None:
+        if done >= 5:
+            raise KeyboardInterrupt
+
+    cut = compare("scout", 2, 8, seed=6, a={"hand_turn": "off"}, b={},
+                  bots=["easy", "random"], rotate=True, progress=stop)
+    assert cut.a.interrupted and cut.to_json()["interrupted"]
+    k = len(cut.a.records)
+    assert k == len(cut.b.records) and k % 2 == 0 and 0 < k < 8
+    assert cut.a.records == full.a.records[:k] and cut.b.records == full.b.records[:k]

@@ -99,10 +99,9 @@ def test_fewer_bots_than_seats_are_cycled_and_shown() -> None:
 
 
 def test_games_with_no_winner_are_counted_apart() -> None:
-    # A stalled basic Clown 15 Go game between random players under the old reading of G2
-    # (last_card=stays): everybody keeps one card.
-    run = simulate("clown-15-go", 3, 8, seed=1, options={"last_card": "stays"},
-                   bots=["random"])
+    # Clown 15 Go with last_card=stays stalls (ruling G3) with everybody keeping one card.
+    run = simulate("clown-15-go", 3, 8, seed=1, bots=["random"],
+                   options={"last_card": "stays"})
     assert all(r.no_winner for r in run.records)
     s = run.summary()
     assert s["no_winner"]["games"] == 8 and s["no_winner"]["rate"] == 1.0

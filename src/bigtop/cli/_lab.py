@@ -44,7 +44,8 @@ WorkersArg = Annotated[int | None, typer.Option(
     "--workers", "-w", help="Worker processes (default: every core).")]
 RayArg = Annotated[str | None, typer.Option(
     "--ray", metavar="ADDRESS",
-    help="Run the games on the Ray cluster at ADDRESS (needs bigtop[ray]).")]
+    help="Run the games on the Ray cluster at ADDRESS (needs the extra: pip install "
+    "bigtop\\[ray]).")]
 OutArg = Annotated[str | None, typer.Option(
     "--out", metavar="DIR", help="Write games.csv, games.parquet, summary.json, every "
     "game's state (for `bigtop replay`) and PNG plots to DIR.")]

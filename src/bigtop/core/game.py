@@ -280,8 +280,8 @@ class State(ABC, Generic[_G]):
         the grid) is applied with a snapshot, so should the rules code fail half-way the
         state is restored and the error is an :class:`IllegalActionError` too. The engine's
         own objects from :meth:`legal_actions` (what bots, ``apply_int`` and simulations
-        pass) skip the snapshot: it would cost a third to a half of the throughput, and their
-        moves are what the conformance harness plays."""
+        pass) skip the snapshot: it would cost a quarter to three fifths of the throughput,
+        and their moves are what the conformance harness plays."""
         legal = self.legal_actions()
         for listed in legal:
             if listed is action:

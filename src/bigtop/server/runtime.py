@@ -95,7 +95,7 @@ class Runtime:
             OrderedDict())
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
-        self._touched: dict[tuple[str, int], float] = {}
+        self._present: dict[tuple[str, int], float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
         self._stop = threading.Event()
@@ -180,19 +180,21 @@ class Runtime:
         }
 
     # -- presence -------------------------------------------------------------------------
-    async def seen(self, table_id: str, seat: int | None) -> None:
-        """Note that the person of ``seat`` is here (claims the seat on first use); writes
-        at most every half heartbeat per seat."""
+    async def seen(self, loaded: Loaded, seat: int | None) -> Loaded:
+        """Note that the person of ``seat`` is here. The first time claims the seat (stored
+        and broadcast at once); after that presence is kept in memory and stored for all
+        seats in one statement per sweep. Returns the table as it is now."""
         if seat is None:
-            return
-        now = time.monotonic()
-        key = (table_id, seat)
-        if now - self._touched.get(key, -1e9) < self.settings.heartbeat_seconds / 2:
-            return
-        self._touched[key] = now
-        changed = await in_thread(self.service.touch, table_id, seat)
-        if changed is not None:
-            await self.publish(table_id, changed)
+            return loaded
+        key = (loaded.table_id, seat)
+        if loaded.seats[seat].claimed:
+            self._present[key] = time.time()
+            return loaded
+        changed = await in_thread(self.service.touch, loaded.table_id, seat)
+        if changed is None:
+            return loaded
+        await self.publish(loaded.table_id, changed)
+        return changed
 
     # -- broadcasting ---------------------------------------------------------------------
     def add(self, conn: Connection) -> None:
@@ -298,10 +300,10 @@ class Runtime:
                 if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
                     for table_id in await in_thread(self.service.tables_waiting_for_bots):
                         self.kick(await in_thread(self.service.load, table_id))
+                await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await in_thread(self.service.sweep):
                     loaded = await in_thread(self.service.load, table_id)
                     await self.after_change(loaded)
-                await self._heartbeat()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -310,11 +312,16 @@ class Runtime:
             await asyncio.sleep(self.settings.sweep_seconds)
 
     async def _heartbeat(self) -> None:
-        seated = {(c.table_id, c.seat) for conns in self.connections.values() for c in conns
-                  if c.seat is not None}
-        for table_id, seat in seated:
-            assert seat is not None
-            await self.seen(table_id, seat)
+        """Store when each present person was last here (requests since the last sweep, and
+        every seat with an open WebSocket), in one statement."""
+        now = time.time()
+        for conns in self.connections.values():
+            for c in conns:
+                if c.seat is not None:
+                    self._present[(c.table_id, c.seat)] = now
+        present, self._present = self._present, {}
+        if present:
+            await in_thread(self.service.mark_present, present)
 
     # -- other workers (PostgreSQL) -------------------------------------------------------
     def _listen(self) -> None:

@@ -174,7 +174,7 @@ class Replay(BaseModel):
     at: int | None = Field(None, description="The version shown below (with ?at=).")
     state: JSONObject | None = Field(None, description="Whole state at `at` (finished games).")
     observation: JSONObject | None = Field(
-        None, description="Your seat's (or the public) observation at `at` (unfinished games).")
+        None, description="Your seat's (or the public) observation at `at`.")
 
 
 class ProblemOut(BaseModel):

@@ -23,16 +23,18 @@ key and exactly one is stored (the other gets 409 with the current version).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from bigtop.agents.levels import BOT_NAMES
@@ -198,10 +200,18 @@ class TableService:
         self._cache: dict[str, Loaded] = {}
         self._lock = threading.Lock()
         self._pg = engine.dialect.name == "postgresql"
+        self._sqlite_writer: Any = (threading.Lock() if engine.dialect.name == "sqlite"
+                                    else contextlib.nullcontext())
 
     # -- transactions -------------------------------------------------------------------
-    def _write(self) -> Any:
-        return self.engine.connect().execution_options(write=True)
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A connection for one write transaction. On SQLite (one writer at a time anyway)
+        this worker's writers queue on a lock instead of in SQLite's busy handler, which
+        sleeps up to 100 ms between tries. Correctness does not depend on it: the database's
+        keys decide races, also between processes."""
+        with self._sqlite_writer, self.engine.connect().execution_options(write=True) as conn:
+            yield conn
 
     def _notify(self, conn: Connection, table_id: str) -> None:
         # Delivered at commit, so other workers never hear of an uncommitted move.
@@ -374,6 +384,15 @@ class TableService:
             loaded = self._refresh(conn, table_id)
         return self._remember(loaded)
 
+    def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
+        """Store when these (table, seat) people were last seen, in one transaction."""
+        with self._write() as conn:
+            conn.execute(update(seats).where(
+                seats.c.table_id == bindparam("t"), seats.c.seat == bindparam("s"),
+                seats.c.last_seen < bindparam("at")).values(last_seen=bindparam("at")),
+                [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
+            conn.commit()
+
     def join(self, table_id: str, seat: int | None) -> tuple[int, str]:
         """Take a free person's seat of a listed table: a fresh token (the old invite link of
         that seat stops working)."""
@@ -486,12 +505,15 @@ class TableService:
 
     # -- playing --------------------------------------------------------------------------
     def play(self, table_id: str, seat: int | None, version: int, choice: Mapping[str, Any],
-             bot: str | None = None) -> Loaded:
+             bot: str | None = None, loaded: Loaded | None = None) -> Loaded:
         """Apply one action of ``seat`` to the table at ``version`` and store it (with the
         chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
         ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
-        ``bot`` names the bot level moving for the seat (None: the person)."""
-        loaded = self.load(table_id)
+        ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
+        the table just read from the database by the caller (else it is read here); the
+        checks below only spare the database work, the unique key decides."""
+        if loaded is None:
+            loaded = self.load(table_id)
         if seat is None:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
         if loaded.meta.status == EXPIRED:

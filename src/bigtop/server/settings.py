@@ -76,9 +76,8 @@ class Settings:
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0
-    """How often a worker looks for absent seats, idle tables and bot turns nobody took."""
-    heartbeat_seconds: float = 5.0
-    """How often a worker marks the seats of its open WebSockets as present."""
+    """How often a worker stores who is present (requests, open WebSockets), then looks for
+    absent seats, idle tables and bot turns nobody took."""
     base_url: str = ""
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None

@@ -49,7 +49,12 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
             board = parse_board(pos["board"], "position board")
         except BoardError as e:
             raise InvalidStateError(str(e)) from None
-        if board != game.board:
+        # The holes in any order (a JSON object's keys may come back sorted); the board's
+        # own order numbers them, and that comes from the game.
+        if board != game.board and (board.name, board.note, board.columns, board.rows,
+                                    board.start, sorted(board.holes)) != (
+                game.board.name, game.board.note, game.board.columns, game.board.rows,
+                game.board.start, sorted(game.board.holes)):
             raise InvalidStateError(
                 f"the position was recorded on board {board.name!r}, which differs from the "
                 f"game's board {game.board.name!r}")
@@ -200,7 +205,8 @@ def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
         _colour(c, f"{where}.colours")
     holes = rec["holes"]
     names = game.field_names_of_holes()
-    if not isinstance(holes, dict) or list(holes) != names:
+    # Any key order: JSON objects are unordered (PostgreSQL's jsonb, sort_keys reorder them).
+    if not isinstance(holes, dict) or set(holes) != set(names):
         raise InvalidStateError(f"{where}.holes must list the holes {', '.join(names)}")
     for name in names:
         if holes[name] is not None:
@@ -216,5 +222,5 @@ def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
     scores = [pts[c] for c in colours]
     if rec["scores"] != scores:
         raise InvalidStateError(f"{where}.scores must be {scores} (the holes' values)")
-    return {"scores": scores, "colours": list(colours), "holes": dict(holes),
+    return {"scores": scores, "colours": list(colours), "holes": {h: holes[h] for h in names},
             "ending": rec["ending"], "turns": rec["turns"]}

@@ -49,8 +49,9 @@ async def replay(
         out.at = at
         if finished:
             out.state = state.to_json()
-        else:
-            out.observation = state.observation(seat)
+        # The viewer's own view then (the public one without a token), also for a finished
+        # game: the web page's replay draws it like the live table.
+        out.observation = state.observation(seat)
     return out
 
 

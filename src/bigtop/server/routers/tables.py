@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
+from fastapi.responses import JSONResponse
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
@@ -42,10 +43,7 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None
     """The table and the token's seat (None: spectator); marks the seat present."""
     loaded = await in_thread(runtime.service.load, table_id)
     seat = runtime.service.seat_of(loaded, token)
-    if seat is not None:
-        await runtime.seen(table_id, seat)
-        loaded = runtime.service.cached(table_id) or loaded
-    return loaded, seat
+    return await runtime.seen(loaded, seat), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
@@ -74,15 +72,15 @@ async def get_table(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
     since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
                                                          "version (catching up).")] = None,
-) -> dict[str, Any]:
+) -> JSONResponse:
     """The table as your seat sees it (no token: the public view)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    return await in_thread(runtime.view, loaded, seat, since)
+    return JSONResponse(await in_thread(runtime.view, loaded, seat, since))
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
 async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
-                    token: TokenDep) -> dict[str, Any]:
+                    token: TokenDep) -> JSONResponse:
     """Play one action for your seat at the version you saw. It is stored before this
     answer (your new view) and before any other client hears of it."""
     loaded, seat = await open_table(runtime, table_id, token)
@@ -93,14 +91,17 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> dict[str, Any]:
-    """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast."""
+               choice: dict[str, Any], key: Any) -> JSONResponse:
+    """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
+    The view is built by the server itself, so it is sent as it is (the response model
+    documents it; validating it again would cost more than the move)."""
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice)
+    done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice,
+                           None, loaded)
     await runtime.after_change(done)
-    return await in_thread(runtime.view, done, seat, version)
+    return JSONResponse(await in_thread(runtime.view, done, seat, version))
 
 
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)

@@ -17,7 +17,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.routers.tables import open_table, play
-from bigtop.server.runtime import Connection, Runtime
+from bigtop.server.runtime import Connection, Runtime, in_thread
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 
@@ -71,8 +71,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
             raise errors.BadRequest("a move needs the 'version' it was chosen at")
         choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
-        loaded = runtime.service.cached(conn.table_id)
-        assert loaded is not None
+        loaded = await in_thread(runtime.service.load, conn.table_id)
         await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})

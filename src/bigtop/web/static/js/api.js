@@ -1,0 +1,117 @@
+// The server's JSON API (docs/server.md) and its live updates, in one place: every URL and
+// every shape the pages rely on is here.
+
+/** An error the server explained (problem JSON: title, status, detail). */
+export class ApiError extends Error {
+  constructor(status, detail, title = "") {
+    super(detail || title || `HTTP ${status}`);
+    this.status = status;
+    this.title = title;
+  }
+}
+
+/** A request that never reached the server (it is down or the network is gone). */
+export class OfflineError extends Error {}
+
+async function request(method, url, {body, token} = {}) {
+  const headers = {Accept: "application/json"};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(url, {method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store"});
+  } catch (err) {
+    throw new OfflineError(`the server cannot be reached (${err.message})`);
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = {detail: text.slice(0, 200)}; }
+  }
+  if (!response.ok) {
+    const detail = data && (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
+    throw new ApiError(response.status, detail, data && data.title);
+  }
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  lobby: () => request("GET", "/api/lobby"),
+  createTable: (spec) => request("POST", "/api/tables", {body: spec}),
+  view: (table, token) => request("GET", `/api/tables/${enc(table)}`, {token}),
+  move: (table, token, version, action) =>
+    request("POST", `/api/tables/${enc(table)}/moves`, {token, body: {version, action}}),
+  join: (table, seat) => request("POST", `/api/tables/${enc(table)}/join`, {body: {seat}}),
+  reclaim: (table, token) => request("POST", `/api/tables/${enc(table)}/reclaim`, {token, body: {}}),
+  replay: (table, token, at) =>
+    request("GET", `/api/tables/${enc(table)}/replay${at === undefined ? "" : `?at=${at}`}`, {token}),
+};
+
+/** The seat token and table id of the current page's address (?table=ID#token=SECRET). */
+export function tableFromUrl(loc = window.location) {
+  const query = new URLSearchParams(loc.search);
+  const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
+  return {table: query.get("table") || query.get("t"), token: hash.get("token") || query.get("token") || null};
+}
+
+/** The address of a table page for a seat token (null: spectator). */
+export function tableUrl(table, token = null) {
+  const url = new URL("/table.html", window.location.origin);
+  url.searchParams.set("table", table);
+  if (token) url.hash = `token=${token}`;
+  return url.toString();
+}
+
+/**
+ * Live updates of one table: calls `onUpdate(message)` for every message (`since()` gives
+ * the version the page already shows, or null) and
+ * `onStatus("open" | "lost")` when the connection comes and goes; reconnects by itself with a
+ * growing pause (0.25 s up to 3 s) until `close()`.
+ */
+export function liveUpdates(table, token, since, onUpdate, onStatus) {
+  let socket = null;
+  let closed = false;
+  let pause = 250;
+  const connect = () => {
+    const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const url = new URL(`${proto}//${window.location.host}/api/tables/${enc(table)}/ws`);
+    if (token) url.searchParams.set("token", token);
+    // The server's first message is our view, with the log after the version we have.
+    const have = since();
+    if (have !== null) url.searchParams.set("since", String(have));
+    socket = new WebSocket(url);
+    socket.onopen = () => { pause = 250; onStatus("open"); };
+    socket.onmessage = (ev) => {
+      try { onUpdate(JSON.parse(ev.data)); } catch (err) { console.warn("bad update", err); }
+    };
+    socket.onclose = () => {
+      if (closed) return;
+      onStatus("lost");
+      setTimeout(connect, pause);
+      pause = Math.min(3000, pause * 2);
+    };
+    socket.onerror = () => {};
+  };
+  connect();
+  return {close() { closed = true; if (socket) socket.close(); }};
+}
+
+/** Tables this browser has sat at, newest first (localStorage; tokens stay on this device). */
+export const recent = {
+  key: "bigtop.recent",
+  list() {
+    try { return JSON.parse(localStorage.getItem(this.key) || "[]"); } catch { return []; }
+  },
+  remember(entry) {
+    const list = this.list().filter((e) => !(e.table === entry.table && e.seat === entry.seat));
+    list.unshift({...entry, at: Date.now()});
+    localStorage.setItem(this.key, JSON.stringify(list.slice(0, 20)));
+  },
+  forget(table) {
+    localStorage.setItem(this.key, JSON.stringify(this.list().filter((e) => e.table !== table)));
+  },
+};

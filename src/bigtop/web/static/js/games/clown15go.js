@@ -1,0 +1,132 @@
+// Clown 15 Go: the middle rows, every player's open pile, your turned card and where it may
+// go. A turned card is shown with a short flip; a move that is the only one possible is played
+// for you after a short pause (the move log says so), never skipped silently.
+import { h, sleep } from "../dom.js";
+import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
+
+const COLOURS = {R: "#d63c3c", O: "#f08a24", Y: "#f2c81b", G: "#3fa34d", B: "#3b73d1",
+  P: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8"};
+const NAMES = {R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", P: "purple",
+  K: "black", W: "white"};
+
+function cardName(text) {
+  return `${NAMES[text[0]] || text[0]} ${text.slice(1)}`;
+}
+
+function card(text, extra = "", attrs = {}) {
+  if (!text) return h("span", {class: `c15-card empty ${extra}`}, "");
+  const light = text[0] === "Y" || text[0] === "W";
+  return h("span", {class: `c15-card ${extra}`, title: cardName(text), "aria-label": cardName(text),
+    style: `--c:${COLOURS[text[0]] || "#777"};color:${light ? "#222" : "#fff"}`, ...attrs},
+  text.slice(1));
+}
+
+/** A place a card may go: a button, highlighted when the move is legal. */
+function target(ctx, action, label, content) {
+  const ok = !!findLegal(ctx.legal, action);
+  if (!ctx.myTurn) return h("div", {class: "c15-place"}, content);
+  return h("button", {type: "button", class: `c15-place${ok ? " legal" : ""}`, "aria-label": label,
+    dataset: {action: JSON.stringify(action)}, onclick: () => ctx.play(action)}, content);
+}
+
+function rows(obs, ctx) {
+  const out = obs.rows.map((row, r) => h("div", {class: "c15-row", dataset: {row: r}},
+    h("span", {class: "label"}, `row ${r}`),
+    h("span", {class: "c15-row-cards"}, row.slice(0, -1).map((c) => card(c, "under"))),
+    target(ctx, {type: "row", row: r}, `row ${r}, top ${obs.rows[r].at(-1)}`, card(row.at(-1), "top"))));
+  const canNew = findLegal(ctx.legal, {type: "new-row"});
+  if (ctx.myTurn && canNew) {
+    out.push(h("div", {class: "c15-row"}, target(ctx, {type: "new-row"}, "start a new row",
+      h("span", {class: "c15-card empty"}, "new row"))));
+  }
+  if (!out.length) out.push(h("p", {class: "hint"}, "No rows yet: a turned 1 starts one."));
+  return h("section", {class: "c15-middle", "aria-label": "middle rows"},
+    h("div", {class: "label"}, `Middle rows (${obs.completed.length} completed)`), out);
+}
+
+function players(obs, ctx) {
+  return h("section", {class: "c15-players"}, obs.players.map((pl, p) => {
+    const mine = p === ctx.seat;
+    const top = pl.open.at(-1);
+    const action = mine ? {type: "own-pile"} : {type: "pile", player: p};
+    const pile = target(ctx, action, mine ? "your own open pile" : `P${p}'s open pile`,
+      card(top, "top"));
+    const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
+      (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
+    return seatBox(p, ctx, obs.to_act === p,
+      h("div", {class: "c15-piles"},
+      h("span", {class: "c15-card back", title: "closed pile"}, pl.closed), pile),
+    h("div", {class: "seat-facts"}, facts));
+  }));
+}
+
+function turned(obs, ctx) {
+  const who = obs.to_act === ctx.seat ? "You" : `P${obs.to_act}`;
+  const parts = [];
+  if (obs.phase === "card" && obs.pending) {
+    parts.push(h("div", {class: "c15-turned"},
+      h("span", {class: "label"}, `${who} turned over`), card(obs.pending, "big pending")));
+  } else if (obs.phase === "turn") {
+    // Advanced rule 1: the top of the own open pile may be played before turning over.
+    const top = obs.players[obs.to_act].open.at(-1);
+    parts.push(h("div", {class: "c15-turned"}, h("span", {class: "label"},
+      top ? `${who}: start of the turn — the open pile's top may be played first` : `${who}: start of the turn`),
+    top ? card(top, "big") : null));
+  }
+  if (ctx.myTurn) {
+    const buttons = [];
+    for (const [type, label] of [["lay-down", "Lay it down (turn ends)"], ["turn-over", "Turn over"],
+      ["pass", "Pass"]]) {
+      if (findLegal(ctx.legal, {type})) buttons.push(actionButton(ctx, label, {type}));
+    }
+    for (const e of legalOfType(ctx.legal, "borrow")) {
+      buttons.push(actionButton(ctx, e.describe, e.action));
+    }
+    parts.push(h("div", {class: "controls"}, buttons));
+  }
+  return h("section", {class: "c15-hand"}, parts);
+}
+
+export default {
+  name: "clown-15-go",
+  title: "Clown 15 Go",
+  rules: `
+    <p>Be the first to lose all your cards.</p>
+    <ul>
+      <li>On your turn the top card of your closed pile is turned over for you.</li>
+      <li>Place it in the <b>middle</b>: a 1 starts a new row; any other card goes on a row whose
+        top is exactly one lower. A row that reaches 15 is complete.</li>
+      <li>Or place it on <b>another player's open pile</b> whose top is one higher or one
+        lower.</li>
+      <li>After placing, the next card is turned over. A card that fits nowhere is laid down on
+        your own open pile and your turn ends.</li>
+      <li>When your closed pile is empty, your open pile (but its top card) becomes your closed
+        pile.</li>
+    </ul>
+    <p>Places where the turned card may go are highlighted. When only one move is possible it
+    is played for you after a moment (untick “play forced moves for me” to click it
+    yourself).</p>`,
+  autoForced: true,
+  render(root, ctx) {
+    const obs = ctx.obs;
+    root.replaceChildren(h("div", {class: "c15"},
+      h("div", {class: "round-line"}, `Turn ${obs.turns + 1}`),
+      rows(obs, ctx), turned(obs, ctx), players(obs, ctx)));
+  },
+  /** A turned card flips into view (the engine turns cards over by itself). */
+  async animate(prev, next, root, ctx) {
+    if (!prev || next.pending === null || next.pending === prev.pending) return;
+    const node = root.querySelector(".pending");
+    if (node) {
+      node.classList.add("flip-in");
+      await sleep(300 * (ctx.speed ?? 1));
+    }
+  },
+  pauseMs: 250, // turns are many short placements
+  rounds(obs) {
+    // One game, no rounds: the scores are the points (all 0 without the points rule).
+    return {rounds: [], totals: obs.players.map((pl) => pl.points)};
+  },
+  roundOf: (obs) => Math.floor(obs.turns / 10),
+  roundLabel: (r) => `Turn ${r * 10 + 1}`,
+};

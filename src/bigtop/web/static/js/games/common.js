@@ -1,0 +1,49 @@
+// Pieces the four game modules share: legal-action lookup, action buttons and the
+// round-summary table.
+import { h } from "../dom.js";
+
+/** The legal entry whose action JSON matches every field of `partial`, or undefined. */
+export function findLegal(legal, partial) {
+  return legal.find((entry) => Object.entries(partial).every(([k, v]) => entry.action[k] === v));
+}
+
+/** Every legal entry of one action type. */
+export function legalOfType(legal, type) {
+  return legal.filter((entry) => entry.action.type === type);
+}
+
+/** A button that plays `action` (legal or not: the server explains an illegal one). */
+export function actionButton(ctx, label, action, {legal = true, key = undefined, title} = {}) {
+  return h("button", {
+    class: legal ? "act legal" : "act",
+    type: "button",
+    title: title || undefined,
+    "aria-keyshortcuts": key,
+    dataset: {action: JSON.stringify(action)},
+    onclick: () => ctx.play(action),
+  }, label);
+}
+
+/** One seat's box: its name ("P1", "P0 (you)", ▶ while it is to act), then `children`. */
+export function seatBox(p, ctx, toAct, ...children) {
+  const mine = p === ctx.seat;
+  return h("div", {class: `seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: {seat: p}},
+    h("div", {class: "seat-name"}, mine ? `P${p} (you)` : `P${p}`, toAct ? " ▶" : ""), ...children);
+}
+
+/** A table of per-round scores: rows are rounds, columns seats, plus a total row. */
+export function roundTable(rounds, totals, mySeat, labels = null) {
+  const seats = totals.length;
+  const head = h("tr", {}, h("th", {}, ""),
+    ...Array.from({length: seats}, (_, p) => h("th", {}, p === mySeat ? `P${p} (you)` : `P${p}`)));
+  const rows = rounds.map((scores, r) => h("tr", {},
+    h("th", {}, labels ? labels[r] : `Round ${r + 1}`), ...scores.map((x) => h("td", {}, fmt(x)))));
+  const total = h("tr", {class: "total"}, h("th", {}, "Total"),
+    ...totals.map((x) => h("td", {}, fmt(x))));
+  return h("table", {class: "scores"}, h("thead", {}, head), h("tbody", {}, rows, total));
+}
+
+function fmt(x) {
+  if (x === null || x === undefined) return "?";
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}

@@ -1,0 +1,192 @@
+// SCOUT: your hand in its fixed order (both numbers of every card visible), the active set,
+// Show (select adjacent cards), Scout (take an end card, flip it, drop it between two hand
+// cards), the hand-turn choice with a preview, and Scout & Show.
+import { h } from "../dom.js";
+import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
+
+// What the player has picked but not yet sent; cleared whenever the table's version changes.
+const ui = {version: -1, start: null, length: 0, scoutEnd: null, flip: false};
+
+function resetUi(version) {
+  Object.assign(ui, {version, start: null, length: 0, scoutEnd: null, flip: false});
+}
+
+/** One SCOUT card: the number that counts on top, the other one upside down below. */
+function card([top, bottom], attrs = {}) {
+  return h("span", {class: "scout-card", ...attrs},
+    h("span", {class: "top"}, top), h("span", {class: "bottom"}, bottom));
+}
+
+function hiddenCard() {
+  return h("span", {class: "scout-card back", "aria-label": "a hidden card"}, "");
+}
+
+function selectCard(index, ctx) {
+  // Clicking next to the selection extends it; anywhere else starts a new one.
+  if (ui.start === null) {
+    ui.start = index; ui.length = 1;
+  } else if (index === ui.start - 1) {
+    ui.start = index; ui.length += 1;
+  } else if (index === ui.start + ui.length) {
+    ui.length += 1;
+  } else if (index >= ui.start && index < ui.start + ui.length) {
+    // Clicking inside the selection shrinks it to start there (or clears a single card).
+    if (ui.length === 1) { ui.start = null; ui.length = 0; } else { ui.length = index - ui.start; }
+    if (ui.length === 0) { ui.start = null; }
+  } else {
+    ui.start = index; ui.length = 1;
+  }
+  ctx.redraw();
+}
+
+function seatsRow(obs, ctx) {
+  const seats = [];
+  for (let p = 0; p < obs.hand_sizes.length; p++) {
+    if (p === ctx.seat) continue;
+    const known = obs.hands[p].map((c) => (c ? card(c, {class: "scout-card small known"}) : hiddenCard()));
+    seats.push(seatBox(p, ctx, obs.to_act === p,
+      h("div", {class: "seat-facts"},
+        `${obs.hand_sizes[p]} cards · captured ${obs.captured[p]} · scout tokens ${obs.scout_tokens[p]}`,
+        obs.show_tokens[p] ? " · Scout & Show left" : ""),
+      h("div", {class: "mini-hand"}, known)));
+  }
+  return h("div", {class: "seats"}, seats);
+}
+
+function activeSet(obs, ctx) {
+  const scouts = legalOfType(ctx.legal, "scout");
+  const n = obs.active.length;
+  const cards = obs.active.map((c, i) => {
+    const end = n === 1 ? "left" : i === 0 ? "left" : i === n - 1 ? "right" : null;
+    const canScout = end && scouts.some((e) => e.action.end === end);
+    const attrs = {class: `scout-card${canScout ? " legal" : ""}${ui.scoutEnd === end && end ? " selected" : ""}`};
+    if (end && ctx.myTurn && obs.phase === "turn") {
+      return h("button", {type: "button", ...attrs, "aria-label": `take the ${end} card ${c[0]}/${c[1]}`,
+        dataset: {active: i, end},
+        onclick: () => { ui.scoutEnd = ui.scoutEnd === end ? null : end; ctx.redraw(); }},
+      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1]));
+    }
+    return card(c, attrs);
+  });
+  const owner = obs.active_owner === null ? "" : ` (P${obs.active_owner}'s)`;
+  const children = [h("div", {class: "label"}, n ? `Active set${owner}` : "The table is empty")];
+  children.push(h("div", {class: "active-set"}, cards));
+  if (ui.scoutEnd && ctx.myTurn) {
+    const plain = findLegal(ctx.legal, {type: "scout", end: ui.scoutEnd, and_show: false});
+    const both = findLegal(ctx.legal, {type: "scout", end: ui.scoutEnd, and_show: true});
+    children.push(h("div", {class: "controls"},
+      actionButton(ctx, `Scout the ${ui.scoutEnd} card`, {type: "scout", end: ui.scoutEnd, and_show: false},
+        {legal: !!plain}),
+      obs.show_tokens[ctx.seat]
+        ? actionButton(ctx, "Scout & Show", {type: "scout", end: ui.scoutEnd, and_show: true}, {legal: !!both})
+        : null));
+  }
+  return h("div", {class: "middle"}, children);
+}
+
+function handRow(obs, ctx) {
+  const hand = obs.hands[ctx.seat] || [];
+  const shows = legalOfType(ctx.legal, "show");
+  const inShow = new Set();
+  for (const e of shows) for (let i = e.action.start; i < e.action.start + e.action.length; i++) inShow.add(i);
+  const inserting = ctx.myTurn && obs.phase === "insert" && obs.pending;
+  const row = [];
+  const gap = (position) => {
+    const ok = findLegal(ctx.legal, {type: "insert", position, flip: ui.flip});
+    return h("button", {type: "button", class: `gap${ok ? " legal" : ""}`, dataset: {gap: position},
+      "aria-label": `insert before card ${position}`,
+      onclick: () => ctx.play({type: "insert", position, flip: ui.flip})}, "+");
+  };
+  hand.forEach((c, i) => {
+    if (inserting) row.push(gap(i));
+    const selected = ui.start !== null && i >= ui.start && i < ui.start + ui.length;
+    const interactive = ctx.myTurn && obs.phase !== "insert";
+    const cls = `scout-card${selected ? " selected" : ""}${inShow.has(i) ? " legal" : ""}`;
+    if (interactive) {
+      row.push(h("button", {type: "button", class: cls, dataset: {hand: i},
+        "aria-pressed": selected ? "true" : "false", "aria-label": `card ${c[0]}/${c[1]}`,
+        onclick: () => selectCard(i, ctx)},
+      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1])));
+    } else {
+      row.push(card(c, {class: cls, dataset: {hand: i}}));
+    }
+  });
+  if (inserting) row.push(gap(hand.length));
+  return h("div", {class: "hand", "aria-label": "your hand"}, row);
+}
+
+function controls(obs, ctx) {
+  const out = [];
+  if (!ctx.myTurn) return out;
+  if (obs.phase === "insert" && obs.pending) {
+    // The observation's pending card is [top, bottom] (the state's is {card, and_show}).
+    const c = Array.isArray(obs.pending) ? obs.pending : obs.pending.card;
+    const shown = ui.flip ? [c[1], c[0]] : c;
+    out.push(h("div", {class: "controls"},
+      h("span", {}, "The scouted card: "), card(shown, {class: "scout-card pending"}),
+      h("button", {type: "button", class: "act", "aria-pressed": ui.flip ? "true" : "false",
+        onclick: () => { ui.flip = !ui.flip; ctx.redraw(); }}, "Flip it"),
+      h("span", {class: "hint"}, "then pick a + between two cards of your hand")));
+    return out;
+  }
+  const buttons = [];
+  if (ui.start !== null) {
+    const sel = {type: "show", start: ui.start, length: ui.length};
+    buttons.push(actionButton(ctx, `Show ${ui.length} card${ui.length > 1 ? "s" : ""}`, sel,
+      {legal: !!findLegal(ctx.legal, sel)}));
+    buttons.push(h("button", {type: "button", class: "act",
+      onclick: () => { ui.start = null; ui.length = 0; ctx.redraw(); }}, "Clear"));
+  }
+  if (findLegal(ctx.legal, {type: "pass"})) buttons.push(actionButton(ctx, "Pass", {type: "pass"}));
+  if (buttons.length) out.push(h("div", {class: "controls"}, buttons));
+  if (findLegal(ctx.legal, {type: "turn-hand"})) {
+    const hand = obs.hands[ctx.seat];
+    const turned = hand.slice().reverse().map(([a, b]) => card([b, a], {class: "scout-card small"}));
+    out.push(h("div", {class: "controls preview"},
+      actionButton(ctx, "Turn my hand", {type: "turn-hand"}),
+      h("span", {class: "hint"}, "Turned, your hand would read:"),
+      h("div", {class: "mini-hand"}, turned)));
+  }
+  return out;
+}
+
+export default {
+  name: "scout",
+  title: "SCOUT",
+  rules: `
+    <p>Get rid of your cards and capture others'. Your hand's order is fixed; only the top
+    number of each card counts.</p>
+    <ul>
+      <li><b>Show</b>: play adjacent cards of your hand that form a set — all the same number,
+        or consecutive numbers — stronger than the active set: more cards beat fewer; at equal
+        size a same-number set beats a run, then higher numbers win. You capture the beaten set
+        (1 point per card).</li>
+      <li><b>Scout</b>: take the left or right card of the active set, turned either way, and
+        put it anywhere in your hand; its owner gets a scout token (1 point).</li>
+      <li><b>Scout &amp; Show</b>: once per round, scout and then show in the same turn.</li>
+      <li>Before your first action of a round you may turn your whole hand upside down.</li>
+      <li>A round ends when someone empties their hand, or when play returns to the owner of the
+        active set. Every card left in your hand is −1 (except for the owner of the set nobody
+        beat).</li>
+    </ul>
+    <p>Click cards of your hand to select adjacent cards, then <b>Show</b>. Click an end card of
+    the active set to scout it.</p>`,
+  render(root, ctx) {
+    if (ui.version !== ctx.version) resetUi(ctx.version);
+    const obs = ctx.obs;
+    const facts = ctx.seat === null ? "" :
+      `You: ${obs.hand_sizes[ctx.seat]} cards · captured ${obs.captured[ctx.seat]} · ` +
+      `scout tokens ${obs.scout_tokens[ctx.seat]}${obs.show_tokens[ctx.seat] ? " · Scout & Show left" : ""}`;
+    root.replaceChildren(
+      h("div", {class: "scout"},
+        h("div", {class: "round-line"}, `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds}`),
+        seatsRow(obs, ctx), activeSet(obs, ctx),
+        ctx.seat === null ? null : h("div", {class: "mine"},
+          h("div", {class: "label"}, facts), handRow(obs, ctx), controls(obs, ctx))));
+  },
+  roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
+  roundLabel: (r) => `Round ${r + 1}`,
+  rounds(obs) {
+    return {rounds: obs.round_scores, totals: obs.totals};
+  },
+};

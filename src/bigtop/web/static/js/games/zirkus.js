@@ -1,0 +1,200 @@
+// So ein Zirkus: the board (whichever the table was created with), the three clowns with their
+// ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
+// the board to pick.
+import { h, s } from "../dom.js";
+import { actionButton, legalOfType, seatBox } from "./common.js";
+
+const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
+  black: "#222", white: "#fafafa"};
+const CELL = 64;
+const STEP = {F: [0, 1], L: [-1, 0], R: [1, 0]};
+
+const ui = {version: -1, clown: null, hover: null};
+
+function parseField(field) {
+  return [field.charCodeAt(0) - 65, Number(field.slice(1))];
+}
+
+function fieldName(col, row) {
+  return String.fromCharCode(65 + col) + row;
+}
+
+/** The fields a move visits, the start included. */
+export function pathFields(start, steps) {
+  let [c, r] = parseField(start);
+  const out = [fieldName(c, r)];
+  for (const step of steps) {
+    c += STEP[step][0]; r += STEP[step][1];
+    out.push(fieldName(c, r));
+  }
+  return out;
+}
+
+function centre(board, field) {
+  const [c, r] = parseField(field);
+  return [c * CELL + CELL / 2, (board.rows - r) * CELL + CELL / 2];
+}
+
+function drawBoard(obs, ctx) {
+  const board = obs.board;
+  const svg = s("svg", {class: "zirkus-board", viewBox: `-4 -4 ${board.columns * CELL + 8} ${board.rows * CELL + 8}`,
+    role: "img", "aria-label": `board ${board.name}: ${board.columns} columns, ${board.rows} rows`});
+  for (let r = 1; r <= board.rows; r++) {
+    for (let c = 0; c < board.columns; c++) {
+      const f = fieldName(c, r);
+      const start = board.start.includes(f);
+      svg.append(s("rect", {x: c * CELL, y: (board.rows - r) * CELL, width: CELL, height: CELL,
+        class: `field${start ? " start" : ""}`, dataset: {field: f}}));
+    }
+  }
+  for (const [f, points] of Object.entries(board.holes)) {
+    const [x, y] = centre(board, f);
+    const ball = obs.holes[f];
+    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: "hole", dataset: {hole: f},
+      fill: ball ? BALL[ball] : "#3a2a1a"}));
+    svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`}, points));
+  }
+  // Field names along the edges, so typed moves and the log ("A1-A2") can be followed.
+  for (let c = 0; c < board.columns; c++) {
+    svg.append(s("text", {x: c * CELL + 6, y: board.rows * CELL - 4, class: "coord"}, fieldName(c, 1)));
+  }
+  return svg;
+}
+
+function drawPaths(svg, obs, ctx, moves) {
+  const board = obs.board;
+  moves.forEach((e, i) => {
+    const clown = obs.clowns[e.action.clown];
+    const pts = pathFields(clown.field, e.action.steps).map((f) => centre(board, f));
+    // A small sideways offset keeps paths that share fields apart.
+    const off = (i % 5 - 2) * 3;
+    const d = pts.map(([x, y], k) => `${k ? "L" : "M"}${x + off} ${y + off}`).join(" ");
+    const hot = ui.hover === i;
+    const g = s("g", {class: `path legal${hot ? " hot" : ""}`, tabindex: 0, role: "button",
+      "aria-label": `move clown ${e.action.clown} ${e.action.steps}`,
+      dataset: {path: e.action.steps, clown: e.action.clown},
+      onclick: () => ctx.play(e.action),
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.play(e.action); } },
+      onpointerenter: () => { ui.hover = i; highlight(svg, i); },
+    },
+    s("path", {d, class: "hit"}), s("path", {d, class: "line", "marker-end": "url(#arrow)"}));
+    svg.append(g);
+  });
+}
+
+function highlight(svg, index) {
+  svg.querySelectorAll(".path").forEach((g, i) => g.classList.toggle("hot", i === index));
+}
+
+function drawClowns(svg, obs, ctx) {
+  const board = obs.board;
+  const movers = new Set(legalOfType(ctx.legal, "move").map((e) => e.action.clown));
+  obs.clowns.forEach((clown, i) => {
+    if (!clown.field) return;
+    const [x, y] = centre(board, clown.field);
+    const selectable = ctx.myTurn && movers.has(i);
+    const g = s("g", {class: `clown${selectable ? " legal" : ""}${ui.clown === i ? " selected" : ""}`,
+      dataset: {clown: i}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : undefined,
+      "aria-label": `clown ${i} at ${clown.field} with ${clown.balls.length} balls`,
+      onclick: selectable ? () => { ui.clown = ui.clown === i ? null : i; ctx.redraw(); } : undefined,
+      onkeydown: selectable ? (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ui.clown = ui.clown === i ? null : i; ctx.redraw(); }
+      } : undefined});
+    g.append(s("rect", {x: x - 14, y: y - 26, width: 28, height: 52, rx: 10, class: "tube"}));
+    // Balls bottom first: the top ball (the one that counts for moving) is drawn highest.
+    clown.balls.forEach((ball, k) => {
+      g.append(s("circle", {cx: x, cy: y + 16 - k * 16, r: 7.5, fill: BALL[ball], class: "ball"}));
+    });
+    g.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
+    svg.append(g);
+  });
+}
+
+function defs() {
+  return s("defs", {}, s("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 6, refY: 5,
+    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse"},
+  s("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead"})));
+}
+
+function controls(obs, ctx) {
+  if (!ctx.myTurn) return null;
+  const out = [];
+  const adds = legalOfType(ctx.legal, "add");
+  if (adds.length) {
+    out.push(h("div", {class: "controls"}, h("span", {class: "label"}, "Add a ball:"),
+      adds.map((e) => actionButton(ctx, `${e.action.colour} → clown ${e.action.clown}`, e.action,
+        {title: e.describe}))));
+  }
+  const moves = legalOfType(ctx.legal, "move").filter((e) => ui.clown === null || e.action.clown === ui.clown);
+  if (moves.length) {
+    out.push(h("div", {class: "controls"}, h("span", {class: "label"},
+      ui.clown === null ? "Move (or click a clown):" : `Move clown ${ui.clown}:`),
+    moves.map((e) => {
+      const b = actionButton(ctx, `${e.action.clown}: ${pathFields(obs.clowns[e.action.clown].field, e.action.steps).join("→")}`,
+        e.action, {title: e.describe});
+      return b;
+    })));
+  }
+  const rest = ctx.legal.filter((e) => !["add", "move"].includes(e.action.type));
+  if (rest.length) {
+    out.push(h("div", {class: "controls"}, rest.map((e) => actionButton(ctx, e.describe, e.action))));
+  }
+  return out;
+}
+
+function facts(obs, ctx) {
+  const seats = obs.points.map((points, p) => seatBox(p, ctx, obs.turn_of === p,
+    h("div", {class: "seat-facts"},
+    obs.colours[p] ? h("span", {class: "swatch", style: `background:${BALL[obs.colours[p]]}`}) : null,
+    obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
+    points === null ? "? points" : `${points} points`)));
+  const supply = Object.entries(obs.supply).filter(([c]) => obs.in_play.includes(c))
+    .map(([c, n]) => h("span", {class: "supply"}, h("span", {class: "swatch", style: `background:${BALL[c]}`}), `${n}`));
+  const die = obs.roll
+    ? h("div", {class: "die", style: `background:${BALL[obs.roll]};color:${["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"}`,
+      "aria-label": `the die shows ${obs.roll}`}, obs.roll)
+    : h("div", {class: "die blank"}, "—");
+  return h("div", {class: "zirkus-side"},
+    h("div", {class: "die-line"}, h("span", {class: "label"}, `P${obs.turn_of} rolled`), die),
+    h("div", {class: "label"}, "Supply: ", supply), h("div", {class: "seats"}, seats));
+}
+
+export default {
+  name: "so-ein-zirkus",
+  title: "So ein Zirkus",
+  rules: `
+    <p>Clowns carry coloured balls up the board; every ball that drops into a hole scores the
+    hole's points for that colour's player. The game ends when a ball falls into the
+    6-point hole.</p>
+    <ul>
+      <li>Roll the die (done for you), then <b>add</b> a ball of the rolled colour to a clown
+        with room (black or white: any colour), or <b>move</b> a clown whose top ball has the
+        rolled colour (black or white: any clown with balls).</li>
+      <li>A clown moves as many fields as it holds balls: forward or sideways, never back,
+        never through another clown, never twice over a field. It must make the full move
+        where possible.</li>
+      <li>Each empty hole it enters takes its <b>bottom</b> ball.</li>
+      <li>On black you may also put a clown back on a free start field.</li>
+    </ul>
+    <p>Click a clown to see its paths on the board, then click a path (or use the buttons).</p>`,
+  render(root, ctx) {
+    if (ui.version !== ctx.version) Object.assign(ui, {version: ctx.version, clown: null, hover: null});
+    const obs = ctx.obs;
+    const svg = drawBoard(obs, ctx);
+    svg.prepend(defs());
+    const moves = ctx.myTurn ? legalOfType(ctx.legal, "move") : [];
+    const single = new Set(moves.map((e) => e.action.clown)).size === 1;
+    const shown = moves.filter((e) => (ui.clown === null ? single : e.action.clown === ui.clown));
+    drawPaths(svg, obs, ctx, shown);
+    drawClowns(svg, obs, ctx);
+    root.replaceChildren(h("div", {class: "zirkus"},
+      h("div", {class: "round-line"}, `Game ${obs.game_number} · roll ${obs.turn + 1}`),
+      h("div", {class: "zirkus-main"}, svg, facts(obs, ctx)), controls(obs, ctx)));
+  },
+  roundOf: (obs) => obs.game_number - 1,
+  roundLabel: (r) => `Game ${r + 1}`,
+  rounds(obs) {
+    return {rounds: obs.games.map((g) => g.scores), totals: obs.totals,
+      labels: obs.games.map((g, i) => `Game ${i + 1}`)};
+  },
+};

@@ -1,0 +1,226 @@
+// The lobby: create a table (game, players, seats, rule options), copy invite links, join or
+// watch open tables, and go back to tables this browser sat at.
+import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
+import { copyText, fill, h } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+const state = {games: [], levels: []};
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = !message;
+}
+
+function currentGame() {
+  return state.games.find((g) => g.name === $("game").value);
+}
+
+function drawPlayers() {
+  const game = currentGame();
+  const keep = Number($("players").value) || game.min_players;
+  fill($("players"), Array.from({length: game.max_players - game.min_players + 1}, (_, i) => {
+    const n = game.min_players + i;
+    return h("option", {value: n, selected: n === Math.min(Math.max(keep, game.min_players), game.max_players)}, n);
+  }));
+  drawSeats();
+}
+
+function drawSeats() {
+  const n = Number($("players").value);
+  const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const choices = [["me", "me"], ["invite", "invite a person"],
+    ...state.levels.map((l) => [`bot:${l}`, `bot (${l})`])];
+  fill($("seat-list"), Array.from({length: n}, (_, p) => {
+    const value = old[p] || (p === 0 ? "me" : `bot:${state.levels.includes("easy") ? "easy" : state.levels[0]}`);
+    return h("div", {class: "field seat-choice"},
+      h("label", {for: `seat-${p}`}, `P${p}`),
+      h("select", {id: `seat-${p}`, name: `seat-${p}`},
+        choices.map(([v, label]) => h("option", {value: v, selected: v === value}, label))));
+  }));
+}
+
+function optionInput(opt) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.choices && opt.choices.length) {
+    input = h("select", {id, dataset: {option: opt.name, type: opt.type}},
+      opt.choices.map((c) => h("option", {value: JSON.stringify(c), selected: c === opt.default}, String(c))));
+  } else if (opt.type === "bool") {
+    input = h("input", {id, type: "checkbox", checked: !!opt.default, dataset: {option: opt.name, type: opt.type}});
+  } else if (opt.type === "int" || opt.type === "float") {
+    input = h("input", {id, type: "number", value: opt.default, step: opt.type === "int" ? 1 : "any",
+      min: opt.minimum ?? undefined, max: opt.maximum ?? undefined, dataset: {option: opt.name, type: opt.type}});
+  } else {
+    input = h("input", {id, type: "text", value: typeof opt.default === "string" ? opt.default : JSON.stringify(opt.default),
+      dataset: {option: opt.name, type: opt.type}});
+  }
+  // A board (So ein Zirkus) may also be loaded from a file: its JSON text is the option.
+  const file = opt.name === "board" && opt.type === "str"
+    ? h("input", {type: "file", accept: ".json,application/json", id: `${id}-file`,
+      "aria-label": "load a board file", onchange: async (ev) => {
+        const chosen = ev.target.files[0];
+        if (chosen) input.value = (await chosen.text()).trim();
+      }})
+    : null;
+  return h("div", {class: "field option"},
+    h("label", {for: id}, opt.name), input, file,
+    h("span", {class: "hint"}, firstLine(opt.doc), ` (default ${JSON.stringify(opt.default)})`));
+}
+
+function firstLine(text) {
+  const line = (text || "").split("\n")[0];
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}
+
+function drawOptions() {
+  const game = currentGame();
+  $("game-hint").textContent = `${game.min_players}–${game.max_players} players`;
+  fill($("options"), game.options.map(optionInput));
+}
+
+/** The options that differ from their defaults (the server fills in the rest). */
+function chosenOptions() {
+  const game = currentGame();
+  const out = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const opt = game.options.find((o) => o.name === input.dataset.option);
+    let value;
+    if (input.tagName === "SELECT") value = JSON.parse(input.value);
+    else if (input.type === "checkbox") value = input.checked;
+    else if (input.type === "number") value = input.value === "" ? opt.default : Number(input.value);
+    else {
+      value = input.value;
+      if (typeof opt.default !== "string") {
+        try { value = JSON.parse(input.value); } catch { /* the server explains */ }
+      }
+    }
+    if (JSON.stringify(value) !== JSON.stringify(opt.default)) out[opt.name] = value;
+  }
+  return out;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  showError("");
+  const game = currentGame();
+  const picks = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  if (picks.filter((p) => p === "me").length > 1) {
+    showError("Only one seat can be yours; invite a person to the others or give them to bots.");
+    return;
+  }
+  const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
+  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats};
+  let made;
+  try {
+    made = await api.createTable(spec);
+  } catch (err) {
+    showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
+    return;
+  }
+  const mine = picks.indexOf("me");
+  const links = made.seats.filter((s) => s.token && picks[s.seat] === "invite");
+  for (const s of made.seats) {
+    if (s.token && picks[s.seat] === "me") {
+      recent.remember({table: made.table, seat: s.seat, token: s.token, game: game.name, title: game.title});
+    }
+  }
+  const myLink = mine >= 0 ? tableUrl(made.table, made.seats[mine].token) : null;
+  // Claim our own seat now (the server claims a seat on its first use), so that the lobby
+  // never offers it to somebody else while we copy the invite links.
+  if (mine >= 0) await api.view(made.table, made.seats[mine].token).catch(() => null);
+  if (!links.length && myLink) {
+    window.location.href = myLink;
+    return;
+  }
+  const box = $("created");
+  fill(box, h("h3", {}, `Table ${made.table} is ready`),
+    links.length ? h("p", {}, "Send each invited person their own link (it is their seat's key):") : null,
+    h("ul", {class: "links"}, links.map((s) => {
+      const url = tableUrl(made.table, s.token);
+      return h("li", {}, `P${s.seat}: `, h("input", {type: "text", readonly: true, value: url, class: "link",
+        "aria-label": `invite link for P${s.seat}`}),
+      h("button", {type: "button", class: "act small", onclick: () => copyText(url)}, "Copy"));
+    })),
+    h("p", {}, "Spectators: ", h("button", {type: "button", class: "act small",
+      onclick: () => copyText(tableUrl(made.table))}, "Copy the spectator link")),
+    myLink ? h("a", {href: myLink, class: "act legal", id: "go-to-table"}, "Go to my seat")
+      : h("a", {href: tableUrl(made.table), class: "act", id: "go-to-table"}, "Watch the table"));
+  box.hidden = false;
+  drawRecent();
+  drawOpen();
+}
+
+function seatSummary(seats) {
+  return seats.map((s) => (s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "person" : "free")).join(" · ");
+}
+
+async function drawOpen() {
+  let lobby;
+  try {
+    lobby = await api.lobby();
+  } catch (err) {
+    fill($("open-tables"), h("li", {class: "hint"}, err.message));
+    return;
+  }
+  if (!lobby.tables.length) {
+    fill($("open-tables"), h("li", {class: "hint"}, "No open tables right now. Create one!"));
+    return;
+  }
+  fill($("open-tables"), lobby.tables.map((t) => h("li", {dataset: {table: t.table}},
+    h("strong", {}, t.title), ` · ${t.players} players · ${seatSummary(t.seats)}`,
+    h("span", {class: "row-buttons"},
+      t.free_seats.map((seat) => h("button", {type: "button", class: "act small legal",
+        onclick: () => join(t, seat)}, `Sit at P${seat}`)),
+      h("a", {class: "act small", href: tableUrl(t.table)}, "Watch")))));
+}
+
+async function join(t, seat) {
+  try {
+    const joined = await api.join(t.table, seat);
+    recent.remember({table: t.table, seat: joined.seat, token: joined.token, game: t.game, title: t.title});
+    window.location.href = tableUrl(t.table, joined.token);
+  } catch (err) {
+    showError(err.message);
+    drawOpen();
+  }
+}
+
+function drawRecent() {
+  const list = recent.list();
+  if (!list.length) {
+    fill($("recent-tables"), h("li", {class: "hint"}, "None yet."));
+    return;
+  }
+  fill($("recent-tables"), list.map((e) => h("li", {},
+    h("a", {href: tableUrl(e.table, e.token)}, `${e.title || e.game} · table ${e.table} · P${e.seat}`),
+    ` ${new Date(e.at).toLocaleString()} `,
+    h("button", {type: "button", class: "act small", "aria-label": `forget table ${e.table}`,
+      onclick: () => { recent.forget(e.table); drawRecent(); }}, "Forget"))));
+}
+
+async function start() {
+  // Invite and spectator links point at /?table=ID#token=…: that is a table page.
+  if (new URLSearchParams(window.location.search).get("table")) {
+    window.location.replace(`/table.html${window.location.search}${window.location.hash}`);
+    return;
+  }
+  try {
+    const data = await api.games();
+    state.games = data.games;
+    state.levels = data.bot_levels;
+  } catch (err) {
+    showError(`The server did not answer: ${err.message}`);
+    return;
+  }
+  fill($("game"), state.games.map((g) => h("option", {value: g.name}, g.title)));
+  $("game").onchange = () => { drawOptions(); drawPlayers(); };
+  $("players").onchange = drawSeats;
+  $("create").onsubmit = create;
+  $("refresh").onclick = drawOpen;
+  drawOptions();
+  drawPlayers();
+  drawOpen();
+  drawRecent();
+}
+
+start();

@@ -1,0 +1,412 @@
+// The table page: one page for every game. It keeps the latest view of the table (from the
+// server), draws it with the game's module (js/games/*.js), and adds what every game shares:
+// whose turn it is, the server's message for an illegal attempt, the rules panel, the move
+// log, round summaries, final scores, the replay viewer and the reconnect banner.
+import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
+import { copyText, fill, h, sleep } from "./dom.js";
+import { roundTable } from "./games/common.js";
+import clown15go from "./games/clown15go.js";
+import scout from "./games/scout.js";
+import trickyLanding from "./games/tricky_landing.js";
+import zirkus from "./games/zirkus.js";
+
+const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]: zirkus,
+  [trickyLanding.name]: trickyLanding};
+
+// ?speed=0 turns the pauses and animations off (the browser tests use a small value).
+const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
+const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
+const BACKLOG = 6; // more moves waiting than this: shown faster
+
+const page = {
+  table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
+  sending: false, replay: null, summarySeen: 0, connected: true,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function banner(text) {
+  const node = $("banner");
+  node.textContent = text || "";
+  node.hidden = !text;
+}
+
+function legalList(view) {
+  return view.legal_actions.map((e) => ({action: e.action, describe: e.text, index: e.index}));
+}
+
+function sameAction(a, b) {
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => a[k] === b[k]);
+}
+
+async function play(action) {
+  if (page.sending || page.replay) return false;
+  const view = page.view;
+  page.sending = true;
+  markIdle();
+  showError("");
+  try {
+    const entry = view.legal_actions.find((e) => sameAction(e.action, action));
+    const next = await api.move(page.table, page.token, view.version, entry ? entry.action : action);
+    if (next && next.observation) enqueue(next);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      // The server's own words; nothing changed on the table.
+      showError(`Not allowed: ${err.message}`);
+      if (err.status === 409) await refresh();
+    } else if (err instanceof OfflineError) {
+      banner("Connection lost — reconnecting…");
+      showError("Your move was not sent: the server cannot be reached. Try again when it is back.");
+    } else {
+      throw err;
+    }
+  } finally {
+    page.sending = false;
+    markIdle();
+  }
+  return false;
+}
+
+function context(view) {
+  return {
+    obs: view.observation, legal: legalList(view), seat: view.seat, version: view.version,
+    myTurn: view.seat !== null && view.legal_actions.length > 0 && !page.replay,
+    players: view.players, options: view.options, speed: SPEED, play,
+    redraw: () => draw(),
+  };
+}
+
+function whoseTurn(view) {
+  if (view.status !== "playing" || view.current_player < 0) {
+    return view.status === "expired" ? "This table has expired." : "The game is over.";
+  }
+  const seat = view.seats[view.current_player];
+  if (view.current_player === view.seat) {
+    if (seat && seat.bot_playing) return "A bot is playing your seat (you were away).";
+    return "Your turn.";
+  }
+  const who = seat && seat.kind === "bot" ? `P${view.current_player} (bot, ${seat.level})` : `P${view.current_player}`;
+  return `${who} to play.`;
+}
+
+function drawStatus(view) {
+  const you = view.seat === null ? "You are watching." : `You are P${view.seat}.`;
+  $("turn").textContent = `${whoseTurn(view)} ${page.replay ? "" : you}`;
+  $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
+  const seat = view.seat === null ? null : view.seats[view.seat];
+  $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
+  if (seat && seat.bot_playing) {
+    $("reclaim").textContent = `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
+  }
+}
+
+function drawLog(view) {
+  for (const line of view.log || []) page.log.set(line.id, line);
+  const lines = [...page.log.values()].sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
+  const list = $("log-list");
+  fill(list, lines.map((l) => h("li", {class: `log-${l.kind}`, dataset: {version: l.version}},
+    l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : "")));
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawMoves(view, ctx) {
+  const box = $("moves");
+  if (!ctx.myTurn || page.module.hideMoveList) { box.hidden = true; return; }
+  box.hidden = false;
+  fill($("moves-list"), ctx.legal.slice(0, 60).map((e) => h("li", {}, h("button", {type: "button", class: "act legal",
+    dataset: {action: JSON.stringify(e.action)}, onclick: () => play(e.action)}, e.describe))));
+}
+
+function drawScores(view) {
+  const info = page.module.rounds(view.observation);
+  const box = $("scores");
+  const result = view.result;
+  const parts = [];
+  if (result) {
+    const best = Math.min(...result.ranking);
+    parts.push(h("h2", {}, "Final scores"));
+    parts.push(h("ol", {class: "final"}, result.ranking
+      .map((place, p) => ({place, p}))
+      .sort((a, b) => a.place - b.place)
+      .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
+        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${result.scores[p]}${place === best ? " — wins" : ""}`))));
+    const why = result.end_reason || result.ending;
+    if (why) parts.push(h("p", {class: "hint"}, `The game ended: ${why}.`));
+    if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
+  }
+  if (view.picture && !page.replay) {
+    // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
+    const url = new URL(view.picture, window.location.origin);
+    if (page.token) url.searchParams.set("token", page.token);
+    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link"},
+      "This position as an SVG picture")));
+  }
+  if (info.rounds.length) {
+    parts.push(h("h2", {}, "Rounds"));
+    parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+  }
+  fill(box, parts);
+  box.hidden = !parts.length;
+}
+
+function drawSummary(view) {
+  // A summary at the end of every round (not in the replay); dismissed with its button.
+  const info = page.module.rounds(view.observation);
+  const box = $("summary");
+  if (page.replay || info.rounds.length <= page.summarySeen || view.result) {
+    if (view.result) page.summarySeen = info.rounds.length;
+    return;
+  }
+  const r = info.rounds.length;
+  page.summarySeen = r;
+  fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
+    roundTable(info.rounds, info.totals, view.seat, info.labels),
+    h("button", {type: "button", class: "act", id: "summary-close", onclick: () => { box.hidden = true; }}, "Continue"));
+  box.hidden = false;
+}
+
+// Redrawing replaces the board's elements; keyboard users keep their place through it.
+const FOCUS_KEYS = ["data-hand", "data-gap", "data-end", "data-action", "data-card", "data-clown", "data-path"];
+
+function focusSelector(node) {
+  if (!node || node === document.body) return null;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const attrs = FOCUS_KEYS.filter((a) => node.hasAttribute(a))
+    .map((a) => `[${a}="${CSS.escape(node.getAttribute(a))}"]`);
+  return attrs.length ? `#board ${node.tagName.toLowerCase()}${attrs.join("")}` : null;
+}
+
+function draw() {
+  const view = page.replay ? page.replay.view : page.view;
+  if (!view) return;
+  const focused = focusSelector(document.activeElement);
+  try {
+    drawAll(view);
+  } finally {
+    const again = focused && document.querySelector(focused);
+    if (again && again !== document.activeElement) again.focus({preventScroll: true});
+  }
+}
+
+function drawAll(view) {
+  const ctx = context(view);
+  // What is on screen, for people's tools and the browser tests: version, whose turn, status.
+  Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
+    status: view.status});
+  page.module.render($("board"), ctx);
+  drawStatus(view);
+  if (!page.replay) {
+    drawLog(view);
+    drawMoves(view, ctx);
+    drawSummary(view);
+  }
+  drawScores(view);
+}
+
+function markIdle() {
+  const idle = !page.busy && !page.sending && !page.queue.length;
+  document.body.dataset.idle = idle ? "yes" : "no";
+}
+
+function enqueue(view) {
+  if (page.view && view.version < page.view.version) return;
+  page.queue.push(view);
+  markIdle();
+  if (!page.busy) pump();
+}
+
+/** Show queued views one by one, animated and paced so that others' moves can be followed. */
+async function pump() {
+  page.busy = true;
+  try {
+    for (;;) {
+      while (page.queue.length) {
+        const next = page.queue.shift();
+        const prev = page.view;
+        if (prev && next.version < prev.version) continue;
+        if (prev && next.version === prev.version && page.queue.length) continue;
+        page.view = next;
+        if (page.replay) continue;
+        const mod = page.module;
+        // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
+        // caught up faster, without animations.
+        const stepped = prev && next.version === prev.version + 1;
+        const animate = stepped && SPEED > 0 && mod.animate && page.queue.length <= BACKLOG;
+        if (animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
+        draw();
+        if (animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        if (stepped && page.queue.length && SPEED > 0) {
+          await sleep((mod.pauseMs ?? PAUSE_MS) * SPEED * (page.queue.length > BACKLOG ? 0.25 : 1));
+        }
+      }
+      // Only once everything is shown: a forced move may be played for us.
+      if (!(await playForced(page.view))) break;
+    }
+  } finally {
+    page.busy = false;
+    markIdle();
+  }
+}
+
+/** Clown 15 Go: a move that is the only one possible is played after a short pause; true
+ * when it was sent. */
+async function playForced(view) {
+  if (!view || !page.module.autoForced || !$("auto-forced").checked || page.replay) return false;
+  if (view.seat === null || view.legal_actions.length !== 1) return false;
+  await sleep(600 * SPEED);
+  if (page.view !== view || page.queue.length) return page.queue.length > 0;
+  const only = view.legal_actions[0];
+  // Said in the log just before the move itself, so nothing happens silently.
+  page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
+    seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
+  return play(only.action);
+}
+
+async function refresh() {
+  try {
+    enqueue(await api.view(page.table, page.token));
+    return true;
+  } catch (err) {
+    if (err instanceof OfflineError) return false;
+    throw err;
+  }
+}
+
+function onUpdate(message) {
+  // {"type": "view", "view": …} for every change (its log holds only the new entries);
+  // {"type": "error", "problem": …} when the server refused something.
+  if (message.type === "view" && message.view) enqueue(message.view);
+  else if (message.type === "error" && message.problem) showError(message.problem.detail || message.problem.title);
+}
+
+async function onStatus(status) {
+  if (status === "open") {
+    // The server's first message catches us up from our version.
+    banner("");
+    page.connected = true;
+  } else if (status === "lost") {
+    page.connected = false;
+    banner("Connection lost — reconnecting…");
+  }
+}
+
+// -- replay ---------------------------------------------------------------------------------
+
+async function openReplay() {
+  const data = await api.replay(page.table, page.token);
+  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: []};
+  $("replay").hidden = false;
+  await replayTo(data.steps.length);
+  page.replay.rounds = await roundStarts();
+  fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
+    h("button", {type: "button", class: "act small", dataset: {round: label}, onclick: () => replayTo(v)}, label)));
+}
+
+async function observationAt(at) {
+  const cache = page.replay.cache;
+  if (!cache.has(at)) cache.set(at, (await api.replay(page.table, page.token, at)).observation);
+  return cache.get(at);
+}
+
+/** Where each round (or game of a series) starts: a binary search over the replay by the
+ * module's round counter, which never goes down. */
+async function roundStarts() {
+  const mod = page.module;
+  const last = page.replay.steps.length;
+  const rounds = mod.roundOf(await observationAt(last));
+  const out = [[mod.roundLabel(0), 0]];
+  let lo = 0;
+  for (let r = 1; r <= rounds; r++) {
+    let hi = last;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (mod.roundOf(await observationAt(mid)) >= r) hi = mid; else lo = mid + 1;
+    }
+    out.push([mod.roundLabel(r), lo]);
+  }
+  return out;
+}
+
+async function replayTo(at) {
+  const steps = page.replay.steps;
+  at = Math.max(0, Math.min(steps.length, at));
+  const obs = await observationAt(at);
+  page.replay.at = at;
+  const end = at === steps.length;
+  page.replay.view = {...page.view, observation: obs, legal_actions: [], version: at,
+    current_player: end ? page.view.current_player : (obs.to_act ?? -1),
+    status: end ? page.view.status : "playing", result: end ? page.view.result : null};
+  draw();
+  $("replay-at").textContent = `move ${at} of ${steps.length}`;
+  // The move just shown, marked in the log.
+  for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
+  const line = at > 0 && document.querySelector(`#log-list li[data-version="${steps[at - 1].version}"].log-move`);
+  if (line) { line.classList.add("current"); line.scrollIntoView({block: "nearest"}); }
+  $("replay-line").textContent = at > 0 ? steps[at - 1].text : "the start";
+  $("replay-range").max = String(steps.length);
+  $("replay-range").value = String(at);
+}
+
+function closeReplay() {
+  page.replay = null;
+  $("replay").hidden = true;
+  draw();
+}
+
+// -- start ----------------------------------------------------------------------------------
+
+async function start() {
+  const {table, token} = tableFromUrl();
+  if (!table) {
+    showError("No table in the address: open a table from the lobby.");
+    return;
+  }
+  page.table = table;
+  page.token = token;
+  let view;
+  try {
+    view = await api.view(table, token);
+  } catch (err) {
+    showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
+    return;
+  }
+  page.module = MODULES[view.game];
+  if (!page.module) {
+    showError(`This page cannot draw the game ${view.game}.`);
+    return;
+  }
+  document.title = `${view.title} — bigtop`;
+  $("game-title").textContent = view.title;
+  fill($("rules-body"));
+  $("rules-body").innerHTML = page.module.rules;
+  $("auto-forced-line").hidden = !page.module.autoForced;
+  if (token && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
+  page.summarySeen = page.module.rounds(view.observation).rounds.length;
+  $("copy-spectate").onclick = () => copyText(tableUrl(table));
+  $("reclaim").onclick = async () => {
+    try { enqueue(await api.reclaim(table, token)); } catch (err) { showError(err.message); }
+  };
+  $("replay-close").onclick = closeReplay;
+  $("replay-first").onclick = () => replayTo(0);
+  $("replay-prev").onclick = () => replayTo(page.replay.at - 1);
+  $("replay-next").onclick = () => replayTo(page.replay.at + 1);
+  $("replay-last").onclick = () => replayTo(page.replay.steps.length);
+  $("replay-range").oninput = (ev) => replayTo(Number(ev.target.value));
+  document.addEventListener("keydown", (ev) => {
+    if (!page.replay || ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowLeft") replayTo(page.replay.at - 1);
+    if (ev.key === "ArrowRight") replayTo(page.replay.at + 1);
+  });
+  enqueue(view);
+  liveUpdates(table, token, () => (page.view ? page.view.version : null), onUpdate, onStatus);
+}
+
+start();

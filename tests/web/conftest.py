@@ -1,0 +1,174 @@
+"""Browser tests: a real `bigtop serve` on a temporary SQLite file, driven through Debian's
+chromium by Playwright (no browser download; `make chromium` installs it when missing).
+
+Screenshots of every page go to ``BIGTOP_WEB_SHOTS`` (``make screenshots`` sets it to
+docs/img/web) or, by default, to the test's temporary directory as artifacts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+# The pages pause between others' moves and animate throws; the tests run them fast.
+SPEED = "0.05"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One `bigtop serve` process on a SQLite file; `kill()` is SIGKILL, `start()` restarts
+    it on the same port and database."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-c", "from bigtop.cli import app; app()", "serve",
+               "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
+               "--bot-delay", "0"]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"bigtop serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/games", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("bigtop serve did not answer within 60 s")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        """A JSON request to the API (for setting up tables and checking results)."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"{self.url}{path}", data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    def create(self, game: str, players: int, seats: list[dict[str, Any]],
+               options: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
+        spec = {"game": game, "players": players, "seats": seats, "options": options or {},
+                "seed": seed}
+        made: dict[str, Any] = self.api("POST", "/api/tables", spec)
+        return made
+
+    def table_url(self, table: str, token: str | None = None) -> str:
+        url = f"{self.url}/table.html?table={table}&speed={SPEED}"
+        return url + (f"#token={token}" if token else "")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: run `make chromium`")
+    srv = Server(tmp_path_factory.mktemp("web") / "bigtop.sqlite")
+    srv.start()
+    yield srv
+    srv.kill()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+# Lines the browser itself logs as console errors when the server is down on purpose (the
+# restart test) or answers an illegal attempt with its 4xx problem (expected).
+NETWORK_NOISE = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed|"
+                           r"net::ERR_|Failed to load resource: the server responded with a "
+                           r"status of 4\d\d")
+
+
+class Browsers:
+    """Fresh chromium profiles (a user-data-dir each); every page's console errors and
+    uncaught exceptions are collected and checked when the test ends."""
+
+    def __init__(self, playwright: Playwright, shots: Path) -> None:
+        self.playwright = playwright
+        self.shots = shots
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def new_page(self, width: int = 1280, height: int = 900) -> Page:
+        context = self.playwright.chromium.launch_persistent_context(
+            tempfile.mkdtemp(prefix="bigtop-chromium-"), executable_path=str(CHROMIUM),
+            headless=True, args=CHROMIUM_ARGS, viewport={"width": width, "height": height})
+        self.contexts.append(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.on("console", lambda m: self.errors.append(f"console: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e} {e.stack}"))
+        page.set_default_timeout(45_000)  # generous: the suite shares 2 cores
+        return page
+
+    def allow_network_errors(self) -> None:
+        """Move the browser's own network-failure lines out of the error list (expected
+        while the server is down, or for the 4xx answer to an illegal attempt)."""
+        self.allowed += [e for e in self.errors if NETWORK_NOISE.search(e)]
+        self.errors = [e for e in self.errors if not NETWORK_NOISE.search(e)]
+
+    def shot(self, page: Page, name: str) -> Path:
+        """A full-page screenshot; for the docs, reduced to 256 colours (a fifth the bytes)."""
+        path = self.shots / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        if os.environ.get("BIGTOP_WEB_SHOTS"):
+            with Image.open(path) as im:
+                small = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
+            small.save(path, optimize=True)
+        return path
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture
+def browsers(playwright: Playwright, tmp_path: Path) -> Iterator[Browsers]:
+    shots = Path(os.environ["BIGTOP_WEB_SHOTS"]) if os.environ.get("BIGTOP_WEB_SHOTS") \
+        else tmp_path / "shots"
+    shots.mkdir(parents=True, exist_ok=True)
+    b = Browsers(playwright, shots)
+    yield b
+    b.close()
+    assert not b.errors, "errors in the browser console:\n" + "\n".join(b.errors)

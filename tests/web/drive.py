@@ -1,0 +1,192 @@
+"""Playing a table page like a person: wait for your turn, read the highlighted moves, click
+the game's own controls (cards, piles, clowns, paths, the table) to make them."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+TURN_TIMEOUT_MS = 45_000
+
+# Finds the element of the board whose data-action is `action` (same fields and values) and
+# marks it, so that Playwright can click it as a person would.
+_MARK = """([selector, action]) => {
+  document.querySelectorAll('[data-pick]').forEach((e) => e.removeAttribute('data-pick'));
+  const same = (a, b) => Object.keys(a).length === Object.keys(b).length &&
+    Object.keys(a).every((k) => a[k] === b[k]);
+  for (const e of document.querySelectorAll(selector + ' [data-action]')) {
+    if (e.offsetParent !== null && same(JSON.parse(e.dataset.action), action)) {
+      e.dataset.pick = '1';
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+def wait_ready(page: Page, timeout: int = TURN_TIMEOUT_MS) -> str:
+    """Wait until the page is idle and it is our turn or the game is over; 'turn' or 'over'."""
+    try:
+        page.wait_for_function(
+            "() => document.body.dataset.idle === 'yes' && (document.body.dataset.myTurn === "
+            "'yes' || document.body.dataset.status !== 'playing')", timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page is stuck: {describe(page)}") from None
+    return "turn" if page.evaluate("document.body.dataset.status") == "playing" else "over"
+
+
+def describe(page: Page) -> str:
+    """What the page shows now (for failure messages)."""
+    return str(page.evaluate("""() => ({data: {...document.body.dataset},
+      turn: document.getElementById('turn').textContent,
+      error: document.getElementById('error').textContent,
+      banner: document.getElementById('banner').textContent,
+      log: [...document.querySelectorAll('#log-list li')].slice(-4).map(e => e.textContent)})"""))
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def wait_after(page: Page, before: int, timeout: int = TURN_TIMEOUT_MS) -> None:
+    """Wait until the page shows a later version than `before`."""
+    try:
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}",
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"no new version after {before}: {describe(page)}") from None
+
+
+def legal_moves(page: Page) -> list[dict[str, Any]]:
+    """The moves the page offers in its 'Your moves' list."""
+    raw = page.eval_on_selector_all("#moves-list [data-action]",
+                                    "els => els.map((e) => e.dataset.action)")
+    return [json.loads(r) for r in raw]
+
+
+def click_action(page: Page, action: dict[str, Any], within: str = "#board") -> None:
+    """Click the board's control for `action` (it must be on screen)."""
+    assert page.evaluate(_MARK, [within, action]), f"no control for {action} on the page"
+    page.click("[data-pick='1']")
+
+
+def fill_lobby_form(page: Page, url: str, game: str, players: int, seats: dict[int, str],
+                    options: dict[str, str]) -> None:
+    """Open the lobby and fill in the new-table form (seat values: 'me', 'invite',
+    'bot:LEVEL'); the caller presses Create."""
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    page.select_option("#players", str(players))
+    for seat, choice in seats.items():
+        page.select_option(f"#seat-{seat}", choice)
+    page.click("#options-box summary")
+    for name, value in options.items():
+        page.fill(f"#opt-{name}", value)
+
+
+# -- SCOUT ---------------------------------------------------------------------------------
+
+def scout_move(page: Page, action: dict[str, Any]) -> None:
+    """Make a SCOUT move with the hand, the active set and the controls."""
+    kind = action["type"]
+    if kind == "show":
+        for i in range(action["start"], action["start"] + action["length"]):
+            page.click(f"#board [data-hand='{i}']")
+        click_action(page, action)
+    elif kind == "scout":
+        page.click(f"#board [data-end='{action['end']}']")
+        click_action(page, action)
+    elif kind == "insert":
+        if action["flip"]:
+            page.click("#board button:has-text('Flip it')")
+        page.click(f"#board [data-gap='{action['position']}']")
+    else:  # turn-hand, pass
+        click_action(page, action)
+
+
+def play_scout_turn(page: Page, rng: random.Random) -> None:
+    moves = legal_moves(page)
+    # Prefer showing (games end sooner), but scout now and then too.
+    shows = [m for m in moves if m["type"] == "show"]
+    action = rng.choice(shows if shows and rng.random() < 0.7 else moves)
+    before = version(page)
+    scout_move(page, action)
+    wait_after(page, before)
+
+
+# -- Clown 15 Go ---------------------------------------------------------------------------
+
+def play_clown_turn(page: Page, rng: random.Random) -> bool:
+    """One of our moves; True when we chose it (a single move is played by the page)."""
+    moves = legal_moves(page)
+    before = version(page)
+    if len(moves) > 1:
+        click_action(page, rng.choice(moves))
+    wait_after(page, before)
+    return len(moves) > 1
+
+
+# -- So ein Zirkus -------------------------------------------------------------------------
+
+def play_zirkus_turn(page: Page, rng: random.Random) -> None:
+    moves = legal_moves(page)
+    action = rng.choice(moves)
+    before = version(page)
+    if action["type"] == "move":
+        clown = action["clown"]
+        # Click the clown (its paths appear on the board), then a point on the chosen path.
+        selector = f"#board .path[data-clown='{clown}'][data-path='{action['steps']}'] .hit"
+        if not page.locator(selector).count():
+            page.click(f"#board g.clown[data-clown='{clown}']")
+        point = page.eval_on_selector(selector, """(p) => {
+          const svg = p.ownerSVGElement, len = p.getTotalLength();
+          const pt = p.getPointAtLength(len * 0.75).matrixTransform(svg.getScreenCTM());
+          return [pt.x, pt.y];
+        }""")
+        page.mouse.click(point[0], point[1])
+    else:
+        click_action(page, action)
+    wait_after(page, before)
+
+
+# -- Tricky Landing ------------------------------------------------------------------------
+
+def drag_aim(page: Page, to_cm: tuple[float, float]) -> None:
+    """Drag from our seat to the point `to_cm` (cm from the target's centre)."""
+    start, end = page.evaluate("""([x, y]) => {
+      const svg = document.querySelector('svg.tl-table'), m = svg.getScreenCTM();
+      const seat = svg.querySelector('.tl-seat.mine');
+      const at = (px, py) => { const p = svg.createSVGPoint(); p.x = px; p.y = py;
+        const q = p.matrixTransform(m); return [q.x, q.y]; };
+      return [at(Number(seat.getAttribute('cx')), Number(seat.getAttribute('cy'))),
+              at(x * 10, -y * 10)];
+    }""", list(to_cm))
+    page.mouse.move(start[0], start[1])
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(start[0] + (end[0] - start[0]) * k / 5,
+                        start[1] + (end[1] - start[1]) * k / 5)
+    page.mouse.up()
+
+
+def play_tricky_turn(page: Page, rng: random.Random) -> None:
+    cards = page.eval_on_selector_all("#board .tl-hand-card", "els => els.map(e => e.dataset.card)")
+    card = rng.choice(cards)
+    before = version(page)
+    page.click(f"#board .tl-hand-card[data-card='{card}']")
+    drag_aim(page, (rng.uniform(-3, 3), rng.uniform(-3, 3)))
+    page.click("#tl-throw")
+    wait_after(page, before)
+
+
+def play_to_end(page: Page, turn: Any, rng: random.Random, max_turns: int = 400) -> None:
+    """Play our turns with `turn(page, rng)` until the page says the game is over."""
+    for _ in range(max_turns):
+        if wait_ready(page) == "over":
+            return
+        turn(page, rng)
+    raise AssertionError(f"the game did not end within {max_turns} of our turns")

@@ -1,0 +1,122 @@
+"""The lobby: create a table with an invited person, copy and open the invite link, watch
+as a spectator, sit at an open table, recent tables; playing with the keyboard only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web import drive
+from tests.web.conftest import SPEED, Browsers, Server
+
+BOARD_4X10 = Path(__file__).parents[1] / "games" / "zirkus" / "boards" / "board-4x10.json"
+
+
+def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browsers) -> None:
+    host = browsers.new_page()
+    # A bad option (the browser checks numbers; the engine the rest): the server's one-line
+    # reason above the form, and no table.
+    drive.fill_lobby_form(host, server.url, "clown-15-go", 2, {1: "bot:easy"}, {"colours": "RR"})
+    host.click("#create-button")
+    host.wait_for_selector("#error:not([hidden])")
+    assert "colours" in host.inner_text("#error"), host.inner_text("#error")
+    assert host.locator("#created").is_hidden()
+    browsers.allow_network_errors()
+    browsers.shot(host, "lobby-bad-option")
+    drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
+    host.click("#create-button")
+    host.wait_for_selector("#created:not([hidden])")
+    invite = host.input_value("#created input.link")
+    assert "#token=" in invite
+    host.click("#created button:has-text('Copy')")
+    host.wait_for_selector("#toast:has-text('Copied')")
+    browsers.shot(host, "lobby-created")
+
+    # A spectator finds the table in the lobby (P1 is free) and watches: no hand, no moves.
+    watcher = browsers.new_page()
+    watcher.goto(server.url + "/")
+    table = invite.split("table=")[1].split("#")[0]
+    watcher.click(f"#open-tables li[data-table='{table}'] a:has-text('Watch')")
+    watcher.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
+    assert watcher.locator("#board .mine").count() == 0
+    assert watcher.locator("#board .scout-card:not(.back)").count() == 0
+
+    # The invited person opens the link in another browser and sits at P1.
+    guest = browsers.new_page(width=390, height=844)
+    guest.goto(invite.replace("#", f"&speed={SPEED}#"))
+    guest.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
+
+    # The host goes to their seat, shows a card; everyone sees the move.
+    host.click("#go-to-table")
+    host.wait_for_url("**/table.html?*")
+    drive.wait_ready(host)
+    before = drive.version(host)
+    host.click("#board [data-hand='0']")
+    host.click("#board button.act:has-text('Show 1 card')")
+    for page in (host, guest, watcher):
+        drive.wait_after(page, before)
+    browsers.shot(watcher, "spectator")
+    browsers.shot(guest, "scout-phone")
+
+    # The host's lobby remembers the table; the guest's does too (it opened an invite).
+    host.goto(server.url + "/")
+    host.wait_for_selector(f"#recent-tables a[href*='{table}']")
+    browsers.shot(host, "lobby-recent")
+
+    # Sitting down at an open table from the lobby.
+    made = server.create("so-ein-zirkus", 2, [{"kind": "bot", "level": "random"},
+                                             {"kind": "human"}])
+    joiner = browsers.new_page()
+    joiner.goto(server.url + "/")
+    joiner.click(f"#open-tables li[data-table='{made['table']}'] button:has-text('Sit at P1')")
+    joiner.wait_for_url("**/table.html?*")
+    joiner.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
+    phone = browsers.new_page(width=390, height=844)
+    phone.goto(server.url + "/")
+    phone.wait_for_selector("#seat-list select")
+    browsers.shot(phone, "lobby-phone")
+
+
+def test_keyboard_only(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                         {"rounds": 1}, seed=21)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    show = next(m for m in drive.legal_moves(page) if m["type"] == "show" and m["length"] == 1)
+    before = drive.version(page)
+    page.focus(f"#board [data-hand='{show['start']}']")
+    page.keyboard.press("Enter")
+    assert page.get_attribute(f"#board [data-hand='{show['start']}']", "aria-pressed") == "true"
+    for _ in range(40):  # Tab on to the Show button, as a keyboard user would
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.textContent").startswith("Show 1 card"):
+            break
+    page.keyboard.press("Enter")
+    drive.wait_after(page, before)
+
+
+def test_a_board_loaded_from_a_file(server: Server, browsers: Browsers) -> None:
+    page = browsers.new_page()
+    drive.fill_lobby_form(page, server.url, "so-ein-zirkus", 2, {1: "bot:random"}, {})
+    page.set_input_files("#opt-board-file", str(BOARD_4X10))
+    page.wait_for_function("document.getElementById('opt-board').value.startsWith('{')")
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?*")
+    page.wait_for_selector("#board svg.zirkus-board")
+    # The file's board: 4 columns x 10 rows, four start fields, nine holes.
+    assert page.locator("#board rect.field").count() == 40
+    assert page.locator("#board rect.field.start").count() == 4
+    assert page.locator("#board circle.hole").count() == 9
+
+
+def test_bad_links_say_what_is_wrong(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    page = browsers.new_page()
+    for url, words in ((server.table_url("no-such-table"), "no-such-table"),
+                       (server.table_url(made["table"], "not-a-seat-token"), "token"),
+                       (f"{server.url}/table.html", "No table in the address")):
+        page.goto(url)
+        page.wait_for_selector("#error:not([hidden])")
+        text = page.inner_text("#error")
+        assert words in text and "\n" not in text.strip(), text
+    browsers.allow_network_errors()

@@ -1,0 +1,144 @@
+"""Several people and bad moments: two browsers at one SCOUT table each seeing only its own
+hand; an illegal attempt; reloading mid-game; the server killed and restarted mid-game."""
+
+from __future__ import annotations
+
+import random
+
+from tests.web import drive
+from tests.web.conftest import Browsers, Server
+
+
+def hand_on_page(page) -> list[list[int]]:  # type: ignore[no-untyped-def]
+    """The hand the page draws: [top, bottom] per card, in hand order."""
+    return page.eval_on_selector_all(
+        "#board .mine .hand .scout-card",
+        "els => els.map(e => [Number(e.querySelector('.top').textContent),"
+        " Number(e.querySelector('.bottom').textContent)])")
+
+
+def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
+                         seed=7)
+    table = made["table"]
+    tokens = [s["token"] for s in made["seats"]]
+    pages = [browsers.new_page(), browsers.new_page(width=390, height=844)]
+    for page, token in zip(pages, tokens, strict=True):
+        page.goto(server.table_url(table, token))
+    rng = random.Random(5)
+    for _ in range(200):
+        views = [server.api("GET", f"/api/tables/{table}", token=t) for t in tokens]
+        if views[0]["status"] != "playing":
+            break
+        mover = views[0]["current_player"]
+        for seat, page in enumerate(pages):
+            page.wait_for_function(
+                f"() => Number(document.body.dataset.version) === {views[0]['version']}"
+                " && document.body.dataset.idle === 'yes'")
+            own = views[seat]["observation"]["hands"][seat]
+            other = views[seat]["observation"]["hands"][1 - seat]
+            # Each page draws exactly its own hand; of the other hand only public cards.
+            assert hand_on_page(page) == own
+            shown = page.eval_on_selector_all("#board .seats .mini-hand > *",
+                                              "els => els.map(e => e.className)")
+            assert len(shown) == len(other)
+            assert all(("back" in cls) == (card is None) for cls, card in zip(shown, other,
+                                                                             strict=True))
+        if views[0]["version"] == 3:
+            browsers.shot(pages[0], "scout-two-browsers-desktop")
+            browsers.shot(pages[1], "scout-two-browsers-phone")
+        drive.wait_ready(pages[mover])
+        drive.play_scout_turn(pages[mover], rng)
+    for page in pages:
+        assert drive.wait_ready(page) == "over"
+        assert page.locator("#scores ol.final li").count() == 2
+
+
+def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) -> None:
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                         {"rounds": 2}, seed=11)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.goto(server.table_url(table, token))
+    rng = random.Random(9)
+    drive.wait_ready(page)
+    drive.play_scout_turn(page, rng)
+
+    # An illegal Show: the server's message is shown and nothing changes.
+    drive.wait_ready(page)
+    legal = drive.legal_moves(page)
+    hand = hand_on_page(page)
+    shows = {(m["start"], m["length"]) for m in legal if m["type"] == "show"}
+    start, length = next((s, n) for n in (1, 2, 3) for s in range(len(hand) - n + 1)
+                         if (s, n) not in shows)
+    before = drive.version(page)
+    for i in range(start, start + length):
+        page.click(f"#board [data-hand='{i}']")
+    page.click("#board button.act:has-text('Show')")
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error")
+    assert message.startswith("Not allowed: ") and len(message) > 20, message
+    browsers.allow_network_errors()
+    browsers.shot(page, "scout-illegal")
+    assert drive.version(page) == before
+    assert hand_on_page(page) == hand
+    view = server.api("GET", f"/api/tables/{table}", token=token)
+    assert view["version"] == before and view["observation"]["hands"][0] == hand
+
+    # Reload mid-game: the same table, and play goes on.
+    page.reload()
+    drive.wait_ready(page)
+    assert drive.version(page) == before and hand_on_page(page) == hand
+    drive.play_scout_turn(page, rng)
+
+    # The server is killed (SIGKILL) and restarted: the banner comes and goes, play goes on.
+    if drive.wait_ready(page) == "turn":
+        at = drive.version(page)
+        server.kill()
+        page.wait_for_selector("#banner:not([hidden])")
+        assert "reconnecting" in page.inner_text("#banner").lower()
+        browsers.shot(page, "reconnecting")
+        server.start()
+        page.wait_for_selector("#banner", state="hidden", timeout=30_000)
+        browsers.allow_network_errors()
+        assert drive.version(page) == at
+        drive.play_to_end(page, drive.play_scout_turn, rng)
+    assert drive.wait_ready(page) == "over"
+    browsers.allow_network_errors()
+    # The end of round 1 was summed up on the page (it stays until dismissed).
+    assert "Round 1 is over" in page.inner_text("#summary")
+    browsers.shot(page, "scout-summary")
+
+
+def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
+        server: Server, browsers: Browsers) -> None:
+    made = server.api("POST", "/api/tables", {
+        "game": "scout", "players": 2, "seed": 3, "options": {"rounds": 1},
+        "seats": [{"kind": "human"}, {"kind": "human"}], "takeover_after": 6})
+    table = made["table"]
+    tokens = [s["token"] for s in made["seats"]]
+    # (Presence is refreshed every few seconds, so the limit is above that.)
+    other = browsers.new_page()
+    other.goto(server.table_url(table, tokens[1]))
+    # P0 never came: after 6 s a bot plays P0's first move; P1's turn follows.
+    other.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=30_000)
+    lines = other.eval_on_selector_all("#log-list li.log-takeover",
+                                       "els => els.map(e => e.textContent)")
+    assert any(line.startswith("P0 is away") for line in lines), lines
+    away = browsers.new_page()
+    away.goto(server.table_url(table, tokens[0]))
+    away.wait_for_selector("#reclaim:not([hidden])")
+    browsers.shot(away, "takeover")
+    away.click("#reclaim")
+    away.wait_for_selector("#reclaim", state="hidden")
+    away.wait_for_selector("#log-list li.log-reclaim")
+    # P1 moves; then it is P0's own turn again, in P0's hands.
+    rng = random.Random(1)
+    assert drive.wait_ready(other) == "turn"
+    while True:  # P1's whole turn (a Scout is two actions)
+        drive.play_scout_turn(other, rng)
+        other.wait_for_function("document.body.dataset.idle === 'yes'")
+        if other.evaluate("document.body.dataset.myTurn") != "yes":
+            break
+    if drive.wait_ready(away) == "turn":
+        assert away.locator("#moves-list [data-action]").count() > 0
