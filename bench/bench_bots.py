@@ -42,7 +42,7 @@ SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
 }
 """The table each game's ladder is measured at: SCOUT and Tricky Landing one round (their
 unit of play; a full game is several independent rounds), Clown 15 Go with
-``last_card=turned`` (the coming default)."""
+``last_card=turned`` (now the default)."""
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bigtop.agents.base import RandomAgent, play_game
+from bigtop.agents.base import RandomAgent, play_game, play_random
 from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.agents.levels import BOT_NAMES, BUDGETS, LEVELS, level_infos, make_bot
 from bigtop.core.errors import BigtopError
@@ -30,15 +30,7 @@ def _midgame(name: str, seed: int, steps: int) -> State:
     """A state some random moves into a game, with a player (not chance) to move."""
     players, options = TABLES[name]
     state = new_state(name, players, seed=seed, options=options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply_chance()
-            continue
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    play_random(state, random.Random(seed), steps)
     while state.is_chance():
         state.apply_chance()
     assert not state.is_terminal()
