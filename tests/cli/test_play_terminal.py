@@ -218,4 +218,8 @@ def test_ctrl_c_while_a_bot_thinks_leaves_cleanly(tmp_path: Path) -> None:
     t.expect(["bye"])
     assert t.close() == 0
     assert "Traceback" not in t.plain
-    assert len(json.loads(save.read_text())["history"]) == 1
+    # Your move and any bot move that finished before the interrupt (a fast search may finish
+    # one before Ctrl-C lands), never a half-made one: the file still loads.
+    saved = json.loads(save.read_text())
+    assert 1 <= len(saved["history"]) < 3
+    assert len(load_state(saved).history) == len(saved["history"])
