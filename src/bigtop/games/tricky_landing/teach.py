@@ -66,15 +66,6 @@ def rules_text(game: Game) -> str:
     ])
 
 
-def _trick_lines(state: TrickyLandingState, number_of_trick: int) -> list[str]:
-    res = state.resolution()
-    if res is None:
-        return []
-    g = state.game
-    head = f"Trick {number_of_trick} of {g.hand_size}:"
-    return [head, *("  " + line for line in describe_resolution(res, state.last_table))]
-
-
 def featured(state: State) -> tuple[list[tuple[int, str]], str]:
     """One throw per card in the move menu (at the centre, medium spin), labelled by the
     card: the other 26 aims and spins of each card are typed."""
@@ -91,19 +82,16 @@ def trick_summary(before: State, after: State) -> list[str]:
     assert isinstance(before, TrickyLandingState) and isinstance(after, TrickyLandingState)
     if (after.round, after.trick) == (before.round, before.trick):
         return []
-    if after.round == before.round or after.finished:
-        lines = _trick_lines(after, before.trick + 1)
-    else:
-        # The round's last trick: the new deal has cleared the table, so resolve the trick
-        # again from the table before the throw and where the throw landed.
-        throw = after.history[len(before.history)]
-        assert isinstance(throw, Throw)
-        g = before.game
-        table = [*before.table, before.landing_of(throw)]
-        res = resolve_trick(table, before.trump_suit, g.options, g.model)
-        lines = [f"Trick {before.trick + 1} of {g.hand_size}:",
-                 *("  " + line for line in describe_resolution(res, table))]
-    return lines
+    # Resolve the trick again from the table before the throw and where the throw landed:
+    # what apply did, and still there after the round's last trick, when the next deal has
+    # cleared the table.
+    throw = after.history[len(before.history)]
+    assert isinstance(throw, Throw)
+    g = before.game
+    table = [*before.table, before.landing_of(throw)]
+    res = resolve_trick(table, before.trump_suit, g.options, g.model)
+    return [f"Trick {before.trick + 1} of {g.hand_size}:",
+            *("  " + line for line in describe_resolution(res, table))]
 
 
 def round_summary(before: State, after: State) -> list[str]:
