@@ -144,6 +144,15 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
 ]
 
 
+def _never_listen(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    def never(*a: object, **kw: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn, "run", never)
+
+
 SERVE_NUMBERS = [
     (["--bot-delay", v], "--bot-delay must be a finite number, 0 or more")
     for v in ("nan", "inf", "-inf", "-0.5")
@@ -159,12 +168,7 @@ def test_serve_refuses_meaningless_numbers_before_listening(
         args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """NaN, infinities and negative numbers are refused (a server that would start instead
     fails this test at once rather than listening)."""
-    import uvicorn
-
-    def never(*a: object, **kw: object) -> None:
-        raise AssertionError("the server started")
-
-    monkeypatch.setattr(uvicorn, "run", never)
+    _never_listen(monkeypatch)
     db = tmp_path / "s.sqlite3"
     assert_fails_cleanly(run(["serve", "--db", f"sqlite:///{db}", *args]), message)
     assert not db.exists()  # refused before the database was touched
@@ -185,7 +189,10 @@ def test_every_command_refuses_a_hostile_flag_and_argument(command: str) -> None
 
 @pytest.mark.parametrize(("args", "message"), HOSTILE_ARGS,
                          ids=[" ".join(a)[:50] for a, _ in HOSTILE_ARGS])
-def test_hostile_arguments(args: list[str], message: str) -> None:
+def test_hostile_arguments(args: list[str], message: str,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # A `serve` case that regressed into starting the server would listen forever: fail at once.
+    _never_listen(monkeypatch)
     assert_fails_cleanly(run(args), message)
 
 
