@@ -35,14 +35,14 @@ def states(g: Clown15GoGame, seed: int, every: int = 5) -> list[Clown15GoState]:
 
 def test_size_depends_on_the_deck_only() -> None:
     for players in (2, 3, 5, 8):
-        assert game(players).observation_tensor_shape() == (952,)  # 8 sets: 64 + 320 + 568
-        assert game(players, sets=2).observation_tensor_shape() == (652,)
+        assert game(players).observation_tensor_shape() == (954,)  # 8 sets: 64 + 320 + 570
+        assert game(players, sets=2).observation_tensor_shape() == (654,)
         assert game(players, sets=2, points=True, borrowing=True, own_pile=True,
-                    open_pile_first=True).observation_tensor_shape() == (652,)
-    assert game(2, sets=1).observation_tensor_shape() == (609,)
-    assert game(4, sets=26, colours=ALPHABET).observation_tensor_shape() == (2284,)
+                    open_pile_first=True).observation_tensor_shape() == (654,)
+    assert game(2, sets=1).observation_tensor_shape() == (611,)
+    assert game(4, sets=26, colours=ALPHABET).observation_tensor_shape() == (2286,)
     # The colour letters do not matter, only how many sets are used.
-    assert game(3, sets=3, colours="XYZW").observation_tensor_shape() == (697,)
+    assert game(3, sets=3, colours="XYZW").observation_tensor_shape() == (699,)
     for k in (1, 2, 5, 8, 26):
         g = game(2, sets=k, colours=ALPHABET)
         parts = list(pieces(g).values())
@@ -55,7 +55,7 @@ def test_the_adapters_use_the_games_own_layout() -> None:
     g = game(3, sets=3)
     assert layout_kind(g) == "game"
     layout = layout_for(g)
-    assert isinstance(layout, GameProvidedLayout) and layout.size == 697
+    assert isinstance(layout, GameProvidedLayout) and layout.size == 699
     s = g.new_initial_state(5)
     want = np.asarray(g.observation_tensor(s, 1), np.float32)
     assert np.array_equal(layout.tensor(s, 1), want)
@@ -77,7 +77,7 @@ def test_documented_position_hand_checked() -> None:
     s = image4()
     g = s.game
     t = g.observation_tensor(s, 3)
-    assert len(t) == 652
+    assert len(t) == 654
     assert t[0:3] == [1, 0, 0]  # phase turn
     assert t[3:20] == [0] * 17  # no turned card
     # Row 0 (from 20, 18 floats a row) tops at 8; slot 1 is empty; no points rule, so no
@@ -104,9 +104,9 @@ def test_documented_position_hand_checked() -> None:
     assert t[244 + 15 + 8] == 1 and t[308 + 15 + 11] == 1  # P1's R9, P2's O12
     assert t[308 + 11] == 0 and t[308 + 13] == pytest.approx(1 / 30)  # P2: no closed pile
     assert t[372:628] == [0] * 256  # seats 4–7: a four-player game
-    assert t[628:635] == [1, 0, 1, 0, 0, 0, 0]  # open_pile_first, borrowing
-    assert t[635:642] == [0, 0, 1, 0, 0, 0, 0]  # four players
-    assert t[642:652] == [0] * 10
+    assert t[628:637] == [1, 0, 1, 0, 0, 0, 0, 0, 0]  # open_pile_first, borrowing
+    assert t[637:644] == [0, 0, 1, 0, 0, 0, 0]  # four players
+    assert t[644:654] == [0] * 10
     # Seen by P0 the seats turn (P3 is seat 3); everything else is the same (G4).
     t0 = g.observation_tensor(s, 0)
     assert t0[116:180] == p0 and t0[308:372] == me
@@ -121,7 +121,7 @@ def test_after_the_documented_borrow() -> None:
     assert t[20 + 8] == 1 and sum(t[20:35]) == 1  # row 0 tops at 9
     assert t[244:247] == [1, 0, 0] and t[244 + 12] == 0  # P1: open pile empty
     assert sum(t[244 + 15:244 + 32]) == 0  # no open top
-    assert t[642 + 3] == 1  # placed this turn
+    assert t[644 + 3] == 1  # placed this turn
 
 
 def points_position() -> Clown15GoState:
@@ -151,10 +151,10 @@ def test_points_rule_position_hand_checked() -> None:
     assert p0[11] == pytest.approx(23 / 45)
     assert p1[0:4] == [1, 0, 1, 1] and sum(p1[3:11]) == 1  # out, place 1 of 8
     assert p1[63] == pytest.approx(30 / 150) and p1[11:14] == [0, 0, 0]
-    assert t[673:680] == [0, 0, 0, 1, 0, 0, 0]  # the points rule
-    assert t[680:687] == [0, 1, 0, 0, 0, 0, 0]  # three players
+    assert t[673:682] == [0, 0, 0, 1, 0, 0, 0, 0, 0]  # the points rule
+    assert t[682:689] == [0, 1, 0, 0, 0, 0, 0]  # three players
     # turns 17/1000, quiet 2/(20 × 2 still in), no passes, completed rows 1/3, not over.
-    assert t[687:697] == pytest.approx([17 / 1000, 2 / 40, 0, 0, 0, 1 / 3, 0, 0, 0, 0])
+    assert t[689:699] == pytest.approx([17 / 1000, 2 / 40, 0, 0, 0, 1 / 3, 0, 0, 0, 0])
 
 
 def test_the_turned_card() -> None:
@@ -283,3 +283,21 @@ def test_a_spectator_has_no_tensor() -> None:
     s = g.new_initial_state(1)
     with pytest.raises(ValueError, match="spectator"):
         encode(g, s.observation(None))
+
+
+@pytest.mark.parametrize(("flag", "options"), [
+    (0, {"open_pile_first": True}), (1, {"own_pile": True}), (2, {"borrowing": True}),
+    (3, {"points": True}), (4, {"placing": "voluntary"}), (5, {"recycle": "shuffle"}),
+    (6, {"last_card": "stays"}), (7, {"borrowing": True, "borrowing_when": "placing"}),
+    (8, {"one_on_pile": True})])
+def test_every_rule_option_that_changes_play_is_in_the_tensor(
+        flag: int, options: dict[str, object]) -> None:
+    """Two games that differ in one rule give different tensors: a learner can tell them
+    apart (the options block starts after the seats)."""
+    g = Clown15GoGame(3, options)
+    s = g.new_initial_state(seed=5)
+    at = pieces(g)["options"][0]
+    block = g.observation_tensor(s, 0)[at:at + 9]
+    base = {"borrowing": True} if flag == 7 else {}
+    want = [1.0 if i == flag or (base and i == 2) else 0.0 for i in range(9)]
+    assert block == want

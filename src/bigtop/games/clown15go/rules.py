@@ -157,7 +157,7 @@ class Clown15GoGame(Game[Clown15GoOptions]):
 
         >>> Clown15GoGame(2).observation_tensor_shape(), Clown15GoGame(8, {"sets": 2}
         ...     ).observation_tensor_shape()
-        ((952,), (652,))
+        ((954,), (654,))
         """
         return (tensor_size(self),)
 

@@ -3,8 +3,8 @@
 the closed piles is in nobody's tensor). Seats are relative to the observer (0 = the
 observer, 1 = the next player clockwise, …; seats beyond the player count stay zero, so the
 size does not depend on the player count). The size depends on the deck only: with
-``K`` = the number of sets (colours) and ``C = 15 K`` cards it is ``K² + 40 K + 568`` floats
-(the default 8 sets: 952; 2 sets: 652). Counts are scaled so that they lie in [0, 1]
+``K`` = the number of sets (colours) and ``C = 15 K`` cards it is ``K² + 40 K + 570`` floats
+(the default 8 sets: 954; 2 sets: 654). Counts are scaled so that they lie in [0, 1]
 (points, /150, may exceed 1).
 
 ====================  =========  ========================================================
@@ -30,9 +30,10 @@ seats                 8×(62+K)   per relative seat: present, to act, out, going
                                  (15), open top colour one-hot (K), open pile's numbers
                                  (15, /K), renewed closed pile's numbers (15, /K; zero
                                  if never renewed), points/150, rows completed/K
-options               7          open_pile_first, own_pile, borrowing, points,
+options               9          open_pile_first, own_pile, borrowing, points,
                                  placing = voluntary, recycle = shuffle,
-                                 last_card = stays
+                                 last_card = stays, borrowing_when = placing,
+                                 one_on_pile
 players               7          player count one-hot (2..8)
 progress              10         turns/max_turns, quiet turns/(stall_rounds × players
                                  still in), pass streak/players still in, placed this
@@ -44,7 +45,7 @@ progress              10         turns/max_turns, quiet turns/(stall_rounds × p
 >>> s = new_state("clown-15-go", players=2, seed=3)
 >>> t = s.game.observation_tensor(s, 0)
 >>> len(t), s.game.observation_tensor_shape()
-(952, (952,))
+(954, (954,))
 >>> t[:3], t[3 + 1], t[3 + 15 + 2]   # phase card; the pending Y2: number 2, colour Y
 ([0.0, 1.0, 0.0], 1.0, 1.0)
 """
@@ -64,7 +65,7 @@ SEATS = 8
 """Clown15GoGame.max_players: the same size for every player count."""
 _END_REASONS = ("went-out", "all-out", "stall", "turn-limit")
 _POINTS_SCALE = 150.0  # one completed one-colour row
-_OPTIONS = 7
+_OPTIONS = 9
 _PROGRESS = 6 + len(_END_REASONS)
 
 
@@ -91,10 +92,10 @@ def pieces(game: Clown15GoGame) -> dict[str, tuple[int, int]]:
 
 
 def tensor_size(game: Clown15GoGame) -> int:
-    """The number of floats for ``game``'s deck: ``K² + 40 K + 568`` (tested against
+    """The number of floats for ``game``'s deck: ``K² + 40 K + 570`` (tested against
     :func:`pieces`)."""
     k = game.options.sets
-    return k * k + 40 * k + 568
+    return k * k + 40 * k + 570
 
 
 def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
@@ -176,7 +177,8 @@ def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
     at += SEATS * size
     # options, player count
     flags = (opts.open_pile_first, opts.own_pile, opts.borrowing, opts.points,
-             opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "stays")
+             opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "stays",
+             opts.borrowing_when == "placing", opts.one_on_pile)
     for i, flag in enumerate(flags):
         out[at + i] = 1.0 if flag else 0.0
     at += _OPTIONS
