@@ -140,6 +140,17 @@ def test_ctrl_c_keeps_the_first_finished_games(workers: int) -> None:
     assert seen == list(range(1, 8))
 
 
+def test_ctrl_c_before_any_game_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a big run is still being planned: no "Aborted!", the shell's code 130."""
+    def planning(*args: object, **kwargs: object) -> list[sim_runner.Job]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim_runner, "make_jobs", planning)
+    res = cli.invoke(app, ["simulate", "scout", "-p", "2", "-n", "20", "--workers", "1"])
+    assert res.exit_code == 130, res.output
+    assert res.output.strip() == "interrupted (Ctrl-C)"
+
+
 def test_ctrl_c_in_the_cli_reports_what_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     real = sim_runner.play_job
 
@@ -239,13 +250,25 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
     import time
 
     bigtop = Path(sys.executable).with_name("bigtop")
-    # Four-player games, many of them: the run must still be going after 4 s, however fast
-    # the engine (a run that has finished and is writing its output is not what this tests).
+    # Four-player games, many of them: the run must still be going 3 s after its workers
+    # start, however fast the engine (a run that has finished and is writing its output is
+    # not what this tests).
     proc = subprocess.Popen([str(bigtop), "simulate", "scout", "-p", "4", "-n", "100000",
                              "--workers", "2", "--json"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        time.sleep(4)
+        # Planning 100,000 games takes seconds on a busy machine: wait for the two workers
+        # (Linux lists a process's children in /proc), then for some games to finish.
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if len(children.read_text().split()) >= 2:
+                    break
+            except OSError:  # the process has just ended: its return code tells
+                break
+            time.sleep(0.1)
+        time.sleep(3)
         os.killpg(proc.pid, signal.SIGINT)
         out, errors = proc.communicate(timeout=60)
     finally:

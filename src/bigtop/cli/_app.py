@@ -35,6 +35,11 @@ class _GuardedTyper(typer.Typer):
                     return f(*a, **kw)
                 except (typer.Exit, typer.Abort, typer.TyperException, SystemExit):
                     raise
+                except KeyboardInterrupt:
+                    # Ctrl-C before a command has anything to report (e.g. while a long
+                    # simulation is still being planned): one line and the shell's code.
+                    err.print("interrupted (Ctrl-C)", highlight=False)
+                    raise typer.Exit(130) from None
                 except BigtopError as e:
                     fail(str(e))
                 except RecursionError:
