@@ -1,4 +1,4 @@
-"""Tricky Landing's rule options (the readings T1–T7 of docs/tricky-landing.md and their
+"""Tricky Landing's rule options (the readings T1–T8 of docs/tricky-landing.md and their
 alternatives) and the physical parameters of the table, with units."""
 
 from __future__ import annotations
@@ -37,6 +37,16 @@ class TrickyLandingOptions(RuleOptions):
         doc="T2: tied highest numbers. 'share': the tied winners take equal numbers of the "
         "trick's cards, the rest is discarded; 'first-landed': the first of them to land wins.",
         quote="If two or more cards share the highest number, the trick is shared.",
+    )
+    shared_face_down: str = option(
+        "with-the-rest",
+        choices=("with-the-rest", "apart"),
+        doc="T8: face-down cards of a shared trick. 'with-the-rest': every card of the trick "
+        "is divided equally among the winners, the remainder discarded; 'apart': the face-up "
+        "and the face-down cards are divided equally each on their own, each remainder "
+        "discarded.",
+        quote="If there are several winners of a trick, the face-down cards are divided "
+        "equally. Any remaining cards are placed in the discard pile.",
     )
     face_down_cards: str = option(
         "to-winners",

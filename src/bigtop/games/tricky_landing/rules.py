@@ -1,5 +1,5 @@
 """Tricky Landing as a pure state machine (the Tricky Landing rulebook, English edition;
-readings T1–T7 in docs/tricky-landing.md).
+readings T1–T8 in docs/tricky-landing.md).
 
 The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
 centre in the **thrower's frame**: ``x`` to their right, ``y`` away from them) and a spin
