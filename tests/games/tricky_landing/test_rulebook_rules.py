@@ -97,6 +97,25 @@ def test_the_dealer_sits_to_the_starting_players_right(players: int) -> None:
     assert s.dealer == players - 1 == s.observation(None)["dealer"]
 
 
+def test_the_starting_player_is_chosen_by_the_table() -> None:
+    """[Game Setup] "The starting player of the first round is the player who was most
+    recently fired from a cannon, or is chosen another way (for example, the youngest
+    player). Give that player the first player card." Option ``first_player`` (default P0):
+    that seat gets the first card of the deal, throws first and holds the first player card;
+    the dealer sits to its right, and the next round starts one seat further clockwise."""
+    s = _state(4, seed=11, first_player=2)
+    assert (s.starter, s.leader, s.current_player(), s.dealer) == (2, 2, 2, 1)
+    cards = list(deck_for(4))
+    derive_rng(11, "deal", 0).shuffle(cards)
+    assert cards[0] in s.hands[2] and cards[1] in s.hands[3] and cards[3] in s.hands[1]
+    _last_trick(s)
+    play_poses(s, *[(s.hands[(s.leader + i) % 4][0], TOP) for i in range(4)])
+    assert (s.round, s.starter, s.leader, s.dealer) == (1, 3, 3, 2)
+    assert load_state(s.to_json()) == s
+    with pytest.raises(ValueError, match="first_player"):
+        _state(3, first_player=3)
+
+
 def test_players_see_and_sort_only_their_own_hand() -> None:
     """[Round Setup] "Players may look at and sort their own cards. Hands must not be shown to
     other players.\""""

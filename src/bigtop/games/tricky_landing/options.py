@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bigtop.core.errors import RuleOptionError
-from bigtop.core.options import RuleOptions, option
+from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.games.tricky_landing.physics import ThrowModel
 
 
@@ -101,6 +101,9 @@ class TrickyLandingOptions(RuleOptions):
         quote="The turn order moves clockwise, and the next player leads the first trick of "
         "the next round.",
     )
+    first_player: int = first_player_option(
+        "The starting player of the first round is the player who was most recently fired from "
+        "a cannon, or is chosen another way (for example, the youngest player).")
     rounds: int = option(3, minimum=1, maximum=10, doc="Rounds to play.",
                          quote="After 3 rounds, add up each player's round scores.")
     skill: float | tuple[float, ...] = option(
@@ -132,6 +135,7 @@ class TrickyLandingOptions(RuleOptions):
         "card.")
 
     def validate_for(self, num_players: int) -> None:
+        check_first_player(self.first_player, num_players)
         if self.card_width_mm > self.card_length_mm:
             raise RuleOptionError("card_width_mm must not exceed card_length_mm")
         if isinstance(self.skill, tuple) and len(self.skill) != num_players:
