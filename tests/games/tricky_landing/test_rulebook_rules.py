@@ -4,6 +4,7 @@ actions or the outcome exactly on a position built from explicit cards and poses
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,14 @@ from bigtop.core.registry import load_state, new_state
 from bigtop.core.rng import derive_rng
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS, deck_for, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
-from bigtop.games.tricky_landing.rules import GRID_AIMS, GRID_SPINS, Throw, TrickyLandingState
+from bigtop.games.tricky_landing.physics import to_table, touches_target_card
+from bigtop.games.tricky_landing.rules import (
+    GRID_AIMS,
+    GRID_SPINS,
+    Throw,
+    TrickyLandingGame,
+    TrickyLandingState,
+)
 from bigtop.games.tricky_landing.tricks import resolve_trick
 from tests.games.tricky_landing.helpers import (
     BOTTOM,
@@ -85,6 +93,24 @@ def test_cards_by_player_count_dealt_from_the_starting_player_clockwise(
     # The leftovers lie face down: nobody sees them, only how many there are.
     for q in (None, *range(players)):
         assert s.observation(q)["undealt"] == len(cards) - players * hand
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_target_lies_in_the_middle_equidistant_from_all_players(players: int) -> None:
+    """[Round Setup] "Place the target card in the middle of the play area, equidistant from
+    all players." — [How to Play] "places it … about 30 cm away from the target card". The
+    target is centred on the origin; the seats lie 30 cm from it, evenly spaced, numbered
+    clockwise seen from above (P0 at the bottom, P1 to its left)."""
+    g = TrickyLandingGame(players)
+    model = g.model
+    assert (model.target_width_cm, model.target_length_cm) == (6.3, 8.8)
+    assert touches_target_card(model, (0.0, 0.0, 0.0))
+    places = [to_table(seat, 0.0, -model.seat_distance_cm) for seat in g.seats]
+    for x, y in places:
+        assert math.hypot(x, y) == pytest.approx(30.0)
+    gaps = {round(math.dist(places[q], places[(q + 1) % players]), 6) for q in range(players)}
+    assert len(gaps) == 1  # evenly spaced
+    assert places[0][1] == pytest.approx(-30.0) and places[1][0] < 0  # P1 sits left of P0
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -331,3 +357,13 @@ def test_every_rule_option_is_documented_with_its_default() -> None:
             assert info.quote and info.doc, info.name
             assert re.search(rf"`{info.name}` \| `{re.escape(str(info.default))}`", text), \
                 info.name
+
+
+def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
+    """The docs' *Rulebook coverage* checklist stays true: every test it names is defined in
+    this directory."""
+    coverage = DOCS.read_text().split("## Rulebook coverage", 1)[1]
+    named = set(re.findall(r"`(test_\w+)`", coverage))
+    defined = {m for p in Path(__file__).parent.glob("test_*.py")
+               for m in re.findall(r"^def (test_\w+)", p.read_text(), re.M)}
+    assert len(named) > 20 and named <= defined, sorted(named - defined)
