@@ -24,45 +24,32 @@ from bigtop.games.tricky_landing.rules import (
     TrickyLandingState,
 )
 from bigtop.games.tricky_landing.tricks import resolve_trick
+from tests.games.coverage import named_but_missing
 from tests.games.tricky_landing.helpers import (
     BOTTOM,
+    BRIDGE,
     FAR,
     FAR2,
     FAR3,
+    G2,
     LEFT,
+    ON_BRIDGE,
+    ON_TOP,
+    P5,
     RIGHT,
     TOP,
     arranged,
+    finish_round_quickly,
     play_poses,
     table,
 )
 
 DOCS = Path(__file__).parents[3] / "docs" / "tricky-landing.md"
-# "Example With No Trump Suit": two cards touch the target separately, a third bridges them
-# and a fourth lies on the bridge (the same poses as test_scenarios.py).
-G2 = (-5.5, 6.5, 0.0)
-P5 = (5.5, 6.5, 0.0)
-BRIDGE = (-1.0, 12.5, 90.0)
-ON_BRIDGE = (0.0, 17.0, 0.0)
-ON_TOP = (0.0, 25.0, 0.0)
-
 
 def _state(players: int, seed: int = 0, **options: Any) -> TrickyLandingState:
     s = new_state("tricky-landing", players=players, seed=seed, options=options)
     assert isinstance(s, TrickyLandingState)
     return s
-
-
-def _last_trick(s: TrickyLandingState) -> None:
-    """Jump to the round's last trick: every card but one of each hand counts as won."""
-    n = s.game.num_players
-    for q in range(n):
-        s.won[q].extend(s.hands[q][1:])
-        del s.hands[q][1:]
-    s.trick = s.game.hand_size - 1
-    s.leader = (s.starter + s.trick) % n
-    s._legal = None
-    s.audit()
 
 
 # -- Components, Game Setup, Round Setup ------------------------------------------------------
@@ -134,7 +121,7 @@ def test_the_starting_player_is_chosen_by_the_table() -> None:
     cards = list(deck_for(4))
     derive_rng(11, "deal", 0).shuffle(cards)
     assert cards[0] in s.hands[2] and cards[1] in s.hands[3] and cards[3] in s.hands[1]
-    _last_trick(s)
+    finish_round_quickly(s)
     play_poses(s, *[(s.hands[(s.leader + i) % 4][0], TOP) for i in range(4)])
     assert (s.round, s.starter, s.leader, s.dealer) == (1, 3, 3, 2)
     assert load_state(s.to_json()) == s
@@ -267,7 +254,7 @@ def test_a_lone_miss_in_the_rounds_last_trick_scores_nothing() -> None:
     card" nor "-2 points for each face-up card" counts it); the next round starts from
     "Round Setup" with all cards collected, so without trump (T6 default)."""
     s = _state(3, seed=3)
-    _last_trick(s)
+    finish_round_quickly(s)
     before = [len(w) for w in s.won]
     leader = s.leader
     first, second, third = (s.hands[(leader + i) % 3][0] for i in range(3))
@@ -287,7 +274,7 @@ def test_a_new_round_collects_every_card_and_deals_again() -> None:
     player leads the first trick of the next round. The player to the right of that leading
     player becomes the dealer of the next round.\""""
     s = _state(4, seed=8)
-    _last_trick(s)
+    finish_round_quickly(s)
     s.discard.append(s.won[0].pop())  # something in the discard pile too
     leader = s.leader
     play_poses(s, *[(s.hands[(leader + i) % 4][0], FAR if i < 2 else TOP) for i in range(4)])
@@ -362,8 +349,5 @@ def test_every_rule_option_is_documented_with_its_default() -> None:
 def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
     """The docs' *Rulebook coverage* checklist stays true: every test it names is defined in
     this directory."""
-    coverage = DOCS.read_text().split("## Rulebook coverage", 1)[1]
-    named = set(re.findall(r"`(test_\w+)`", coverage))
-    defined = {m for p in Path(__file__).parent.glob("test_*.py")
-               for m in re.findall(r"^def (test_\w+)", p.read_text(), re.M)}
-    assert len(named) > 20 and named <= defined, sorted(named - defined)
+    count, missing = named_but_missing(DOCS, Path(__file__).parent)
+    assert count > 20 and missing == []

@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from bigtop.agents.base import random_step
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus import Add, BackToStart, Move, Upend, ZirkusGame, ZirkusState
@@ -24,14 +25,6 @@ def _secret_state(players: int, seed: int, **options: object) -> ZirkusState:
     s = g.new_initial_state(seed)
     assert isinstance(s, ZirkusState)
     return s
-
-
-def _step(s: ZirkusState, rng: random.Random) -> None:
-    if s.is_chance():
-        s.apply_chance()
-    else:
-        legal = s.legal_actions()
-        s.apply(legal[rng.randrange(len(legal))])
 
 
 def _views(s: ZirkusState, seat: int) -> list[str]:
@@ -83,7 +76,7 @@ def test_no_view_depends_on_the_colours_others_drew(players: int, options: dict[
                 others = [c for q, c in enumerate(s.observation(seat)["colours"]) if q != seat]
                 assert others == [None] * (players - 1)
                 checked += 1
-        _step(s, rng)
+        random_step(s, rng)
     assert checked > 10
     assert None not in s.observation(0)["colours"] and None not in s.observation(None)["colours"]
 
@@ -94,7 +87,7 @@ def test_a_spectator_is_shown_no_colour_and_seat_views_list_moves_only_to_the_mo
     s = _secret_state(3, seed=8)
     rng = random.Random(8)
     while s.is_chance() or s.current_player() != 1:
-        _step(s, rng)
+        random_step(s, rng)
     assert s.observation(None)["colours"] == [None, None, None]
     assert "colour secret" in s.render(None) and "P1: colour secret" in s.render(None)
     for seat in (None, 0, 2):
@@ -117,7 +110,7 @@ def test_random_play_keeps_every_invariant(players: int, k: int) -> None:
     assert isinstance(s, ZirkusState)
     rng = random.Random(k)
     while not s.is_terminal():
-        _step(s, rng)
+        random_step(s, rng)
         s.audit()
         if len(s.history) % 10 == 0:
             assert g.state_from_json(json.loads(json.dumps(s.to_json()))) == s
