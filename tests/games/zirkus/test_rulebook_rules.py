@@ -12,6 +12,7 @@ import pytest
 from bigtop.core.errors import IllegalActionError
 from bigtop.core.game import CHANCE, TERMINAL
 from bigtop.core.registry import new_game
+from bigtop.games import teaching
 from bigtop.games.zirkus import Add, BackToStart, Move, Roll, ZirkusGame, ZirkusOptions
 from bigtop.games.zirkus.board import load_board
 from tests.games.coverage import named_but_missing
@@ -40,6 +41,19 @@ def test_the_default_board_follows_the_published_facts() -> None:
     s = game(3).new_initial_state(0)
     assert [b.field_name(f) for f in s.clown_field] == ["A1", "B1", "C1"]
     assert s.stacks == [[], [], []] and s.current_player() == CHANCE
+
+
+@pytest.mark.parametrize("players,seats", [
+    (2, "P0 plays red, P1 yellow; blue and green stay in the box."),
+    (3, "P0 plays red, P1 yellow, P2 blue; green stays in the box."),
+    (4, "P0 plays red, P1 yellow, P2 blue, P3 green.")])
+def test_the_rules_text_names_only_this_tables_colours(players: int, seats: str) -> None:
+    """[Setup] "Each player chooses a colour and takes the three balls of that colour. When
+    fewer than four players take part, the balls of the colours not chosen stay in the box"
+    — the rules a player reads (`rules` in `bigtop play`) name this table's seats only.
+    (Regression: a three-player game was told "P3 green".)"""
+    text = " ".join(teaching("so-ein-zirkus").rules_text(game(players)).split())
+    assert seats in text
 
 
 @pytest.mark.parametrize("action", [Add(0, "red"), Move(1, "F")])

@@ -5,12 +5,15 @@
 >>> s = new_state("so-ein-zirkus", players=2, seed=1)
 >>> "black" in rules_text(s.game) and "Z1" not in rules_text(s.game)
 True
+>>> "P1 yellow; blue and green stay in the box." in " ".join(rules_text(s.game).split())
+True
 """
 
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, paragraphs
+from bigtop.games.zirkus.actions import COLOURS
 from bigtop.games.zirkus.options import ENDING_WORDS
 from bigtop.games.zirkus.rules import ZirkusGame, ZirkusState
 
@@ -28,10 +31,14 @@ def rules_text(game: Game) -> str:
     """The rules in plain words, as this configuration plays them (fits 78 columns)."""
     assert isinstance(game, ZirkusGame)
     o = game.options
+    # Only this table's seats; "the balls of the colours not chosen stay in the box".
+    n = game.num_players
+    unused = COLOURS[n:]
     colours = ("Everyone draws a secret colour; all four colours are in play."
                if o.secret_clown else
-               "P0 plays red, P1 yellow, P2 blue, P3 green; colours nobody plays stay in the "
-               "box.")
+               "P0 plays red, " + ", ".join(f"P{p} {COLOURS[p]}" for p in range(1, n))
+               + (f"; {' and '.join(unused)} stay{'s' if len(unused) == 1 else ''} in the box."
+                  if unused else "."))
     length = ("any number of fields from 1 to the number of balls it holds" if o.lazy_clown
               else "exactly as many fields as it holds balls (when no such path exists it "
               + ("goes as far as it can)" if o.short_move == "as-far-as-possible"
