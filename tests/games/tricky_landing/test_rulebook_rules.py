@@ -13,6 +13,7 @@ import pytest
 
 from bigtop.core.registry import load_state, new_state
 from bigtop.core.rng import derive_rng
+from bigtop.games import teaching
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS, deck_for, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import to_table, touches_target_card
@@ -45,6 +46,9 @@ from tests.games.tricky_landing.helpers import (
 )
 
 DOCS = Path(__file__).parents[3] / "docs" / "tricky-landing.md"
+ALTERNATIVES: list[dict[str, Any]] = [{}] + [
+    {info.name: v} for info in TrickyLandingOptions.info() if info.choices is not None
+    for v in info.choices if v != info.default]
 
 def _state(players: int, seed: int = 0, **options: Any) -> TrickyLandingState:
     s = new_state("tricky-landing", players=players, seed=seed, options=options)
@@ -351,3 +355,24 @@ def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
     this directory."""
     count, missing = named_but_missing(DOCS, Path(__file__).parent)
     assert count > 20 and missing == []
+
+
+@pytest.mark.parametrize("k", range(len(ALTERNATIVES)))
+def test_the_rules_text_follows_the_options(k: int) -> None:
+    """The rules a player reads (`rules` in `bigtop play`) are those of this configuration
+    and fit the screen: [Cards Connected to the Target Card Form One Trick] "that trick has
+    no lead suit" is told with the lead-suit rule in force, and the face-down rules follow
+    their options."""
+    options = ALTERNATIVES[k]
+    text = teaching("tricky-landing").rules_text(TrickyLandingGame(4, options))
+    lines = text.splitlines()
+    assert len(lines) <= 22 and all(len(line) <= 78 for line in lines)
+    flat = " ".join(text.split())
+    rule = options.get("lead_suit", "linked-directly")
+    assert ("there is no lead suit" in flat) == (rule != "first-toucher")
+    assert ("linked only through other cards" in flat) == (rule == "linked-directly")
+    collected = options.get("face_down_cards", "to-winners") == "to-winners"
+    assert ("the winner collects them too" in flat) == collected
+    assert ("Face-down cards never win; they are discarded" in flat) == (not collected)
+    named = options.get("face_down_miss", "names-suit") == "names-suit"
+    assert ("if it landed face down, it is discarded instead" in flat) == (not named)
