@@ -56,6 +56,28 @@ def test_the_rules_text_names_only_this_tables_colours(players: int, seats: str)
     assert seats in text
 
 
+WORDY = {"shoving": "clumsy", "upside_down": True, "tournament": "games", "secret_clown": True,
+         "short_move": "as-far-as-possible"}
+
+
+@pytest.mark.parametrize("options", [*ZirkusGame.conformance_options(2), WORDY])
+def test_the_rules_text_follows_the_options_and_fits_the_screen(options: dict[str, object]
+                                                                ) -> None:
+    """[Optional Rules] Shoving: "may also push another clown with the clown he is moving.
+    However, a clown may not be pushed beyond the edge of the board." — Clumsy clown: "The
+    ejected clown returns to play on a starting square without any balls." The rules text
+    tells the pushing rule in force (it said "never onto or past another clown" with
+    shoving on), within 22 lines of 78 columns."""
+    text = teaching("so-ein-zirkus").rules_text(game(2, **options))
+    lines = text.splitlines()
+    assert len(lines) <= 22 and all(len(line) <= 78 for line in lines)
+    flat = " ".join(text.split())
+    shoving = options.get("shoving", "off")
+    assert ("never onto or past another clown" in flat) == (shoving == "off")
+    assert ("not off the board" in flat) == (shoving == "shove")
+    assert ("restarts empty on a start field" in flat) == (shoving == "clumsy")
+
+
 @pytest.mark.parametrize("action", [Add(0, "red"), Move(1, "F")])
 def test_a_turn_is_one_roll_and_one_action_then_the_next_player(action: Add | Move) -> None:
     """[Course of Play] "On his turn, the player rolls the coloured die. Afterwards, he either

@@ -51,13 +51,16 @@ def rules_text(game: Game) -> str:
         "stacked, and the top ball is the one that counts. " + colours,
         "On your turn roll the die. It shows red, yellow, blue, green, black or white.",
         "* A colour: add a ball of that colour (from the supply) to any clown with room, or "
-        "move a clown whose top ball has that colour. When no ball of it is left (or every "
-        "clown is full) and no clown shows it on top, the colour can do nothing: your turn "
-        "is lost.",
+        "move a clown whose top ball has that colour. If you can do neither (on any face), "
+        "your turn is lost.",
         "* White: add a ball of any colour, or move any clown that holds balls.",
         f"* Black: the same as white, or {black}.",
-        f"A clown moves {length}: forward or sideways, never backward, never onto or past "
-        "another clown, never back onto a field of the same move.",
+        f"A clown moves {length}: forward or sideways, never backward, never back onto a "
+        "field of the same move, "
+        + ("never onto or past another clown." if o.shoving == "off" else
+           "but it may push one clown one field on (once a move, no chains"
+           + (", not off the board)." if o.shoving == "shove" else
+              "); pushed off the board, that clown restarts empty on a start field.")),
         "Whenever a clown enters an empty hole, its bottom ball drops in (a filled hole "
         + ("takes nothing; the last field counts too)."
            if o.drop_on_stop else "takes nothing; the field it stops on does not count)."),
