@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bigtop.core.registry import new_game
+from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.rules import TrickyLandingState
 from bigtop.games.tricky_landing.tricks import Landing
 
@@ -22,6 +23,10 @@ P5 = (5.5, 6.5, 0.0)
 BRIDGE = (-1.0, 12.5, 90.0)
 ON_BRIDGE = (0.0, 17.0, 0.0)
 ON_TOP = (0.0, 25.0, 0.0)
+# The defaults, then every alternative of a rule option on its own.
+ALTERNATIVES: list[dict[str, object]] = [{}] + [
+    {info.name: v} for info in TrickyLandingOptions.info() if info.choices is not None
+    for v in info.choices if v != info.default]
 
 
 def table(*cards: tuple[str, tuple[float, float, float]] | tuple[str, tuple[float, float,

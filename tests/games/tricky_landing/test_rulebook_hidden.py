@@ -20,11 +20,17 @@ from bigtop.cli import app
 from bigtop.core.errors import IllegalActionError
 from bigtop.core.registry import new_game, new_state
 from bigtop.games.tricky_landing.cards import card_name
-from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.render import render_svg
 from bigtop.games.tricky_landing.rules import Throw, TrickyLandingState
 from bigtop.server.views import seat_view
-from tests.games.tricky_landing.helpers import FAR, RIGHT, TOP, arranged, play_poses
+from tests.games.tricky_landing.helpers import (
+    ALTERNATIVES,
+    FAR,
+    RIGHT,
+    TOP,
+    arranged,
+    play_poses,
+)
 
 
 def _secrets(s: TrickyLandingState, seat: int | None) -> set[str]:
@@ -166,10 +172,7 @@ def test_the_replay_of_an_unfinished_game_names_no_secret_card(tmp_path: Path) -
     assert "won by" in out.output
 
 
-OPTION_SETS: list[dict[str, Any]] = [{}]
-OPTION_SETS += [{info.name: v} for info in TrickyLandingOptions.info()
-                if info.choices is not None for v in info.choices if v != info.default]
-OPTION_SETS += [{"skill": 0.3}, {"skill": 2.5, "touch_tolerance_mm": 5.0}]
+OPTION_SETS = [*ALTERNATIVES, {"skill": 0.3}, {"skill": 2.5, "touch_tolerance_mm": 5.0}]
 
 
 @pytest.mark.parametrize("k", range(len(OPTION_SETS)))

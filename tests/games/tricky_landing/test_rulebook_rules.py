@@ -27,6 +27,7 @@ from bigtop.games.tricky_landing.rules import (
 from bigtop.games.tricky_landing.tricks import resolve_trick
 from tests.games.coverage import named_but_missing
 from tests.games.tricky_landing.helpers import (
+    ALTERNATIVES,
     BOTTOM,
     BRIDGE,
     FAR,
@@ -46,9 +47,7 @@ from tests.games.tricky_landing.helpers import (
 )
 
 DOCS = Path(__file__).parents[3] / "docs" / "tricky-landing.md"
-ALTERNATIVES: list[dict[str, Any]] = [{}] + [
-    {info.name: v} for info in TrickyLandingOptions.info() if info.choices is not None
-    for v in info.choices if v != info.default]
+
 
 def _state(players: int, seed: int = 0, **options: Any) -> TrickyLandingState:
     s = new_state("tricky-landing", players=players, seed=seed, options=options)
