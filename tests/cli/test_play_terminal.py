@@ -101,7 +101,7 @@ GAMES = [
      "Clown 15 Go — turn", "a 1 starts a new row",
      r"Game over: [^\n]*\n\s*P0: \d+ cards? left", 1),
     ("so-ein-zirkus", ["-p", "2", "--seed", "3", "--bots", "easy"],
-     "So ein Zirkus (default board)", "the colour can do nothing: your turn is lost",
+     "So ein Zirkus (default board)", "(on any face), your turn is lost",
      r"Game over: [^\n]*\n\s*Holes", 1),
     ("tricky-landing", ["-p", "3", "--seed", "2", "-o", "rounds=1", "--bots", "random"],
      "Tricky Landing — round", "A thrown card may land face up or face down",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bigtop.core.registry import new_game
+from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.rules import TrickyLandingState
 from bigtop.games.tricky_landing.tricks import Landing
 
@@ -15,6 +16,17 @@ LEFT = (-6.0, 0.0, 0.0)
 FAR = (0.0, -20.0, 0.0)  # well away from the target (towards seat 0)
 FAR2 = (-20.0, 0.0, 0.0)
 FAR3 = (20.0, 0.0, 0.0)
+# "Example With No Trump Suit": the green 2 and the pink 5 touch the target card separately;
+# a bridge card links them; another lies on the bridge, and one more on that.
+G2 = (-5.5, 6.5, 0.0)
+P5 = (5.5, 6.5, 0.0)
+BRIDGE = (-1.0, 12.5, 90.0)
+ON_BRIDGE = (0.0, 17.0, 0.0)
+ON_TOP = (0.0, 25.0, 0.0)
+# The defaults, then every alternative of a rule option on its own.
+ALTERNATIVES: list[dict[str, object]] = [{}] + [
+    {info.name: v} for info in TrickyLandingOptions.info() if info.choices is not None
+    for v in info.choices if v != info.default]
 
 
 def table(*cards: tuple[str, tuple[float, float, float]] | tuple[str, tuple[float, float,
@@ -64,3 +76,16 @@ def play_poses(state: TrickyLandingState,
         card, (x, y, r) = c[0], c[1]
         down = bool(c[2]) if len(c) == 3 else False
         state.place_from_hand(card, x, y, r, down)
+
+
+def finish_round_quickly(s: TrickyLandingState) -> None:
+    """Jump to the round's last trick: all but one card of every hand go to its owner's
+    face-down pile (as if won)."""
+    n = s.game.num_players
+    for q in range(n):
+        s.won[q].extend(s.hands[q][1:])
+        del s.hands[q][1:]
+    s.trick = s.game.hand_size - 1
+    s.leader = (s.starter + s.trick) % n
+    s._legal = None
+    s.audit()

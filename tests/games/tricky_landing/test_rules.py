@@ -24,7 +24,15 @@ from bigtop.games.tricky_landing.rules import (
     TrickyLandingState,
 )
 from tests.conftest import play_random
-from tests.games.tricky_landing.helpers import FAR, FAR2, RIGHT, TOP, arranged, play_poses
+from tests.games.tricky_landing.helpers import (
+    FAR,
+    FAR2,
+    RIGHT,
+    TOP,
+    arranged,
+    finish_round_quickly,
+    play_poses,
+)
 
 
 def _state(players: int = 3, seed: int = 0, **options: Any) -> TrickyLandingState:
@@ -67,22 +75,10 @@ def test_next_leader_alternative() -> None:
     assert s.leader == 1  # clockwise from P0
 
 
-def _finish_round_quickly(s: TrickyLandingState) -> None:
-    """Move all but one card of every hand to its owner's face-down pile (as if won)."""
-    n = s.game.num_players
-    for q in range(n):
-        s.won[q].extend(s.hands[q][1:])
-        del s.hands[q][1:]
-    s.trick = s.game.hand_size - 1
-    s.leader = (s.starter + s.trick) % n
-    s._legal = None
-    s.audit()
-
-
 def test_scoring_of_a_round() -> None:
     """"1 point for each face-down card; -2 points for each face-up card\""""
     s = _state(3, seed=2)
-    _finish_round_quickly(s)
+    finish_round_quickly(s)
     won_before = [len(w) for w in s.won]
     leader = s.leader
     cards = [s.hands[(leader + i) % 3][0] for i in range(3)]
@@ -102,7 +98,7 @@ def test_scoring_of_a_round() -> None:
 
 def test_next_round_leader_alternative() -> None:
     s = _state(3, seed=2, next_round_leader="card-holder")
-    _finish_round_quickly(s)
+    finish_round_quickly(s)
     holder = (s.leader + 1) % 3
     play_poses(s, *[(s.hands[(s.leader + i) % 3][0], TOP) for i in range(3)])
     assert s.starter == holder == s.leader
@@ -112,7 +108,7 @@ def test_trump_between_rounds() -> None:
     """T6: by default the trump card is collected between rounds; the option keeps the suit."""
     for option, suit in (("cleared", None), ("carries-over", "SUIT")):
         s = _state(3, seed=2, trump_between_rounds=option)
-        _finish_round_quickly(s)
+        finish_round_quickly(s)
         lone = s.hands[(s.leader + 2) % 3][0]
         play_poses(s, (s.hands[s.leader][0], TOP), (s.hands[(s.leader + 1) % 3][0], RIGHT),
                    (lone, FAR))

@@ -10,10 +10,15 @@ from bigtop.games.tricky_landing.physics import ThrowModel, cards_touch, touches
 from bigtop.games.tricky_landing.tricks import resolve_trick
 from tests.games.tricky_landing.helpers import (
     BOTTOM,
+    BRIDGE,
     FAR,
     FAR2,
     FAR3,
+    G2,
     LEFT,
+    ON_BRIDGE,
+    ON_TOP,
+    P5,
     RIGHT,
     TOP,
     arranged,
@@ -24,13 +29,6 @@ from tests.games.tricky_landing.helpers import (
 OPTS = TrickyLandingOptions()
 MODEL = ThrowModel()
 
-# "Example With No Trump Suit": the green 2 and the pink 5 touch the target card separately;
-# the blue 5 bridges them; the yellow 7 lies on the blue 5.
-G2 = (-5.5, 6.5, 0.0)
-P5 = (5.5, 6.5, 0.0)
-BRIDGE = (-1.0, 12.5, 90.0)
-ON_BRIDGE = (0.0, 17.0, 0.0)
-ON_TOP = (0.0, 25.0, 0.0)
 
 
 def test_the_geometry_of_the_no_trump_example() -> None:

@@ -1,5 +1,5 @@
 """Tricky Landing: a dexterity trick-taking game where a thrown card's landing decides
-everything (the Tricky Landing rulebook, English edition; readings T1–T7 in
+everything (the Tricky Landing rulebook, English edition; readings T1–T8 in
 docs/tricky-landing.md)."""
 
 from bigtop.games.tricky_landing.bot import (

@@ -1,4 +1,4 @@
-"""Tricky Landing's rule options (the readings T1–T7 of docs/tricky-landing.md and their
+"""Tricky Landing's rule options (the readings T1–T8 of docs/tricky-landing.md and their
 alternatives) and the physical parameters of the table, with units."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bigtop.core.errors import RuleOptionError
-from bigtop.core.options import RuleOptions, option
+from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.games.tricky_landing.physics import ThrowModel
 
 
@@ -37,6 +37,16 @@ class TrickyLandingOptions(RuleOptions):
         doc="T2: tied highest numbers. 'share': the tied winners take equal numbers of the "
         "trick's cards, the rest is discarded; 'first-landed': the first of them to land wins.",
         quote="If two or more cards share the highest number, the trick is shared.",
+    )
+    shared_face_down: str = option(
+        "with-the-rest",
+        choices=("with-the-rest", "apart"),
+        doc="T8: face-down cards of a shared trick. 'with-the-rest': every card of the trick "
+        "is divided equally among the winners, the remainder discarded; 'apart': the face-up "
+        "and the face-down cards are divided equally each on their own, each remainder "
+        "discarded.",
+        quote="If there are several winners of a trick, the face-down cards are divided "
+        "equally. Any remaining cards are placed in the discard pile.",
     )
     face_down_cards: str = option(
         "to-winners",
@@ -91,6 +101,9 @@ class TrickyLandingOptions(RuleOptions):
         quote="The turn order moves clockwise, and the next player leads the first trick of "
         "the next round.",
     )
+    first_player: int = first_player_option(
+        "The starting player of the first round is the player who was most recently fired from "
+        "a cannon, or is chosen another way (for example, the youngest player).")
     rounds: int = option(3, minimum=1, maximum=10, doc="Rounds to play.",
                          quote="After 3 rounds, add up each player's round scores.")
     skill: float | tuple[float, ...] = option(
@@ -122,6 +135,7 @@ class TrickyLandingOptions(RuleOptions):
         "card.")
 
     def validate_for(self, num_players: int) -> None:
+        check_first_player(self.first_player, num_players)
         if self.card_width_mm > self.card_length_mm:
             raise RuleOptionError("card_width_mm must not exceed card_length_mm")
         if isinstance(self.skill, tuple) and len(self.skill) != num_players:

@@ -116,7 +116,7 @@ def load_position(game: TrickyLandingGame, pos: dict[str, Any], seed: int
         s.leader = _int(pos["leader"], 0, n - 1, "leader")
         s.starter = _int(pos.get("starter", (s.leader - s.trick) % n), 0, n - 1, "starter")
     else:
-        s.starter = _int(pos.get("starter", 0), 0, n - 1, "starter")
+        s.starter = _int(pos.get("starter", game.options.first_player), 0, n - 1, "starter")
         s.leader = (s.starter + s.trick) % n
     hands = pos.get("hands")
     if not isinstance(hands, list) or len(hands) != n:

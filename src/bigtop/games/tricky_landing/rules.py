@@ -1,5 +1,5 @@
 """Tricky Landing as a pure state machine (the Tricky Landing rulebook, English edition;
-readings T1–T7 in docs/tricky-landing.md).
+readings T1–T8 in docs/tricky-landing.md).
 
 The only action is a :class:`Throw`: a card from the hand, an aim point (cm from the target's
 centre in the **thrower's frame**: ``x`` to their right, ``y`` away from them) and a spin
@@ -122,7 +122,7 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
         span = cls.max_players - cls.min_players + 1
         # One skill per player, from clumsy to sure-handed, at every player count.
         skills = [round(0.6 + 0.2 * p, 1) for p in range(num_players)]
-        return [{}, *singles[k::span], {"skill": tuple(skills)}]
+        return [{}, *singles[k::span], {"skill": tuple(skills), "first_player": num_players - 1}]
 
     def __init__(self, num_players: object,
                  options: TrickyLandingOptions | dict[str, object] | None = None) -> None:
@@ -146,6 +146,8 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def new_initial_state(self, seed: int = 0) -> TrickyLandingState:
         state = TrickyLandingState(self, seed)
+        # "Give that player the first player card": the seat of option first_player (P0).
+        state.starter = self.options.first_player
         state._deal()
         return state
 

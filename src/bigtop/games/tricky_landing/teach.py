@@ -46,16 +46,25 @@ def rules_text(game: Game) -> str:
     misses = ("When several cards miss, each thrower keeps their card face up: -2 points "
               "each." if o.several_misses == "kept-face-up" else
               "When several cards miss they are discarded.")
+    lead = {"linked-directly": "; but if the cards touching it are linked only through "
+            "other cards, there is no lead suit and the highest card of any suit wins",
+            "all-pairs-touch": "; but unless all the cards touching it touch each other, "
+            "there is no lead suit and the highest card of any suit wins",
+            "first-toucher": ""}[o.lead_suit]
+    face_down = (", but the winner collects them too" if o.face_down_cards == "to-winners"
+                 else "; they are discarded")
+    lone = ("" if o.face_down_miss == "names-suit"
+            else "; if it landed face down, it is discarded instead")
     return paragraphs([
         "Tricky Landing. Five suits (y yellow, p pink, g green, b blue, o orange); a card is "
         "written suit letter and number, e.g. y7. Each trick, starting with the holder of "
         "the first player card, everyone throws one card at the target card in the middle "
         "of the table. A thrown card may land face up or face down.",
         "When all have thrown: cards that touch the target, directly or through each other, "
-        "form a trick. The first face-up card to touch the target sets the lead suit. The "
-        "highest trump card wins; without one, the highest card of the lead suit. Face-down "
-        f"cards never win, but the winner collects them too. {ties}",
-        "A single card that misses becomes the new trump card (its suit is trump). "
+        f"form a trick. The first face-up card to touch the target sets the lead suit{lead}. "
+        "The highest trump card wins; without one, the highest card of the lead suit. "
+        f"Face-down cards never win{face_down}. {ties}",
+        f"A single card that misses becomes the new trump card (its suit is trump){lone}. "
         f"{misses}",
         "The first player card then passes on. At the end of a round each card you won "
         "scores +1, each missed card kept face up -2. "

@@ -206,14 +206,20 @@ def _resolve_one(table: list[Landing], members: list[int], hits: list[int],
         taken: list[tuple[int, ...]] = [tuple(shared)]
     else:
         # Each winner takes an equal share: their own card first, then the others in landing
-        # order; the remainder is discarded.
-        quota = len(shared) // len(winners)
-        rest = [i for i in shared if i not in winners]
-        taken = []
-        for w in winners:
-            extra = rest[:quota - 1]
-            rest = rest[quota - 1:]
-            taken.append(tuple(sorted([w, *extra])))
-        discarded.extend(rest)
+        # order; the remainder is discarded. T8 'apart': face-up and face-down cards are
+        # shared out each on their own (winners are face up).
+        piles = [shared] if options.shared_face_down == "with-the-rest" else [
+            [i for i in shared if not table[i].face_down],
+            [i for i in shared if table[i].face_down]]
+        got = {w: [w] for w in winners}
+        for pile in piles:
+            quota = len(pile) // len(winners)
+            rest = [i for i in pile if i not in got]
+            for w in winners:
+                want = quota - (1 if w in pile else 0)
+                got[w].extend(rest[:want])
+                rest = rest[want:]
+            discarded.extend(rest)
+        taken = [tuple(sorted(got[w])) for w in winners]
     return Trick(tuple(members), tuple(hits), lead, tuple(winners), tuple(taken),
                  tuple(sorted(discarded)))

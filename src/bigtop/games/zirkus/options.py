@@ -58,6 +58,8 @@ class ZirkusOptions(RuleOptions):
         False,
         doc="Variant secret clown (Z5): colours are dealt at random and hidden until the game "
         "ends; all four colours are in play (Z11).",
+        quote="In secret, each player draws a card that shows his colour. Players keep their "
+        "colour secret until the end of the game.",
     )
     upside_down: bool = option(
         False,

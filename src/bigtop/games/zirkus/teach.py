@@ -5,12 +5,15 @@
 >>> s = new_state("so-ein-zirkus", players=2, seed=1)
 >>> "black" in rules_text(s.game) and "Z1" not in rules_text(s.game)
 True
+>>> "P1 yellow; blue and green stay in the box." in " ".join(rules_text(s.game).split())
+True
 """
 
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
 from bigtop.core.text import count, paragraphs
+from bigtop.games.zirkus.actions import COLOURS
 from bigtop.games.zirkus.options import ENDING_WORDS
 from bigtop.games.zirkus.rules import ZirkusGame, ZirkusState
 
@@ -28,10 +31,14 @@ def rules_text(game: Game) -> str:
     """The rules in plain words, as this configuration plays them (fits 78 columns)."""
     assert isinstance(game, ZirkusGame)
     o = game.options
+    # Only this table's seats; "the balls of the colours not chosen stay in the box".
+    n = game.num_players
+    unused = COLOURS[n:]
     colours = ("Everyone draws a secret colour; all four colours are in play."
                if o.secret_clown else
-               "P0 plays red, P1 yellow, P2 blue, P3 green; colours nobody plays stay in the "
-               "box.")
+               "P0 plays red, " + ", ".join(f"P{p} {COLOURS[p]}" for p in range(1, n))
+               + (f"; {' and '.join(unused)} stay{'s' if len(unused) == 1 else ''} in the box."
+                  if unused else "."))
     length = ("any number of fields from 1 to the number of balls it holds" if o.lazy_clown
               else "exactly as many fields as it holds balls (when no such path exists it "
               + ("goes as far as it can)" if o.short_move == "as-far-as-possible"
@@ -44,13 +51,16 @@ def rules_text(game: Game) -> str:
         "stacked, and the top ball is the one that counts. " + colours,
         "On your turn roll the die. It shows red, yellow, blue, green, black or white.",
         "* A colour: add a ball of that colour (from the supply) to any clown with room, or "
-        "move a clown whose top ball has that colour. When no ball of it is left (or every "
-        "clown is full) and no clown shows it on top, the colour can do nothing: your turn "
-        "is lost.",
+        "move a clown whose top ball has that colour. If you can do neither (on any face), "
+        "your turn is lost.",
         "* White: add a ball of any colour, or move any clown that holds balls.",
         f"* Black: the same as white, or {black}.",
-        f"A clown moves {length}: forward or sideways, never backward, never onto or past "
-        "another clown, never back onto a field of the same move.",
+        f"A clown moves {length}: forward or sideways, never backward, never back onto a "
+        "field of the same move, "
+        + ("never onto or past another clown." if o.shoving == "off" else
+           "but it may push one clown one field on (once a move, no chains"
+           + (", not off the board)." if o.shoving == "shove" else
+              "); pushed off the board, that clown restarts empty on a start field.")),
         "Whenever a clown enters an empty hole, its bottom ball drops in (a filled hole "
         + ("takes nothing; the last field counts too)."
            if o.drop_on_stop else "takes nothing; the field it stops on does not count)."),
