@@ -1,0 +1,162 @@
+"""SCOUT fuzz against an independent reading of the rulebook (001_df8c940f20f01f9a.txt,
+English reading in shared/rules/scout.md): random legal play from many seeds under every
+conformance option set; after every move ``audit()`` holds and the engine's legal actions
+equal those a brute-force reading of the rules gives, and the move did what the rulebook says.
+
+The oracle here is deliberately naive (every window of the hand, every insertion tried) and
+shares no code with the engine's generators."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bigtop.core.registry import new_state
+from bigtop.games.scout.cards import canonical
+from bigtop.games.scout.rules import Insert, Pass, Scout, ScoutGame, ScoutState, Show, TurnHand
+
+
+def set_strength(tops: list[int]) -> tuple[int, int, int] | None:
+    """"Korttien määrä. Samasta numerosta muodostuva setti. Numerojärjestyksestä muodostuva
+    setti. ... numeroarvoltaan suurempi setti on voimmakkaampi": (cards, same-number?, value),
+    compared as a tuple; None if the cards form no set."""
+    if not tops:
+        return None
+    if len(tops) == 1:
+        return (1, 0, tops[0])
+    if all(t == tops[0] for t in tops):
+        return (len(tops), 1, tops[0])
+    for step in (1, -1):
+        if all(tops[i + 1] - tops[i] == step for i in range(len(tops) - 1)):
+            return (len(tops), 0, min(tops))
+    return None
+
+
+def beats(tops: list[int], active: list[int]) -> bool:
+    mine = set_strength(tops)
+    if mine is None:
+        return False
+    theirs = set_strength(active)
+    return theirs is None or mine > theirs
+
+
+def any_show(tops: list[int], active: list[int]) -> bool:
+    n = len(tops)
+    return any(beats(tops[i:j], active) for i in range(n) for j in range(i + 1, n + 1))
+
+
+def reference_legal(s: ScoutState) -> set[object]:
+    """The legal actions as the rulebook and rulings S1–S5 define them."""
+    o = s.game.options
+    p = s.to_act
+    tops = [c[0] for c in s.hands[p]]
+    active = [c[0] for c in s.active]
+    n = len(tops)
+    if s.phase == "insert":
+        assert s.pending is not None
+        out: set[object] = set()
+        for pos in range(n + 1):
+            for flip in (False, True):
+                v = s.pending[1] if flip else s.pending[0]
+                if not s.pending_and_show or any_show([*tops[:pos], v, *tops[pos:]], active):
+                    out.add(Insert(pos, flip))
+        return out
+    shows = {Show(i, j - i) for i in range(n) for j in range(i + 1, n + 1)
+             if beats(tops[i:j], active)}
+    if s.phase == "show":
+        return set(shows)
+    out = set(shows)
+    if active and (len(active) > 1 or o.scout_last_card != "forbidden"):
+        ends = ["left"] if len(active) == 1 else ["left", "right"]  # one card, one end
+        for end in ends:
+            out.add(Scout(end, False))  # type: ignore[arg-type]
+            card = s.active[0] if end == "left" else s.active[-1]
+            rest = active[1:] if end == "left" else active[:-1]
+            if s.show_tokens[p] and any(any_show([*tops[:pos], v, *tops[pos:]], rest)
+                                        for v in card for pos in range(n + 1)):
+                out.add(Scout(end, True))  # type: ignore[arg-type]
+    if not out:
+        out.add(Pass())  # S5
+    if not s.hand_decided[p]:
+        out.add(TurnHand())
+    return out
+
+
+def check_effect(before: ScoutState, action: object, after: ScoutState) -> None:
+    """What the rulebook says each move does (within a round)."""
+    p = before.to_act
+    if after.round != before.round:
+        return  # the round ended: test_rulebook_scenarios pins the scoring
+    if isinstance(action, Show):
+        shown = before.hands[p][action.start:action.start + action.length]
+        assert after.active == shown and after.active_owner == p
+        # "käännä sen kortit ja ota ne itsellesi voittopisteiksi"
+        assert after.captured[p] == before.captured[p] + before.active
+        assert after.hands[p] == (before.hands[p][:action.start]
+                                  + before.hands[p][action.start + action.length:])
+        assert after.to_act == (p + 1) % before.game.num_players
+    elif isinstance(action, Scout):
+        # "Ota tuoreimmasta setistä yksi kortti jommasta kummasta päästä (ei keskeltä)"
+        taken = before.active[0] if action.end == "left" else before.active[-1]
+        assert after.pending == taken and len(after.active) == len(before.active) - 1
+        owner = before.active_owner
+        assert owner is not None
+        # "Tuoreimman setin omistaja saa tästä houkuttelumerkin voittopisteeksi."
+        assert after.scout_tokens[owner] == before.scout_tokens[owner] + 1
+        assert after.show_tokens[p] == (before.show_tokens[p] and not action.and_show)
+    elif isinstance(action, Insert):
+        assert before.pending is not None
+        card = before.pending[::-1] if action.flip else before.pending
+        assert after.hands[p] == [*before.hands[p][:action.position], card,
+                                  *before.hands[p][action.position:]]
+        assert after.known[p][action.position]
+    elif isinstance(action, TurnHand):
+        assert after.hands[p] == [(b, a) for a, b in reversed(before.hands[p])]
+        assert after.to_act == p
+    # Hands other than the actor's never change within a round.
+    for q in range(before.game.num_players):
+        if q != p:
+            assert after.hands[q] == before.hands[q]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_play_matches_the_reference_and_audits(players: int) -> None:
+    """Random legal play, 3 seeds per conformance option set; audit() and the reference
+    after every move, and the whole deal conserved at every round."""
+    steps = 0
+    for options in ScoutGame.conformance_options(players):
+        for seed in range(3):
+            s = new_state("scout", players, seed * 101 + players, options)
+            assert isinstance(s, ScoutState)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                assert legal, "a live state offers no action"
+                assert set(legal) == reference_legal(s), s.to_json()
+                assert len(set(legal)) == len(legal), "an action is listed twice"
+                before = s.clone()
+                action = legal[rng.randrange(len(legal))]
+                s.apply(action)
+                s.audit()
+                check_effect(before, action, s)
+                steps += 1
+            assert s.round == s.game.rounds
+    assert steps > 100
+
+
+def test_every_deal_is_a_fresh_shuffle_of_the_whole_deck() -> None:
+    """"Jakakaa pelaajamäärää vastaava määrä kortteja" each round: every round deals the
+    player count's whole deck anew (two players: 22 of the 44 cards)."""
+    s = new_state("scout", 3, 4)
+    assert isinstance(s, ScoutState)
+    rng = random.Random(0)
+    deals = []
+    while not s.is_terminal():
+        if not s.history or s.round != deals[-1][0]:
+            deals.append((s.round, [list(h) for h in s.hands]))
+            assert sorted(canonical(c) for h in s.hands for c in h) == sorted(s.game.deck)
+        legal = s.legal_actions()
+        s.apply(legal[rng.randrange(len(legal))])
+    assert [r for r, _ in deals] == [0, 1, 2]
+    assert deals[0][1] != deals[1][1] != deals[2][1]
