@@ -68,7 +68,7 @@ def test_rows_only_take_the_next_number_and_a_fifteen_completes_them() -> None:
     assert s.legal_actions() == [ToRow(0)]
     s.apply(ToRow(0))
     assert texts(s, s.rows[0]) == ["O1", "O2"] and len(s.rows) == 1
-    assert texts(s, s.completed[0][1]) == full + ["R15"] and s.completed[0][0] == 0
+    assert texts(s, s.completed[0][1]) == [*full, "R15"] and s.completed[0][0] == 0
     assert s.points == [0, 0]  # no points in the basic game
     assert s.deck.text(s.pending or 0) == "O3" and s.legal_actions() == [ToRow(0)]
 
