@@ -25,6 +25,7 @@ from bigtop.games.clown15go.rules import (
     ToRow,
     TurnOver,
 )
+from tests.games.audit import play_checked
 
 
 def places(s: Clown15GoState, card: int, own: bool) -> set[object]:
@@ -144,16 +145,6 @@ def test_random_play_matches_the_reference_and_audits(players: int) -> None:
                       {"max_turns": 150, **options})
         assert isinstance(s, Clown15GoState)
         rng = random.Random(k * 10 + seed)
-        while not s.is_terminal():
-            legal = s.legal_actions()
-            assert legal, "a live state offers no action"
-            assert set(legal) == reference_legal(s), s.to_json()
-            assert len(set(legal)) == len(legal), "an action is listed twice"
-            before = s.clone()
-            action = legal[rng.randrange(len(legal))]
-            s.apply(action)
-            s.audit()
-            check_effect(before, action, s)
-            steps += 1
+        steps += play_checked(s, rng, reference_legal, check_effect)
         assert s.end_reason in ("went-out", "all-out", "stall", "turn-limit")
     assert steps > 2000

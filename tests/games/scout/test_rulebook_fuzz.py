@@ -15,6 +15,7 @@ import pytest
 from bigtop.core.registry import new_state
 from bigtop.games.scout.cards import canonical
 from bigtop.games.scout.rules import Insert, Pass, Scout, ScoutGame, ScoutState, Show, TurnHand
+from tests.games.audit import play_checked
 
 
 def set_strength(tops: list[int]) -> tuple[int, int, int] | None:
@@ -130,17 +131,7 @@ def test_random_play_matches_the_reference_and_audits(players: int) -> None:
             s = new_state("scout", players, seed * 101 + players, options)
             assert isinstance(s, ScoutState)
             rng = random.Random(seed)
-            while not s.is_terminal():
-                legal = s.legal_actions()
-                assert legal, "a live state offers no action"
-                assert set(legal) == reference_legal(s), s.to_json()
-                assert len(set(legal)) == len(legal), "an action is listed twice"
-                before = s.clone()
-                action = legal[rng.randrange(len(legal))]
-                s.apply(action)
-                s.audit()
-                check_effect(before, action, s)
-                steps += 1
+            steps += play_checked(s, rng, reference_legal, check_effect)
             assert s.round == s.game.rounds
     assert steps > 100
 
