@@ -204,3 +204,17 @@ def test_every_option_is_documented_with_its_default() -> None:
             info.default)
         assert table[info.name] == default, info.name
         assert info.quote, info.name
+
+
+def test_every_colour_of_the_default_box_is_drawn_in_its_colour() -> None:
+    """"you can try to make a series in one color": the pictures must tell the colours apart,
+    so each letter of the default box has its own face colour (violet ``V`` was drawn grey)."""
+    from bigtop.games.clown15go.cards import COLOUR_NAMES, DEFAULT_COLOURS
+    from bigtop.games.clown15go.render import COLOURS
+
+    assert set(DEFAULT_COLOURS) <= set(COLOURS) and set(DEFAULT_COLOURS) <= set(COLOUR_NAMES)
+    assert len({COLOURS[c] for c in DEFAULT_COLOURS}) == len(DEFAULT_COLOURS)
+    js = (DOCS.parents[1] / "src" / "bigtop" / "web" / "static" / "js" / "games"
+          / "clown15go.js").read_text(encoding="utf-8")
+    for letter in DEFAULT_COLOURS:  # the web page's colour and name tables too
+        assert len(re.findall(rf"\b{letter}: \"", js)) == 2, letter
