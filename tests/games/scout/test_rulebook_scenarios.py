@@ -322,3 +322,21 @@ def test_pass_only_when_nothing_else_is_possible() -> None:
     t = position(3, hands=[[(3, 1), (1, 4)], [(4, 2)], [(2, 5)]], active=[(9, 8)], owner=2,
                  to_act=0, hand_decided=[True] * 3)
     assert Pass() not in t.legal_actions()
+
+
+def test_positions_that_break_the_rules_are_refused() -> None:
+    """``audit()`` (run after every fuzzed move and on every load) knows the rules' invariants:
+    a Scout & Show spends the token (*"voit käyttää tehotoimintomerkin"*); with
+    ``hand_turn=off`` no hand may be turned; a set on the table has its owner."""
+    from bigtop.core.errors import InvalidStateError
+
+    hands = [[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]]
+    with pytest.raises(InvalidStateError, match="Scout & Show without spending the token"):
+        position(3, hands=hands, active=[(6, 1), (7, 1)], owner=2, phase="insert",
+                 pending={"card": [8, 1], "and_show": True})
+    with pytest.raises(InvalidStateError, match="hand_turn=off"):
+        position(3, hands=hands, active=[(6, 1)], owner=2, options={"hand_turn": "off"},
+                 hand_decided=[False, True, True])
+    ok = position(3, hands=hands, active=[(6, 1), (7, 1)], owner=2, phase="insert",
+                  pending={"card": [8, 1], "and_show": True}, show_tokens=[False, True, True])
+    assert ok.phase == "insert" and ok.pending_and_show
