@@ -218,3 +218,12 @@ def test_every_colour_of_the_default_box_is_drawn_in_its_colour() -> None:
           / "clown15go.js").read_text(encoding="utf-8")
     for letter in DEFAULT_COLOURS:  # the web page's colour and name tables too
         assert len(re.findall(rf"\b{letter}: \"", js)) == 2, letter
+
+
+def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
+    """The docs' *Rulebook coverage* checklist stays true: every test it names is defined in
+    this directory."""
+    from tests.games.coverage import named_but_missing
+
+    count, missing = named_but_missing(DOCS, Path(__file__).parent)
+    assert count > 30 and missing == []
