@@ -136,6 +136,17 @@ def test_a_borrowed_one_starts_a_row() -> None:
     assert [texts(s, r) for r in s.rows] == [["R1"]] and s.open_piles[1] == []
 
 
+
+def test_a_borrowed_fifteen_scores_for_the_borrower() -> None:
+    """Rules 3 and 4: "If you are the player who completes the series in the middle (with the
+    number 15) you get 15 points ... and all cards have the same colour, you get 150 points."
+    Borrowed from a fellow player's open pile, the 15 is placed by the borrower."""
+    red = [f"R{i}" for i in range(1, 15)]
+    s = position(closed=[["O13"], ["O14"]], open=[[], ["R15"]], rows=[red], pending="O9",
+                 filler=0, options={"borrowing": True, "points": True})
+    s.apply(Borrow(1, 0))
+    assert s.completed[0][0] == 0 and s.points == [150, 0] and s.rows == []
+
 def test_points_for_going_out_30_25_20_15_and_the_turn_order_skips_who_is_out() -> None:
     """"The first to lose his cards gets 30 points, the second player who loses his cards 25
     points, the third 20 etc." and "You also carry on playing until all the cards are
