@@ -46,6 +46,8 @@ class Clown15GoOptions(RuleOptions):
         doc="The colour letters of the sets in the box, one distinct capital letter per set; "
         "the game uses the first `sets` of them (default: red, orange, yellow, green, blue, "
         "violet, black, white).",
+        quote="In the basic game, you put the cards in the middle with a random color, but in "
+        "this version, you can try to make a series in one color!",
     )
     open_pile_first: bool = option(
         False,
@@ -134,6 +136,8 @@ class Clown15GoOptions(RuleOptions):
         1000, minimum=1, maximum=1_000_000,
         doc="G3: hard cap on the number of turns; when it is reached the game ends and players "
         "are ranked by fewest cards left (points game: by points).",
+        quote="or after a configurable number of turns, the game ends; players are ranked by "
+        "fewest cards left",
     )
 
     def validate_for(self, num_players: int) -> None:

@@ -23,9 +23,10 @@ from bigtop.core.text import count
 from bigtop.games.picture import Canvas
 
 COLOURS = {"R": "#e74c3c", "O": "#f39c12", "Y": "#f7dc6f", "G": "#27ae60", "B": "#3498db",
-           "P": "#8e44ad", "K": "#1c1c1c", "W": "#fdfefe"}
-"""Face colours of the default box's letters; other letters get a grey."""
-_DARK = {"R", "G", "B", "P", "K"}
+           "V": "#8e44ad", "K": "#1c1c1c", "W": "#fdfefe", "P": "#8e44ad"}
+"""Face colours of the default box's letters (violet ``V``; purple ``P``, its letter before,
+for a box given with ``colours``); other letters get a grey."""
+_DARK = {"R", "G", "B", "V", "P", "K"}
 CARD_W, CARD_H, STEP = 40.0, 58.0, 22.0
 _MARGIN = 20.0
 _SHOWN = 12  # open-pile cards drawn (the rest is counted)

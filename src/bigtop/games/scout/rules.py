@@ -732,6 +732,19 @@ class ScoutState(State[ScoutGame]):
         assert (self.pending is not None) == (self.phase == "insert")
         if self.active:
             assert self._active_strength() >= 0, "the active set is not a valid set"
+            assert self.active_owner is not None, "an active set without an owner"
+        elif g.options.scout_last_card != "ends-round-at-owner":
+            assert self.active_owner is None, "an empty table has no owner (S2)"
+        if not self.finished:
+            p = self.to_act
+            spent = not self.show_tokens[p]
+            assert self.phase != "show" or spent, "a Show phase without a spent token"
+            assert not self.pending_and_show or spent, "Scout & Show without spending the token"
+            if self.phase == "turn":
+                assert self.hands[p], "the player to act has no cards: the round is over"
+                assert p != self.active_owner, "play is back at the owner: the round is over"
+        if g.options.hand_turn == "off":
+            assert all(self.hand_decided), "hand_turn=off, yet a hand may be turned"
 
     def clone(self) -> ScoutState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

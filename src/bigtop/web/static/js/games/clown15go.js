@@ -4,10 +4,11 @@
 import { h, sleep } from "../dom.js";
 import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
 
+// The default box's letters (V violet; P purple for a box given with the colours option).
 const COLOURS = {R: "#d63c3c", O: "#f08a24", Y: "#f2c81b", G: "#3fa34d", B: "#3b73d1",
-  P: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8"};
-const NAMES = {R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", P: "purple",
-  K: "black", W: "white"};
+  V: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8", P: "#8e4fc2"};
+const NAMES = {R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", V: "violet",
+  K: "black", W: "white", P: "purple"};
 
 function cardName(text) {
   return `${NAMES[text[0]] || text[0]} ${text.slice(1)}`;
