@@ -23,6 +23,13 @@ CONFIGS = [
     ("so-ein-zirkus", 2, {}),
     ("so-ein-zirkus", 3, {"tournament": "games", "tournament_games": 2, "upside_down": True}),
     ("tricky-landing", 3, {"rounds": 2}),
+    ("tricky-landing", 5, {"lead_suit": "all-pairs-touch", "face_down_lead": "no-lead",
+                           "ties": "first-landed", "face_down_cards": "discarded",
+                           "several_misses": "discarded", "next_leader": "trick-winner",
+                           "trump_between_rounds": "carries-over", "face_down_miss": "discarded",
+                           "next_round_leader": "card-holder", "rounds": 1}),
+    ("tricky-landing", 4, {"trump_between_rounds": "carries-over", "rounds": 10,
+                           "next_round_leader": "card-holder", "ties": "first-landed"}),
 ]
 RULING_CODE = re.compile(r"\b[STZ]\d+\b|[Rr]uling")  # (G and R letters are also cards)
 

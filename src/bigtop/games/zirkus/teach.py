@@ -3,7 +3,7 @@
 
 >>> from bigtop import new_state
 >>> s = new_state("so-ein-zirkus", players=2, seed=1)
->>> "black" in rules_text(s.game) and "Z1" not in rules_text(s.game)
+>>> "black" in " ".join(rules(s.game)) and "Z1" not in " ".join(rules(s.game))
 True
 """
 
@@ -24,8 +24,9 @@ def intro(game: Game) -> str:
         "Holes holding your colour score; the game ends when the 6-point hole is filled."])
 
 
-def rules_text(game: Game) -> str:
-    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+def rules(game: Game) -> list[str]:
+    """The rules in plain words, as this configuration plays them: paragraphs (``* ``
+    starts a bullet; an empty one is left out), wrapped by ``Teaching.rules_text``."""
     assert isinstance(game, ZirkusGame)
     o = game.options
     colours = ("Everyone draws a secret colour; all four colours are in play."
@@ -39,7 +40,7 @@ def rules_text(game: Game) -> str:
     black = "put a clown back on a free start field (it keeps its balls)"
     if o.upside_down:
         black += ", or turn a clown's bottom ball to its top"
-    return paragraphs([
+    return [
         "So ein Zirkus. Three clowns walk over the board; each carries up to three balls, "
         "stacked, and the top ball is the one that counts. " + colours,
         "On your turn roll the die. It shows red, yellow, blue, green, black or white.",
@@ -58,9 +59,15 @@ def rules_text(game: Game) -> str:
         "holes holding their colour; most points wins."
         + (" Several games are played and the totals count." if o.tournament != "off"
            else ""),
-        "Type a listed number, or 'add 0 red', 'move 1 FFL' (F forward, L left, R right), "
-        "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "") + ".",
-    ])
+    ]
+
+
+def commands(game: Game) -> str:
+    """How to type a move at ``bigtop play``'s prompt."""
+    assert isinstance(game, ZirkusGame)
+    o = game.options
+    return ("Type a listed number, or 'add 0 red', 'move 1 FFL' (F forward, L left, R right), "
+            "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "") + ".")
 
 
 def round_summary(before: State, after: State) -> list[str]:
