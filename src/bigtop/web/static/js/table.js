@@ -365,8 +365,9 @@ function closeReplay() {
 
 /**
  * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules: one
- * paragraph a line, "* " starting a list item), always as text, never as HTML; then the
- * game's notes on this configuration and the module's hint on moving on this page.
+ * paragraph a line, "* " starting a list item, whose short head before a colon is bold),
+ * always as text, never as HTML; then the game's notes on this configuration and the
+ * module's hint on moving on this page.
  */
 function showRules(rules) {
   const parts = [];
@@ -374,7 +375,10 @@ function showRules(rules) {
   for (const line of rules ? rules.rules : []) {
     if (line.startsWith("* ")) {
       if (!list) parts.push(list = h("ul"));
-      list.append(h("li", {}, line.slice(2)));
+      // A short head before a colon ("Show: …", "White: …") is what the item is about.
+      const head = /^([^:.,;]{1,20}): /.exec(line.slice(2));
+      list.append(head ? h("li", {}, h("strong", {}, head[1]), line.slice(2 + head[1].length))
+        : h("li", {}, line.slice(2)));
     } else {
       list = null;
       parts.push(h("p", {}, line));
