@@ -32,7 +32,7 @@ def rules(game: Game) -> list[str]:
     d = game.deck
     colours = ", ".join(f"{letter} {d.colour_name(i * 15)}"
                         for i, letter in enumerate(d.colours))
-    forced = ("A card that fits somewhere must be placed; you choose where."
+    forced = ("A card that fits must be placed (you choose where)."
               if o.placing == "forced" else "You may always lay a card down instead.")
     last = ("A single open card then becomes your closed pile."
             if o.last_card == "turned" else
@@ -44,10 +44,10 @@ def rules(game: Game) -> list[str]:
          + (" while placing your own card there." if o.borrowing_when ==
             "placing" else ".")) if o.borrowing else "",
         "* Play on until all are out: going out scores 30, 25, 20 ...; a finished row 15 "
-        "(150 if one colour)." if o.points else "",
+        "(150 if one colour). Most points wins." if o.points else "",
     ]
-    end = ("Most points wins." if o.points else
-            "The first player with no cards left wins; the others rank by cards left.")
+    end = ("" if o.points else
+           "The first player with no cards left wins; the others rank by cards left. ")
     return [
         f"Clown 15 Go. The deck has {count(len(d.cards), 'card')}: the numbers 1 to 15 in "
         f"each colour ({colours}), written like {d.colours[0]}7. Everyone starts with a "
@@ -57,13 +57,13 @@ def rules(game: Game) -> list[str]:
         "one lower. A row that reaches 15 is put away;",
         "* on another player's open pile whose top is one higher or one lower"
         + (" (a 1 also on an open 2)." if o.one_on_pile else
-            " (a 1 always goes to the middle)."),
-        "Then turn over the next card. A card that fits nowhere is laid face up on your own "
-        f"open pile and your turn ends. {forced}",
-        "When your closed pile runs out, your open pile but its top card is turned over "
-        "as a new closed pile. " + last,
+           " (a 1 always goes to the middle)."),
+        "Turn over the next card; one that fits nowhere goes face up on your own open pile "
+        f"and ends your turn. {forced}",
+        "An empty closed pile is renewed: your open pile but its top card, turned over"
+        + (" and shuffled. " if o.recycle == "shuffle" else ". ") + last,
         *(["Advanced rules:", *advanced] if any(advanced) else []),
-        f"{end} If nothing changes for a long time the game stops; the same ranking decides.",
+        f"{end}If nothing changes for a long time the game stops; the same ranking decides.",
     ]
 
 

@@ -34,9 +34,16 @@ def rules(game: Game) -> list[str]:
                "P0 plays red, P1 yellow, P2 blue, P3 green; colours nobody plays stay in the "
                "box.")
     length = ("any number of fields from 1 to the number of balls it holds" if o.lazy_clown
-              else "exactly as many fields as it holds balls (when no such path exists it "
-              + ("goes as far as it can)" if o.short_move == "as-far-as-possible"
-                 else "cannot move)"))
+              else "exactly as many fields as it holds balls (" + (
+                  "or, if it cannot, as far as it can)" if o.short_move == "as-far-as-possible"
+                  else "if it cannot, it may not move)"))
+    never = ("never onto or past another clown" if o.shoving == "off" else
+             "never past another clown; stepping onto one pushes it a field on, "
+             + ("once a move (one pushed off the board restarts empty)"
+                if o.shoving == "clumsy" else "onto a free field, once a move"))
+    end = {"games": f"the most points over {count(o.tournament_games, 'game')} wins",
+           "score": f"games go on until a total reaches {o.tournament_score}, then the most "
+           "points wins"}.get(o.tournament, "most points wins")
     black = "put a clown back on a free start field (it keeps its balls)"
     if o.upside_down:
         black += ", or turn a clown's bottom ball to its top"
@@ -50,15 +57,13 @@ def rules(game: Game) -> list[str]:
         "is lost.",
         "* White: add a ball of any colour, or move any clown that holds balls.",
         f"* Black: the same as white, or {black}.",
-        f"A clown moves {length}: forward or sideways, never backward, never onto or past "
-        "another clown, never back onto a field of the same move.",
+        f"A clown moves {length}: forward or sideways, never backward, {never}, never back "
+        "onto a field of the same move.",
         "Whenever a clown enters an empty hole, its bottom ball drops in (a filled hole "
         + ("takes nothing; the last field counts too)."
            if o.drop_on_stop else "takes nothing; the field it stops on does not count)."),
         "The game ends as soon as a ball falls into the 6-point hole. Each player scores the "
-        "holes holding their colour; most points wins."
-        + (" Several games are played and the totals count." if o.tournament != "off"
-           else ""),
+        f"holes holding their colour; {end}.",
     ]
 
 
