@@ -365,25 +365,33 @@ function closeReplay() {
 
 /**
  * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules: one
- * paragraph a line, "* " starting a list item, whose short head before a colon is bold),
+ * paragraph a line, "* " starting a list item; short heads before a colon in bold),
  * always as text, never as HTML; then the game's notes on this configuration and the
  * module's hint on moving on this page.
  */
 function showRules(rules) {
   const parts = [];
-  let list = null;
+  let items = null; // the lines of the list being read
+  const HEAD = /^([^:.,;]{1,20}): /; // "Show: …", "White: …": what an item is about
+  const endList = () => {
+    if (!items) return;
+    // Heads are bold only when every item of the list has one (else the list looks uneven).
+    const bold = items.every((line) => HEAD.test(line));
+    parts.push(h("ul", {}, items.map((line) => {
+      const head = bold && HEAD.exec(line)[1];
+      return head ? h("li", {}, h("strong", {}, head), line.slice(head.length)) : h("li", {}, line);
+    })));
+    items = null;
+  };
   for (const line of rules ? rules.rules : []) {
     if (line.startsWith("* ")) {
-      if (!list) parts.push(list = h("ul"));
-      // A short head before a colon ("Show: …", "White: …") is what the item is about.
-      const head = /^([^:.,;]{1,20}): /.exec(line.slice(2));
-      list.append(head ? h("li", {}, h("strong", {}, head[1]), line.slice(2 + head[1].length))
-        : h("li", {}, line.slice(2)));
+      (items ??= []).push(line.slice(2));
     } else {
-      list = null;
+      endList();
       parts.push(h("p", {}, line));
     }
   }
+  endList();
   if (!rules) parts.push(h("p", {class: "error"}, "The rules could not be loaded."));
   for (const note of rules ? rules.notes : []) parts.push(h("p", {class: "note"}, note));
   parts.push(h("p", {class: "how-to"}, h("strong", {}, "On this page: "), page.module.howTo));
