@@ -19,10 +19,19 @@ CONFIGS = [
     ("clown-15-go", 3, {"sets": 3, "one_on_pile": True, "borrowing": True,
                         "borrowing_when": "placing", "last_card": "stays"}),
     ("clown-15-go", 2, {"sets": 2, "points": True, "borrowing": True, "own_pile": True,
-                        "open_pile_first": True}),
+                        "open_pile_first": True, "recycle": "shuffle"}),
     ("so-ein-zirkus", 2, {}),
     ("so-ein-zirkus", 3, {"tournament": "games", "tournament_games": 2, "upside_down": True}),
+    ("so-ein-zirkus", 2, {"shoving": "clumsy", "short_move": "as-far-as-possible",
+                          "drop_on_stop": False, "tournament": "score", "tournament_score": 8}),
     ("tricky-landing", 3, {"rounds": 2}),
+    ("tricky-landing", 5, {"lead_suit": "all-pairs-touch", "face_down_lead": "no-lead",
+                           "ties": "first-landed", "face_down_cards": "discarded",
+                           "several_misses": "discarded", "next_leader": "trick-winner",
+                           "trump_between_rounds": "carries-over", "face_down_miss": "discarded",
+                           "next_round_leader": "card-holder", "rounds": 1}),
+    ("tricky-landing", 4, {"trump_between_rounds": "carries-over", "rounds": 10,
+                           "next_round_leader": "card-holder", "ties": "first-landed"}),
 ]
 RULING_CODE = re.compile(r"\b[STZ]\d+\b|[Rr]uling")  # (G and R letters are also cards)
 
@@ -41,6 +50,28 @@ def test_rules_in_plain_words_fit_the_screen(name: str, players: int,
         assert 0 < len(lines) <= most, text
         assert all(len(line) <= 78 for line in lines), text
         assert not RULING_CODE.search(text), text
+
+
+def test_the_rules_follow_the_options() -> None:
+    """Each alternative of a rule that changes play changes the words (a few samples)."""
+    def words(name: str, players: int, options: dict[str, object]) -> str:
+        return " ".join(teaching(name).rules(new_game(name, players, options)))
+
+    assert "pushes it a field on" not in words("so-ein-zirkus", 2, {})
+    assert "onto a free field, once a move" in words("so-ein-zirkus", 2, {"shoving": "shove"})
+    assert "restarts empty" in words("so-ein-zirkus", 2, {"shoving": "clumsy"})
+    assert "until a total reaches 12" in words("so-ein-zirkus", 2, {
+        "tournament": "score", "tournament_score": 12})
+    assert "turned over and shuffled" in words("clown-15-go", 2, {"recycle": "shuffle"})
+    assert "shuffled" not in words("clown-15-go", 2, {})
+    default = words("tricky-landing", 3, {})
+    assert "linked only through other cards" in default
+    assert "do not touch each other" in words("tricky-landing", 3, {
+        "lead_suit": "all-pairs-touch"})
+    assert "no lead suit" not in words("tricky-landing", 3, {"lead_suit": "first-toucher"})
+    assert "carries over" in words("tricky-landing", 3, {"trump_between_rounds": "carries-over"})
+    assert "A sole winner throws first next" in words("tricky-landing", 3, {
+        "next_leader": "trick-winner"})
 
 
 def _summaries(name: str, players: int, options: dict[str, object],

@@ -120,3 +120,35 @@ def test_bad_links_say_what_is_wrong(server: Server, browsers: Browsers) -> None
         text = page.inner_text("#error")
         assert words in text and "\n" not in text.strip(), text
     browsers.allow_network_errors()
+
+
+def test_the_rules_panel_follows_the_table_options(server: Server, browsers: Browsers) -> None:
+    """A Tricky Landing table made with face-down cards discarded: the panel shows the
+    engine's rules for these options (paragraphs and lists as text) and the page's hint."""
+    page = browsers.new_page()
+    drive.fill_lobby_form(page, server.url, "tricky-landing", 3,
+                          {1: "bot:random", 2: "bot:random"}, {"rounds": "1"})
+    page.select_option("#opt-face_down_cards", '"discarded"')
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?*")
+    page.wait_for_selector("#rules-body .how-to")
+    body = page.inner_text("#rules-body")
+    assert "Face-down cards never win and are discarded." in body, body
+    assert "collects them too" not in body
+    assert "drag from your seat" in page.inner_text("#rules-body .how-to")
+    table = page.evaluate("new URLSearchParams(location.search).get('table')")
+    rules = server.api("GET", f"/api/tables/{table}/rules")["rules"]
+    shown = page.eval_on_selector_all(
+        "#rules-body > p:not(.how-to), #rules-body > ul > li", "els => els.map(e => e.textContent)")
+    assert shown == [line.removeprefix("* ") for line in rules]
+    assert set(page.eval_on_selector_all("#rules-body *", "els => els.map(e => e.tagName)")) \
+        <= {"P", "UL", "LI", "STRONG"}
+    browsers.shot(page, "tricky-landing-rules")
+    # Clown 15 Go with advanced rule 3: its sentence is an item of the advanced rules' list.
+    made = server.create("clown-15-go", 2, [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+                         {"sets": 2, "borrowing": True})
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    page.wait_for_selector("#rules-body .how-to")
+    items = page.eval_on_selector_all("#rules-body ul:last-of-type > li",
+                                      "els => els.map(e => e.textContent)")
+    assert items == ["You may move other players' open tops to the middle."], items

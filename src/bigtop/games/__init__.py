@@ -5,6 +5,8 @@ the game explained to a newcomer and what each finished round means.
 >>> t = teaching("scout")
 >>> t.rules_text(new_game("scout", 3)).startswith("SCOUT.")
 True
+>>> t.rules(new_game("scout", 3))[1]
+'On your turn do one of:'
 """
 
 from __future__ import annotations
@@ -15,18 +17,22 @@ from dataclasses import dataclass
 
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_module
+from bigtop.core.text import paragraphs
 
 
 @dataclass(frozen=True)
 class Teaching:
     """A game's ``teach`` module: ``intro(game)`` (a few lines before the first move),
-    ``rules_text(game)`` (the rules in plain words, for this configuration, at 78 columns),
-    ``round_summary(before, after)`` (lines saying how a round or game ended when the one
-    action from ``before`` to ``after`` ended it; else no lines) and, optionally,
-    ``trick_summary`` and ``featured``."""
+    ``rules(game)`` (the rules in plain words, for this configuration), ``commands(game)``
+    (how to type a move at ``bigtop play``'s prompt), ``round_summary(before, after)`` (lines
+    saying how a round or game ended when the one action from ``before`` to ``after`` ended
+    it; else no lines) and, optionally, ``trick_summary`` and ``featured``."""
 
     intro: Callable[[Game], str]
-    rules_text: Callable[[Game], str]
+    rule_items: Callable[[Game], list[str]]
+    """The module's ``rules(game)``: paragraphs, unwrapped, ``* `` starting a bullet; an
+    empty item is a sentence this configuration leaves out."""
+    commands: Callable[[Game], str]
     round_summary: Callable[[State, State], list[str]]
     trick_summary: Callable[[State, State], list[str]]
     """Like ``round_summary`` for a smaller unit inside a round (Tricky Landing's tricks)."""
@@ -34,6 +40,16 @@ class Teaching:
     """Which legal actions a move menu shows, as (index, label), and a line saying how to
     reach the others (Tricky Landing: one throw per card); None: every action, labelled
     by ``describe``."""
+
+    def rules(self, game: Game) -> list[str]:
+        """The rules as ``game``'s options play them, one paragraph a line (``* `` starts a
+        bullet), nothing about typing: what the web page's rules panel shows."""
+        return [item.strip() for item in self.rule_items(game) if item.strip()]
+
+    def rules_text(self, game: Game) -> str:
+        """The rules and how to type a move, wrapped at 78 columns (``bigtop play``'s
+        ``rules`` command)."""
+        return paragraphs([*self.rules(game), self.commands(game)])
 
 
 def _no_lines(before: State, after: State) -> list[str]:
@@ -47,7 +63,7 @@ def _everything(state: State) -> tuple[list[tuple[int, str]], str] | None:
 def teaching(name: str) -> Teaching:
     """The teaching functions of game ``name`` (an UnknownGameError for no such game)."""
     module = importlib.import_module(game_module(name).__name__ + ".teach")
-    return Teaching(module.intro, module.rules_text, module.round_summary,
+    return Teaching(module.intro, module.rules, module.commands, module.round_summary,
                     getattr(module, "trick_summary", _no_lines),
                     getattr(module, "featured", _everything))
 

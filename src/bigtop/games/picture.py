@@ -16,11 +16,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
+
+if TYPE_CHECKING:
+    from bigtop.core.game import State
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,35 @@ class Canvas:
             fig.savefig(path, dpi=dpi)
         finally:
             plt.close(fig)
+
+
+@dataclass(frozen=True)
+class Pictures:
+    """A game's pictures of a position, all from one function that draws an observation
+    (``state.observation(seat)``) on a canvas, so a seat's picture shows only what that seat
+    may see. A game's ``render.py`` exports the three methods.
+
+    >>> from bigtop import new_state
+    >>> from bigtop.games.scout.render import canvas_from_observation
+    >>> pictures = Pictures(canvas_from_observation)
+    >>> s = new_state("scout", players=2, seed=1)
+    >>> pictures.render_svg(s, 0) == pictures.svg_from_observation(s.observation(0))
+    True
+    """
+
+    draw: Callable[[dict[str, Any]], Canvas]
+
+    def svg_from_observation(self, obs: dict[str, Any]) -> str:
+        """The SVG picture of an observation."""
+        return self.draw(obs).svg()
+
+    def render_svg(self, state: State, player: int | None = None) -> str:
+        """The SVG picture of ``state`` as ``player`` sees it (None: a spectator)."""
+        return self.svg_from_observation(state.observation(player))
+
+    def render_png(self, state: State, path: str, player: int | None = None) -> None:
+        """The same picture as :meth:`render_svg`, written to a PNG file."""
+        self.draw(state.observation(player)).png(path)
 
 
 def _flatten(items: list[_Shape | _Group]) -> Iterator[_Shape]:

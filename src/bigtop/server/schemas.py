@@ -133,6 +133,21 @@ class Lobby(BaseModel):
     tables: list[LobbyTable]
 
 
+RULES = ("The game's rules in plain words (the engine's teaching text): one paragraph a "
+         "line; a line starting '* ' is a list item.")
+
+
+class TableRules(BaseModel):
+    table: str
+    game: str
+    title: str
+    players: int
+    options: JSONObject
+    rules: list[str] = Field(description=RULES + " As this table's options play them.")
+    notes: list[str] = Field(description="What a player should know about this "
+                                         "configuration before playing (often none).")
+
+
 class OptionDoc(BaseModel):
     name: str
     type: str
@@ -151,6 +166,9 @@ class GameDoc(BaseModel):
     max_players: int
     options: list[OptionDoc]
     picture: bool = Field(description="Whether tables of this game have picture.svg.")
+    rules: list[str] = Field(description=RULES + " With the default options and the fewest "
+                                                 "players (a table's own: GET "
+                                                 "/api/tables/{id}/rules).")
 
 
 class Games(BaseModel):

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtop.core.game import State
 from bigtop.core.text import count
-from bigtop.games.picture import Canvas
+from bigtop.games.picture import Canvas, Pictures
 
 COLOURS = {"R": "#e74c3c", "O": "#f39c12", "Y": "#f7dc6f", "G": "#27ae60", "B": "#3498db",
            "V": "#8e44ad", "K": "#1c1c1c", "W": "#fdfefe", "P": "#8e44ad"}
@@ -133,16 +132,8 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
     return c
 
 
-def svg_from_observation(obs: dict[str, Any]) -> str:
-    """The SVG picture of a Clown 15 Go observation (``state.observation(seat)``)."""
-    return canvas_from_observation(obs).svg()
-
-
-def render_svg(state: State, player: int | None = None) -> str:
-    """The SVG picture of ``state`` (every seat sees the same, ruling G4)."""
-    return svg_from_observation(state.observation(player))
-
-
-def render_png(state: State, path: str, player: int | None = None) -> None:
-    """The same picture as :func:`render_svg`, written to a PNG file."""
-    canvas_from_observation(state.observation(player)).png(path)
+# Every seat gets the same picture (ruling G4: only the closed piles' order is hidden).
+_PICTURES = Pictures(canvas_from_observation)
+svg_from_observation = _PICTURES.svg_from_observation
+render_svg = _PICTURES.render_svg
+render_png = _PICTURES.render_png

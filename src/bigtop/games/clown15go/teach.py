@@ -3,7 +3,7 @@
 
 >>> from bigtop import new_state
 >>> s = new_state("clown-15-go", players=2, seed=1, options={"sets": 2})
->>> "open pile" in rules_text(s.game) and "G2" not in rules_text(s.game)
+>>> "open pile" in " ".join(rules(s.game)) and "G2" not in " ".join(rules(s.game))
 True
 """
 
@@ -24,14 +24,15 @@ def intro(game: Game) -> str:
         "ends your turn. Lose all your cards to win."])
 
 
-def rules_text(game: Game) -> str:
-    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+def rules(game: Game) -> list[str]:
+    """The rules in plain words, as this configuration plays them: paragraphs (``* ``
+    starts a bullet; an empty one is left out), wrapped by ``Teaching.rules_text``."""
     assert isinstance(game, Clown15GoGame)
     o = game.options
     d = game.deck
     colours = ", ".join(f"{letter} {d.colour_name(i * 15)}"
                         for i, letter in enumerate(d.colours))
-    forced = ("A card that fits somewhere must be placed; you choose where."
+    forced = ("A card that fits must be placed (you choose where)."
               if o.placing == "forced" else "You may always lay a card down instead.")
     last = ("A single open card then becomes your closed pile."
             if o.last_card == "turned" else
@@ -43,11 +44,11 @@ def rules_text(game: Game) -> str:
          + (" while placing your own card there." if o.borrowing_when ==
             "placing" else ".")) if o.borrowing else "",
         "* Play on until all are out: going out scores 30, 25, 20 ...; a finished row 15 "
-        "(150 if one colour)." if o.points else "",
+        "(150 if one colour). Most points wins." if o.points else "",
     ]
-    end = ("Most points wins." if o.points else
-           "The first player with no cards left wins; the others rank by cards left.")
-    return paragraphs([
+    end = ("" if o.points else
+           "The first player with no cards left wins; the others rank by cards left. ")
+    return [
         f"Clown 15 Go. The deck has {count(len(d.cards), 'card')}: the numbers 1 to 15 in "
         f"each colour ({colours}), written like {d.colours[0]}7. Everyone starts with a "
         "face-down closed pile.",
@@ -57,15 +58,21 @@ def rules_text(game: Game) -> str:
         "* on another player's open pile whose top is one higher or one lower"
         + (" (a 1 also on an open 2)." if o.one_on_pile else
            " (a 1 always goes to the middle)."),
-        "Then turn over the next card. A card that fits nowhere is laid face up on your own "
-        f"open pile and your turn ends. {forced}",
-        "When your closed pile runs out, your open pile but its top card is turned over "
-        "as a new closed pile. " + last,
+        "Turn over the next card; one that fits nowhere goes face up on your own open pile "
+        f"and ends your turn. {forced}",
+        "An empty closed pile is renewed: your open pile but its top card, turned over"
+        + (" and shuffled. " if o.recycle == "shuffle" else ". ") + last,
         *(["Advanced rules:", *advanced] if any(advanced) else []),
-        f"{end} If nothing changes for a long time the game stops; the same ranking decides.",
-        "Type a listed number, or 'new', 'row 2', 'pile 1', 'lay', 'turn', 'pass'"
-        + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".",
-    ])
+        f"{end}If nothing changes for a long time the game stops; the same ranking decides.",
+    ]
+
+
+def commands(game: Game) -> str:
+    """How to type a move at ``bigtop play``'s prompt."""
+    assert isinstance(game, Clown15GoGame)
+    o = game.options
+    return ("Type a listed number, or 'new', 'row 2', 'pile 1', 'lay', 'turn', 'pass'"
+            + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".")
 
 
 def round_summary(before: State, after: State) -> list[str]:

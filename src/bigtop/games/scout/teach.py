@@ -3,7 +3,7 @@
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=3, seed=1, options={"rounds": 1})
->>> "Show" in rules_text(s.game) and "ruling" not in rules_text(s.game).lower()
+>>> "Show" in " ".join(rules(s.game)) and "ruling" not in " ".join(rules(s.game)).lower()
 True
 """
 
@@ -24,8 +24,9 @@ def intro(game: Game) -> str:
         f"{count(game.rounds, 'round')}; most points wins."])
 
 
-def rules_text(game: Game) -> str:
-    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+def rules(game: Game) -> list[str]:
+    """The rules in plain words, as this configuration plays them: paragraphs (``* ``
+    starts a bullet; an empty one is left out), wrapped by ``Teaching.rules_text``."""
     assert isinstance(game, ScoutGame)
     o = game.options
     turn = {
@@ -44,7 +45,7 @@ def rules_text(game: Game) -> str:
     }.get(o.scout_last_card, "")
     exempt = (", except the owner of the set nobody beat"
               if o.exemption == "unbeaten-set" else "")
-    return paragraphs([
+    return [
         "SCOUT. Every card has two numbers; only the top one counts. You may never reorder "
         "your hand. " + turn,
         "On your turn do one of:",
@@ -59,9 +60,14 @@ def rules_text(game: Game) -> str:
         "owner of the set on the table because everyone else only scouted. Score: +1 per "
         f"captured card, +1 per scout token, -1 per card left in hand{exempt}. "
         f"The game has {count(game.rounds, 'round')}; most points wins.",
-        "Type a listed number, or 'show 2 3' (3 cards from position 2), 'scout left', "
-        "'scout right and-show', 'insert 4' or 'insert 4 flip', 'turn', 'pass'.",
-    ])
+    ]
+
+
+def commands(game: Game) -> str:
+    """How to type a move at ``bigtop play``'s prompt."""
+    assert isinstance(game, ScoutGame)
+    return ("Type a listed number, or 'show 2 3' (3 cards from position 2), 'scout left', "
+            "'scout right and-show', 'insert 4' or 'insert 4 flip', 'turn', 'pass'.")
 
 
 def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:

@@ -3,7 +3,7 @@
 
 >>> from bigtop import new_state
 >>> s = new_state("tricky-landing", players=3, seed=1, options={"rounds": 1})
->>> "face down" in rules_text(s.game) and "T1" not in rules_text(s.game)
+>>> "face down" in " ".join(rules(s.game)) and "T1" not in " ".join(rules(s.game))
 True
 >>> before = s.clone()
 >>> for _ in range(3):
@@ -36,43 +36,59 @@ def intro(game: Game) -> str:
         f"{count(game.rounds, 'round')}; most points wins."])
 
 
-def rules_text(game: Game) -> str:
-    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+def rules(game: Game) -> list[str]:
+    """The rules in plain words, as this configuration plays them: paragraphs (``* ``
+    starts a bullet; an empty one is left out), wrapped by ``Teaching.rules_text``."""
     assert isinstance(game, TrickyLandingGame)
     o = game.options
-    spins = ", ".join(f"{name} {number(v)}" for name, v in SPINS.items())
+    lead = ("The first card to touch the target sets the lead suit; if it landed face down, "
+            "the trick has no lead suit." if o.face_down_lead == "no-lead" else
+            "The first face-up card to touch the target sets the lead suit.")
+    no_lead = {
+        "linked-directly": " There is none when the cards touching the target are linked "
+        "only through other cards.",
+        "all-pairs-touch": " There is none when two cards touching the target do not touch "
+        "each other.",
+    }.get(o.lead_suit, "")
+    face_down = (", but the winner collects them too" if o.face_down_cards == "to-winners"
+                 else " and are discarded")
     ties = ("Equal highest cards share the trick." if o.ties == "share"
             else "Of equal highest cards the first to land wins.")
+    miss = (" (one that landed face down is turned face up)" if o.face_down_miss ==
+            "names-suit" else "; one that landed face down is discarded instead")
     misses = ("When several cards miss, each thrower keeps their card face up: -2 points "
               "each." if o.several_misses == "kept-face-up" else
               "When several cards miss they are discarded.")
-    lead = {"linked-directly": "; but if the cards touching it are linked only through "
-            "other cards, there is no lead suit and the highest card of any suit wins",
-            "all-pairs-touch": "; but unless all the cards touching it touch each other, "
-            "there is no lead suit and the highest card of any suit wins",
-            "first-toucher": ""}[o.lead_suit]
-    face_down = (", but the winner collects them too" if o.face_down_cards == "to-winners"
-                 else "; they are discarded")
-    lone = ("" if o.face_down_miss == "names-suit"
-            else "; if it landed face down, it is discarded instead")
-    return paragraphs([
+    leader = ("A sole winner throws first next; else the first player card passes "
+              "clockwise." if o.next_leader == "trick-winner" else
+              "The first player card then passes clockwise.")
+    rounds = (" The trump suit carries over to the next round." if o.trump_between_rounds ==
+              "carries-over" else "")
+    starter = (" The first player card's holder starts the next round." if
+               o.next_round_leader == "card-holder" else "")
+    return [
         "Tricky Landing. Five suits (y yellow, p pink, g green, b blue, o orange); a card is "
         "written suit letter and number, e.g. y7. Each trick, starting with the holder of "
         "the first player card, everyone throws one card at the target card in the middle "
         "of the table. A thrown card may land face up or face down.",
         "When all have thrown: cards that touch the target, directly or through each other, "
-        f"form a trick. The first face-up card to touch the target sets the lead suit{lead}. "
-        "The highest trump card wins; without one, the highest card of the lead suit. "
-        f"Face-down cards never win{face_down}. {ties}",
-        f"A single card that misses becomes the new trump card (its suit is trump){lone}. "
-        f"{misses}",
-        "The first player card then passes on. At the end of a round each card you won "
-        "scores +1, each missed card kept face up -2. "
-        f"{count(game.rounds, 'round')}; most points wins.",
-        "Type a listed number, or a throw: CARD [X Y] [SPIN], e.g. 'y7' (the centre, medium "
-        "spin), 'y7 5 0 high': aim X, Y in cm from the target's centre (x to your right, y "
-        f"away from you), spin a name ({spins} revolutions a second) or a number.",
-    ])
+        f"form a trick. {lead}{no_lead} The highest trump card wins; without one, the "
+        "highest card of the lead suit (of any suit when there is none). Face-down cards "
+        f"never win{face_down}. {ties}",
+        f"A single card that misses becomes the new trump card{miss}. {misses}",
+        f"{leader} At the end of a round each card you won scores +1, each missed card "
+        f"kept face up -2.{rounds}{starter} {count(game.rounds, 'round')}; most points "
+        "wins.",
+    ]
+
+
+def commands(game: Game) -> str:
+    """How to type a move at ``bigtop play``'s prompt."""
+    assert isinstance(game, TrickyLandingGame)
+    spins = ", ".join(f"{name} {number(v)}" for name, v in SPINS.items())
+    return ("Type a listed number, or a throw: CARD [X Y] [SPIN], e.g. 'y7' (the centre, medium "
+            "spin), 'y7 5 0 high': aim X, Y in cm from the target's centre (x to your right, y "
+            f"away from you), spin a name ({spins} revolutions a second) or a number.")
 
 
 def featured(state: State) -> tuple[list[tuple[int, str]], str]:

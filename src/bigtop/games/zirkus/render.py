@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtop.core.game import State
 from bigtop.core.text import count
-from bigtop.games.picture import Canvas
+from bigtop.games.picture import Canvas, Pictures
 
 BALL_COLOURS = {"red": "#e74c3c", "yellow": "#f4d03f", "blue": "#3498db", "green": "#27ae60"}
 FACE_COLOURS = {**BALL_COLOURS, "black": "#1c1c1c", "white": "#fdfefe"}
@@ -141,16 +140,7 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
     return c
 
 
-def svg_from_observation(obs: dict[str, Any]) -> str:
-    """The SVG picture of a So ein Zirkus observation (``state.observation(seat)``)."""
-    return canvas_from_observation(obs).svg()
-
-
-def render_svg(state: State, player: int | None = None) -> str:
-    """The SVG picture of ``state`` as ``player`` sees it (None: a spectator)."""
-    return svg_from_observation(state.observation(player))
-
-
-def render_png(state: State, path: str, player: int | None = None) -> None:
-    """The same picture as :func:`render_svg`, written to a PNG file."""
-    canvas_from_observation(state.observation(player)).png(path)
+_PICTURES = Pictures(canvas_from_observation)
+svg_from_observation = _PICTURES.svg_from_observation
+render_svg = _PICTURES.render_svg
+render_png = _PICTURES.render_png

@@ -3,9 +3,9 @@
 
 >>> from bigtop import new_state
 >>> s = new_state("so-ein-zirkus", players=2, seed=1)
->>> "black" in rules_text(s.game) and "Z1" not in rules_text(s.game)
+>>> "black" in " ".join(rules(s.game)) and "Z1" not in " ".join(rules(s.game))
 True
->>> "P1 yellow; blue and green stay in the box." in " ".join(rules_text(s.game).split())
+>>> "P1 yellow; blue and green stay in the box." in " ".join(rules(s.game))
 True
 """
 
@@ -27,8 +27,9 @@ def intro(game: Game) -> str:
         "Holes holding your colour score; the game ends when the 6-point hole is filled."])
 
 
-def rules_text(game: Game) -> str:
-    """The rules in plain words, as this configuration plays them (fits 78 columns)."""
+def rules(game: Game) -> list[str]:
+    """The rules in plain words, as this configuration plays them: paragraphs (``* ``
+    starts a bullet; an empty one is left out), wrapped by ``Teaching.rules_text``."""
     assert isinstance(game, ZirkusGame)
     o = game.options
     # Only this table's seats; "the balls of the colours not chosen stay in the box".
@@ -40,13 +41,20 @@ def rules_text(game: Game) -> str:
                + (f"; {' and '.join(unused)} stay{'s' if len(unused) == 1 else ''} in the box."
                   if unused else "."))
     length = ("any number of fields from 1 to the number of balls it holds" if o.lazy_clown
-              else "exactly as many fields as it holds balls (when no such path exists it "
-              + ("goes as far as it can)" if o.short_move == "as-far-as-possible"
-                 else "cannot move)"))
+              else "exactly as many fields as it holds balls (" + (
+                  "or, if it cannot, as far as it can)" if o.short_move == "as-far-as-possible"
+                  else "if it cannot, it may not move)"))
+    never = ("never onto or past another clown" if o.shoving == "off" else
+             "never past another clown; stepping onto one pushes it a field on, "
+             + ("once a move (one pushed off the board restarts empty)"
+                if o.shoving == "clumsy" else "onto a free field, once a move"))
+    end = {"games": f"the most points over {count(o.tournament_games, 'game')} wins",
+           "score": f"games go on until a total reaches {o.tournament_score}, then the most "
+           "points wins"}.get(o.tournament, "most points wins")
     black = "put a clown back on a free start field (it keeps its balls)"
     if o.upside_down:
         black += ", or turn a clown's bottom ball to its top"
-    return paragraphs([
+    return [
         "So ein Zirkus. Three clowns walk over the board; each carries up to three balls, "
         "stacked, and the top ball is the one that counts. " + colours,
         "On your turn roll the die. It shows red, yellow, blue, green, black or white.",
@@ -55,22 +63,22 @@ def rules_text(game: Game) -> str:
         "your turn is lost.",
         "* White: add a ball of any colour, or move any clown that holds balls.",
         f"* Black: the same as white, or {black}.",
-        f"A clown moves {length}: forward or sideways, never backward, never back onto a "
-        "field of the same move, "
-        + ("never onto or past another clown." if o.shoving == "off" else
-           "but it may push one clown one field on (once a move, no chains"
-           + (", not off the board)." if o.shoving == "shove" else
-              "); pushed off the board, that clown restarts empty on a start field.")),
+        f"A clown moves {length}: forward or sideways, never backward, {never}, never back "
+        "onto a field of the same move.",
         "Whenever a clown enters an empty hole, its bottom ball drops in (a filled hole "
         + ("takes nothing; the last field counts too)."
            if o.drop_on_stop else "takes nothing; the field it stops on does not count)."),
         "The game ends as soon as a ball falls into the 6-point hole. Each player scores the "
-        "holes holding their colour; most points wins."
-        + (" Several games are played and the totals count." if o.tournament != "off"
-           else ""),
-        "Type a listed number, or 'add 0 red', 'move 1 FFL' (F forward, L left, R right), "
-        "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "") + ".",
-    ])
+        f"holes holding their colour; {end}.",
+    ]
+
+
+def commands(game: Game) -> str:
+    """How to type a move at ``bigtop play``'s prompt."""
+    assert isinstance(game, ZirkusGame)
+    o = game.options
+    return ("Type a listed number, or 'add 0 red', 'move 1 FFL' (F forward, L left, R right), "
+            "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "") + ".")
 
 
 def round_summary(before: State, after: State) -> list[str]:

@@ -43,6 +43,7 @@ export const api = {
   lobby: () => request("GET", "/api/lobby"),
   createTable: (spec) => request("POST", "/api/tables", {body: spec}),
   view: (table, token) => request("GET", `/api/tables/${enc(table)}`, {token}),
+  rules: (table) => request("GET", `/api/tables/${enc(table)}/rules`),
   move: (table, token, version, action) =>
     request("POST", `/api/tables/${enc(table)}/moves`, {token, body: {version, action}}),
   join: (table, seat) => request("POST", `/api/tables/${enc(table)}/join`, {body: {seat}}),

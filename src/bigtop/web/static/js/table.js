@@ -361,6 +361,43 @@ function closeReplay() {
   draw();
 }
 
+// -- rules ----------------------------------------------------------------------------------
+
+/**
+ * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules: one
+ * paragraph a line, "* " starting a list item; short heads before a colon in bold),
+ * always as text, never as HTML; then the game's notes on this configuration and the
+ * module's hint on moving on this page.
+ */
+function showRules(rules) {
+  const parts = [];
+  let items = null; // the lines of the list being read
+  const HEAD = /^([^:.,;]{1,20}): /; // "Show: …", "White: …": what an item is about
+  const endList = () => {
+    if (!items) return;
+    // Heads are bold only when every item of the list has one (else the list looks uneven).
+    const bold = items.every((line) => HEAD.test(line));
+    parts.push(h("ul", {}, items.map((line) => {
+      const head = bold && HEAD.exec(line)[1];
+      return head ? h("li", {}, h("strong", {}, head), line.slice(head.length)) : h("li", {}, line);
+    })));
+    items = null;
+  };
+  for (const line of rules ? rules.rules : []) {
+    if (line.startsWith("* ")) {
+      (items ??= []).push(line.slice(2));
+    } else {
+      endList();
+      parts.push(h("p", {}, line));
+    }
+  }
+  endList();
+  if (!rules) parts.push(h("p", {class: "error"}, "The rules could not be loaded."));
+  for (const note of rules ? rules.notes : []) parts.push(h("p", {class: "note"}, note));
+  parts.push(h("p", {class: "how-to"}, h("strong", {}, "On this page: "), page.module.howTo));
+  fill($("rules-body"), parts);
+}
+
 // -- start ----------------------------------------------------------------------------------
 
 async function start() {
@@ -385,8 +422,7 @@ async function start() {
   }
   document.title = `${view.title} — bigtop`;
   $("game-title").textContent = view.title;
-  fill($("rules-body"));
-  $("rules-body").innerHTML = page.module.rules;
+  api.rules(table).then(showRules, () => showRules(null));
   $("auto-forced-line").hidden = !page.module.autoForced;
   if (token && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
   page.summarySeen = page.module.rounds(view.observation).rounds.length;

@@ -91,22 +91,9 @@ function turned(obs, ctx) {
 export default {
   name: "clown-15-go",
   title: "Clown 15 Go",
-  rules: `
-    <p>Be the first to lose all your cards.</p>
-    <ul>
-      <li>On your turn the top card of your closed pile is turned over for you.</li>
-      <li>Place it in the <b>middle</b>: a 1 starts a new row; any other card goes on a row whose
-        top is exactly one lower. A row that reaches 15 is complete.</li>
-      <li>Or place it on <b>another player's open pile</b> whose top is one higher or one
-        lower.</li>
-      <li>After placing, the next card is turned over. A card that fits nowhere is laid down on
-        your own open pile and your turn ends.</li>
-      <li>When your closed pile is empty, your open pile (but its top card) becomes your closed
-        pile.</li>
-    </ul>
-    <p>Places where the turned card may go are highlighted. When only one move is possible it
-    is played for you after a moment (untick “play forced moves for me” to click it
-    yourself).</p>`,
+  howTo: "Places where the turned card may go are highlighted; click one (or any pile: the " +
+    "server says why a card does not fit). When only one move is possible it is played for " +
+    "you after a moment (untick “play forced moves for me” to click it yourself).",
   autoForced: true,
   render(root, ctx) {
     const obs = ctx.obs;

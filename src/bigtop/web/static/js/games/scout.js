@@ -153,24 +153,9 @@ function controls(obs, ctx) {
 export default {
   name: "scout",
   title: "SCOUT",
-  rules: `
-    <p>Get rid of your cards and capture others'. Your hand's order is fixed; only the top
-    number of each card counts.</p>
-    <ul>
-      <li><b>Show</b>: play adjacent cards of your hand that form a set — all the same number,
-        or consecutive numbers — stronger than the active set: more cards beat fewer; at equal
-        size a same-number set beats a run, then higher numbers win. You capture the beaten set
-        (1 point per card).</li>
-      <li><b>Scout</b>: take the left or right card of the active set, turned either way, and
-        put it anywhere in your hand; its owner gets a scout token (1 point).</li>
-      <li><b>Scout &amp; Show</b>: once per round, scout and then show in the same turn.</li>
-      <li>Before your first action of a round you may turn your whole hand upside down.</li>
-      <li>A round ends when someone empties their hand, or when play returns to the owner of the
-        active set. Every card left in your hand is −1 (except for the owner of the set nobody
-        beat).</li>
-    </ul>
-    <p>Click cards of your hand to select adjacent cards, then <b>Show</b>. Click an end card of
-    the active set to scout it.</p>`,
+  howTo: "Click adjacent cards of your hand, then Show. To scout, click the left or right " +
+    "card of the active set, then Scout (or Scout & Show) and click a + between your cards " +
+    "where it should go.",
   render(root, ctx) {
     if (ui.version !== ctx.version) resetUi(ctx.version);
     const obs = ctx.obs;

@@ -268,20 +268,9 @@ export default {
   name: "tricky-landing",
   title: "Tricky Landing",
   hideMoveList: true,
-  rules: `
-    <p>Throw a card from your hand at the target card in the middle of the table; cards that
-    touch the target (directly or through each other) form tricks.</p>
-    <ul>
-      <li>Everyone throws one card per trick, the holder of the first-player card first.</li>
-      <li>Among the cards touching the target, the first face-up one sets the <b>lead suit</b>.
-        The highest card of the trump suit wins, otherwise the highest of the lead suit.</li>
-      <li>The winner takes the trick's cards face down: +1 point each.</li>
-      <li>A single miss becomes the new <b>trump</b> card; several misses are kept face up in
-        front of their throwers: −2 points each.</li>
-      <li>A card that lands face down is known only to its thrower.</li>
-    </ul>
-    <p>Pick a card, drag from your seat toward where it should stop, set the spin, and throw.
-    The throw is not exact: the card lands near the aim point.</p>`,
+  howTo: "Pick a card, drag from your seat toward where it should stop, set the spin, and " +
+    "throw (or use the arrow keys and Enter). The throw is not exact: the card lands near " +
+    "the aim point.",
   render(root, ctx) {
     if (ui.version !== ctx.version) Object.assign(ui, {version: ctx.version, dragging: false});
     const obs = ctx.obs;

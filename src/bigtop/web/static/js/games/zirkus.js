@@ -171,21 +171,8 @@ function facts(obs, ctx) {
 export default {
   name: "so-ein-zirkus",
   title: "So ein Zirkus",
-  rules: `
-    <p>Clowns carry coloured balls up the board; every ball that drops into a hole scores the
-    hole's points for that colour's player. The game ends when a ball falls into the
-    6-point hole.</p>
-    <ul>
-      <li>Roll the die (done for you), then <b>add</b> a ball of the rolled colour to a clown
-        with room (black or white: any colour), or <b>move</b> a clown whose top ball has the
-        rolled colour (black or white: any clown with balls).</li>
-      <li>A clown moves as many fields as it holds balls: forward or sideways, never back,
-        never through another clown, never twice over a field. It must make the full move
-        where possible.</li>
-      <li>Each empty hole it enters takes its <b>bottom</b> ball.</li>
-      <li>On black you may also put a clown back on a free start field.</li>
-    </ul>
-    <p>Click a clown to see its paths on the board, then click a path (or use the buttons).</p>`,
+  howTo: "The die is rolled for you. Click a clown to see its paths on the board, then " +
+    "click a path (or use the buttons under the board).",
   render(root, ctx) {
     if (ui.version !== ctx.version) Object.assign(ui, {version: ctx.version, clown: null, hover: null});
     const obs = ctx.obs;
