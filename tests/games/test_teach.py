@@ -58,7 +58,8 @@ def test_the_rules_follow_the_options() -> None:
         return " ".join(teaching(name).rules(new_game(name, players, options)))
 
     assert "pushes it a field on" not in words("so-ein-zirkus", 2, {})
-    assert "onto a free field, once a move" in words("so-ein-zirkus", 2, {"shoving": "shove"})
+    assert "onto a free field, not off the board, once a move" in words(
+        "so-ein-zirkus", 2, {"shoving": "shove"})
     assert "restarts empty" in words("so-ein-zirkus", 2, {"shoving": "clumsy"})
     assert "until a total reaches 12" in words("so-ein-zirkus", 2, {
         "tournament": "score", "tournament_score": 12})

@@ -372,6 +372,6 @@ def test_the_rules_text_follows_the_options(k: int) -> None:
     assert ("linked only through other cards" in flat) == (rule == "linked-directly")
     collected = options.get("face_down_cards", "to-winners") == "to-winners"
     assert ("the winner collects them too" in flat) == collected
-    assert ("Face-down cards never win; they are discarded" in flat) == (not collected)
+    assert ("Face-down cards never win and are discarded" in flat) == (not collected)
     named = options.get("face_down_miss", "names-suit") == "names-suit"
-    assert ("if it landed face down, it is discarded instead" in flat) == (not named)
+    assert ("landed face down is discarded instead" in flat) == (not named)

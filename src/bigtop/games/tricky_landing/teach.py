@@ -45,10 +45,10 @@ def rules(game: Game) -> list[str]:
             "the trick has no lead suit." if o.face_down_lead == "no-lead" else
             "The first face-up card to touch the target sets the lead suit.")
     no_lead = {
-        "linked-directly": " There is none when the cards touching the target are linked "
-        "only through other cards.",
-        "all-pairs-touch": " There is none when two cards touching the target do not touch "
-        "each other.",
+        "linked-directly": " But there is no lead suit when the cards touching the target "
+        "are linked only through other cards.",
+        "all-pairs-touch": " But there is no lead suit when two cards touching the target "
+        "do not touch each other.",
     }.get(o.lead_suit, "")
     face_down = (", but the winner collects them too" if o.face_down_cards == "to-winners"
                  else " and are discarded")

@@ -46,8 +46,8 @@ def rules(game: Game) -> list[str]:
                   else "if it cannot, it may not move)"))
     never = ("never onto or past another clown" if o.shoving == "off" else
              "never past another clown; stepping onto one pushes it a field on, "
-             + ("once a move (one pushed off the board restarts empty)"
-                if o.shoving == "clumsy" else "onto a free field, once a move"))
+             + ("once a move (one pushed off the board restarts empty on a start field)"
+                if o.shoving == "clumsy" else "onto a free field, not off the board, once a move"))
     end = {"games": f"the most points over {count(o.tournament_games, 'game')} wins",
            "score": f"games go on until a total reaches {o.tournament_score}, then the most "
            "points wins"}.get(o.tournament, "most points wins")
