@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -28,7 +29,7 @@ from bigtop.core.errors import (
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng, derive_uniform
+from bigtop.core.rng import chance_uniform, derive_rng
 from bigtop.games.zirkus.actions import (
     BALLS_PER_COLOUR,
     BLACK,
@@ -86,7 +87,7 @@ __all__ = [  # actions and options live in their own modules; importable from he
 
 # What pick_outcome adds up over the six equally likely die faces, summed the same way (so a
 # roll drawn against these bounds is the one the core's sample_chance would draw).
-_ROLL_BOUNDS: list[float] = list(itertools.accumulate([1.0 / len(FACES)] * len(FACES)))
+_ROLL_BOUNDS: Final[list[float]] = list(itertools.accumulate([1.0 / len(FACES)] * len(FACES)))
 
 _ALL_STEPS = tuple("".join(p) for n in range(1, CLOWN_CAPACITY + 1)
                    for p in itertools.product(STEPS, repeat=n))
@@ -465,7 +466,7 @@ class ZirkusState(State[ZirkusGame]):
         (``pick_outcome`` over six equal chances), without listing the outcomes."""
         if self.phase != "roll" or self.finished:
             return super().sample_chance()
-        r = derive_uniform(self.seed, "chance", len(self.history))
+        r = chance_uniform(self.seed, len(self.history))
         bounds = _ROLL_BOUNDS
         for i in range(len(bounds)):
             if r < bounds[i]:
