@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -36,6 +36,13 @@ __all__ = [  # the actions and options live in their own modules; importable fro
 ]
 
 # -- the game -------------------------------------------------------------------------------
+
+# The action classes come from an uncompiled module, and compiled code looks an imported name
+# up in the module's dict at every use; as Final aliases they are C statics.
+_SHOW: Final = Show
+_SCOUT: Final = Scout
+_INSERT: Final = Insert
+_TURN_HAND: Final = TurnHand
 
 _PHASES = ("turn", "insert", "show")
 
@@ -388,8 +395,7 @@ class ScoutState(State[ScoutGame]):
                 else:
                     best = _best_strength([c[0] for c in hand])
                     for scout in g.scout_lists[1][two]:
-                        assert isinstance(scout, Scout)
-                        if self._scout_and_show_possible(scout.end, best):
+                        if self._scout_and_show_possible(cast(Scout, scout).end, best):
                             out.append(scout)
         # S5: a pass whenever neither Show nor Scout is possible; turning the hand stays a
         # choice beside it, never the only way on.
@@ -459,8 +465,10 @@ class ScoutState(State[ScoutGame]):
         p = self.to_act
         hand = self.hands[p]
         known = self.known[p]
-        if type(action) is Show:
-            s, n = action.start, action.length
+        t = type(action)
+        if t is _SHOW:
+            show = cast(Show, action)
+            s, n = show.start, show.length
             shown = hand[s:s + n]
             del hand[s:s + n]
             del known[s:s + n]
@@ -474,8 +482,9 @@ class ScoutState(State[ScoutGame]):
                 self._end_round("emptied")
                 return
             self._next_turn()
-        elif type(action) is Scout:
-            card = self.active.pop(0 if action.end == "left" else -1)
+        elif t is _SCOUT:
+            scout = cast(Scout, action)
+            card = self.active.pop(0 if scout.end == "left" else -1)
             owner = self.active_owner
             assert owner is not None
             self.scout_tokens[owner] += 1
@@ -483,17 +492,20 @@ class ScoutState(State[ScoutGame]):
                 # S2: the table is empty; the count restarts. (Under 'ends-round-at-owner' the
                 # former owner is kept: play coming back to them ends the round.)
                 self.active_owner = None
-            if action.and_show:
+            and_show = scout.and_show
+            if and_show:
                 self.show_tokens[p] = False
             self.pending = card
-            self.pending_and_show = action.and_show
+            self.pending_and_show = and_show
             self.phase = "insert"
             self._acted(p)
-        elif type(action) is Insert:
+        elif t is _INSERT:
+            insert = cast(Insert, action)
             scouted = self.pending
             assert scouted is not None
-            hand.insert(action.position, (scouted[1], scouted[0]) if action.flip else scouted)
-            known.insert(action.position, True)
+            position = insert.position
+            hand.insert(position, (scouted[1], scouted[0]) if insert.flip else scouted)
+            known.insert(position, True)
             self.pending = None
             if self.pending_and_show:
                 self.pending_and_show = False
@@ -501,7 +513,7 @@ class ScoutState(State[ScoutGame]):
             else:
                 self.phase = "turn"
                 self._next_turn()
-        elif type(action) is TurnHand:
+        elif t is _TURN_HAND:
             hand.reverse()
             hand[:] = [(b, a) for a, b in hand]
             known.reverse()

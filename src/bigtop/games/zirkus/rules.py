@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Final
+from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -88,6 +88,14 @@ __all__ = [  # actions and options live in their own modules; importable from he
 # What pick_outcome adds up over the six equally likely die faces, summed the same way (so a
 # roll drawn against these bounds is the one the core's sample_chance would draw).
 _ROLL_BOUNDS: Final[list[float]] = list(itertools.accumulate([1.0 / len(FACES)] * len(FACES)))
+
+# The action classes come from an uncompiled module, and compiled code looks an imported name
+# up in the module's dict at every use; as Final aliases they are C statics.
+_ROLL: Final = Roll
+_ADD: Final = Add
+_MOVE: Final = Move
+_BACK_TO_START: Final = BackToStart
+_UPEND: Final = Upend
 
 _ALL_STEPS = tuple("".join(p) for n in range(1, CLOWN_CAPACITY + 1)
                    for p in itertools.product(STEPS, repeat=n))
@@ -170,6 +178,9 @@ class ZirkusGame(Game[ZirkusOptions]):
         self.hole_value = [v for _, v in b.holes]
         self.six = b.six_hole
         self.start_set = frozenset(b.start)
+        self.starts: list[int] = list(b.start)
+        self.face_number = {face: i for i, face in enumerate(FACES)}
+        self.colour_number = {colour: i for i, colour in enumerate(COLOURS)}
         self.field_names = [b.field_name(f) for f in range(size)]
         self.field_index = {name: f for f, name in enumerate(self.field_names)}
         opts = self.options
@@ -407,7 +418,7 @@ class ZirkusState(State[ZirkusGame]):
 
     def _free_starts(self) -> list[int]:
         taken = set(self.clown_field)
-        return [f for f in self.game.board.start if f not in taken]
+        return [f for f in self.game.starts if f not in taken]
 
     def _legal_actions(self) -> list[Action]:
         if self._next_legal is not None:
@@ -426,16 +437,14 @@ class ZirkusState(State[ZirkusGame]):
         face = self.roll
         out: list[Action] = []
         supply = self.supply
-        if face < 4:
-            colours = [face] if supply[face] > 0 else []
-        else:
-            colours = [c for c in range(4) if supply[c] > 0]
+        # A colour face adds its colour; black and white any colour still in the supply.
+        low, high = (face, face + 1) if face < 4 else (0, 4)
         stacks, cf = self.stacks, self.clown_field
-        if colours:
-            for k in range(NUM_CLOWNS):
-                if len(stacks[k]) < CLOWN_CAPACITY:
-                    adds = g.adds[k]
-                    for c in colours:
+        for k in range(NUM_CLOWNS):
+            if len(stacks[k]) < CLOWN_CAPACITY:
+                adds = g.adds[k]
+                for c in range(low, high):
+                    if supply[c] > 0:
                         out.append(adds[c])
         occupied = 0  # every clown's field as a bit mask
         for k in range(NUM_CLOWNS):
@@ -524,9 +533,8 @@ class ZirkusState(State[ZirkusGame]):
         g = self.game
         t = type(action)
         self._next_legal = None  # (unused if the action was not taken from the list)
-        if t is Roll:
-            assert isinstance(action, Roll)
-            self.roll = FACES.index(action.face)
+        if t is _ROLL:
+            self.roll = g.face_number[cast(Roll, action).face]
             self.turn += 1
             self.phase = "act"
             legal = self._act_actions()
@@ -535,10 +543,10 @@ class ZirkusState(State[ZirkusGame]):
             else:
                 self._end_turn()  # "that player loses his turn"
             return
-        if t is Add:
-            assert isinstance(action, Add)
-            c = COLOURS.index(action.colour)
-            k = action.clown
+        if t is _ADD:
+            add = cast(Add, action)
+            c = g.colour_number[add.colour]
+            k = add.clown
             self.supply[c] -= 1
             f = self.clown_field[k]
             h = g.hole_at[f]
@@ -550,9 +558,9 @@ class ZirkusState(State[ZirkusGame]):
                     return
             else:
                 self.stacks[k].append(c)
-        elif t is Move:
-            assert isinstance(action, Move)
-            if self._walk(action.clown, action.steps):
+        elif t is _MOVE:
+            move = cast(Move, action)
+            if self._walk(move.clown, move.steps):
                 return
             if self.ejected >= 0:
                 free = self._free_starts()
@@ -561,12 +569,11 @@ class ZirkusState(State[ZirkusGame]):
                     return
                 self.clown_field[self.ejected] = free[0]
                 self.ejected = -1
-        elif t is BackToStart:
-            assert isinstance(action, BackToStart)
-            self.clown_field[action.clown] = g.field_index[action.field]
-        elif t is Upend:
-            assert isinstance(action, Upend)
-            st = self.stacks[action.clown]
+        elif t is _BACK_TO_START:
+            back = cast(BackToStart, action)
+            self.clown_field[back.clown] = g.field_index[back.field]
+        elif t is _UPEND:
+            st = self.stacks[cast(Upend, action).clown]
             st.append(st.pop(0))
         else:
             assert isinstance(action, Restart)
