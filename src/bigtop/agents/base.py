@@ -46,7 +46,8 @@ class RandomAgent:
 def randbelow(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n >= 1``: the same draws from the generator (CPython's
     ``_randbelow``: ``getrandbits`` of ``n``'s bit length until below ``n``), without its two
-    interpreted frames, which were a tenth of a random rollout in a compiled engine.
+    interpreted frames: 0.055 µs a draw compiled against 0.14 µs, about a tenth of a compiled
+    engine's random step (tests/agents/test_randbelow.py holds it to ``randrange``).
 
     >>> r, s = random.Random(3), random.Random(3)
     >>> [randbelow(r, 10) for _ in range(5)] == [s.randrange(10) for _ in range(5)]

@@ -312,7 +312,7 @@ class ZirkusGame(Game[ZirkusOptions]):
         return []
 
     def _walk_paths(self, pos: int, visited: int, occ: int, pushed: bool, steps: str, n: int,
-              by_len: list[list[str]]) -> None:
+                    by_len: list[list[str]]) -> None:
         """Every path on from ``pos`` (``visited`` and ``occ`` are bit masks of fields), by
         length, in the order F, L, R at every step."""
         if len(steps) == n:
