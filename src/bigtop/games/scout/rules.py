@@ -24,7 +24,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
@@ -726,7 +726,7 @@ class ScoutState(State[ScoutGame]):
                  for i, k in enumerate(self.known[q]) if not k]
         # Sorted first, so the draw depends only on what ``player`` sees and the seed.
         pool = sorted([canonical(self.hands[q][i]) for q, i in slots] + list(self.unused))
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for (q, i), card in zip(slots, pool, strict=False):
             new.hands[q][i] = card if rng.random() < 0.5 else (card[1], card[0])
         new.unused = pool[len(slots):]

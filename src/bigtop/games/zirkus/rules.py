@@ -29,7 +29,7 @@ from bigtop.core.errors import (
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.rng import chance_uniform, derive_rng
+from bigtop.core.rng import chance_uniform, derive_rng, shuffle
 from bigtop.games.zirkus.actions import (
     BALLS_PER_COLOUR,
     BLACK,
@@ -934,7 +934,7 @@ class ZirkusState(State[ZirkusGame]):
         if self.game.secret and not self.finished:
             own = self.colours[player]
             rest = [c for c in range(4) if c != own]
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             it = iter(rest)
             new.colours = [own if p == player else next(it) for p in range(n)]
         new.seed = rng.getrandbits(63)

@@ -1,12 +1,14 @@
-"""The rollout step draws with ``randbelow``, which must equal ``Random.randrange`` draw for
-draw (else seeded random games and IS-MCTS trees would change with it)."""
+"""The compiled draws ``randbelow`` and ``shuffle`` must equal ``Random.randrange`` and
+``Random.shuffle`` draw for draw (else seeded random games, deals and IS-MCTS trees would
+change with them)."""
 
 from __future__ import annotations
 
 import random
 
-from bigtop.agents.base import RandomAgent, randbelow
+from bigtop.agents.base import RandomAgent
 from bigtop.core.registry import new_game
+from bigtop.core.rng import randbelow, shuffle
 
 
 def test_randbelow_is_randrange() -> None:
@@ -16,6 +18,17 @@ def test_randbelow_is_randrange() -> None:
         for n in sizes:
             assert randbelow(ours, n) == theirs.randrange(n), n
     assert ours.random() == theirs.random()  # the generators are in the same state after
+
+
+def test_shuffle_is_random_shuffle() -> None:
+    for size in (0, 1, 2, 3, 10, 45, 110):
+        ours, theirs = random.Random(size), random.Random(size)
+        for _ in range(20):
+            a, b = list(range(size)), list(range(size))
+            shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b, size
+        assert ours.random() == theirs.random()
 
 
 def test_random_agent_picks_as_randrange_would() -> None:
