@@ -289,7 +289,11 @@ class ZirkusGame(Game[ZirkusOptions]):
 
     def move_list(self, k: int, field: int, others: int, balls: int) -> list[Action]:
         """The Moves of clown ``k`` (``balls`` balls on ``field``) with the other clowns on
-        the fields of bit mask ``others``: interned, cached, shared (never modify it)."""
+        the fields of bit mask ``others``: interned, cached, shared (never modify it).
+
+        >>> ZirkusGame(2).move_list(0, 0, 1 << 1 | 1 << 2, 2)  # as in :meth:`paths`
+        [Move(clown=0, steps='FF'), Move(clown=0, steps='FR')]
+        """
         occ = others & self.reach[balls][field]
         key = ((occ * self.size + field) * (CLOWN_CAPACITY + 1) + balls) * NUM_CLOWNS + k
         got = self._move_lists.get(key)
@@ -472,7 +476,13 @@ class ZirkusState(State[ZirkusGame]):
 
     def sample_chance(self) -> Action:
         """The die roll :meth:`apply_chance` would apply: the core's draw
-        (``pick_outcome`` over six equal chances), without listing the outcomes."""
+        (``pick_outcome`` over six equal chances), without listing the outcomes.
+
+        >>> from bigtop import new_state
+        >>> s = new_state("so-ein-zirkus", players=3, seed=4)
+        >>> s.sample_chance() is State.sample_chance(s)
+        True
+        """
         if self.phase != "roll" or self.finished:
             return super().sample_chance()
         r = chance_uniform(self.seed, len(self.history))
