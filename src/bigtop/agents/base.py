@@ -20,6 +20,7 @@ from typing import Protocol
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
+from bigtop.core.rng import randbelow
 
 
 class Agent(Protocol):
@@ -40,7 +41,7 @@ class RandomAgent:
 
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
-        return legal[self._rng.randrange(len(legal))]
+        return legal[randbelow(self._rng, len(legal))]
 
 
 def random_step(state: State, rng: random.Random) -> Action:
@@ -50,7 +51,7 @@ def random_step(state: State, rng: random.Random) -> Action:
         action = state.sample_chance()
     else:
         legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
+        action = legal[randbelow(rng, len(legal))]
     state.apply_listed(action)  # taken from the state's own lists: no second check
     return action
 

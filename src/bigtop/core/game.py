@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, cast
+from typing import Any, ClassVar, Final, Generic, cast
 
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
@@ -29,10 +29,11 @@ from bigtop.core.errors import (
 )
 from bigtop.core.limits import check_state_payload
 from bigtop.core.options import RuleOptions
-from bigtop.core.rng import check_seed, derive_seed, derive_uniform
+from bigtop.core.rng import chance_uniform, check_seed, derive_seed
 
-CHANCE = -1
-TERMINAL = -4
+# Final: compiled modules inline them (a plain module constant is a dict look-up per use).
+CHANCE: Final = -1
+TERMINAL: Final = -4
 
 JSON = dict[str, Any]
 
@@ -375,8 +376,7 @@ class State(ABC, Generic[_G]):
 
     def sample_chance(self) -> Action:
         """The outcome :meth:`apply_chance` would apply, without applying it."""
-        return pick_outcome(self.chance_outcomes(),
-                            derive_uniform(self.seed, "chance", len(self.history)))
+        return pick_outcome(self.chance_outcomes(), chance_uniform(self.seed, len(self.history)))
 
     def _why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal; games may be more specific."""

@@ -27,7 +27,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
 from bigtop.games.clown15go.actions import (
     Borrow,
@@ -199,7 +199,7 @@ class Clown15GoState(State[Clown15GoGame]):
         deck does not divide evenly the first players get one card more)."""
         n = self.game.num_players
         cards = list(self.deck.cards)
-        derive_rng(self.seed, "deal").shuffle(cards)
+        shuffle(derive_rng(self.seed, "deal"), cards)
         for i, c in enumerate(cards):
             self.closed[i % n].append(c)
         self._begin_turn(self.game.options.first_player)
@@ -470,7 +470,7 @@ class Clown15GoState(State[Clown15GoGame]):
                 return
             rest = pile[:len(pile) - keep]
             if self.game.options.recycle == "shuffle":
-                derive_rng(self.seed, "recycle", len(self.history)).shuffle(rest)
+                shuffle(derive_rng(self.seed, "recycle", len(self.history)), rest)
             rest.reverse()  # turning the pile over: its bottom card comes up first
             self.closed[p] = closed = rest
             self.open_piles[p] = pile[len(pile) - keep:]
@@ -736,7 +736,7 @@ class Clown15GoState(State[Clown15GoGame]):
         dealt = [q for q in range(n) if not self.recycled[q]]
         # Sorted first, so the draw depends only on what is public and the seed.
         pool = sorted(c for q in dealt for c in self.closed[q])
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         i = 0
         for q in dealt:
             k = len(self.closed[q])
@@ -745,7 +745,7 @@ class Clown15GoState(State[Clown15GoGame]):
         for q in range(n):
             if self.recycled[q]:
                 new.closed[q] = sorted(new.closed[q])
-                rng.shuffle(new.closed[q])
+                shuffle(rng, new.closed[q])
         new.seed = rng.getrandbits(63)
         return new
 

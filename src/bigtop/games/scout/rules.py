@@ -17,14 +17,14 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
@@ -36,6 +36,13 @@ __all__ = [  # the actions and options live in their own modules; importable fro
 ]
 
 # -- the game -------------------------------------------------------------------------------
+
+# The action classes come from an uncompiled module, and compiled code looks an imported name
+# up in the module's dict at every use; as Final aliases they are C statics.
+_SHOW: Final = Show
+_SCOUT: Final = Scout
+_INSERT: Final = Insert
+_TURN_HAND: Final = TurnHand
 
 _PHASES = ("turn", "insert", "show")
 
@@ -190,6 +197,8 @@ class ScoutGame(Game[ScoutOptions]):
         super().__init__(num_players, options)
         num_players = self.num_players  # checked by Game.__init__
         self.deck = deck_for(num_players)
+        # faces[1][i]: deck[i] upside down; shared tuples, so a deal builds none.
+        self.faces: list[list[Card]] = [list(self.deck), [(b, a) for a, b in self.deck]]
         self.deck_set = frozenset(self.deck)
         self.hand_size = HAND_SIZE[num_players]
         self.rounds = self.options.rounds or num_players
@@ -199,6 +208,18 @@ class ScoutGame(Game[ScoutOptions]):
         self.pass_action = Pass()
         self.turn_hand = TurnHand()
         self.scouts = {(e, t): Scout(e, t) for e in ("left", "right") for t in (False, True)}
+        # scout_lists[and_show][k]: the Scouts of an active set of k + 1 cards, 1 or more (a
+        # one-card set is scouted from the left only).
+        self.scout_lists: list[list[list[Action]]] = [
+            [[self.scouts["left", t]], [self.scouts["left", t], self.scouts["right", t]]]
+            for t in (False, True)]
+        # The rule options the hot loop asks about, as plain attributes.
+        opts = self.options
+        self.scout_last_allowed = opts.scout_last_card != "forbidden"
+        self.scout_empties_table = opts.scout_last_card == "empties-table"
+        self.turn_before_first = opts.hand_turn == "before-first-action"
+        self.turn_off = opts.hand_turn == "off"
+        self.exempt_unbeaten = opts.exemption == "unbeaten-set"
         h = self.max_hand
         self.inserts = [(Insert(p, False), Insert(p, True)) for p in range(h + 1)]
         # insert_lists[k]: every Insert into a hand of k cards, in legal-action order.
@@ -268,22 +289,27 @@ class ScoutState(State[ScoutGame]):
         g = self.game
         rng = derive_rng(self.seed, "deal", self.round)
         # Sorting by random keys is a uniform shuffle and much faster than random.shuffle.
-        keys = [rng.random() for _ in g.deck]
-        deck = g.deck
-        cards = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
-        flips = rng.getrandbits(len(cards))  # random orientation, one bit per card
+        size = len(g.deck)
+        draw = rng.random
+        keys = [draw() for _ in range(size)]
+        order = sorted(range(size), key=keys.__getitem__)  # the shuffled deck, by index
+        flips = rng.getrandbits(size)  # random orientation, one bit per card
+        faces = g.faces
         n, k = g.num_players, g.hand_size
         for p in range(n):
-            self.hands[p] = [(c[1], c[0]) if flips >> i & 1 else c
-                             for i, c in enumerate(cards[p * k:(p + 1) * k], p * k)]
+            hand: list[Card] = []
+            for i in range(p * k, (p + 1) * k):
+                hand.append(faces[flips >> i & 1][order[i]])
+            self.hands[p] = hand
             self.known[p] = [False] * k
             self.captured[p] = []
-        self.unused = cards[n * k:]
+        upright = faces[0]
+        self.unused = [upright[order[i]] for i in range(n * k, size)]
         self.active = []
         self.active_owner = None
         self.scout_tokens = [0] * n
         self.show_tokens = [True] * n
-        self.hand_decided = [g.options.hand_turn == "off"] * n
+        self.hand_decided = [g.turn_off] * n
         self.pending = None
         self.pending_and_show = False
         self.phase = "turn"
@@ -307,12 +333,11 @@ class ScoutState(State[ScoutGame]):
         min_len = max(1, beat // 32)
         singles = min_len == 1
         out: list[Action] = []
-        append = out.append
         for i in range(n):
             v = tops[i]
             row = shows[i]
             if singles and 48 + v > beat:
-                append(row[1])
+                out.append(row[1])
             j = i + 1
             if j >= n:
                 break
@@ -328,7 +353,7 @@ class ScoutState(State[ScoutGame]):
                 length = j - i + 1
                 if length >= min_len and length * 32 + kind + (
                         v if step >= 0 else tops[j]) > beat:
-                    append(row[length])
+                    out.append(row[length])
                 j += 1
                 if j >= n or tops[j] != expect:
                     break
@@ -360,19 +385,18 @@ class ScoutState(State[ScoutGame]):
         if self.phase == "show":
             return out
         active = self.active
-        if active and (len(active) > 1 or g.options.scout_last_card != "forbidden"):
-            ends = ("left",) if len(active) == 1 else ("left", "right")
-            for end in ends:
-                out.append(g.scouts[end, False])
+        if active and (len(active) > 1 or g.scout_last_allowed):
+            two = 1 if len(active) > 1 else 0
+            out.extend(g.scout_lists[0][two])
             if self.show_tokens[p]:
                 if can_show:
                     # What beats the whole active set beats it less one card.
-                    out.extend(g.scouts[end, True] for end in ends)
+                    out.extend(g.scout_lists[1][two])
                 else:
                     best = _best_strength([c[0] for c in hand])
-                    for end in ends:
-                        if self._scout_and_show_possible(end, best):
-                            out.append(g.scouts[end, True])
+                    for scout in g.scout_lists[1][two]:
+                        if self._scout_and_show_possible(cast(Scout, scout).end, best):
+                            out.append(scout)
         # S5: a pass whenever neither Show nor Scout is possible; turning the hand stays a
         # choice beside it, never the only way on.
         if not out:
@@ -441,8 +465,10 @@ class ScoutState(State[ScoutGame]):
         p = self.to_act
         hand = self.hands[p]
         known = self.known[p]
-        if type(action) is Show:
-            s, n = action.start, action.length
+        t = type(action)
+        if t is _SHOW:
+            show = cast(Show, action)
+            s, n = show.start, show.length
             shown = hand[s:s + n]
             del hand[s:s + n]
             del known[s:s + n]
@@ -456,26 +482,30 @@ class ScoutState(State[ScoutGame]):
                 self._end_round("emptied")
                 return
             self._next_turn()
-        elif type(action) is Scout:
-            card = self.active.pop(0 if action.end == "left" else -1)
+        elif t is _SCOUT:
+            scout = cast(Scout, action)
+            card = self.active.pop(0 if scout.end == "left" else -1)
             owner = self.active_owner
             assert owner is not None
             self.scout_tokens[owner] += 1
-            if not self.active and self.game.options.scout_last_card == "empties-table":
+            if not self.active and self.game.scout_empties_table:
                 # S2: the table is empty; the count restarts. (Under 'ends-round-at-owner' the
                 # former owner is kept: play coming back to them ends the round.)
                 self.active_owner = None
-            if action.and_show:
+            and_show = scout.and_show
+            if and_show:
                 self.show_tokens[p] = False
             self.pending = card
-            self.pending_and_show = action.and_show
+            self.pending_and_show = and_show
             self.phase = "insert"
             self._acted(p)
-        elif type(action) is Insert:
+        elif t is _INSERT:
+            insert = cast(Insert, action)
             scouted = self.pending
             assert scouted is not None
-            hand.insert(action.position, (scouted[1], scouted[0]) if action.flip else scouted)
-            known.insert(action.position, True)
+            position = insert.position
+            hand.insert(position, (scouted[1], scouted[0]) if insert.flip else scouted)
+            known.insert(position, True)
             self.pending = None
             if self.pending_and_show:
                 self.pending_and_show = False
@@ -483,7 +513,7 @@ class ScoutState(State[ScoutGame]):
             else:
                 self.phase = "turn"
                 self._next_turn()
-        elif type(action) is TurnHand:
+        elif t is _TURN_HAND:
             hand.reverse()
             hand[:] = [(b, a) for a, b in hand]
             known.reverse()
@@ -494,7 +524,7 @@ class ScoutState(State[ScoutGame]):
 
     def _acted(self, p: int) -> None:
         """S1: under the default the chance to turn the hand ends with the first action."""
-        if self.game.options.hand_turn == "before-first-action":
+        if self.game.turn_before_first:
             self.hand_decided[p] = True
 
     def _next_turn(self) -> None:
@@ -509,7 +539,7 @@ class ScoutState(State[ScoutGame]):
     def _end_round(self, why: str) -> None:
         n = self.game.num_players
         exempt = (self.active_owner if why == "unbeaten"
-                  and self.game.options.exemption == "unbeaten-set" else None)
+                  and self.game.exempt_unbeaten else None)
         scores = []
         for q in range(n):
             s = len(self.captured[q]) + self.scout_tokens[q]
@@ -696,7 +726,7 @@ class ScoutState(State[ScoutGame]):
                  for i, k in enumerate(self.known[q]) if not k]
         # Sorted first, so the draw depends only on what ``player`` sees and the seed.
         pool = sorted([canonical(self.hands[q][i]) for q, i in slots] + list(self.unused))
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for (q, i), card in zip(slots, pool, strict=False):
             new.hands[q][i] = card if rng.random() < 0.5 else (card[1], card[0])
         new.unused = pool[len(slots):]

@@ -5,16 +5,18 @@ BackToStart, Upend and Restart."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from bigtop.core.actions import Action
 
 COLOURS = ("red", "yellow", "blue", "green")
 FACES = (*COLOURS, "black", "white")
-BLACK, WHITE = 4, 5
-BALLS_PER_COLOUR = 3
-CLOWN_CAPACITY = 3
-STEPS = "FLR"
+# Final: the compiled rules inline these numbers (a plain constant costs a look-up per use).
+BLACK: Final = 4
+WHITE: Final = 5
+BALLS_PER_COLOUR: Final = 3
+CLOWN_CAPACITY: Final = 3
+STEPS: Final = "FLR"
 """Step letters: F = forward (away from the start edge), L = towards column A, R = away from
 column A. There is no backward step (the rulebook: "Clowns may move forward or sideways")."""
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -28,7 +29,7 @@ from bigtop.core.errors import (
     MalformedActionError,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_rng
+from bigtop.core.rng import chance_uniform, derive_rng, shuffle
 from bigtop.games.zirkus.actions import (
     BALLS_PER_COLOUR,
     BLACK,
@@ -83,6 +84,18 @@ __all__ = [  # actions and options live in their own modules; importable from he
 ]
 
 # -- the game -------------------------------------------------------------------------------
+
+# What pick_outcome adds up over the six equally likely die faces, summed the same way (so a
+# roll drawn against these bounds is the one the core's sample_chance would draw).
+_ROLL_BOUNDS: Final[list[float]] = list(itertools.accumulate([1.0 / len(FACES)] * len(FACES)))
+
+# The action classes come from an uncompiled module, and compiled code looks an imported name
+# up in the module's dict at every use; as Final aliases they are C statics.
+_ROLL: Final = Roll
+_ADD: Final = Add
+_MOVE: Final = Move
+_BACK_TO_START: Final = BackToStart
+_UPEND: Final = Upend
 
 _ALL_STEPS = tuple("".join(p) for n in range(1, CLOWN_CAPACITY + 1)
                    for p in itertools.product(STEPS, repeat=n))
@@ -156,12 +169,18 @@ class ZirkusGame(Game[ZirkusOptions]):
         left = [f - 1 if f % w else -1 for f in range(size)]
         right = [f + 1 if f % w < w - 1 else -1 for f in range(size)]
         self.step = {"F": fwd, "L": left, "R": right}
+        # The same by direction number (the index of its letter in STEPS), for the hot loops.
+        self.step_by_dir: list[list[int]] = [fwd, left, right]
+        self.size = size
         self.hole_at = [-1] * size
         for i, (f, _) in enumerate(b.holes):
             self.hole_at[f] = i
         self.hole_value = [v for _, v in b.holes]
         self.six = b.six_hole
         self.start_set = frozenset(b.start)
+        self.starts: list[int] = list(b.start)
+        self.face_number = {face: i for i, face in enumerate(FACES)}
+        self.colour_number = {colour: i for i, colour in enumerate(COLOURS)}
         self.field_names = [b.field_name(f) for f in range(size)]
         self.field_index = {name: f for f, name in enumerate(self.field_names)}
         opts = self.options
@@ -169,6 +188,11 @@ class ZirkusGame(Game[ZirkusOptions]):
         self.shove = opts.shoving != "off"
         self.clumsy = opts.shoving == "clumsy"
         self.secret = opts.secret_clown
+        # Option flags the hot loop reads, as plain attributes of the compiled class.
+        self.drop_on_stop = opts.drop_on_stop
+        self.upside_down = opts.upside_down
+        self.turn_limit = opts.turn_limit
+        self.fill_short = opts.short_move != "no-move"
         # Interned actions: legal-action lists hold references only.
         self.rolls = [Roll(f) for f in FACES]  # type: ignore[arg-type]
         self.adds = [[Add(k, c) for c in COLOURS] for k in range(NUM_CLOWNS)]  # type: ignore
@@ -187,7 +211,30 @@ class ZirkusGame(Game[ZirkusOptions]):
         self._all.extend(self.upends)
         self._all.extend(self.restarts.values())
         self.action_table = ActionTable(self._all)
-        self._paths: dict[tuple[int, tuple[int, ...], int], tuple[str, ...]] = {}
+        # Each Move's steps as direction numbers, looked up by the steps string.
+        self.step_dirs = {s: [STEPS.index(d) for d in s] for s in _ALL_STEPS}
+        # reach[balls][field]: every field a walk of ``balls`` steps from ``field`` can look
+        # at (a push looks one field further), as a bit mask: the other clowns outside it
+        # cannot change the paths, so they are left out of the cache keys.
+        self.reach: list[list[int]] = [[0] * size for _ in range(CLOWN_CAPACITY + 1)]
+        for f in range(size):
+            seen = 1 << f
+            frontier = [f]
+            for n in range(1, CLOWN_CAPACITY + 2):
+                ahead: list[int] = []
+                for e in frontier:
+                    for table in self.step_by_dir:
+                        nxt = table[e]
+                        if nxt >= 0 and not seen >> nxt & 1:
+                            seen |= 1 << nxt
+                            ahead.append(nxt)
+                frontier = ahead
+                if n >= 2:
+                    self.reach[n - 1][f] = seen
+        # Path and Move caches keyed by one integer (field, balls, clown and the masked
+        # other clowns): paths depend on nothing else.
+        self._paths: dict[int, list[str]] = {}
+        self._move_lists: dict[int, list[Action]] = {}
 
     def field_names_of_holes(self) -> list[str]:
         """The holes' field names in board-file order (the order of states' hole lists)."""
@@ -218,58 +265,88 @@ class ZirkusGame(Game[ZirkusOptions]):
     # -- paths ------------------------------------------------------------------------------
     def paths(self, field: int, others: tuple[int, ...], balls: int) -> tuple[str, ...]:
         """The legal step strings for a clown with ``balls`` balls on ``field`` when the other
-        clowns stand on ``others`` (sorted fields). Cached: they depend on nothing else."""
-        key = (field, others, balls)
+        clowns stand on ``others`` (fields; -1 for one off the board). Cached: they depend on
+        nothing else.
+
+        >>> g = ZirkusGame(2)
+        >>> g.paths(0, (1, 2), 2)  # A1 with two balls, clowns on B1 and C1
+        ('FF', 'FR')
+        """
+        occ = 0
+        for f in others:
+            if f >= 0:
+                occ |= 1 << f
+        return tuple(self._paths_masked(field, occ & self.reach[balls][field], balls))
+
+    def _paths_masked(self, field: int, occ: int, balls: int) -> list[str]:
+        """:meth:`paths` for the occupied fields ``occ`` (a bit mask inside the reach)."""
+        key = (occ * self.size + field) * (CLOWN_CAPACITY + 1) + balls
         got = self._paths.get(key)
         if got is None:
-            got = self._find_paths(field, others, balls)
+            got = self._find_paths(field, occ, balls)
             self._paths[key] = got
         return got
 
-    def _find_paths(self, field: int, others: tuple[int, ...], n: int) -> tuple[str, ...]:
+    def move_list(self, k: int, field: int, others: int, balls: int) -> list[Action]:
+        """The Moves of clown ``k`` (``balls`` balls on ``field``) with the other clowns on
+        the fields of bit mask ``others``: interned, cached, shared (never modify it).
+
+        >>> ZirkusGame(2).move_list(0, 0, 1 << 1 | 1 << 2, 2)  # as in :meth:`paths`
+        [Move(clown=0, steps='FF'), Move(clown=0, steps='FR')]
+        """
+        occ = others & self.reach[balls][field]
+        key = ((occ * self.size + field) * (CLOWN_CAPACITY + 1) + balls) * NUM_CLOWNS + k
+        got = self._move_lists.get(key)
+        if got is None:
+            moves = self.moves[k]
+            got = [moves[p] for p in self._paths_masked(field, occ, balls)]
+            self._move_lists[key] = got
+        return got
+
+    def _find_paths(self, field: int, occ: int, n: int) -> list[str]:
         by_len: list[list[str]] = [[] for _ in range(n + 1)]
-        step = self.step
-        shove, clumsy = self.shove, self.clumsy
-
-        def walk(pos: int, visited: frozenset[int], occ: frozenset[int], pushed: bool,
-                 steps: str) -> None:
-            if len(steps) == n:
-                return
-            for d in STEPS:
-                nxt = step[d][pos]
-                # Z7: never back onto a field used this move; the board edge stops a clown.
-                if nxt < 0 or nxt in visited:
-                    continue
-                new_occ = occ
-                now_pushed = pushed
-                if nxt in occ:
-                    # "A square already occupied by another clown may not be passed through"
-                    # unless shoving: one push per move, one field, no chains.
-                    if not shove or pushed:
-                        continue
-                    beyond = step[d][nxt]
-                    if beyond < 0:
-                        if not clumsy:
-                            continue
-                        new_occ = occ - {nxt}
-                    elif beyond in occ:
-                        continue
-                    else:
-                        new_occ = (occ - {nxt}) | {beyond}
-                    now_pushed = True
-                path = steps + d
-                by_len[len(path)].append(path)
-                walk(nxt, visited | {nxt}, new_occ, now_pushed, path)
-
-        walk(field, frozenset((field,)), frozenset(others), False, "")
+        self._walk_paths(field, 1 << field, occ, False, "", n, by_len)
         if self.lazy:
-            return tuple(p for ps in by_len for p in ps)
-        if by_len[n] or self.options.short_move == "no-move":
-            return tuple(by_len[n])
+            return [p for ps in by_len for p in ps]
+        if by_len[n] or not self.fill_short:
+            return by_len[n]
         for length in range(n - 1, 0, -1):
             if by_len[length]:
-                return tuple(by_len[length])
-        return ()
+                return by_len[length]
+        return []
+
+    def _walk_paths(self, pos: int, visited: int, occ: int, pushed: bool, steps: str, n: int,
+                    by_len: list[list[str]]) -> None:
+        """Every path on from ``pos`` (``visited`` and ``occ`` are bit masks of fields), by
+        length, in the order F, L, R at every step."""
+        if len(steps) == n:
+            return
+        for d in range(3):
+            table = self.step_by_dir[d]
+            nxt = table[pos]
+            # Z7: never back onto a field used this move; the board edge stops a clown.
+            if nxt < 0 or visited >> nxt & 1:
+                continue
+            new_occ = occ
+            now_pushed = pushed
+            if occ >> nxt & 1:
+                # "A square already occupied by another clown may not be passed through"
+                # unless shoving: one push per move, one field, no chains.
+                if not self.shove or pushed:
+                    continue
+                beyond = table[nxt]
+                if beyond < 0:
+                    if not self.clumsy:
+                        continue
+                    new_occ = occ & ~(1 << nxt)
+                elif occ >> beyond & 1:
+                    continue
+                else:
+                    new_occ = (occ & ~(1 << nxt)) | (1 << beyond)
+                now_pushed = True
+            path = steps + STEPS[d]
+            by_len[len(path)].append(path)
+            self._walk_paths(nxt, visited | (1 << nxt), new_occ, now_pushed, path, n, by_len)
 
 
 # -- the state ------------------------------------------------------------------------------
@@ -345,7 +422,7 @@ class ZirkusState(State[ZirkusGame]):
 
     def _free_starts(self) -> list[int]:
         taken = set(self.clown_field)
-        return [f for f in self.game.board.start if f not in taken]
+        return [f for f in self.game.starts if f not in taken]
 
     def _legal_actions(self) -> list[Action]:
         if self._next_legal is not None:
@@ -364,33 +441,56 @@ class ZirkusState(State[ZirkusGame]):
         face = self.roll
         out: list[Action] = []
         supply = self.supply
-        if face < 4:
-            colours = [face] if supply[face] > 0 else []
-        else:
-            colours = [c for c in range(4) if supply[c] > 0]
+        # A colour face adds its colour; black and white any colour still in the supply.
+        low, high = (face, face + 1) if face < 4 else (0, 4)
         stacks, cf = self.stacks, self.clown_field
-        if colours:
-            for k in range(NUM_CLOWNS):
-                if len(stacks[k]) < CLOWN_CAPACITY:
-                    adds = g.adds[k]
-                    out.extend(adds[c] for c in colours)
+        for k in range(NUM_CLOWNS):
+            if len(stacks[k]) < CLOWN_CAPACITY:
+                adds = g.adds[k]
+                for c in range(low, high):
+                    if supply[c] > 0:
+                        out.append(adds[c])
+        occupied = 0  # every clown's field as a bit mask
+        for k in range(NUM_CLOWNS):
+            if cf[k] >= 0:
+                occupied |= 1 << cf[k]
         for k in range(NUM_CLOWNS):
             st = stacks[k]
             # Z1: an empty clown has length 0 and cannot move.
             if st and (face >= 4 or st[-1] == face):
-                others = tuple(sorted(cf[j] for j in range(NUM_CLOWNS) if j != k))
-                moves = g.moves[k]
-                out.extend(moves[p] for p in g.paths(cf[k], others, len(st)))
+                f = cf[k]
+                out.extend(g.move_list(k, f, occupied & ~(1 << f), len(st)))
         if face == BLACK:
             free = self._free_starts()
             if free:
                 for k in range(NUM_CLOWNS):
                     if cf[k] not in g.start_set:  # Z8: only a clown not on a start field
                         backs = g.backs[k]
-                        out.extend(backs[f] for f in free)
-            if g.options.upside_down:
-                out.extend(g.upends[k] for k in range(NUM_CLOWNS) if len(stacks[k]) >= 2)
+                        for f in free:
+                            out.append(backs[f])
+            if g.upside_down:
+                for k in range(NUM_CLOWNS):
+                    if len(stacks[k]) >= 2:
+                        out.append(g.upends[k])
         return out
+
+    def sample_chance(self) -> Action:
+        """The die roll :meth:`apply_chance` would apply: the core's draw
+        (``pick_outcome`` over six equal chances), without listing the outcomes.
+
+        >>> from bigtop import new_state
+        >>> s = new_state("so-ein-zirkus", players=3, seed=4)
+        >>> s.sample_chance() is State.sample_chance(s)
+        True
+        """
+        if self.phase != "roll" or self.finished:
+            return super().sample_chance()
+        r = chance_uniform(self.seed, len(self.history))
+        bounds = _ROLL_BOUNDS
+        for i in range(len(bounds)):
+            if r < bounds[i]:
+                return self.game.rolls[i]
+        return self.game.rolls[-1]
 
     def _why_illegal(self, action: Action) -> str:
         face = FACES[self.roll] if self.roll >= 0 else None
@@ -442,9 +542,9 @@ class ZirkusState(State[ZirkusGame]):
     def _apply(self, action: Action) -> None:
         g = self.game
         t = type(action)
-        if t is Roll:
-            assert isinstance(action, Roll)
-            self.roll = FACES.index(action.face)
+        self._next_legal = None  # (unused if the action was not taken from the list)
+        if t is _ROLL:
+            self.roll = g.face_number[cast(Roll, action).face]
             self.turn += 1
             self.phase = "act"
             legal = self._act_actions()
@@ -453,14 +553,14 @@ class ZirkusState(State[ZirkusGame]):
             else:
                 self._end_turn()  # "that player loses his turn"
             return
-        if t is Add:
-            assert isinstance(action, Add)
-            c = COLOURS.index(action.colour)
-            k = action.clown
+        if t is _ADD:
+            add = cast(Add, action)
+            c = g.colour_number[add.colour]
+            k = add.clown
             self.supply[c] -= 1
             f = self.clown_field[k]
             h = g.hole_at[f]
-            if h >= 0 and self.hole_ball[h] < 0 and g.options.drop_on_stop:
+            if h >= 0 and self.hole_ball[h] < 0 and g.drop_on_stop:
                 # Z10: a clown standing over an empty hole is a hollow tube: the ball falls in.
                 self.hole_ball[h] = c
                 if h == g.six:
@@ -468,9 +568,9 @@ class ZirkusState(State[ZirkusGame]):
                     return
             else:
                 self.stacks[k].append(c)
-        elif t is Move:
-            assert isinstance(action, Move)
-            if self._walk(action.clown, action.steps):
+        elif t is _MOVE:
+            move = cast(Move, action)
+            if self._walk(move.clown, move.steps):
                 return
             if self.ejected >= 0:
                 free = self._free_starts()
@@ -479,12 +579,11 @@ class ZirkusState(State[ZirkusGame]):
                     return
                 self.clown_field[self.ejected] = free[0]
                 self.ejected = -1
-        elif t is BackToStart:
-            assert isinstance(action, BackToStart)
-            self.clown_field[action.clown] = g.field_index[action.field]
-        elif t is Upend:
-            assert isinstance(action, Upend)
-            st = self.stacks[action.clown]
+        elif t is _BACK_TO_START:
+            back = cast(BackToStart, action)
+            self.clown_field[back.clown] = g.field_index[back.field]
+        elif t is _UPEND:
+            st = self.stacks[cast(Upend, action).clown]
             st.append(st.pop(0))
         else:
             assert isinstance(action, Restart)
@@ -498,14 +597,16 @@ class ZirkusState(State[ZirkusGame]):
     def _walk(self, k: int, steps: str) -> bool:
         """Walk clown ``k`` along ``steps``; True if the game ended on the way."""
         g = self.game
-        step = g.step
+        step = g.step_by_dir
         pos = self.clown_field[k]
-        last = len(steps) - 1
-        for i, d in enumerate(steps):
-            nxt = step[d][pos]
+        dirs = g.step_dirs[steps]
+        last = len(dirs) - 1
+        for i in range(len(dirs)):
+            table = step[dirs[i]]
+            nxt = table[pos]
             other = self._occupant(nxt)
             if other >= 0:
-                beyond = step[d][nxt]
+                beyond = table[nxt]
                 if beyond < 0:
                     # Clumsy clown: off the board, back to start empty, its balls return.
                     for c in self.stacks[other]:
@@ -530,7 +631,7 @@ class ZirkusState(State[ZirkusGame]):
         h = g.hole_at[field]
         if h < 0 or self.hole_ball[h] >= 0 or not self.stacks[k]:
             return False
-        if stops and not g.options.drop_on_stop:
+        if stops and not g.drop_on_stop:
             return False
         self.hole_ball[h] = self.stacks[k].pop(0)
         if h == g.six:
@@ -542,20 +643,26 @@ class ZirkusState(State[ZirkusGame]):
         """Z14: no ball can ever reach the 6-point hole any more. Every ball in play lies in a
         hole; or, when balls drop only when passed over (drop_on_stop false), no clown can ever
         hold two balls again (a one-ball clown stops on its only field)."""
-        supply = sum(self.supply)
-        free = supply + sum(len(st) for st in self.stacks)
+        supply = 0
+        for c in self.supply:
+            supply += c
+        held = most = 0
+        for st in self.stacks:
+            held += len(st)
+            if len(st) > most:
+                most = len(st)
+        free = supply + held
         if free == 0:
             return True
-        if self.game.options.drop_on_stop:
+        if self.game.drop_on_stop:
             return False
         if free < 2:
             return True
         # Without the clumsy variant balls never leave a clown except into a hole.
-        return (not self.game.clumsy and supply == 0
-                and max(len(st) for st in self.stacks) < 2)
+        return not self.game.clumsy and supply == 0 and most < 2
 
     def _end_turn(self) -> None:
-        if self.turn >= self.game.options.turn_limit:
+        if self.turn >= self.game.turn_limit:
             self._end_game("turn-limit")
             return
         self.phase = "roll"
@@ -837,7 +944,7 @@ class ZirkusState(State[ZirkusGame]):
         if self.game.secret and not self.finished:
             own = self.colours[player]
             rest = [c for c in range(4) if c != own]
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             it = iter(rest)
             new.colours = [own if p == player else next(it) for p in range(n)]
         new.seed = rng.getrandbits(63)
