@@ -98,7 +98,7 @@ def test_the_compiled_and_the_pure_package_play_the_same_games() -> None:
 
 def test_a_build_is_current_and_loaded() -> None:
     """Where setup.py compiled modules, this process runs them (a stale build would run pure
-    Python, with a warning: rebuild with `make .venv/.bigtop-installed`)."""
+    Python, with a warning: rebuild with `make .venv/.bigtop-built`)."""
     try:
         record = json.loads(_compiled.BUILD_INFO.read_text())
     except FileNotFoundError:

@@ -9,7 +9,7 @@ extension module
 * when a compiled module's source changed since the build (``bigtop/_build.json`` holds the
   hashes of the sources that were compiled): then *all* of bigtop runs pure Python, since
   compiled modules call each other directly and must not be mixed with newer sources, and a
-  warning says to rebuild (``make .venv/.bigtop-installed`` or ``pip install -e .``).
+  warning says to rebuild (``make .venv/.bigtop-built`` or ``pip install -e .``).
 
 This module is imported first by ``bigtop/__init__.py`` and is never compiled itself.
 
@@ -88,7 +88,8 @@ def activate() -> None:
         if stale:
             pure_reason = f"compiled modules are older than their sources ({', '.join(stale)})"
             warnings.warn(f"bigtop: {pure_reason}; running pure Python. Rebuild with "
-                          "`make .venv/.bigtop-installed` or `pip install -e .`",
+                          "`make .venv/.bigtop-built` (`make run` and `make test` do it) "
+                          "or `pip install -e .`",
                           StaleBuildWarning, stacklevel=2)
     if pure_reason is not None:
         sys.meta_path.insert(0, _SourceOnlyFinder())
