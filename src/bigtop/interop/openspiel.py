@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
@@ -62,6 +63,7 @@ from bigtop.interop.tensors import FloatArray, TensorLayout, layout_for
 MAX_GAME_LENGTH = 100_000
 DEFAULT_NUM_SEEDS = 1 << 16
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _EXTRA_PARAMS = ("players", "seed", "num_seeds")
 
 #: OpenSpiel names registered so far, by bigtop name.
@@ -86,6 +88,16 @@ class _Holder:
         self.own = own
         self.ids = action_ids(state.game)  # shared: one dict per game
         self.legal: list[int] | None = None
+
+    def legal_numbers(self) -> list[int]:
+        """The sorted action numbers of the player to act (cached until the next move; never
+        hand this list out: callers may modify what they get)."""
+        legal = self.legal
+        if legal is None:
+            legal = action_numbers(self.state.game, self.state.legal_actions(), self.ids)
+            legal.sort()
+            self.legal = legal
+        return legal
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
         return _Holder(self.state.clone(), [list(a) for a in self.own])
@@ -237,11 +249,37 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         holder = self._bt
         if holder is None or player != holder.state.current_player():
             return []
-        if holder.legal is None:
-            legal = action_numbers(holder.state.game, holder.state.legal_actions(), holder.ids)
-            legal.sort()
-            holder.legal = legal
-        return holder.legal
+        return list(holder.legal_numbers())
+
+    # The next three shadow pyspiel's C++ methods of the same names for Python callers. The
+    # C++ versions call back into Python for every question (``legal_actions()`` asks
+    # ``current_player`` three times, ``is_terminal`` once and ``_legal_actions`` once, and
+    # converts the list to a C++ vector and back); these answer from the bigtop state
+    # directly, with the same results. C++ callers (``random_sim_test``, the C++
+    # algorithms) still go through the C++ methods, which call the ``_``-methods above.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The sorted legal action numbers of ``player`` (default: the player to act), as
+        OpenSpiel's ``LegalActions``: empty when terminal; at a chance node the outcomes'
+        numbers whoever asks; empty when it is not ``player``'s turn."""
+        holder = self._bt
+        if holder is None:
+            return [a for a, _ in self._game().seed_outcomes()]
+        to_act = holder.state.current_player()
+        if to_act == _TERMINAL:
+            return []
+        if to_act == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player is not None and player != to_act:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        return list(holder.legal_numbers())
+
+    def is_chance_node(self) -> bool:
+        return self._bt is None or self._bt.state.current_player() == _CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._bt is not None and self._bt.state.current_player() >= 0
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         holder = self._bt
@@ -252,20 +290,32 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return sorted(zip(numbers, (p for _, p in outcomes), strict=True))
 
     def _apply_action(self, action: int) -> None:
-        game = self._game()
-        if self._bt is None:
+        holder = self._bt
+        if holder is None:
+            game = self._game()
             if not 0 <= action < game.num_seeds:
                 raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
             self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
                                [[] for _ in range(game.num_players())])
             return
-        holder = self._bt
-        player = holder.state.current_player()
+        state = holder.state
+        player = state.current_player()
+        action = int(action)
+        legal = holder.legal
+        if legal is not None and player >= 0:
+            # Listed (the usual case: the caller picked from legal_actions()): the table's
+            # object is legal, so skip the engine's second look-up. The list is sorted.
+            i = bisect_left(legal, action)
+            if i < len(legal) and legal[i] == action:
+                state.apply_listed(state.game.action_table.actions[action])
+                holder.legal = None
+                holder.own[player].append(action)
+                return
         # Raises MalformedActionError / IllegalActionError (ValueErrors), changing nothing.
-        holder.state.apply_int(int(action))
+        state.apply_int(action)
         holder.legal = None
         if player >= 0:
-            holder.own[player].append(int(action))
+            holder.own[player].append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._game()
