@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from bigtop.core.errors import RuleOptionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game
 from bigtop.interop.common import (
@@ -65,6 +66,9 @@ DEFAULT_NUM_SEEDS = 1 << 16
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _EXTRA_PARAMS = ("players", "seed", "num_seeds")
+#: A rule option that takes one value per player (Tricky Landing's ``skill``) has a second
+#: parameter, its name with this suffix, holding the values separated by ``;``.
+PER_PLAYER_SUFFIX = "_per_player"
 
 #: OpenSpiel names registered so far, by bigtop name.
 REGISTERED: dict[str, str] = {}
@@ -78,16 +82,19 @@ class _Holder:
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
     pickling them; this holder makes the first a fast ``clone()`` and the second the state's
-    exact bigtop JSON. ``legal`` caches the sorted action numbers of the current position
-    (OpenSpiel asks for them several times per step in its algorithms)."""
+    exact bigtop JSON. ``legal`` and ``chance`` cache the sorted action numbers and chance
+    outcomes of the current position (OpenSpiel asks for them several times per step in its
+    algorithms), and tell a listed action, applied without a second look-up, from one
+    that the engine must check."""
 
-    __slots__ = ("ids", "legal", "own", "state")
+    __slots__ = ("chance", "ids", "legal", "own", "state")
 
     def __init__(self, state: State, own: list[list[int]]) -> None:
         self.state = state
         self.own = own
         self.ids = action_ids(state.game)  # shared: one dict per game
         self.legal: list[int] | None = None
+        self.chance: list[tuple[int, float]] | None = None
 
     def legal_numbers(self) -> list[int]:
         """The sorted action numbers of the player to act (cached until the next move; never
@@ -98,6 +105,27 @@ class _Holder:
             legal.sort()
             self.legal = legal
         return legal
+
+    def chance_numbers(self) -> list[tuple[int, float]]:
+        """The sorted (outcome number, probability) pairs of the chance node (cached until
+        the next move, like :meth:`legal_numbers`)."""
+        chance = self.chance
+        if chance is None:
+            outcomes = self.state.chance_outcomes()
+            numbers = action_numbers(self.state.game, [a for a, _ in outcomes], self.ids)
+            chance = sorted(zip(numbers, (p for _, p in outcomes), strict=True))
+            self.chance = chance
+        return chance
+
+    def listed(self, action: int) -> bool:
+        """Whether ``action`` is in a list handed out for this position (legal actions or
+        chance outcomes); False when none was asked for."""
+        legal = self.legal
+        if legal is not None:
+            i = bisect_left(legal, action)  # the list is sorted
+            return i < len(legal) and legal[i] == action
+        chance = self.chance
+        return chance is not None and any(a == action for a, _ in chance)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
         return _Holder(self.state.clone(), [list(a) for a in self.own])
@@ -122,6 +150,9 @@ def _game_type(cls: type[Game]) -> Any:
             raise ValueError(f"{cls.name}: rule option {info.name!r} clashes with an adapter "
                              "parameter")
         params[info.name] = info.default
+        if info.per_player:
+            # OpenSpiel parameters are scalars: one value per player comes as a string.
+            params[info.name + PER_PLAYER_SUFFIX] = ""
     params["seed"] = -1
     params["num_seeds"] = DEFAULT_NUM_SEEDS
     information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -159,7 +190,16 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
                 raise ValueError(f"{self.game_type.short_name} has no parameter {key!r}; "
                                  f"parameters: {', '.join(sorted(spec))}")
         full: dict[str, Any] = {k: params.get(k, default) for k, default in spec.items()}
-        options = {k: v for k, v in full.items() if k not in _EXTRA_PARAMS}
+        options = {k: v for k, v in full.items()
+                   if k not in _EXTRA_PARAMS and not k.endswith(PER_PLAYER_SUFFIX)}
+        for key in spec:
+            if key.endswith(PER_PLAYER_SUFFIX) and full[key] != "":
+                name = key.removesuffix(PER_PLAYER_SUFFIX)
+                if full[name] != spec[name]:  # (OpenSpiel passes every parameter)
+                    raise RuleOptionError(f"give {name} or {key}, not both")
+                # bigtop's own option parser reads "0.7,1,1.3"; ';' keeps the game string's
+                # commas for separating parameters.
+                options[name] = str(full[key]).replace(";", ",")
         players = int(full["players"])
         self.bigtop_game: Game = self.bigtop_class(players, options)
         self.seed = int(full["seed"])
@@ -285,9 +325,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         holder = self._bt
         if holder is None:
             return self._game().seed_outcomes()
-        outcomes = holder.state.chance_outcomes()
-        numbers = action_numbers(holder.state.game, [a for a, _ in outcomes], holder.ids)
-        return sorted(zip(numbers, (p for _, p in outcomes), strict=True))
+        return list(holder.chance_numbers())
 
     def _apply_action(self, action: int) -> None:
         holder = self._bt
@@ -301,19 +339,15 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         state = holder.state
         player = state.current_player()
         action = int(action)
-        legal = holder.legal
-        if legal is not None and player >= 0:
-            # Listed (the usual case: the caller picked from legal_actions()): the table's
-            # object is legal, so skip the engine's second look-up. The list is sorted.
-            i = bisect_left(legal, action)
-            if i < len(legal) and legal[i] == action:
-                state.apply_listed(state.game.action_table.actions[action])
-                holder.legal = None
-                holder.own[player].append(action)
-                return
-        # Raises MalformedActionError / IllegalActionError (ValueErrors), changing nothing.
-        state.apply_int(action)
-        holder.legal = None
+        if holder.listed(action):
+            # The usual case: the caller picked from legal_actions() or chance_outcomes().
+            # The table's object is then legal: skip the engine's second look-up.
+            state.apply_listed(state.game.action_table.actions[action])
+        else:
+            # Raises MalformedActionError / IllegalActionError (ValueErrors), changing
+            # nothing.
+            state.apply_int(action)
+        holder.legal = holder.chance = None
         if player >= 0:
             holder.own[player].append(action)
 
