@@ -405,31 +405,44 @@ def _gap_scalar(x1: float, y1: float, r1: float, hw1: float, hh1: float,
 def _gap_turned(x1: float, y1: float, c1: float, s1: float, hw1: float, hh1: float,
                 x2: float, y2: float, c2: float, s2: float, hw2: float, hh2: float) -> float:
     """:func:`_gap_scalar` with each rotation given by its cosine and sine (worked out once
-    per card when a trick compares every pair)."""
+    per card when a trick compares every pair). Written out without tuples of floats, which
+    the compiled module would box."""
     dx = x2 - x1
     dy = y2 - y1
     # Projections of each rectangle's half extents on the other's axes.
-    cc, cs = abs(c1 * c2 + s1 * s2), abs(c1 * s2 - s1 * c2)
-    sep = max(abs(dx * c1 + dy * s1) - hw1 - hw2 * cc - hh2 * cs,
-              abs(-dx * s1 + dy * c1) - hh1 - hw2 * cs - hh2 * cc,
-              abs(dx * c2 + dy * s2) - hw2 - hw1 * cc - hh1 * cs,
+    cc = abs(c1 * c2 + s1 * s2)
+    cs = abs(c1 * s2 - s1 * c2)
+    sep = max(max(max(abs(dx * c1 + dy * s1) - hw1 - hw2 * cc - hh2 * cs,
+                      abs(-dx * s1 + dy * c1) - hh1 - hw2 * cs - hh2 * cc),
+                  abs(dx * c2 + dy * s2) - hw2 - hw1 * cc - hh1 * cs),
               abs(-dx * s2 + dy * c2) - hh2 - hw1 * cs - hh1 * cc)
     if sep <= 0.0:
         return 0.0
-    best = math.inf
-    for ox, oy, oc, os, ohw, ohh, px, py, pc, ps, phw, phh in (
-            (x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
-            (x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1)):
-        bx, by = ox - px, oy - py
-        for sx, sy in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
-            vx = bx + sx * ohw * oc - sy * ohh * os
-            vy = by + sx * ohw * os + sy * ohh * oc
-            u = abs(vx * pc + vy * ps) - phw
-            w = abs(-vx * ps + vy * pc) - phh
-            d = math.hypot(max(u, 0.0), max(w, 0.0))
-            if d < best:
-                best = d
-    return best
+    # Disjoint convex polygons: the closest pair involves a vertex of one of them.
+    return min(_corners_gap(x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
+               _corners_gap(x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1))
+
+
+def _corners_gap(ox: float, oy: float, oc: float, os: float, ohw: float, ohh: float,
+                 px: float, py: float, pc: float, ps: float, phw: float, phh: float) -> float:
+    """The least distance from a corner of rectangle ``o`` to rectangle ``p``."""
+    bx = ox - px
+    by = oy - py
+    return min(min(min(_corner_gap(bx, by, 1.0, 1.0, oc, os, ohw, ohh, pc, ps, phw, phh),
+                       _corner_gap(bx, by, 1.0, -1.0, oc, os, ohw, ohh, pc, ps, phw, phh)),
+                   _corner_gap(bx, by, -1.0, 1.0, oc, os, ohw, ohh, pc, ps, phw, phh)),
+               _corner_gap(bx, by, -1.0, -1.0, oc, os, ohw, ohh, pc, ps, phw, phh))
+
+
+def _corner_gap(bx: float, by: float, sx: float, sy: float, oc: float, os: float, ohw: float,
+                ohh: float, pc: float, ps: float, phw: float, phh: float) -> float:
+    """Distance from corner ``(sx, sy)`` of rectangle ``o`` (centre ``(bx, by)`` relative to
+    rectangle ``p``'s) to rectangle ``p``."""
+    vx = bx + sx * ohw * oc - sy * ohh * os
+    vy = by + sx * ohw * os + sy * ohh * oc
+    u = abs(vx * pc + vy * ps) - phw
+    w = abs(-vx * ps + vy * pc) - phh
+    return math.hypot(max(u, 0.0), max(w, 0.0))
 
 
 class Touching:
@@ -449,11 +462,18 @@ class Touching:
         self.card_reach = 2.0 * math.hypot(self.hw, self.hh) + self.tolerance
         self.target_reach = (math.hypot(self.hw, self.hh) + math.hypot(self.tw, self.th)
                              + self.tolerance)
+        # Squared, with a margin far above rounding: a pair beyond it is beyond the reach by
+        # math.hypot too (which the compiled module calls as a Python function), so the
+        # cheap test decides only where both agree.
+        self.card_reach2 = (self.card_reach * _MARGIN) ** 2
+        self.target_reach2 = (self.target_reach * _MARGIN) ** 2
 
     def cards_touch(self, x1: float, y1: float, c1: float, s1: float,
                     x2: float, y2: float, c2: float, s2: float) -> bool:
         """Whether two clown cards touch: they overlap or come within the tolerance."""
-        if math.hypot(x2 - x1, y2 - y1) > self.card_reach:
+        dx = x2 - x1
+        dy = y2 - y1
+        if dx * dx + dy * dy > self.card_reach2 or math.hypot(dx, dy) > self.card_reach:
             return False
         hw = self.hw
         hh = self.hh
@@ -461,11 +481,14 @@ class Touching:
 
     def touches_target(self, x: float, y: float, c: float, s: float) -> bool:
         """Whether a clown card touches the target card directly."""
-        if math.hypot(x, y) > self.target_reach:
+        if x * x + y * y > self.target_reach2 or math.hypot(x, y) > self.target_reach:
             return False
         # The target lies at the origin unturned: cos 0 = 1, sin 0 = 0 exactly.
         return _gap_turned(x, y, c, s, self.hw, self.hh, 0.0, 0.0, 1.0, 0.0,
                            self.tw, self.th) <= self.tolerance
+
+
+_MARGIN: Final = 1.0 + 1e-9
 
 
 def turned(rotation: float) -> tuple[float, float]:

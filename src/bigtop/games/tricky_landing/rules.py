@@ -327,8 +327,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         before = self.trump_suit
         res = resolve_trick(table, before, g.options, g.model)
         for trick in res.tricks:
-            for w, cards in zip(trick.winners, trick.taken, strict=True):
-                self.won[table[w].player].extend([table[i].card for i in cards])
+            for k, w in enumerate(trick.winners):  # each winner takes their share
+                self.won[table[w].player].extend([table[i].card for i in trick.taken[k]])
             self.discard.extend([table[i].card for i in trick.discarded])
         if res.new_trump is not None:
             card = table[res.new_trump].card

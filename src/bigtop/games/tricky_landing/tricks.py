@@ -246,7 +246,7 @@ def _resolve_one(table: list[Landing], members: list[int], direct: int, adj: lis
         pool = up
     numbers = [number_of(table[i].card) for i in pool]
     best = max(numbers)
-    winners = [i for i, v in zip(pool, numbers, strict=True) if v == best]
+    winners = [pool[j] for j in range(len(pool)) if numbers[j] == best]
     if options.ties == "first-landed":
         winners = winners[:1]
     down_discarded = options.face_down_cards == "discarded"
