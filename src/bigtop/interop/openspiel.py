@@ -51,7 +51,6 @@ from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game
 from bigtop.interop.common import (
     GAMES,
-    action_ids,
     action_numbers,
     compact_json,
     openspiel_name,
@@ -77,8 +76,7 @@ SKIPPED: dict[str, str] = {}
 
 
 class _Holder:
-    """The bigtop state inside an OpenSpiel state, with each player's own actions so far and
-    the game's identity-keyed action numbers.
+    """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
     pickling them; this holder makes the first a fast ``clone()`` and the second the state's
@@ -87,12 +85,11 @@ class _Holder:
     algorithms), and tell a listed action, applied without a second look-up, from one
     that the engine must check."""
 
-    __slots__ = ("chance", "ids", "legal", "own", "state")
+    __slots__ = ("chance", "legal", "own", "state")
 
     def __init__(self, state: State, own: list[list[int]]) -> None:
         self.state = state
         self.own = own
-        self.ids = action_ids(state.game)  # shared: one dict per game
         self.legal: list[int] | None = None
         self.chance: list[tuple[int, float]] | None = None
 
@@ -101,9 +98,7 @@ class _Holder:
         hand this list out: callers may modify what they get)."""
         legal = self.legal
         if legal is None:
-            legal = action_numbers(self.state.game, self.state.legal_actions(), self.ids)
-            legal.sort()
-            self.legal = legal
+            legal = self.legal = self.state.legal_action_numbers()
         return legal
 
     def chance_numbers(self) -> list[tuple[int, float]]:
@@ -112,7 +107,7 @@ class _Holder:
         chance = self.chance
         if chance is None:
             outcomes = self.state.chance_outcomes()
-            numbers = action_numbers(self.state.game, [a for a, _ in outcomes], self.ids)
+            numbers = action_numbers(self.state.game, [a for a, _ in outcomes])
             chance = sorted(zip(numbers, (p for _, p in outcomes), strict=True))
             self.chance = chance
         return chance

@@ -144,6 +144,10 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
             for c in self.deck}
         self._all: list[Action] = [a for c in self.deck for a in self.grid[c]]
         self.action_table = ActionTable(self._all)
+        # Each card's grid numbers: a run, in the deck's (= every hand's) order.
+        size = len(GRID_AIMS) * len(GRID_SPINS)
+        self.grid_numbers: dict[str, tuple[int, ...]] = {
+            c: tuple(range(k * size, (k + 1) * size)) for k, c in enumerate(self.deck)}
 
     def new_initial_state(self, seed: int = 0) -> TrickyLandingState:
         state = TrickyLandingState(self, seed)
@@ -238,6 +242,18 @@ class TrickyLandingState(State[TrickyLandingGame]):
         out: list[Action] = []
         for c in self.hands[self.current_player()]:
             out.extend(grid[c])
+        return out
+
+    def legal_action_numbers(self) -> list[int]:
+        # A hand is sorted in the deck's order, and so are the grid's numbers: the list is
+        # each card's run in turn, ascending, with no look-up per action (a test checks it
+        # against the table).
+        if self.finished:
+            return []
+        numbers = self.game.grid_numbers
+        out: list[int] = []
+        for c in self.hands[self.current_player()]:
+            out.extend(numbers[c])
         return out
 
     def _throw_problem(self, action: Throw) -> str | None:
