@@ -114,3 +114,22 @@ def test_describe_gives_a_line_per_action() -> None:
     lines = {s.describe(a) for a in s.legal_actions()}
     assert len(lines) == len(s.legal_actions())
     assert all(line.startswith("P0 ") for line in lines)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_legal_action_numbers_are_the_listed_actions_numbers(name: str) -> None:
+    """legal_action_numbers (what OpenSpiel and PettingZoo list; Tricky Landing builds it its
+    own way) is the sorted action numbers of legal_actions, at every step of random play."""
+    import random
+
+    cls = get_game(name)
+    for n in (cls.min_players, cls.max_players):
+        state = new_game(name, n, {}).new_initial_state(3)
+        rng = random.Random(n)
+        for _ in range(150):
+            legal = state.legal_actions()
+            expected = sorted(state.game.action_to_int(a) for a in legal)
+            assert state.legal_action_numbers() == expected
+            if state.is_terminal():
+                break
+            state.apply(legal[rng.randrange(len(legal))])

@@ -116,6 +116,46 @@ def test_bad_parameters_are_refused() -> None:
         root.apply_action(10)
 
 
+def test_per_player_skills_through_the_game_string() -> None:
+    require_registered("tricky-landing")
+    text = "bigtop_tricky_landing(players=3,rounds=1,seed=4,skill_per_player=0.7;1;1.3)"
+    game = pyspiel.load_game(text)
+    skills = (0.7, 1.0, 1.3)
+    assert game.bigtop_game.options.skill == skills
+    assert game.new_initial_state().bigtop_state() == new_state(
+        "tricky-landing", 3, seed=4, options={"rounds": 1, "skill": skills})
+    assert pyspiel.load_game(str(game)).bigtop_game == game.bigtop_game  # the game string
+    assert bos.load("tricky-landing", players=3, skill_per_player="0.7;1;1.3").bigtop_game \
+        .options.skill == skills
+    assert pyspiel.load_game("bigtop_tricky_landing(skill=1.5)").bigtop_game.options.skill == 1.5
+    with pytest.raises(RuleOptionError, match="2 skills for 3 players"):
+        pyspiel.load_game("bigtop_tricky_landing(players=3,skill_per_player=0.7;1)")
+    with pytest.raises(RuleOptionError, match="not both"):
+        pyspiel.load_game("bigtop_tricky_landing(players=3,skill=2.0,skill_per_player=1;1;1)")
+
+
+@pytest.mark.parametrize("name", issue_games())
+def test_python_answers_match_openspiel_s_own(name: str) -> None:
+    """The adapter answers legal_actions / is_chance_node / is_player_node in Python; the C++
+    methods (what C++ callers use) must give the same answers everywhere."""
+    require_registered(name)
+    n = get_game(name).min_players
+    state = _load(name, n, num_seeds=8).new_initial_state()
+    rng = random.Random(6)
+    for _ in range(60):
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.is_player_node() == pyspiel.State.is_player_node(state)
+        assert state.legal_actions_mask() == pyspiel.State.legal_actions_mask(state)
+        for p in range(n):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        legal.clear()  # the caller's own copy: the state must not care
+        _random_steps(state, rng, 1)
+
+
 @pytest.mark.parametrize("name", issue_games())
 def test_serialization_pickle_and_clone(name: str) -> None:
     require_registered(name)

@@ -187,6 +187,9 @@ class ActionTable:
         self.index = {a: i for i, a in enumerate(self.actions)}
         if len(self.index) != len(self.actions):
             raise ValueError("an action table lists an action twice")
+        # By identity: legal lists hand out these very objects, so numbering a list hashes
+        # no dataclass. The table keeps its actions alive, so the ids stay valid.
+        self.by_id = {id(a): i for i, a in enumerate(self.actions)}
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -196,6 +199,24 @@ class ActionTable:
             return self.index[action]
         except (KeyError, TypeError):
             raise IllegalActionError(f"{action!r} has no action number") from None
+
+    def numbers(self, actions: Sequence[Action]) -> list[int]:
+        """:meth:`to_int` of each of ``actions``, by identity where it can.
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Bid(Action):
+        ...     kind = "bid"
+        ...     n: int
+        >>> table = ActionTable([Bid(1), Bid(2)])
+        >>> table.numbers([table.actions[1], Bid(1)])
+        [1, 0]
+        """
+        by_id = self.by_id
+        try:
+            return [by_id[id(a)] for a in actions]
+        except KeyError:  # an equal action object that is not the table's own
+            return [self.to_int(a) for a in actions]
 
     def from_int(self, index: object) -> Action:
         """The action numbered ``index`` (a Python or numpy integer); MalformedActionError for

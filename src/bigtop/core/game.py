@@ -246,6 +246,21 @@ class State(ABC, Generic[_G]):
             self._legal = [] if self.is_terminal() else self._legal_actions()
         return self._legal
 
+    def legal_action_numbers(self) -> list[int]:
+        """The action numbers (:meth:`Game.action_to_int`) of :meth:`legal_actions`,
+        ascending: what interfaces with integer actions list (OpenSpiel's legal actions,
+        PettingZoo's action mask). A fresh list, the caller's to keep. Games whose lists
+        follow the table's order may build it faster.
+
+        >>> from bigtop import new_state
+        >>> s = new_state("scout", players=3, seed=1)
+        >>> s.legal_action_numbers() == sorted(map(s.game.action_to_int, s.legal_actions()))
+        True
+        """
+        numbers = self.game.action_table.numbers(self.legal_actions())
+        numbers.sort()
+        return numbers
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability. Uniform unless overridden."""
         if not self.is_chance():

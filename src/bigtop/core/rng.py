@@ -13,9 +13,13 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from typing import Any, Final
+import struct
+from typing import Final, TypeVar, cast
+
+from mypy_extensions import i64
 
 MAX_SEED = 2**63 - 1
+_T = TypeVar("_T")
 
 
 def derive_rng(seed: int, *key: object) -> random.Random:
@@ -66,17 +70,29 @@ def derive_normals(seed: int, *key: object) -> tuple[float, float, float, float]
     >>> len(a), all(abs(z) < 9 for z in a)
     (4, True)
     """
-    text = f"{seed}/" + "/".join(map(str, key))
+    # The common two-part key formatted directly: the same text as the general join.
+    text = (f"{seed}/{key[0]!s}/{key[1]!s}" if len(key) == 2
+            else f"{seed}/" + "/".join(map(str, key)))
     digest = hashlib.blake2b(text.encode(), digest_size=32).digest()
-    out = []
-    for i in (0, 16):
-        # u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
-        u1 = ((int.from_bytes(digest[i:i + 8], "little") >> 11) + 1) / 2**53
-        u2 = (int.from_bytes(digest[i + 8:i + 16], "little") >> 11) / 2**53
-        r = math.sqrt(-2.0 * math.log(u1))
-        out.append(r * math.cos(2.0 * math.pi * u2))
-        out.append(r * math.sin(2.0 * math.pi * u2))
-    return (out[0], out[1], out[2], out[3])
+    # Four 64-bit little-endian words, read signed so that they fit a native 64-bit int:
+    # the arithmetic shift and the mask give the top 53 bits of each word's bit pattern.
+    w0, w1, w2, w3 = cast("tuple[i64, i64, i64, i64]", _WORDS.unpack(digest))
+    b0 = (w0 >> 11) & _MASK_53
+    b1 = (w1 >> 11) & _MASK_53
+    b2 = (w2 >> 11) & _MASK_53
+    b3 = (w3 >> 11) & _MASK_53
+    # u1 in (0, 1] so that log(u1) is finite, u2 in [0, 1); the scaling by 2**-53 is exact.
+    r = math.sqrt(-2.0 * math.log(float(b0 + 1) * _ULP))
+    t = _TWO_PI * (float(b1) * _ULP)
+    r2 = math.sqrt(-2.0 * math.log(float(b2 + 1) * _ULP))
+    t2 = _TWO_PI * (float(b3) * _ULP)
+    return (r * math.cos(t), r * math.sin(t), r2 * math.cos(t2), r2 * math.sin(t2))
+
+
+_WORDS = struct.Struct("<4q")
+_MASK_53: Final[i64] = (1 << 53) - 1
+_ULP: Final = 1.0 / (1 << 53)
+_TWO_PI: Final = 2.0 * math.pi
 
 
 def derive_seed(seed: int, *key: object) -> int:
@@ -101,7 +117,7 @@ def randbelow(rng: random.Random, n: int) -> int:
     return r
 
 
-def shuffle(rng: random.Random, items: list[Any]) -> None:
+def shuffle(rng: random.Random, items: list[_T]) -> None:
     """``rng.shuffle(items)``: the same permutation from the same draws (CPython's
     Fisher–Yates from the last place down), as compiled code rather than an interpreted loop.
 

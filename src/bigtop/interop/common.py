@@ -60,25 +60,9 @@ def openspiel_name(game: str) -> str:
     return "bigtop_" + game.replace("-", "_")
 
 
-_ACTION_IDS: dict[int, tuple[Game, dict[int, int]]] = {}
-
-
-def action_ids(game: Game) -> dict[int, int]:
-    """``id(action) -> action number`` for the interned actions of ``game``'s action table
-    (one dict per game object). Legal lists hand out those very objects, so numbering a list
-    hashes no dataclass. The table keeps its actions alive and this cache keeps the game, so
-    the ids stay valid."""
-    entry = _ACTION_IDS.get(id(game))
-    if entry is None or entry[0] is not game:
-        entry = (game, {id(a): i for i, a in enumerate(game.action_table.actions)})
-        _ACTION_IDS[id(game)] = entry
-    return entry[1]
-
-
-def action_numbers(game: Game, actions: Sequence[Action],
-                   ids: dict[int, int] | None = None) -> list[int]:
-    """The integer encoding of each of ``actions``, by identity where it can (``ids`` from
-    :func:`action_ids`), else through :meth:`~bigtop.core.game.Game.action_to_int`.
+def action_numbers(game: Game, actions: Sequence[Action]) -> list[int]:
+    """The integer encoding of each of ``actions`` (by identity where it can: see
+    :meth:`~bigtop.core.actions.ActionTable.numbers`).
 
     >>> from bigtop import new_state
     >>> s = new_state("scout", players=3, seed=1)
@@ -86,9 +70,4 @@ def action_numbers(game: Game, actions: Sequence[Action],
     >>> action_numbers(s.game, legal) == [s.game.action_to_int(a) for a in legal]
     True
     """
-    if ids is None:
-        ids = action_ids(game)
-    try:
-        return [ids[id(a)] for a in actions]
-    except KeyError:  # an equal action object that is not the table's own
-        return [game.action_to_int(a) for a in actions]
+    return game.action_table.numbers(actions)

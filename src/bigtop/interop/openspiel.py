@@ -39,17 +39,18 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from bigtop.core.errors import RuleOptionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game
 from bigtop.interop.common import (
     GAMES,
-    action_ids,
     action_numbers,
     compact_json,
     openspiel_name,
@@ -62,7 +63,11 @@ from bigtop.interop.tensors import FloatArray, TensorLayout, layout_for
 MAX_GAME_LENGTH = 100_000
 DEFAULT_NUM_SEEDS = 1 << 16
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _EXTRA_PARAMS = ("players", "seed", "num_seeds")
+#: A rule option that takes one value per player (Tricky Landing's ``skill``) has a second
+#: parameter, its name with this suffix, holding the values separated by ``;``.
+PER_PLAYER_SUFFIX = "_per_player"
 
 #: OpenSpiel names registered so far, by bigtop name.
 REGISTERED: dict[str, str] = {}
@@ -71,21 +76,51 @@ SKIPPED: dict[str, str] = {}
 
 
 class _Holder:
-    """The bigtop state inside an OpenSpiel state, with each player's own actions so far and
-    the game's identity-keyed action numbers.
+    """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
     pickling them; this holder makes the first a fast ``clone()`` and the second the state's
-    exact bigtop JSON. ``legal`` caches the sorted action numbers of the current position
-    (OpenSpiel asks for them several times per step in its algorithms)."""
+    exact bigtop JSON. ``legal`` and ``chance`` cache the sorted action numbers and chance
+    outcomes of the current position (OpenSpiel asks for them several times per step in its
+    algorithms), and tell a listed action, applied without a second look-up, from one
+    that the engine must check."""
 
-    __slots__ = ("ids", "legal", "own", "state")
+    __slots__ = ("chance", "legal", "own", "state")
 
     def __init__(self, state: State, own: list[list[int]]) -> None:
         self.state = state
         self.own = own
-        self.ids = action_ids(state.game)  # shared: one dict per game
         self.legal: list[int] | None = None
+        self.chance: list[tuple[int, float]] | None = None
+
+    def legal_numbers(self) -> list[int]:
+        """The sorted action numbers of the player to act (cached until the next move; never
+        hand this list out: callers may modify what they get)."""
+        legal = self.legal
+        if legal is None:
+            legal = self.legal = self.state.legal_action_numbers()
+        return legal
+
+    def chance_numbers(self) -> list[tuple[int, float]]:
+        """The sorted (outcome number, probability) pairs of the chance node (cached until
+        the next move, like :meth:`legal_numbers`)."""
+        chance = self.chance
+        if chance is None:
+            outcomes = self.state.chance_outcomes()
+            numbers = action_numbers(self.state.game, [a for a, _ in outcomes])
+            chance = sorted(zip(numbers, (p for _, p in outcomes), strict=True))
+            self.chance = chance
+        return chance
+
+    def listed(self, action: int) -> bool:
+        """Whether ``action`` is in a list handed out for this position (legal actions or
+        chance outcomes); False when none was asked for."""
+        legal = self.legal
+        if legal is not None:
+            i = bisect_left(legal, action)  # the list is sorted
+            return i < len(legal) and legal[i] == action
+        chance = self.chance
+        return chance is not None and any(a == action for a, _ in chance)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
         return _Holder(self.state.clone(), [list(a) for a in self.own])
@@ -110,6 +145,9 @@ def _game_type(cls: type[Game]) -> Any:
             raise ValueError(f"{cls.name}: rule option {info.name!r} clashes with an adapter "
                              "parameter")
         params[info.name] = info.default
+        if info.per_player:
+            # OpenSpiel parameters are scalars: one value per player comes as a string.
+            params[info.name + PER_PLAYER_SUFFIX] = ""
     params["seed"] = -1
     params["num_seeds"] = DEFAULT_NUM_SEEDS
     information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -147,7 +185,16 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
                 raise ValueError(f"{self.game_type.short_name} has no parameter {key!r}; "
                                  f"parameters: {', '.join(sorted(spec))}")
         full: dict[str, Any] = {k: params.get(k, default) for k, default in spec.items()}
-        options = {k: v for k, v in full.items() if k not in _EXTRA_PARAMS}
+        options = {k: v for k, v in full.items()
+                   if k not in _EXTRA_PARAMS and not k.endswith(PER_PLAYER_SUFFIX)}
+        for key in spec:
+            if key.endswith(PER_PLAYER_SUFFIX) and full[key] != "":
+                name = key.removesuffix(PER_PLAYER_SUFFIX)
+                if full[name] != spec[name]:  # (OpenSpiel passes every parameter)
+                    raise RuleOptionError(f"give {name} or {key}, not both")
+                # bigtop's own option parser reads "0.7,1,1.3"; ';' keeps the game string's
+                # commas for separating parameters.
+                options[name] = str(full[key]).replace(";", ",")
         players = int(full["players"])
         self.bigtop_game: Game = self.bigtop_class(players, options)
         self.seed = int(full["seed"])
@@ -237,35 +284,67 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         holder = self._bt
         if holder is None or player != holder.state.current_player():
             return []
-        if holder.legal is None:
-            legal = action_numbers(holder.state.game, holder.state.legal_actions(), holder.ids)
-            legal.sort()
-            holder.legal = legal
-        return holder.legal
+        return list(holder.legal_numbers())
+
+    # The next three shadow pyspiel's C++ methods of the same names for Python callers. The
+    # C++ versions call back into Python for every question (``legal_actions()`` asks
+    # ``current_player`` three times, ``is_terminal`` once and ``_legal_actions`` once, and
+    # converts the list to a C++ vector and back); these answer from the bigtop state
+    # directly, with the same results. C++ callers (``random_sim_test``, the C++
+    # algorithms) still go through the C++ methods, which call the ``_``-methods above.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The sorted legal action numbers of ``player`` (default: the player to act), as
+        OpenSpiel's ``LegalActions``: empty when terminal; at a chance node the outcomes'
+        numbers whoever asks; empty when it is not ``player``'s turn."""
+        holder = self._bt
+        if holder is None:
+            return [a for a, _ in self._game().seed_outcomes()]
+        to_act = holder.state.current_player()
+        if to_act == _TERMINAL:
+            return []
+        if to_act == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player is not None and player != to_act:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        return list(holder.legal_numbers())
+
+    def is_chance_node(self) -> bool:
+        return self._bt is None or self._bt.state.current_player() == _CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._bt is not None and self._bt.state.current_player() >= 0
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         holder = self._bt
         if holder is None:
             return self._game().seed_outcomes()
-        outcomes = holder.state.chance_outcomes()
-        numbers = action_numbers(holder.state.game, [a for a, _ in outcomes], holder.ids)
-        return sorted(zip(numbers, (p for _, p in outcomes), strict=True))
+        return list(holder.chance_numbers())
 
     def _apply_action(self, action: int) -> None:
-        game = self._game()
-        if self._bt is None:
+        holder = self._bt
+        if holder is None:
+            game = self._game()
             if not 0 <= action < game.num_seeds:
                 raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
             self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
                                [[] for _ in range(game.num_players())])
             return
-        holder = self._bt
-        player = holder.state.current_player()
-        # Raises MalformedActionError / IllegalActionError (ValueErrors), changing nothing.
-        holder.state.apply_int(int(action))
-        holder.legal = None
+        state = holder.state
+        player = state.current_player()
+        action = int(action)
+        if holder.listed(action):
+            # The usual case: the caller picked from legal_actions() or chance_outcomes().
+            # The table's object is then legal: skip the engine's second look-up.
+            state.apply_listed(state.game.action_table.actions[action])
+        else:
+            # Raises MalformedActionError / IllegalActionError (ValueErrors), changing
+            # nothing.
+            state.apply_int(action)
+        holder.legal = holder.chance = None
         if player >= 0:
-            holder.own[player].append(int(action))
+            holder.own[player].append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._game()

@@ -39,7 +39,7 @@ from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import MAX_SEED, check_seed
-from bigtop.interop.common import action_numbers, state_returns
+from bigtop.interop.common import state_returns
 from bigtop.interop.tensors import TensorLayout, layout_for
 
 
@@ -157,7 +157,7 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
         state = self.bigtop_state
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if state.current_player() == p:
-            mask[action_numbers(self.game, state.legal_actions())] = 1
+            mask[state.legal_action_numbers()] = 1
         return {"observation": self.layout.tensor(state, p), "action_mask": mask}
 
     def render(self) -> str | None:

@@ -184,3 +184,22 @@ def test_model_parameters_are_validated() -> None:
         ThrowModel(skill=float("nan"))
     with pytest.raises(ValueError):
         ThrowModel(card_width_cm=-1.0)
+
+
+def test_a_seat_s_thrower_is_the_formulas_in_the_table_frame() -> None:
+    """The game's per-seat Thrower (frame and constants worked out once) lands every grid
+    throw exactly where the table-frame formulas put it."""
+    from bigtop.games.tricky_landing.physics import Thrower, to_table
+    from bigtop.games.tricky_landing.rules import GRID_AIMS, GRID_SPINS
+
+    for players in (3, 4, 5, 6):
+        for p in range(players):
+            seat = seat_angle(p, players)
+            model = ThrowModel(skill=0.5 + 0.3 * p)
+            thrower = Thrower(model, seat)
+            for k, (x, y) in enumerate(GRID_AIMS):
+                for spin in GRID_SPINS:
+                    z = derive_normals(players * 10 + p, "throw", k)
+                    ax, ay = to_table(seat, x, y)
+                    assert thrower.throw(x, y, spin, z) == landing_from_errors(
+                        model, seat, ax, ay, spin, z)

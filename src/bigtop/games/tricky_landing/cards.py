@@ -27,6 +27,7 @@ HAND_SIZE: dict[int, int] = {3: 12, 4: 11, 5: 9, 6: 8}
 ALL_CARDS: tuple[str, ...] = tuple(f"{s}{n}" for s in SUITS for n in range(1, 11))
 _SUIT = {c: c[0] for c in ALL_CARDS}
 _NUMBER = {c: int(c[1:]) for c in ALL_CARDS}
+_RANK = {c: i for i, c in enumerate(ALL_CARDS)}  # ALL_CARDS runs suit by suit, low to high
 
 
 def deck_for(players: int) -> tuple[str, ...]:
@@ -57,5 +58,10 @@ def card_name(card: str) -> str:
     return f"{SUIT_NAMES[_SUIT[card]]} {_NUMBER[card]}"
 
 
-def sort_key(card: str) -> tuple[int, int]:
-    return (SUITS.index(_SUIT[card]), _NUMBER[card])
+def sort_key(card: str) -> int:
+    """Hand order: by suit (yellow, pink, green, blue, orange), then by number.
+
+    >>> sorted(["b2", "y9", "y10", "p1"], key=sort_key)
+    ['y9', 'y10', 'p1', 'b2']
+    """
+    return _RANK[card]

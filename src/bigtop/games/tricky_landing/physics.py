@@ -49,7 +49,7 @@ import math
 import random
 from dataclasses import dataclass, fields
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -107,15 +107,25 @@ class ThrowModel:
         return (self.target_width_cm / 2.0, self.target_length_cm / 2.0)
 
 
-@dataclass(frozen=True, slots=True)
+# Not ``frozen=True``: a frozen dataclass's generated ``__init__`` runs as interpreted code
+# (one ``object.__setattr__`` per field), a tenth of a throw. An explicit ``__init__`` is
+# compiled, and ``Final`` fields are read-only at run time in the compiled build (mypy checks
+# them everywhere); equality and hashing stay the frozen dataclass's.
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Pose:
     """A card at rest: centre (cm), rotation (degrees, counter-clockwise, in [0, 360)) and
     whether it shows its back."""
 
-    x: float
-    y: float
-    rotation: float
-    face_down: bool
+    x: Final[float]
+    y: Final[float]
+    rotation: Final[float]
+    face_down: Final[bool]
+
+    def __init__(self, x: float, y: float, rotation: float, face_down: bool) -> None:
+        self.x = x
+        self.y = y
+        self.rotation = rotation
+        self.face_down = face_down
 
 
 @dataclass(frozen=True)
@@ -223,38 +233,87 @@ def _landing(m: ThrowModel, seat_deg: float, aim_x: Any, aim_y: Any, spin: Any,
     return x, y, rotation, face_down
 
 
+class Thrower:
+    """One seat's throw with everything that does not depend on the throw worked out once:
+    the frame, the release point, the flight time and the error scales of the seat's model.
+    :meth:`landing` is :func:`_landing` for one throw in plain floats, typed so that the
+    compiled module runs it without boxing (the game's path; a test checks both agree), and
+    computes every quantity by the same operations in the same order, so the landings are
+    the same to the bit.
+
+    >>> t = Thrower(ThrowModel(), seat_angle(0, 4))
+    >>> t.throw(0.0, 0.0, 3.0, (0.0, 0.0, 0.0, 0.0)) == t.landing(0.0, 0.0, 3.0,
+    ...                                                          (0.0, 0.0, 0.0, 0.0))
+    True
+    """
+
+    def __init__(self, m: ThrowModel, seat_deg: float) -> None:
+        self.model = m
+        self.seat_deg = seat_deg
+        self.fx, self.fy, self.rx, self.ry = _frame(seat_deg)
+        phi = math.radians(seat_deg)
+        self.sx: float = m.seat_distance_cm * math.cos(phi)
+        self.sy: float = m.seat_distance_cm * math.sin(phi)
+        tf = m.flight_time_s
+        self.tf = tf
+        self.tf2 = tf * tf
+        self.mu_g = m.friction * m.gravity_cm_s2
+        r = m.touchdown_retention
+        self.r = r
+        self.a = r * r / (2.0 * self.mu_g)
+        self.a4 = 4.0 * self.a
+        skill = m.skill
+        self.skill = skill
+        self.k_direction = math.radians(m.direction_sd_deg) / skill
+        self.wobble = m.spin_wobble_rev_s
+        self.k_speed = m.speed_sd / skill
+        self.spin_sd = m.spin_sd
+        self.spin_sd_abs = m.spin_sd_abs_rev_s
+        self.k_tumble = m.tumble_sd_rev_s / skill
+        self.stability = m.spin_stability_rev_s
+        self.rotation0 = seat_deg + 90.0
+
+    def landing(self, aim_x: float, aim_y: float, spin: float,
+                z: tuple[float, float, float, float]) -> Pose:
+        """Where a throw aimed at table point ``(aim_x, aim_y)`` comes to rest, given its four
+        standard-normal errors ``z = (direction, speed, spin, tumble)``."""
+        z_dir, z_speed, z_spin, z_tumble = z
+        sx = self.sx
+        sy = self.sy
+        dx = aim_x - sx
+        dy = aim_y - sy
+        dist = math.hypot(dx, dy)
+        heading = math.atan2(dy, dx)
+        tf = self.tf
+        r = self.r
+        a = self.a
+        # Release speed v with v·t + a·v² = dist (the stable root of the quadratic).
+        v0 = 2.0 * dist / (tf + math.sqrt(self.tf2 + self.a4 * dist))
+        spin_abs = abs(spin)
+        direction = heading + self.k_direction * (1.0 + spin_abs / self.wobble) * z_dir
+        v = v0 * max(1.0 + self.k_speed * z_speed, 0.0)
+        travel = v * tf + a * v * v
+        x = sx + travel * math.cos(direction)
+        y = sy + travel * math.sin(direction)
+        omega = spin + (self.spin_sd * spin_abs + self.spin_sd_abs) / self.skill * z_spin
+        slide_time = r * v / self.mu_g
+        turns = omega * (tf + r * slide_time / 2.0)
+        rotation = (self.rotation0 + 360.0 * turns) % 360.0
+        tumble = self.k_tumble / (1.0 + spin_abs / self.stability) * z_tumble
+        half_turns = math.floor(abs(2.0 * tumble * tf) + 0.5)
+        return Pose(x, y, wrap_degrees(rotation), half_turns % 2 == 1)
+
+    def throw(self, x: float, y: float, spin: float, z: tuple[float, float, float, float]
+              ) -> Pose:
+        """:meth:`landing` of a throw aimed at ``(x, y)`` in the thrower's frame (see
+        :func:`to_table`)."""
+        return self.landing(x * self.rx + y * self.fx, x * self.ry + y * self.fy, spin, z)
+
+
 def _landing_scalar(m: ThrowModel, seat_deg: float, aim_x: float, aim_y: float, spin: float,
                     z: tuple[float, float, float, float]) -> Pose:
-    """:func:`_landing` for one throw in plain floats: the same formulas, typed, so that the
-    compiled module runs them without boxing (the game's path; a test checks both agree)."""
-    z_dir, z_speed, z_spin, z_tumble = z
-    phi = math.radians(seat_deg)
-    sx = m.seat_distance_cm * math.cos(phi)
-    sy = m.seat_distance_cm * math.sin(phi)
-    dx = aim_x - sx
-    dy = aim_y - sy
-    dist = math.hypot(dx, dy)
-    heading = math.atan2(dy, dx)
-    tf = m.flight_time_s
-    mu_g = m.friction * m.gravity_cm_s2
-    r = m.touchdown_retention
-    a = r * r / (2.0 * mu_g)
-    v0 = 2.0 * dist / (tf + math.sqrt(tf * tf + 4.0 * a * dist))
-    spin_abs = abs(spin)
-    skill = m.skill
-    direction = heading + math.radians(m.direction_sd_deg) / skill * (
-        1.0 + spin_abs / m.spin_wobble_rev_s) * z_dir
-    v = v0 * max(1.0 + m.speed_sd / skill * z_speed, 0.0)
-    travel = v * tf + a * v * v
-    x = sx + travel * math.cos(direction)
-    y = sy + travel * math.sin(direction)
-    omega = spin + (m.spin_sd * spin_abs + m.spin_sd_abs_rev_s) / skill * z_spin
-    slide_time = r * v / mu_g
-    turns = omega * (tf + r * slide_time / 2.0)
-    rotation = (seat_deg + 90.0 + 360.0 * turns) % 360.0
-    tumble = m.tumble_sd_rev_s / skill / (1.0 + spin_abs / m.spin_stability_rev_s) * z_tumble
-    half_turns = math.floor(abs(2.0 * tumble * tf) + 0.5)
-    return Pose(x, y, wrap_degrees(rotation), half_turns % 2 == 1)
+    """:func:`_landing` for one throw in plain floats (:meth:`Thrower.landing`)."""
+    return Thrower(m, seat_deg).landing(aim_x, aim_y, spin, z)
 
 
 def wrap_degrees(angle: float) -> float:
@@ -339,32 +398,116 @@ def _gap_scalar(x1: float, y1: float, r1: float, hw1: float, hh1: float,
     formulas; a test checks both agree)."""
     a1 = math.radians(r1)
     a2 = math.radians(r2)
-    c1, s1 = math.cos(a1), math.sin(a1)
-    c2, s2 = math.cos(a2), math.sin(a2)
+    return _gap_turned(x1, y1, math.cos(a1), math.sin(a1), hw1, hh1,
+                       x2, y2, math.cos(a2), math.sin(a2), hw2, hh2)
+
+
+def _gap_turned(x1: float, y1: float, c1: float, s1: float, hw1: float, hh1: float,
+                x2: float, y2: float, c2: float, s2: float, hw2: float, hh2: float) -> float:
+    """:func:`_gap_scalar` with each rotation given by its cosine and sine (worked out once
+    per card when a trick compares every pair). Written out without tuples of floats, which
+    the compiled module would box."""
     dx = x2 - x1
     dy = y2 - y1
     # Projections of each rectangle's half extents on the other's axes.
-    cc, cs = abs(c1 * c2 + s1 * s2), abs(c1 * s2 - s1 * c2)
-    sep = max(abs(dx * c1 + dy * s1) - hw1 - hw2 * cc - hh2 * cs,
-              abs(-dx * s1 + dy * c1) - hh1 - hw2 * cs - hh2 * cc,
-              abs(dx * c2 + dy * s2) - hw2 - hw1 * cc - hh1 * cs,
+    cc = abs(c1 * c2 + s1 * s2)
+    cs = abs(c1 * s2 - s1 * c2)
+    sep = max(max(max(abs(dx * c1 + dy * s1) - hw1 - hw2 * cc - hh2 * cs,
+                      abs(-dx * s1 + dy * c1) - hh1 - hw2 * cs - hh2 * cc),
+                  abs(dx * c2 + dy * s2) - hw2 - hw1 * cc - hh1 * cs),
               abs(-dx * s2 + dy * c2) - hh2 - hw1 * cs - hh1 * cc)
     if sep <= 0.0:
         return 0.0
-    best = math.inf
-    for ox, oy, oc, os, ohw, ohh, px, py, pc, ps, phw, phh in (
-            (x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
-            (x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1)):
-        bx, by = ox - px, oy - py
-        for sx, sy in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
-            vx = bx + sx * ohw * oc - sy * ohh * os
-            vy = by + sx * ohw * os + sy * ohh * oc
-            u = abs(vx * pc + vy * ps) - phw
-            w = abs(-vx * ps + vy * pc) - phh
-            d = math.hypot(max(u, 0.0), max(w, 0.0))
-            if d < best:
-                best = d
-    return best
+    # Disjoint convex polygons: the closest pair involves a vertex of one of them.
+    return min(_corners_gap(x1, y1, c1, s1, hw1, hh1, x2, y2, c2, s2, hw2, hh2),
+               _corners_gap(x2, y2, c2, s2, hw2, hh2, x1, y1, c1, s1, hw1, hh1))
+
+
+def _corners_gap(ox: float, oy: float, oc: float, os: float, ohw: float, ohh: float,
+                 px: float, py: float, pc: float, ps: float, phw: float, phh: float) -> float:
+    """The least distance from a corner of rectangle ``o`` to rectangle ``p``."""
+    bx = ox - px
+    by = oy - py
+    return min(min(min(_corner_gap(bx, by, 1.0, 1.0, oc, os, ohw, ohh, pc, ps, phw, phh),
+                       _corner_gap(bx, by, 1.0, -1.0, oc, os, ohw, ohh, pc, ps, phw, phh)),
+                   _corner_gap(bx, by, -1.0, 1.0, oc, os, ohw, ohh, pc, ps, phw, phh)),
+               _corner_gap(bx, by, -1.0, -1.0, oc, os, ohw, ohh, pc, ps, phw, phh))
+
+
+def _corner_gap(bx: float, by: float, sx: float, sy: float, oc: float, os: float, ohw: float,
+                ohh: float, pc: float, ps: float, phw: float, phh: float) -> float:
+    """Distance from corner ``(sx, sy)`` of rectangle ``o`` (centre ``(bx, by)`` relative to
+    rectangle ``p``'s) to rectangle ``p``."""
+    vx = bx + sx * ohw * oc - sy * ohh * os
+    vy = by + sx * ohw * os + sy * ohh * oc
+    u = abs(vx * pc + vy * ps) - phw
+    w = abs(-vx * ps + vy * pc) - phh
+    return math.hypot(max(u, 0.0), max(w, 0.0))
+
+
+class Touching:
+    """The touch tests of one model's cards, with the sizes and reach worked out once.
+    Rotations come as cosine and sine (:func:`turned`), so a trick turns each card once.
+
+    >>> t = touching(ThrowModel())
+    >>> t.touches_target(0.0, 8.85, 1.0, 0.0), t.touches_target(0.0, 8.95, 1.0, 0.0)
+    (True, False)
+    """
+
+    def __init__(self, m: ThrowModel) -> None:
+        self.hw, self.hh = m.card_half
+        self.tw, self.th = m.target_half
+        self.tolerance = m.touch_tolerance_cm
+        # Bounding circles first: most pairs are far apart, and the exact test is slower.
+        self.card_reach = 2.0 * math.hypot(self.hw, self.hh) + self.tolerance
+        self.target_reach = (math.hypot(self.hw, self.hh) + math.hypot(self.tw, self.th)
+                             + self.tolerance)
+        # Squared, with a margin far above rounding: a pair beyond it is beyond the reach by
+        # math.hypot too (which the compiled module calls as a Python function), so the
+        # cheap test decides only where both agree.
+        self.card_reach2 = (self.card_reach * _MARGIN) ** 2
+        self.target_reach2 = (self.target_reach * _MARGIN) ** 2
+
+    def cards_touch(self, x1: float, y1: float, c1: float, s1: float,
+                    x2: float, y2: float, c2: float, s2: float) -> bool:
+        """Whether two clown cards touch: they overlap or come within the tolerance."""
+        dx = x2 - x1
+        dy = y2 - y1
+        if dx * dx + dy * dy > self.card_reach2 or math.hypot(dx, dy) > self.card_reach:
+            return False
+        hw = self.hw
+        hh = self.hh
+        return _gap_turned(x1, y1, c1, s1, hw, hh, x2, y2, c2, s2, hw, hh) <= self.tolerance
+
+    def touches_target(self, x: float, y: float, c: float, s: float) -> bool:
+        """Whether a clown card touches the target card directly."""
+        if x * x + y * y > self.target_reach2 or math.hypot(x, y) > self.target_reach:
+            return False
+        # The target lies at the origin unturned: cos 0 = 1, sin 0 = 0 exactly.
+        return _gap_turned(x, y, c, s, self.hw, self.hh, 0.0, 0.0, 1.0, 0.0,
+                           self.tw, self.th) <= self.tolerance
+
+
+_MARGIN: Final = 1.0 + 1e-9
+
+
+def turned(rotation: float) -> tuple[float, float]:
+    """Cosine and sine of a rotation in degrees, as the touch tests take them."""
+    a = math.radians(rotation)
+    return math.cos(a), math.sin(a)
+
+
+_TOUCHING: dict[int, tuple[ThrowModel, Touching]] = {}
+
+
+def touching(model: ThrowModel) -> Touching:
+    """The :class:`Touching` of ``model`` (made once per model object and kept with it, so
+    its id stays valid)."""
+    entry = _TOUCHING.get(id(model))
+    if entry is None or entry[0] is not model:
+        entry = (model, Touching(model))
+        _TOUCHING[id(model)] = entry
+    return entry[1]
 
 
 def card_gap(model: ThrowModel, a: tuple[float, float, float], b: tuple[float, float, float]
@@ -389,22 +532,15 @@ def target_gap(model: ThrowModel, a: tuple[float, float, float]) -> float:
 def cards_touch(model: ThrowModel, a: tuple[float, float, float],
                 b: tuple[float, float, float]) -> bool:
     """Whether two clown cards touch: they overlap or come within the touch tolerance."""
-    hw, hh = model.card_half
-    tol = model.touch_tolerance_cm
-    # Bounding circles first: most pairs are far apart, and the exact test is slower.
-    if math.hypot(b[0] - a[0], b[1] - a[1]) > 2.0 * math.hypot(hw, hh) + tol:
-        return False
-    return card_gap(model, a, b) <= tol
+    c1, s1 = turned(a[2])
+    c2, s2 = turned(b[2])
+    return touching(model).cards_touch(a[0], a[1], c1, s1, b[0], b[1], c2, s2)
 
 
 def touches_target_card(model: ThrowModel, a: tuple[float, float, float]) -> bool:
     """Whether a clown card at pose ``a`` touches the target card directly."""
-    hw, hh = model.card_half
-    tw, th = model.target_half
-    tol = model.touch_tolerance_cm
-    if math.hypot(a[0], a[1]) > math.hypot(hw, hh) + math.hypot(tw, th) + tol:
-        return False
-    return target_gap(model, a) <= tol
+    c, s = turned(a[2])
+    return touching(model).touches_target(a[0], a[1], c, s)
 
 
 def target_gaps(model: ThrowModel, x: FloatArray, y: FloatArray, rotation: FloatArray

@@ -34,7 +34,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import derive_normals, derive_rng
+from bigtop.core.rng import derive_normals, derive_rng, shuffle
 from bigtop.core.text import count, decimal, number, numbers
 from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
@@ -50,10 +50,9 @@ from bigtop.games.tricky_landing.cards import (
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     Pose,
+    Thrower,
     ThrowModel,
-    landing_from_errors,
     seat_angle,
-    to_table,
     wrap_degrees,
 )
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
@@ -137,12 +136,18 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
         # One model per seat: only the skill differs (option skill, one or one per player).
         self.models = [self.options.throw_model(p) for p in range(num_players)]
         self.seats = [seat_angle(p, num_players) for p in range(num_players)]
+        self.throwers = [Thrower(m, seat) for m, seat in zip(self.models, self.seats,
+                                                               strict=True)]
         # Interned grid actions: legal lists are built from references.
         self.grid: dict[str, tuple[Throw, ...]] = {
             c: tuple(Throw(c, x, y, s) for (x, y) in GRID_AIMS for s in GRID_SPINS)
             for c in self.deck}
         self._all: list[Action] = [a for c in self.deck for a in self.grid[c]]
         self.action_table = ActionTable(self._all)
+        # Each card's grid numbers: a run, in the deck's (= every hand's) order.
+        size = len(GRID_AIMS) * len(GRID_SPINS)
+        self.grid_numbers: dict[str, tuple[int, ...]] = {
+            c: tuple(range(k * size, (k + 1) * size)) for k, c in enumerate(self.deck)}
 
     def new_initial_state(self, seed: int = 0) -> TrickyLandingState:
         state = TrickyLandingState(self, seed)
@@ -206,7 +211,7 @@ class TrickyLandingState(State[TrickyLandingGame]):
         g = self.game
         n = g.num_players
         cards = list(g.deck)
-        derive_rng(self.seed, "deal", self.round).shuffle(cards)
+        shuffle(derive_rng(self.seed, "deal", self.round), cards)
         # "deals them face down, starting with the starting player and going clockwise"
         self.hands = [[] for _ in range(n)]
         for i in range(n * g.hand_size):
@@ -239,6 +244,18 @@ class TrickyLandingState(State[TrickyLandingGame]):
         out: list[Action] = []
         for c in self.hands[self.current_player()]:
             out.extend(grid[c])
+        return out
+
+    def legal_action_numbers(self) -> list[int]:
+        # A hand is sorted in the deck's order, and so are the grid's numbers: the list is
+        # each card's run in turn, ascending, with no look-up per action (a test checks it
+        # against the table).
+        if self.finished:
+            return []
+        numbers = self.game.grid_numbers
+        out: list[int] = []
+        for c in self.hands[self.current_player()]:
+            out.extend(numbers[c])
         return out
 
     def _throw_problem(self, action: Throw) -> str | None:
@@ -275,10 +292,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
     def _pose(self, action: Throw) -> Pose:
         # The throw's four release errors from one hash of (seed, action count).
         errors = derive_normals(self.seed, "throw", len(self.history))
-        p = self.current_player()
-        seat = self.game.seats[p]
-        x, y = to_table(seat, float(action.x), float(action.y))
-        return landing_from_errors(self.game.models[p], seat, x, y, float(action.spin), errors)
+        thrower = self.game.throwers[self.current_player()]
+        return thrower.throw(float(action.x), float(action.y), float(action.spin), errors)
 
     def landing_of(self, action: Throw) -> Landing:
         """Where ``action``, thrown now by the current player, comes to rest: what ``apply``
@@ -330,9 +345,9 @@ class TrickyLandingState(State[TrickyLandingGame]):
         before = self.trump_suit
         res = resolve_trick(table, before, g.options, g.model)
         for trick in res.tricks:
-            for w, cards in zip(trick.winners, trick.taken, strict=True):
-                self.won[table[w].player].extend(table[i].card for i in cards)
-            self.discard.extend(table[i].card for i in trick.discarded)
+            for k, w in enumerate(trick.winners):  # each winner takes their share
+                self.won[table[w].player].extend([table[i].card for i in trick.taken[k]])
+            self.discard.extend([table[i].card for i in trick.discarded])
         if res.new_trump is not None:
             card = table[res.new_trump].card
             if self.trump_card is not None:
@@ -343,7 +358,7 @@ class TrickyLandingState(State[TrickyLandingGame]):
         for i in res.kept_face_up:
             self.penalty[table[i].player].append(table[i].card)
             self.hidden.pop(table[i].card, None)
-        self.discard.extend(table[i].card for i in res.missed_discarded)
+        self.discard.extend([table[i].card for i in res.missed_discarded])
         self.last_table = table
         self.last_trump = before
         self._last_res = res
@@ -567,7 +582,7 @@ class TrickyLandingState(State[TrickyLandingGame]):
         others = [q for q in range(n) if q != player]
         pool = [c for q in others for c in self.hands[q]] + self.undealt + slots
         pool.sort(key=sort_key)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         new = self.clone()
         at = 0
         for q in others:

@@ -13,24 +13,35 @@ landed cards (poses and faces, in landing order), the trump suit and the rule op
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bigtop.games.tricky_landing.cards import number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
-from bigtop.games.tricky_landing.physics import ThrowModel, cards_touch, touches_target_card
+from bigtop.games.tricky_landing.physics import ThrowModel, touching, turned
 
 
-@dataclass(frozen=True, slots=True)
+# These three are made for every throw or trick: explicit (compiled) constructors and Final
+# fields instead of ``frozen=True``, as for physics.Pose (see there).
+@dataclass(init=False, unsafe_hash=True, slots=True)
 class Landing:
     """A thrown card at rest: who threw it, which card, where (cm), how turned (degrees) and
     whether it shows its back."""
 
-    player: int
-    card: str
-    x: float
-    y: float
-    rotation: float
-    face_down: bool
+    player: Final[int]
+    card: Final[str]
+    x: Final[float]
+    y: Final[float]
+    rotation: Final[float]
+    face_down: Final[bool]
+
+    def __init__(self, player: int, card: str, x: float, y: float, rotation: float,
+                 face_down: bool) -> None:
+        self.player = player
+        self.card = card
+        self.x = x
+        self.y = y
+        self.rotation = rotation
+        self.face_down = face_down
 
     @property
     def pose(self) -> tuple[float, float, float]:
@@ -41,20 +52,30 @@ class Landing:
                 "rotation": self.rotation, "face": "down" if self.face_down else "up"}
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Trick:
     """One trick on the target card; numbers are indices into the landing list."""
 
-    members: tuple[int, ...]
-    direct: tuple[int, ...]
+    members: Final[tuple[int, ...]]
+    direct: Final[tuple[int, ...]]
     """Members touching the target card directly."""
-    lead: str | None
+    lead: Final[str | None]
     """The lead suit, or None (T1)."""
-    winners: tuple[int, ...]
+    winners: Final[tuple[int, ...]]
     """Winning cards (several when shared; none when every card is face down)."""
-    taken: tuple[tuple[int, ...], ...]
+    taken: Final[tuple[tuple[int, ...], ...]]
     """For each winner, the cards they collect (face down in front of them)."""
-    discarded: tuple[int, ...]
+    discarded: Final[tuple[int, ...]]
+
+    def __init__(self, members: tuple[int, ...], direct: tuple[int, ...], lead: str | None,
+                 winners: tuple[int, ...], taken: tuple[tuple[int, ...], ...],
+                 discarded: tuple[int, ...]) -> None:
+        self.members = members
+        self.direct = direct
+        self.lead = lead
+        self.winners = winners
+        self.taken = taken
+        self.discarded = discarded
 
     def to_json(self) -> dict[str, Any]:
         return {"members": list(self.members), "direct": list(self.direct), "lead": self.lead,
@@ -62,21 +83,33 @@ class Trick:
                 "discarded": list(self.discarded)}
 
 
-@dataclass(frozen=True)
+@dataclass(init=False, unsafe_hash=True)
 class Resolution:
     """What happened to every card of a finished trick."""
 
-    tricks: tuple[Trick, ...]
-    trick_of: tuple[int, ...]
+    tricks: Final[tuple[Trick, ...]]
+    trick_of: Final[tuple[int, ...]]
     """For each landing, the index of its trick, or -1 when it missed."""
-    missed: tuple[int, ...]
-    new_trump: int | None
+    missed: Final[tuple[int, ...]]
+    new_trump: Final[int | None]
     """The single missed card that becomes the trump card (T4), if any."""
-    kept_face_up: tuple[int, ...]
+    kept_face_up: Final[tuple[int, ...]]
     """Missed cards their throwers keep face up (T4, several misses)."""
-    missed_discarded: tuple[int, ...]
-    touches: tuple[tuple[int, int], ...]
+    missed_discarded: Final[tuple[int, ...]]
+    touches: Final[tuple[tuple[int, int], ...]]
     """Every touching pair of clown cards (landing indices)."""
+
+    def __init__(self, tricks: tuple[Trick, ...], trick_of: tuple[int, ...],
+                 missed: tuple[int, ...], new_trump: int | None, kept_face_up: tuple[int, ...],
+                 missed_discarded: tuple[int, ...], touches: tuple[tuple[int, int], ...]
+                 ) -> None:
+        self.tricks = tricks
+        self.trick_of = trick_of
+        self.missed = missed
+        self.new_trump = new_trump
+        self.kept_face_up = kept_face_up
+        self.missed_discarded = missed_discarded
+        self.touches = touches
 
     def to_json(self) -> dict[str, Any]:
         return {"tricks": [t.to_json() for t in self.tricks], "trick_of": list(self.trick_of),
@@ -86,65 +119,78 @@ class Resolution:
                 "touches": [list(p) for p in self.touches]}
 
 
-def _connected(nodes: list[int], adj: list[set[int]]) -> bool:
-    """Whether ``nodes`` are connected using only edges among themselves."""
-    if len(nodes) <= 1:
-        return True
-    inside = set(nodes)
-    seen = {nodes[0]}
-    todo = [nodes[0]]
+def _reach(start: int, allowed: int, adj: list[int]) -> int:
+    """The cards (a bit set) connected to card ``start`` through cards in ``allowed`` (a bit
+    set holding ``start``), using the touches ``adj`` (one bit set per card). A table holds
+    at most six cards, so sets of landing indices are small ints."""
+    seen = 1 << start
+    todo = seen
     while todo:
-        i = todo.pop()
-        for j in adj[i]:
-            if j in inside and j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return len(seen) == len(inside)
+        i = (todo & -todo).bit_length() - 1  # the lowest card still to visit
+        todo &= todo - 1
+        new = adj[i] & allowed & ~seen
+        seen |= new
+        todo |= new
+    return seen
+
+
+def _members(bits: int) -> list[int]:
+    """The landing indices in a bit set, ascending."""
+    out = []
+    i = 0
+    while bits:
+        if bits & 1:
+            out.append(i)
+        bits >>= 1
+        i += 1
+    return out
 
 
 def resolve_trick(table: list[Landing], trump: str | None, options: TrickyLandingOptions,
                   model: ThrowModel | None = None) -> Resolution:
     """Resolve every card on the table (in landing order) under trump suit ``trump``."""
-    model = model or options.throw_model()
+    test = touching(model or options.throw_model())
     k = len(table)
-    poses = [c.pose for c in table]
-    direct = [touches_target_card(model, p) for p in poses]
-    adj: list[set[int]] = [set() for _ in range(k)]
+    xs: list[float] = []
+    ys: list[float] = []
+    cs: list[float] = []
+    ss: list[float] = []
+    direct = 0  # the cards touching the target card directly
+    for i, card in enumerate(table):
+        c, s = turned(card.rotation)  # each card turned once for every test
+        xs.append(card.x)
+        ys.append(card.y)
+        cs.append(c)
+        ss.append(s)
+        if test.touches_target(card.x, card.y, c, s):
+            direct |= 1 << i
+    adj = [0] * k
     touches = []
     for i in range(k):
         for j in range(i + 1, k):
-            if cards_touch(model, poses[i], poses[j]):
-                adj[i].add(j)
-                adj[j].add(i)
+            if test.cards_touch(xs[i], ys[i], cs[i], ss[i], xs[j], ys[j], cs[j], ss[j]):
+                adj[i] |= 1 << j
+                adj[j] |= 1 << i
                 touches.append((i, j))
     # Groups of connected cards, in order of their first card to land.
-    group_of = [-1] * k
-    groups: list[list[int]] = []
+    everyone = (1 << k) - 1
+    grouped = 0
+    groups: list[int] = []
     for i in range(k):
-        if group_of[i] >= 0:
-            continue
-        g = len(groups)
-        members = [i]
-        group_of[i] = g
-        todo = [i]
-        while todo:
-            a = todo.pop()
-            for b in adj[a]:
-                if group_of[b] < 0:
-                    group_of[b] = g
-                    members.append(b)
-                    todo.append(b)
-        groups.append(sorted(members))
+        if not grouped >> i & 1:
+            group = _reach(i, everyone, adj)
+            grouped |= group
+            groups.append(group)
     tricks: list[Trick] = []
     trick_of = [-1] * k
-    for members in groups:
-        hits = [i for i in members if direct[i]]
-        if not hits:
+    for group in groups:
+        if not group & direct:
             continue
+        members = _members(group)
         for i in members:
             trick_of[i] = len(tricks)
-        tricks.append(_resolve_one(table, members, hits, adj, trump, options))
-    missed = tuple(i for i in range(k) if trick_of[i] < 0)
+        tricks.append(_resolve_one(table, members, group & direct, adj, trump, options))
+    missed = tuple([i for i in range(k) if trick_of[i] < 0])
     new_trump: int | None = None
     kept: tuple[int, ...] = ()
     gone: tuple[int, ...] = ()
@@ -163,17 +209,20 @@ def resolve_trick(table: list[Landing], trump: str | None, options: TrickyLandin
                       tuple(touches))
 
 
-def _resolve_one(table: list[Landing], members: list[int], hits: list[int],
-                 adj: list[set[int]], trump: str | None, options: TrickyLandingOptions
-                 ) -> Trick:
+def _resolve_one(table: list[Landing], members: list[int], direct: int, adj: list[int],
+                 trump: str | None, options: TrickyLandingOptions) -> Trick:
+    """One trick: its ``members`` (ascending) and those touching the target, ``direct`` (a
+    bit set), with the touches ``adj`` (a bit set per card)."""
+    hits = _members(direct)
     # T1: the lead suit.
     rule = options.lead_suit
     if rule == "first-toucher":
         has_lead = True
     elif rule == "all-pairs-touch":
-        has_lead = all(b in adj[a] for a in hits for b in hits if a < b)
-    else:
-        has_lead = _connected(hits, adj)
+        # Every direct card touches every other one.
+        has_lead = all((adj[a] | 1 << a) & direct == direct for a in hits)
+    else:  # the direct cards are connected through touches among themselves
+        has_lead = _reach(hits[0], direct, adj) == direct
     lead: str | None = None
     if has_lead:
         if options.face_down_lead == "no-lead":
@@ -195,12 +244,13 @@ def _resolve_one(table: list[Landing], members: list[int], hits: list[int],
         pool = [i for i in up if suit_of(table[i].card) == lead]
     else:
         pool = up
-    best = max(number_of(table[i].card) for i in pool)
-    winners = [i for i in pool if number_of(table[i].card) == best]
+    numbers = [number_of(table[i].card) for i in pool]
+    best = max(numbers)
+    winners = [pool[j] for j in range(len(pool)) if numbers[j] == best]
     if options.ties == "first-landed":
         winners = winners[:1]
-    shared = [i for i in members if not (table[i].face_down
-                                         and options.face_down_cards == "discarded")]
+    down_discarded = options.face_down_cards == "discarded"
+    shared = [i for i in members if not (down_discarded and table[i].face_down)]
     discarded = [i for i in members if i not in shared]
     if len(winners) == 1:
         taken: list[tuple[int, ...]] = [tuple(shared)]
