@@ -19,6 +19,9 @@ def check_finished(server: Server, page, table: str, token: str) -> None:  # typ
     assert view["status"] == "finished"
     lines = final_scores(page)
     assert len(lines) == view["players"]
+    # The top line says the game is over and who won, in words (not only in the side panel).
+    assert drive.top_line(page).startswith("The game is over: ")
+    assert drive.winners_said(page) == view["result"]["winners"], drive.top_line(page)
     for p, score in enumerate(view["result"]["scores"]):
         assert any(line.split(". ", 1)[1].startswith(f"P{p}")
                    and line.split(": ", 1)[1].split(" ")[0] == f"{score:g}"

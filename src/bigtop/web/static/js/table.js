@@ -46,7 +46,8 @@ function sameAction(a, b) {
   return ka.length === kb.length && ka.every((k) => a[k] === b[k]);
 }
 
-async function play(action) {
+/** Send a move; `auto` when the page plays a forced move by itself. True when it was sent. */
+async function play(action, {auto = false} = {}) {
   if (page.sending || page.replay) return false;
   const view = page.view;
   page.sending = true;
@@ -58,7 +59,12 @@ async function play(action) {
     if (next && next.observation) enqueue(next);
     return true;
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (err instanceof ApiError && err.type === "/problems/stale-version") {
+      // Somebody (a bot, this seat in another window) moved first: a late move, not an
+      // illegal one. A forced move the page played by itself needs no word at all.
+      if (!auto) showError("Too late: the table moved on before your move arrived, so it was not played. This is the table now.");
+      await refresh();
+    } else if (err instanceof ApiError) {
       // The server's own words; nothing changed on the table.
       showError(`Not allowed: ${err.message}`);
       if (err.status === 409) await refresh();
@@ -86,7 +92,8 @@ function context(view) {
 
 function whoseTurn(view) {
   if (view.status !== "playing" || view.current_player < 0) {
-    return view.status === "expired" ? "This table has expired." : "The game is over.";
+    if (view.status === "expired") return "This table has expired.";
+    return view.result ? `The game is over: ${winnersLine(view)}.` : "The game is over.";
   }
   const seat = view.seats[view.current_player];
   if (view.current_player === view.seat) {
@@ -95,6 +102,16 @@ function whoseTurn(view) {
   }
   const who = seat && seat.kind === "bot" ? `P${view.current_player} (bot, ${seat.level})` : `P${view.current_player}`;
   return `${who} to play.`;
+}
+
+/** Who won, in the top line: "you win", "P1 wins", "P0 (you) and P2 share first place". */
+function winnersLine(view) {
+  const {winners, ranking} = view.result;
+  const best = Math.min(...ranking);
+  const first = winners && winners.length ? winners : ranking.flatMap((place, p) => (place === best ? [p] : []));
+  const name = (p) => (p === view.seat ? (first.length === 1 ? "you" : `P${p} (you)`) : `P${p}`);
+  if (first.length === 1) return first[0] === view.seat ? "you win" : `${name(first[0])} wins`;
+  return `${first.slice(0, -1).map(name).join(", ")} and ${name(first[first.length - 1])} share first place`;
 }
 
 function drawStatus(view) {
@@ -112,6 +129,10 @@ function drawLog(view) {
   for (const line of view.log || []) page.log.set(line.id, line);
   const lines = [...page.log.values()].sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
   const list = $("log-list");
+  if (!lines.length) {
+    fill(list, h("li", {class: "hint empty"}, "No moves yet."));
+    return;
+  }
   fill(list, lines.map((l) => h("li", {class: `log-${l.kind}`, dataset: {version: l.version}},
     l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : "")));
   list.scrollTop = list.scrollHeight;
@@ -200,7 +221,7 @@ function drawAll(view) {
   const ctx = context(view);
   // What is on screen, for people's tools and the browser tests: version, whose turn, status.
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
-    status: view.status});
+    status: view.status, seat: view.seat ?? ""});
   page.module.render($("board"), ctx);
   drawStatus(view);
   if (!page.replay) {
@@ -267,7 +288,7 @@ async function playForced(view) {
   // Said in the log just before the move itself, so nothing happens silently.
   page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
     seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
-  return play(only.action);
+  return play(only.action, {auto: true});
 }
 
 async function refresh() {
