@@ -109,7 +109,8 @@ async function create(ev) {
     return;
   }
   const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
-  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats};
+  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats,
+    listed: $("listed").checked};
   let made;
   try {
     made = await api.createTable(spec);

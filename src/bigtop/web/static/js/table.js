@@ -421,10 +421,26 @@ function showRules(rules) {
 
 // -- start ----------------------------------------------------------------------------------
 
+/** The top line when the table cannot be shown: what to do next instead of "Loading…". */
+function cannotOpen(table, err) {
+  const turn = $("turn");
+  if (err instanceof ApiError && err.status === 403) {
+    // An invite link whose seat somebody took from the lobby, or a mistyped token.
+    fill(turn, "This link is not a seat at the table (any more). ",
+      h("a", {href: tableUrl(table), id: "watch-instead"}, "Watch the table"), " or go back to ",
+      h("a", {href: "/"}, "the lobby"), ".");
+  } else if (err instanceof OfflineError) {
+    turn.textContent = "The server cannot be reached: reload the page when it is back.";
+  } else {
+    fill(turn, "This table cannot be shown. Go back to ", h("a", {href: "/"}, "the lobby"), ".");
+  }
+}
+
 async function start() {
   const {table, token} = tableFromUrl();
   if (!table) {
     showError("No table in the address: open a table from the lobby.");
+    fill($("turn"), h("a", {href: "/"}, "Go to the lobby"), ".");
     return;
   }
   page.table = table;
@@ -434,6 +450,7 @@ async function start() {
     view = await api.view(table, token);
   } catch (err) {
     showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
+    cannotOpen(table, err);
     return;
   }
   page.module = MODULES[view.game];
