@@ -17,6 +17,7 @@ const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]
 const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
 const BACKLOG = 6; // more moves waiting than this: shown faster
+const MAX_LISTED = 60; // moves listed under "Your moves" (the board offers every one)
 
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
@@ -142,7 +143,11 @@ function drawMoves(view, ctx) {
   const box = $("moves");
   if (!ctx.myTurn || page.module.hideMoveList) { box.hidden = true; return; }
   box.hidden = false;
-  fill($("moves-list"), ctx.legal.slice(0, 60).map((e) => h("li", {}, h("button", {type: "button", class: "act legal",
+  // The count says that the list may scroll (phones hide scroll bars) or be cut short.
+  const n = ctx.legal.length;
+  $("moves-title").textContent = n > MAX_LISTED ? `Your moves (the first ${MAX_LISTED} of ${n})`
+    : `Your moves (${n})`;
+  fill($("moves-list"), ctx.legal.slice(0, MAX_LISTED).map((e) => h("li", {}, h("button", {type: "button", class: "act legal",
     dataset: {action: JSON.stringify(e.action)}, onclick: () => play(e.action)}, e.describe))));
 }
 
