@@ -4,8 +4,11 @@ replays that mark rounds, play's arguments and what the games' texts no longer s
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,3 +169,18 @@ def test_a_long_board_line_is_wrapped_at_spaces_not_folded() -> None:
     long = next(i for i, line in enumerate(fitted) if len(line) > 60 and
                 fitted[i + 1].startswith("      "))
     assert not fitted[long].endswith(" ")
+
+
+def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    """`bigtop replay game.json | head -1`: once the reader is gone the command stops with
+    the shell's broken-pipe code and says nothing (it used to report an internal error)."""
+    save = tmp_path / "game.json"
+    save.write_text(runner.invoke(app, ["state", "scout", "-p", "2", "--seed", "1",
+                                        "--actions", "4"]).output)
+    read, write = os.pipe()
+    os.close(read)  # the reader left before the first line: every write is a broken pipe
+    proc = subprocess.run([sys.executable, "-c", "from bigtop.cli import app; app()",
+                           "replay", str(save)], stdout=write, stderr=subprocess.PIPE,
+                          timeout=120, check=False)
+    os.close(write)
+    assert proc.returncode == 141 and proc.stderr == b""
