@@ -22,6 +22,10 @@ def check_finished(server: Server, page, table: str, token: str) -> None:  # typ
     # The top line says the game is over and who won, in words (not only in the side panel).
     assert drive.top_line(page).startswith("The game is over: ")
     assert drive.winners_said(page) == view["result"]["winners"], drive.top_line(page)
+    code = view["result"].get("end_reason") or view["result"].get("ending")
+    if code:  # how it ended, in words, never the engine's code ("six-hole")
+        ending = page.inner_text("#ending")
+        assert ending.startswith("The game ended: ") and code not in ending, ending
     for p, score in enumerate(view["result"]["scores"]):
         assert any(line.split(". ", 1)[1].startswith(f"P{p}")
                    and line.split(": ", 1)[1].split(" ")[0] == f"{score:g}"

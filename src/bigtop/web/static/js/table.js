@@ -164,8 +164,9 @@ function drawScores(view) {
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
         `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${result.scores[p]}${place === best ? " — wins" : ""}`))));
-    const why = result.end_reason || result.ending;
-    if (why) parts.push(h("p", {class: "hint"}, `The game ended: ${why}.`));
+    // In words, never the engine's code ("six-hole"); games without one say nothing.
+    const why = page.module.ending ? page.module.ending(result, view) : null;
+    if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
     if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
   }
   if (view.picture && !page.replay) {
