@@ -86,6 +86,7 @@ function context(view) {
   return {
     obs: view.observation, legal: legalList(view), seat: view.seat, version: view.version,
     myTurn: view.seat !== null && view.legal_actions.length > 0 && !page.replay,
+    over: view.status !== "playing" || view.current_player < 0,
     players: view.players, options: view.options, speed: SPEED, play,
     redraw: () => draw(),
   };
