@@ -27,6 +27,8 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     host.wait_for_selector("#created:not([hidden])")
     invite = host.input_value("#created input.link")
     assert "#token=" in invite
+    spectate = host.input_value("#spectator-link")  # shown, to open or send: no token in it
+    assert spectate == invite.split("#")[0] and "token" not in spectate
     host.click("#created button:has-text('Copy')")
     host.wait_for_selector("#toast:has-text('Copied')")
     browsers.shot(host, "lobby-created")

@@ -142,8 +142,10 @@ async function create(ev) {
         "aria-label": `invite link for P${s.seat}`}),
       h("button", {type: "button", class: "act small", onclick: () => copyText(url)}, "Copy"));
     })),
-    h("p", {}, "Spectators: ", h("button", {type: "button", class: "act small",
-      onclick: () => copyText(tableUrl(made.table))}, "Copy the spectator link")),
+    h("p", {}, "Spectators (they see no hidden cards): ", h("input", {type: "text", readonly: true,
+      value: tableUrl(made.table), class: "link", id: "spectator-link", "aria-label": "spectator link"}),
+    h("button", {type: "button", class: "act small",
+      onclick: () => copyText(tableUrl(made.table))}, "Copy")),
     myLink ? h("a", {href: myLink, class: "act legal", id: "go-to-table"}, "Go to my seat")
       : h("a", {href: tableUrl(made.table), class: "act", id: "go-to-table"}, "Watch the table"));
   box.hidden = false;
