@@ -135,7 +135,11 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
         if drive.wait_ready(page) == "over":
             break
         drive.play_tricky_turn(page, rng)
-        if not shot and page.locator("#board .tl-tricks li").count():
+        lines = page.eval_on_selector_all("#board .tl-tricks li",
+                                          "els => els.map(e => e.textContent)")
+        # Every trick line is a whole sentence (a trick of face-down cards has no winner).
+        assert not any(line.rstrip().endswith("won by") for line in lines), lines
+        if not shot and lines:
             browsers.shot(page, "tricky-landing-trick")
             shot = True
     check_finished(server, page, table, token)
