@@ -27,9 +27,13 @@ def check_finished(server: Server, page, table: str, token: str) -> None:  # typ
         ending = page.inner_text("#ending")
         assert ending.startswith("The game ended: ") and code not in ending, ending
     for p, score in enumerate(view["result"]["scores"]):
+        said = f"{score:g}"
+        if view["game"] == "clown-15-go" and not view["options"]["points"]:
+            left = view["result"]["cards_left"][p]  # the score is minus this: said as it is
+            said = f"{left} card{'' if left == 1 else 's'} left"
         assert any(line.split(". ", 1)[1].startswith(f"P{p}")
-                   and line.split(": ", 1)[1].split(" ")[0] == f"{score:g}"
-                   for line in lines), (p, score, lines)
+                   and line.split(": ", 1)[1].split(" — ")[0] == said
+                   for line in lines), (p, said, lines)
 
 
 def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -> None:

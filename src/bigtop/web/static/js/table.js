@@ -164,7 +164,7 @@ function drawScores(view) {
       .map((place, p) => ({place, p}))
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
-        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${result.scores[p]}${place === best ? " — wins" : ""}`))));
+        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${score(result, p, view)}${place === best ? " — wins" : ""}`))));
     // In words, never the engine's code ("six-hole"); games without one say nothing.
     const why = page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
@@ -183,6 +183,11 @@ function drawScores(view) {
   }
   fill(box, parts);
   box.hidden = !parts.length;
+}
+
+/** One seat's final score as the game counts it (Clown 15 Go: cards left, not "-13"). */
+function score(result, p, view) {
+  return page.module.finalScore ? page.module.finalScore(result, p, view) : String(result.scores[p]);
 }
 
 function drawSummary(view) {

@@ -110,6 +110,12 @@ export default {
       await sleep(300 * (ctx.speed ?? 1));
     }
   },
+  /** A final score in words: without the points rule the score is minus the cards left. */
+  finalScore(result, p, view) {
+    const left = result.cards_left[p];
+    const cards = `${left} card${left === 1 ? "" : "s"} left`;
+    return view.options.points ? `${result.scores[p]} points, ${cards}` : cards;
+  },
   /** Why the game ended, in the engine's words (games/clown15go/options.py end_reason_text;
    * tests/web/test_docs.py keeps the two the same). */
   ending(result, view) {
