@@ -154,7 +154,7 @@ async function create(ev) {
 }
 
 function seatSummary(seats) {
-  return seats.map((s) => (s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "person" : "free")).join(" · ");
+  return seats.map((s, p) => `P${p} ${s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "taken" : "free"}`).join(" · ");
 }
 
 async function drawOpen() {
