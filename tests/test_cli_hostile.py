@@ -4,6 +4,7 @@ stderr, exit code 2, never a Python traceback; user text is never read as rich m
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -291,3 +292,16 @@ def test_the_installed_command_prints_no_traceback(files: dict[str, Path]) -> No
         assert proc.returncode == 2, proc.stderr
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:")
         assert proc.stderr.count("\n") == 1
+
+
+def test_serve_says_when_its_port_is_taken(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program listens on the port: one line naming the port and what to do, and
+    the database is never created."""
+    _never_listen(monkeypatch)
+    db = tmp_path / "s.sqlite3"
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert_fails_cleanly(run(["serve", "--port", str(port), "--db", f"sqlite:///{db}"]),
+                             f"port {port} on 127.0.0.1 is in use")
+    assert not db.exists()

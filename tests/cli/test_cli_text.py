@@ -4,8 +4,11 @@ replays that mark rounds, play's arguments and what the games' texts no longer s
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from typer.testing import CliRunner
 
 from bigtop.agents.base import play_random
 from bigtop.cli import app
+from bigtop.cli.screen import fit_width
 from bigtop.core.registry import new_state
 from bigtop.games.tricky_landing.rules import Throw
 
@@ -149,3 +153,34 @@ def test_play_commands_and_pause(tmp_path: Path) -> None:
     paused = runner.invoke(app, ["play", "so-ein-zirkus", "-p", "2", "--seed", "4", "--pause"],
                            input="\n" * 3 + "quit\n")
     assert "(Enter)" in paused.output and paused.exit_code == 0
+
+
+def test_a_long_board_line_is_wrapped_at_spaces_not_folded() -> None:
+    """Clown 15 Go's seat lines outgrow 80 columns once the open piles fill up; the play
+    screen wraps them at a space, indented, so every board row is counted and whole."""
+    s = new_state("clown-15-go", 3, seed=3)
+    rng = random.Random(3)
+    while max(len(line) for line in s.render(0).splitlines()) <= 80:
+        assert play_random(s, rng, max_actions=1) == 1
+    lines = s.render(0).splitlines()
+    fitted = fit_width(lines, 80)
+    assert len(fitted) > len(lines) and max(len(line) for line in fitted) <= 80
+    assert " ".join(fitted).split() == " ".join(lines).split()  # every word, none cut
+    long = next(i for i, line in enumerate(fitted) if len(line) > 60 and
+                fitted[i + 1].startswith("      "))
+    assert not fitted[long].endswith(" ")
+
+
+def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    """`bigtop replay game.json | head -1`: once the reader is gone the command stops with
+    the shell's broken-pipe code and says nothing (it used to report an internal error)."""
+    save = tmp_path / "game.json"
+    save.write_text(runner.invoke(app, ["state", "scout", "-p", "2", "--seed", "1",
+                                        "--actions", "4"]).output)
+    read, write = os.pipe()
+    os.close(read)  # the reader left before the first line: every write is a broken pipe
+    proc = subprocess.run([sys.executable, "-c", "from bigtop.cli import app; app()",
+                           "replay", str(save)], stdout=write, stderr=subprocess.PIPE,
+                          timeout=120, check=False)
+    os.close(write)
+    assert proc.returncode == 141 and proc.stderr == b""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from playwright.sync_api import Page
@@ -46,6 +47,21 @@ def describe(page: Page) -> str:
       error: document.getElementById('error').textContent,
       banner: document.getElementById('banner').textContent,
       log: [...document.querySelectorAll('#log-list li')].slice(-4).map(e => e.textContent)})"""))
+
+
+def top_line(page: Page) -> str:
+    """The status line above the board (whose turn, or who won)."""
+    return page.inner_text("#turn")
+
+
+def winners_said(page: Page) -> list[int]:
+    """The seats the top line names as winners once the game is over ("you" is our seat)."""
+    said = top_line(page).split("The game is over: ", 1)[1].split(".")[0]
+    seat = int(page.evaluate("document.body.dataset.seat") or -1)
+    seats = {int(x) for x in re.findall(r"P(\d+)", said)}
+    if said.startswith("you "):
+        seats.add(seat)
+    return sorted(seats)
 
 
 def version(page: Page) -> int:

@@ -14,3 +14,22 @@ def test_every_picture_in_the_web_docs_exists() -> None:
         assert pictures, doc
         for picture in pictures:
             assert (base / picture).is_file(), f"{doc.name} shows a missing {picture}"
+
+
+def test_the_pages_say_how_a_game_ended_in_the_engines_words() -> None:
+    """The table page's "The game ended: …" line is written in JS from the result's code;
+    its words are the engines' own (no browser needed to check that they agree)."""
+    from bigtop.games.clown15go.options import end_reason_text
+    from bigtop.games.zirkus.options import ENDING_WORDS, ENDINGS
+
+    js = ROOT / "src" / "bigtop" / "web" / "static" / "js" / "games"
+    zirkus = (js / "zirkus.js").read_text()
+    for code in ENDINGS:
+        assert f'"{code}": "{ENDING_WORDS[code]}"' in zirkus, code
+    clown = (js / "clown15go.js").read_text()
+    for code in ("went-out", "all-out", "stall", "turn-limit"):
+        words = end_reason_text(code, 97, 9999)
+        assert words != code.replace("-", " "), code  # a code the engine has words for
+        js_words = words.replace("P97", "P${first}").replace("9999",
+                                                              "${view.options.max_turns}")
+        assert re.search(rf'"{code}": ["`]{re.escape(js_words)}["`]', clown), code

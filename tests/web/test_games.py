@@ -19,10 +19,21 @@ def check_finished(server: Server, page, table: str, token: str) -> None:  # typ
     assert view["status"] == "finished"
     lines = final_scores(page)
     assert len(lines) == view["players"]
+    # The top line says the game is over and who won, in words (not only in the side panel).
+    assert drive.top_line(page).startswith("The game is over: ")
+    assert drive.winners_said(page) == view["result"]["winners"], drive.top_line(page)
+    code = view["result"].get("end_reason") or view["result"].get("ending")
+    if code:  # how it ended, in words, never the engine's code ("six-hole")
+        ending = page.inner_text("#ending")
+        assert ending.startswith("The game ended: ") and code not in ending, ending
     for p, score in enumerate(view["result"]["scores"]):
+        said = f"{score:g}"
+        if view["game"] == "clown-15-go" and not view["options"]["points"]:
+            left = view["result"]["cards_left"][p]  # the score is minus this: said as it is
+            said = f"{left} card{'' if left == 1 else 's'} left"
         assert any(line.split(". ", 1)[1].startswith(f"P{p}")
-                   and line.split(": ", 1)[1].split(" ")[0] == f"{score:g}"
-                   for line in lines), (p, score, lines)
+                   and line.split(": ", 1)[1].split(" — ")[0] == said
+                   for line in lines), (p, said, lines)
 
 
 def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -> None:
@@ -128,7 +139,11 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
         if drive.wait_ready(page) == "over":
             break
         drive.play_tricky_turn(page, rng)
-        if not shot and page.locator("#board .tl-tricks li").count():
+        lines = page.eval_on_selector_all("#board .tl-tricks li",
+                                          "els => els.map(e => e.textContent)")
+        # Every trick line is a whole sentence (a trick of face-down cards has no winner).
+        assert not any(line.rstrip().endswith("won by") for line in lines), lines
+        if not shot and lines:
             browsers.shot(page, "tricky-landing-trick")
             shot = True
     check_finished(server, page, table, token)

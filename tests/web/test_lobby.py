@@ -27,6 +27,8 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     host.wait_for_selector("#created:not([hidden])")
     invite = host.input_value("#created input.link")
     assert "#token=" in invite
+    spectate = host.input_value("#spectator-link")  # shown, to open or send: no token in it
+    assert spectate == invite.split("#")[0] and "token" not in spectate
     host.click("#created button:has-text('Copy')")
     host.wait_for_selector("#toast:has-text('Copied')")
     browsers.shot(host, "lobby-created")
@@ -70,6 +72,14 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     joiner.click(f"#open-tables li[data-table='{made['table']}'] button:has-text('Sit at P1')")
     joiner.wait_for_url("**/table.html?*")
     joiner.wait_for_function("document.getElementById('turn').textContent.includes('You are P1')")
+    # A private table: its free seat is not offered in the lobby, only by its invite link.
+    drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {})
+    host.uncheck("#listed")
+    host.click("#create-button")
+    host.wait_for_selector("#created:not([hidden])")
+    private = host.input_value("#created input.link").split("table=")[1].split("#")[0]
+    listed = [t["table"] for t in server.api("GET", "/api/lobby")["tables"]]
+    assert private not in listed and made["table"] not in listed  # (that seat is taken)
     phone = browsers.new_page(width=390, height=844)
     phone.goto(server.url + "/")
     phone.wait_for_selector("#seat-list select")
@@ -119,6 +129,11 @@ def test_bad_links_say_what_is_wrong(server: Server, browsers: Browsers) -> None
         page.wait_for_selector("#error:not([hidden])")
         text = page.inner_text("#error")
         assert words in text and "\n" not in text.strip(), text
+        assert "Loading" not in page.inner_text("#turn")  # what to do next instead
+    # A wrong token still leads to the table: it can be watched.
+    page.goto(server.table_url(made["table"], "not-a-seat-token"))
+    page.click("#watch-instead")
+    page.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
     browsers.allow_network_errors()
 
 

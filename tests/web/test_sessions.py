@@ -142,3 +142,26 @@ def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
             break
     if drive.wait_ready(away) == "turn":
         assert away.locator("#moves-list [data-action]").count() > 0
+
+
+def test_a_late_move_is_said_to_be_late(server: Server, browsers: Browsers) -> None:
+    """The seat moved in another window while this page heard nothing (its live updates are
+    cut off): the page's move arrives late, says so, and shows the table as it is now."""
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
+                         seed=3)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.route_web_socket("**/ws*", lambda ws: None)  # open, but never a message
+    page.goto(server.table_url(table, token))
+    drive.wait_ready(page)
+    before = drive.version(page)
+    # The other window plays P0's first legal move.
+    view = server.api("GET", f"/api/tables/{table}", token=token)
+    server.api("POST", f"/api/tables/{table}/moves",
+               {"version": view["version"], "action": view["legal_actions"][-1]["action"]},
+               token=token)
+    page.click("#moves-list button >> nth=0")
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")
+    assert page.inner_text("#error").startswith("Too late: the table moved on")
+    assert drive.top_line(page).startswith("P1 to play.")
+    browsers.allow_network_errors()

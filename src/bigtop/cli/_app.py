@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import sys
 from collections.abc import Callable
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -40,6 +42,11 @@ class _GuardedTyper(typer.Typer):
                     # simulation is still being planned): one line and the shell's code.
                     err.print("interrupted (Ctrl-C)", highlight=False)
                     raise typer.Exit(130) from None
+                except BrokenPipeError:
+                    # The reader went away (`bigtop bots | head -3`): stop quietly, as other
+                    # Unix tools do; stdout goes to devnull so that the exit flush is silent.
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                    raise typer.Exit(141) from None
                 except BigtopError as e:
                     fail(str(e))
                 except RecursionError:

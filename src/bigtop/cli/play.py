@@ -22,7 +22,7 @@ from bigtop.agents.base import Agent
 from bigtop.agents.levels import BOT_NAMES, SEARCH_BOTS, make_bot
 from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli.files import load_state_file
-from bigtop.cli.screen import Screen, columns, fit_columns, read_number
+from bigtop.cli.screen import Screen, columns, fit_columns, fit_width, read_number
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game, State
@@ -225,7 +225,7 @@ class Session:
             self.screen.say(line, style)
 
     def _board(self, seat: int) -> list[str]:
-        return self.state.render(seat).splitlines()
+        return fit_width(self.state.render(seat).splitlines(), self.screen.width)
 
     def _menu(self, every: bool = False) -> tuple[list[tuple[int, str]], str]:
         """The numbered moves to show, and a line about the rest."""
@@ -451,7 +451,7 @@ class Session:
         self._flush()
         screen.rule("game over")
         seat = self.seats.humans[0] if len(self.seats.humans) == 1 else None
-        for line in self.state.render(seat).splitlines():
+        for line in fit_width(self.state.render(seat).splitlines(), screen.width):
             screen.say(line)
         r = self.state.result()
         winners = ", ".join(f"P{w}" for w in r["winners"])

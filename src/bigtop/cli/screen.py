@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -126,6 +127,24 @@ def columns(items: Sequence[tuple[int, str]], width: int) -> list[str]:
         parts = [cells[c * nrows + r] for c in range(ncols) if c * nrows + r < len(cells)]
         rows.append("".join(p.ljust(cell) for p in parts).rstrip())
     return rows
+
+
+def fit_width(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` with every line longer than ``width`` wrapped at spaces, the rest of it
+    indented under its start, so that no row folds mid-word and the board's row count is
+    what the screen shows.
+
+    >>> fit_width(["  P0 (you): open top  W13 (8 open), 32 closed, 41 cards", "row"], 30)
+    ['  P0 (you): open top  W13 (8', '      open), 32 closed, 41', '      cards', 'row']
+    """
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+    return out
 
 
 def fit_columns(items: Sequence[tuple[int, str]], width: int, rows: int) -> int:

@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
+import socket
 from typing import Annotated
 
 import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
+
+
+def port_is_free(host: str, port: int) -> None:
+    """Refuse a port another program listens on, in words, before the database is touched
+    (uvicorn would print its own ERROR line after our address line and exit). Other bind
+    problems (an IPv6 or unknown host) are left to uvicorn's own message."""
+    try:
+        socket.create_server((host, port)).close()  # SO_REUSEADDR, as uvicorn binds
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise BigtopError(f"port {port} on {host} is in use (another bigtop serve?): stop "
+                              f"it, or choose another port: --port {port + 1} (make PORT="
+                              f"{port + 1} run)") from None
 
 
 @app.command()
@@ -41,6 +56,7 @@ def serve(
         normalise_url(url)
         if not 0 < port < 65536:
             raise BigtopError(f"--port must be 1..65535, got {port}")
+        port_is_free(host, port)
         if workers < 1 or bot_processes < 1:
             raise BigtopError("--workers and --bot-processes must be at least 1")
         seconds_or_rate("--bot-delay", bot_delay, zero=True)

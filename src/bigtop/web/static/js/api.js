@@ -3,10 +3,11 @@
 
 /** An error the server explained (problem JSON: title, status, detail). */
 export class ApiError extends Error {
-  constructor(status, detail, title = "") {
+  constructor(status, detail, title = "", type = "") {
     super(detail || title || `HTTP ${status}`);
     this.status = status;
     this.title = title;
+    this.type = type; // the problem's type, e.g. "/problems/stale-version"
   }
 }
 
@@ -31,7 +32,7 @@ async function request(method, url, {body, token} = {}) {
   }
   if (!response.ok) {
     const detail = data && (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
-    throw new ApiError(response.status, detail, data && data.title);
+    throw new ApiError(response.status, detail, data && data.title, data && data.type);
   }
   return data;
 }

@@ -109,7 +109,8 @@ async function create(ev) {
     return;
   }
   const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
-  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats};
+  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats,
+    listed: $("listed").checked};
   let made;
   try {
     made = await api.createTable(spec);
@@ -141,8 +142,10 @@ async function create(ev) {
         "aria-label": `invite link for P${s.seat}`}),
       h("button", {type: "button", class: "act small", onclick: () => copyText(url)}, "Copy"));
     })),
-    h("p", {}, "Spectators: ", h("button", {type: "button", class: "act small",
-      onclick: () => copyText(tableUrl(made.table))}, "Copy the spectator link")),
+    h("p", {}, "Spectators (they see no hidden cards): ", h("input", {type: "text", readonly: true,
+      value: tableUrl(made.table), class: "link", id: "spectator-link", "aria-label": "spectator link"}),
+    h("button", {type: "button", class: "act small",
+      onclick: () => copyText(tableUrl(made.table))}, "Copy")),
     myLink ? h("a", {href: myLink, class: "act legal", id: "go-to-table"}, "Go to my seat")
       : h("a", {href: tableUrl(made.table), class: "act", id: "go-to-table"}, "Watch the table"));
   box.hidden = false;
@@ -151,7 +154,7 @@ async function create(ev) {
 }
 
 function seatSummary(seats) {
-  return seats.map((s) => (s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "person" : "free")).join(" · ");
+  return seats.map((s, p) => `P${p} ${s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "taken" : "free"}`).join(" · ");
 }
 
 async function drawOpen() {

@@ -17,6 +17,7 @@ const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]
 const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
 const BACKLOG = 6; // more moves waiting than this: shown faster
+const MAX_LISTED = 60; // moves listed under "Your moves" (the board offers every one)
 
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
@@ -46,7 +47,8 @@ function sameAction(a, b) {
   return ka.length === kb.length && ka.every((k) => a[k] === b[k]);
 }
 
-async function play(action) {
+/** Send a move; `auto` when the page plays a forced move by itself. True when it was sent. */
+async function play(action, {auto = false} = {}) {
   if (page.sending || page.replay) return false;
   const view = page.view;
   page.sending = true;
@@ -58,7 +60,12 @@ async function play(action) {
     if (next && next.observation) enqueue(next);
     return true;
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (err instanceof ApiError && err.type === "/problems/stale-version") {
+      // Somebody (a bot, this seat in another window) moved first: a late move, not an
+      // illegal one. A forced move the page played by itself needs no word at all.
+      if (!auto) showError("Too late: the table moved on before your move arrived, so it was not played. This is the table now.");
+      await refresh();
+    } else if (err instanceof ApiError) {
       // The server's own words; nothing changed on the table.
       showError(`Not allowed: ${err.message}`);
       if (err.status === 409) await refresh();
@@ -79,6 +86,7 @@ function context(view) {
   return {
     obs: view.observation, legal: legalList(view), seat: view.seat, version: view.version,
     myTurn: view.seat !== null && view.legal_actions.length > 0 && !page.replay,
+    over: view.status !== "playing" || view.current_player < 0,
     players: view.players, options: view.options, speed: SPEED, play,
     redraw: () => draw(),
   };
@@ -86,7 +94,8 @@ function context(view) {
 
 function whoseTurn(view) {
   if (view.status !== "playing" || view.current_player < 0) {
-    return view.status === "expired" ? "This table has expired." : "The game is over.";
+    if (view.status === "expired") return "This table has expired.";
+    return view.result ? `The game is over: ${winnersLine(view)}.` : "The game is over.";
   }
   const seat = view.seats[view.current_player];
   if (view.current_player === view.seat) {
@@ -95,6 +104,16 @@ function whoseTurn(view) {
   }
   const who = seat && seat.kind === "bot" ? `P${view.current_player} (bot, ${seat.level})` : `P${view.current_player}`;
   return `${who} to play.`;
+}
+
+/** Who won, in the top line: "you win", "P1 wins", "P0 (you) and P2 share first place". */
+function winnersLine(view) {
+  const {winners, ranking} = view.result;
+  const best = Math.min(...ranking);
+  const first = winners && winners.length ? winners : ranking.flatMap((place, p) => (place === best ? [p] : []));
+  const name = (p) => (p === view.seat ? (first.length === 1 ? "you" : `P${p} (you)`) : `P${p}`);
+  if (first.length === 1) return first[0] === view.seat ? "you win" : `${name(first[0])} wins`;
+  return `${first.slice(0, -1).map(name).join(", ")} and ${name(first[first.length - 1])} share first place`;
 }
 
 function drawStatus(view) {
@@ -112,6 +131,10 @@ function drawLog(view) {
   for (const line of view.log || []) page.log.set(line.id, line);
   const lines = [...page.log.values()].sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
   const list = $("log-list");
+  if (!lines.length) {
+    fill(list, h("li", {class: "hint empty"}, "No moves yet."));
+    return;
+  }
   fill(list, lines.map((l) => h("li", {class: `log-${l.kind}`, dataset: {version: l.version}},
     l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : "")));
   list.scrollTop = list.scrollHeight;
@@ -121,7 +144,11 @@ function drawMoves(view, ctx) {
   const box = $("moves");
   if (!ctx.myTurn || page.module.hideMoveList) { box.hidden = true; return; }
   box.hidden = false;
-  fill($("moves-list"), ctx.legal.slice(0, 60).map((e) => h("li", {}, h("button", {type: "button", class: "act legal",
+  // The count says that the list may scroll (phones hide scroll bars) or be cut short.
+  const n = ctx.legal.length;
+  $("moves-title").textContent = n > MAX_LISTED ? `Your moves (the first ${MAX_LISTED} of ${n})`
+    : `Your moves (${n})`;
+  fill($("moves-list"), ctx.legal.slice(0, MAX_LISTED).map((e) => h("li", {}, h("button", {type: "button", class: "act legal",
     dataset: {action: JSON.stringify(e.action)}, onclick: () => play(e.action)}, e.describe))));
 }
 
@@ -137,9 +164,10 @@ function drawScores(view) {
       .map((place, p) => ({place, p}))
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
-        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${result.scores[p]}${place === best ? " — wins" : ""}`))));
-    const why = result.end_reason || result.ending;
-    if (why) parts.push(h("p", {class: "hint"}, `The game ended: ${why}.`));
+        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${score(result, p, view)}${place === best ? " — wins" : ""}`))));
+    // In words, never the engine's code ("six-hole"); games without one say nothing.
+    const why = page.module.ending ? page.module.ending(result, view) : null;
+    if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
     if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
   }
   if (view.picture && !page.replay) {
@@ -155,6 +183,11 @@ function drawScores(view) {
   }
   fill(box, parts);
   box.hidden = !parts.length;
+}
+
+/** One seat's final score as the game counts it (Clown 15 Go: cards left, not "-13"). */
+function score(result, p, view) {
+  return page.module.finalScore ? page.module.finalScore(result, p, view) : String(result.scores[p]);
 }
 
 function drawSummary(view) {
@@ -200,7 +233,7 @@ function drawAll(view) {
   const ctx = context(view);
   // What is on screen, for people's tools and the browser tests: version, whose turn, status.
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
-    status: view.status});
+    status: view.status, seat: view.seat ?? ""});
   page.module.render($("board"), ctx);
   drawStatus(view);
   if (!page.replay) {
@@ -267,7 +300,7 @@ async function playForced(view) {
   // Said in the log just before the move itself, so nothing happens silently.
   page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
     seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
-  return play(only.action);
+  return play(only.action, {auto: true});
 }
 
 async function refresh() {
@@ -400,10 +433,26 @@ function showRules(rules) {
 
 // -- start ----------------------------------------------------------------------------------
 
+/** The top line when the table cannot be shown: what to do next instead of "Loading…". */
+function cannotOpen(table, err) {
+  const turn = $("turn");
+  if (err instanceof ApiError && err.status === 403) {
+    // An invite link whose seat somebody took from the lobby, or a mistyped token.
+    fill(turn, "This link is not a seat at the table (any more). ",
+      h("a", {href: tableUrl(table), id: "watch-instead"}, "Watch the table"), " or go back to ",
+      h("a", {href: "/"}, "the lobby"), ".");
+  } else if (err instanceof OfflineError) {
+    turn.textContent = "The server cannot be reached: reload the page when it is back.";
+  } else {
+    fill(turn, "This table cannot be shown. Go back to ", h("a", {href: "/"}, "the lobby"), ".");
+  }
+}
+
 async function start() {
   const {table, token} = tableFromUrl();
   if (!table) {
     showError("No table in the address: open a table from the lobby.");
+    fill($("turn"), h("a", {href: "/"}, "Go to the lobby"), ".");
     return;
   }
   page.table = table;
@@ -413,6 +462,7 @@ async function start() {
     view = await api.view(table, token);
   } catch (err) {
     showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
+    cannotOpen(table, err);
     return;
   }
   page.module = MODULES[view.game];

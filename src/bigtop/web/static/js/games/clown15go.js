@@ -110,6 +110,24 @@ export default {
       await sleep(300 * (ctx.speed ?? 1));
     }
   },
+  /** A final score in words: without the points rule the score is minus the cards left. */
+  finalScore(result, p, view) {
+    const left = result.cards_left[p];
+    const cards = `${left} card${left === 1 ? "" : "s"} left`;
+    return view.options.points ? `${result.scores[p]} points, ${cards}` : cards;
+  },
+  /** Why the game ended, in the engine's words (games/clown15go/options.py end_reason_text;
+   * tests/web/test_docs.py keeps the two the same). */
+  ending(result, view) {
+    const first = result.out_order && result.out_order.length ? result.out_order[0] : null;
+    const words = {
+      "went-out": `P${first} got rid of all their cards`,
+      "all-out": "every player has gone out",
+      "stall": "for too long no card went anywhere but onto its player's open pile",
+      "turn-limit": `the turn limit of ${view.options.max_turns} turns was reached`,
+    };
+    return words[result.end_reason] ?? null;
+  },
   pauseMs: 250, // turns are many short placements
   rounds(obs) {
     // One game, no rounds: the scores are the points (all 0 without the points rule).

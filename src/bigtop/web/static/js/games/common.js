@@ -26,6 +26,7 @@ export function actionButton(ctx, label, action, {legal = true, key = undefined,
 
 /** One seat's box: its name ("P1", "P0 (you)", ▶ while it is to act), then `children`. */
 export function seatBox(p, ctx, toAct, ...children) {
+  toAct = toAct && !ctx.over; // a finished game's last mover is not "to act" any more
   const mine = p === ctx.seat;
   return h("div", {class: `seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: {seat: p}},
     h("div", {class: "seat-name"}, mine ? `P${p} (you)` : `P${p}`, toAct ? " ▶" : ""), ...children);

@@ -199,6 +199,11 @@ function trickText(obs) {
   const res = obs.last_trick.resolution;
   const table = obs.last_trick.table;
   const lines = res.tricks.map((t, i) => {
+    if (!t.winners.length) {
+      // Nobody wins a trick of face-down cards (the engine's describe_resolution words).
+      const gone = t.members.length === 1 ? "discarded" : `all ${t.members.length} discarded`;
+      return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `Trick ${i + 1}: every card face down, ${gone}`);
+    }
     const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
     const who = t.winners.map((w) => `P${table[w].player}`).join(" and ");
     return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `Trick ${i + 1}: ${lead}, won by ${who}`);

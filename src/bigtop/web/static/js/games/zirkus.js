@@ -187,6 +187,16 @@ export default {
       h("div", {class: "round-line"}, `Game ${obs.game_number} · roll ${obs.turn + 1}`),
       h("div", {class: "zirkus-main"}, svg, facts(obs, ctx)), controls(obs, ctx)));
   },
+  /** Why the (last) game ended, in the engine's words (games/zirkus/options.py
+   * ENDING_WORDS; tests/web/test_docs.py keeps the two the same). */
+  ending(result) {
+    const words = {
+      "six-hole": "a ball fell into the 6-point hole",
+      "no-balls": "the 6-point hole can no longer be filled",
+      "turn-limit": "the turn limit was reached",
+    };
+    return words[result.ending] ?? null;
+  },
   roundOf: (obs) => obs.game_number - 1,
   roundLabel: (r) => `Game ${r + 1}`,
   rounds(obs) {
