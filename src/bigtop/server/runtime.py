@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 import time
@@ -30,6 +31,17 @@ from bigtop.server.views import seat_view
 
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
+VIEW_CACHE = 4096
+"""Seat parts and view texts a worker keeps (a few per live table)."""
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as the framework's JSON responses and ``send_json`` write it.
+
+    >>> dumps({"a": [1, "é"]})
+    '{"a":[1,"é"]}'
+    """
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 async def in_thread(fn: Callable[..., T], *args: Any) -> T:
@@ -93,6 +105,7 @@ class Runtime:
         self.connections: dict[str, set[Connection]] = {}
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())
+        self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
@@ -145,9 +158,36 @@ class Runtime:
         part = seat_view(loaded.state, seat, may_move=may_move)
         with self._views_lock:
             self._views[key] = part
-            while len(self._views) > 4096:
+            while len(self._views) > VIEW_CACHE:
                 self._views.popitem(last=False)
         return part
+
+    def view_text(self, loaded: Loaded, seat: int | None, since: int | None = None,
+                  skip: set[str] | None = None, log_since: int | None = None) -> str:
+        """:meth:`view` as JSON text, made once for every connection and answer that gets
+        the same view (the same table version, seat and new log entries): a mover's HTTP
+        answer and its WebSocket update, a seat open in two tabs, spectators.
+        ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
+        view = self.view(loaded, seat, since, skip)
+        if log_since is not None:
+            view["log_since"] = log_since
+        entries = view["log"]
+        if len(entries) > 8:  # a whole log: sent once per connection, not worth keeping
+            return dumps(view)
+        m = loaded.meta
+        key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
+               view["log_since"], tuple(e["id"] for e in entries))
+        with self._views_lock:
+            hit = self._texts.get(key)
+            if hit is not None:
+                self._texts.move_to_end(key)
+                return hit
+        text = dumps(view)
+        with self._views_lock:
+            self._texts[key] = text
+            while len(self._texts) > VIEW_CACHE:
+                self._texts.popitem(last=False)
+        return text
 
     def view(self, loaded: Loaded, seat: int | None, since: int | None = None,
              skip: set[str] | None = None) -> dict[str, Any]:
@@ -217,13 +257,13 @@ class Runtime:
             if not first and (m.version, m.seat_rev) <= (conn.sent_version, conn.sent_rev):
                 return
             if first:
-                view = self.view(loaded, conn.seat, since=since)
+                text = self.view_text(loaded, conn.seat, since=since)
             else:
-                view = self.view(loaded, conn.seat, skip=conn.sent_ids)
-                view["log_since"] = conn.sent_version
+                text = self.view_text(loaded, conn.seat, skip=conn.sent_ids,
+                                      log_since=conn.sent_version)
             conn.sent_version, conn.sent_rev = m.version, m.seat_rev
             conn.sent_ids.update(e.id for e in loaded.log)
-            await conn.ws.send_json({"type": "view", "view": view})
+            await conn.ws.send_text('{"type":"view","view":' + text + "}")
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
         """Push the table's new state to every connection of this worker."""
