@@ -58,6 +58,25 @@ NOTIFY_CHANNEL = "bigtop_tables"
 """PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed."""
 
 
+# The statements of every move and every load, built once: a statement made anew on each
+# call costs more in SQLAlchemy (its cache key) than SQLite takes to run it.
+_TABLE_ROW = select(tables).where(tables.c.id == bindparam("table_id"))
+_EVENTS_AFTER = (select(events).where(events.c.table_id == bindparam("table_id"),
+                                      events.c.id > bindparam("after"))
+                 .order_by(events.c.id))
+_MOVES_FROM = (select(moves).where(moves.c.table_id == bindparam("table_id"),
+                                   moves.c.idx >= bindparam("start"))
+               .order_by(moves.c.idx))
+_INSERT_MOVES = insert(moves)
+_STORE_VERSION = update(tables).where(
+    tables.c.id == bindparam("table_id"), tables.c.version == bindparam("old_version"),
+    tables.c.seat_rev == bindparam("old_seat_rev"), tables.c.status == PLAYING).values(
+    version=bindparam("new_version"), updated_at=bindparam("now"),
+    status=bindparam("new_status"), result=bindparam("new_result", type_=tables.c.result.type))
+"""The table's new version after a move, only if its row is still as the move was checked
+against (version, seats, status)."""
+
+
 def hash_token(token: str) -> str:
     """What the database stores of a seat token (SHA-256, hex).
 
@@ -316,7 +335,7 @@ class TableService:
         return self._remember(loaded)
 
     def _refresh(self, conn: Connection, table_id: str) -> Loaded:
-        row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+        row = conn.execute(_TABLE_ROW, {"table_id": table_id}).mappings().first()
         if row is None:
             raise errors.NotFound(f"no table {table_id!r}")
         meta = Meta(**{k: row[k] for k in Meta.__dataclass_fields__})
@@ -341,16 +360,14 @@ class TableService:
         else:
             seat_list = have.seats
         # Events first, then moves: every event read was stored after the moves it follows.
-        for ev in conn.execute(select(events).where(
-                events.c.table_id == table_id, events.c.id > last_event)
-                .order_by(events.c.id)).mappings():
+        for ev in conn.execute(_EVENTS_AFTER, {"table_id": table_id,
+                                               "after": last_event}).mappings():
             log.append(LogEntry(f"e{ev['id']}", ev["kind"], ev["at_version"], ev["seat"],
                                 ev["text"]))
             last_event = ev["id"]
         start = len(state.history)
-        for mv in conn.execute(select(moves).where(
-                moves.c.table_id == table_id, moves.c.idx >= start)
-                .order_by(moves.c.idx)).mappings():
+        for mv in conn.execute(_MOVES_FROM, {"table_id": table_id,
+                                             "start": start}).mappings():
             if mv["idx"] != len(state.history):
                 raise BigtopError(f"table {table_id}: move {mv['idx']} missing from the log")
             state.apply_json(mv["action"])
@@ -610,17 +627,15 @@ class TableService:
         terminal = work.is_terminal()
         try:
             with self._write() as conn:
-                conn.execute(insert(moves), [
+                conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": start + i, "seat": p, "action": a,
                      "text": line, "by_bot": bot if i == 0 else None, "created_at": now}
                     for i, (p, a, line) in enumerate(rows)])
-                guarded = conn.execute(update(tables).where(
-                    tables.c.id == table_id, tables.c.version == start,
-                    tables.c.seat_rev == loaded.meta.seat_rev,
-                    tables.c.status == PLAYING).values(
-                    version=start + len(rows), updated_at=now,
-                    status=FINISHED if terminal else PLAYING,
-                    result=work.result() if terminal else None)).rowcount
+                guarded = conn.execute(_STORE_VERSION, {
+                    "table_id": table_id, "old_version": start,
+                    "old_seat_rev": loaded.meta.seat_rev, "new_version": start + len(rows),
+                    "now": now, "new_status": FINISHED if terminal else PLAYING,
+                    "new_result": work.result() if terminal else None}).rowcount
                 if guarded != 1:
                     conn.rollback()
                     return None

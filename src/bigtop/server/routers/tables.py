@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from fastapi.responses import JSONResponse
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
@@ -83,10 +82,10 @@ async def get_table(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
     since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
                                                          "version (catching up).")] = None,
-) -> JSONResponse:
+) -> Response:
     """The table as your seat sees it (no token: the public view)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    return JSONResponse(await in_thread(runtime.view, loaded, seat, since))
+    return Response(runtime.view_text(loaded, seat, since), media_type="application/json")
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
