@@ -13,7 +13,9 @@ The tables start out of step: each table's first move waits a random part of one
 time, so the offered load is N moves a second spread over the second, as N people who sat
 down at different times would make it, not N moves in one burst every second (which only
 the common start would cause). ``--think-max M`` draws each think time from ``--think`` to
-M seconds instead (a person, rather than a metronome).
+M seconds instead (a person, rather than a metronome). Moves sent in the first
+``--warmup`` seconds (default: the longest think time, by when every table has moved once)
+are played but not counted.
 
     .venv/bin/python bench/bench_server.py --tables 10 100 1000 --seconds 20
     .venv/bin/python bench/bench_server.py --tables 1000 --think 2 --think-max 10
@@ -72,23 +74,30 @@ class Clock:
     """Starts the run once every client is connected (connecting 2,000 sockets takes a
     while and is not what is measured)."""
 
-    def __init__(self, clients: int, seconds: float, cpu: Callable[[], float]) -> None:
+    def __init__(self, clients: int, seconds: float, warmup: float,
+                 cpu: Callable[[], float]) -> None:
         self.cpu = cpu
         self.cpu0 = self.client_cpu0 = 0.0
         self.waiting = clients
         self.seconds = seconds
+        self.warmup = warmup
         self.go = asyncio.Event()
-        self.start = self.deadline = 0.0
+        self.start = self.counted_from = self.deadline = 0.0
 
     async def connected(self) -> None:
         self.waiting -= 1
         if self.waiting == 0:
             self.start = time.monotonic()
-            self.cpu0 = self.cpu()
-            self.client_cpu0 = time.process_time()
-            self.deadline = self.start + self.seconds
+            self.counted_from = self.start + self.warmup
+            self.deadline = self.counted_from + self.seconds
             self.go.set()
+            asyncio.get_running_loop().call_later(self.warmup, self._counting)
         await self.go.wait()
+
+    def _counting(self) -> None:
+        """CPU time counts from the end of the warm-up."""
+        self.cpu0 = self.cpu()
+        self.client_cpu0 = time.process_time()
 
 
 class Mover:
@@ -133,7 +142,9 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
             v = view["version"]
             table.seen[seat] = max(table.seen[seat], v)
             if min(table.seen) >= v and (v - 1) in table.sent_at:
-                table.latencies.append(time.monotonic() - table.sent_at.pop(v - 1))
+                sent = table.sent_at.pop(v - 1)
+                if sent >= clock.counted_from:
+                    table.latencies.append(time.monotonic() - sent)
             if view["status"] != "playing":
                 table.finished = True
                 break
@@ -142,8 +153,8 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
                 if first:  # out of step with the other tables (see the module's doc)
                     pause *= random.random()
                     first = False
-                if pause:
-                    await asyncio.sleep(pause)  # a person looks before moving
+                if pause:  # a person looks before moving (not past the end of the run)
+                    await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
                 if time.monotonic() >= deadline:
                     break
                 table.sent_at[v] = time.monotonic()
@@ -153,8 +164,9 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
                     table.finished = True  # nothing else would make this table move
 
 
-async def run(bases: list[str], n: int, seconds: float, think: Callable[[], float],
-              moves_over: str, cpu: Callable[[], float]) -> dict[str, Any]:
+async def run(bases: list[str], n: int, seconds: float, warmup: float,
+              think: Callable[[], float], moves_over: str, cpu: Callable[[], float]
+              ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=HTTP_IN_FLIGHT,
                           max_keepalive_connections=HTTP_IN_FLIGHT)
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
@@ -166,11 +178,11 @@ async def run(bases: list[str], n: int, seconds: float, think: Callable[[], floa
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
-    clock = Clock(2 * n, seconds, cpu)
+    clock = Clock(2 * n, seconds, warmup, cpu)
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
                                   movers[seat % len(movers)], clock, think)
                            for t in tables for seat in (0, 1)))
-    elapsed = time.monotonic() - clock.start
+    elapsed = time.monotonic() - clock.counted_from
     cpu_used = cpu() - clock.cpu0
     client_cpu = time.process_time() - clock.client_cpu0
     for api in apis:
@@ -204,6 +216,8 @@ def main() -> None:
                    help="seconds a simulated person waits before each move (0: flat out)")
     p.add_argument("--think-max", type=float, default=None,
                    help="draw each think time from --think to this many seconds")
+    p.add_argument("--warmup", type=float, default=None,
+                   help="seconds played before moves count (default: the longest think)")
     p.add_argument("--moves", choices=("ws", "http"), default="ws",
                    help="send moves over the WebSocket (default) or as HTTP POSTs")
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
@@ -228,8 +242,9 @@ def main() -> None:
             for s in servers:
                 s.start(timeout=120)
             try:
-                out = asyncio.run(run([s.base for s in servers], n, args.seconds, think,
-                                      args.moves,
+                warmup = high if args.warmup is None else args.warmup
+                out = asyncio.run(run([s.base for s in servers], n, args.seconds, warmup,
+                                      think, args.moves,
                                       lambda servers=servers: sum(map(_cpu_seconds, servers))))
             finally:
                 for s in servers:

@@ -90,7 +90,9 @@ class RateLimiter:
             return True
 
 
+@functools.cache
 def has_picture(game: str) -> bool:
+    """Whether ``game`` draws its views (asked for every view sent)."""
     return hasattr(game_module(game), "render_svg")
 
 
