@@ -327,6 +327,29 @@ def test_websocket_first_view_updates_moves_and_errors(client: TestClient) -> No
         assert bad.receive_json()["problem"]["status"] == 404
 
 
+def test_a_move_answer_is_the_view_the_movers_websocket_gets(client: TestClient) -> None:
+    """A view is made once per version, seat and new log entries, and reused: the mover's
+    HTTP answer is exactly its WebSocket update; the other seat's is its own view."""
+    made = create(client, seed=3)
+    t, toks = made["table"], [s["token"] for s in made["seats"]]
+    with client.websocket_connect(f"/api/tables/{t}/ws?token={toks[0]}") as ws0:
+        view = ws0.receive_json()["view"]
+        with client.websocket_connect(f"/api/tables/{t}/ws?token={toks[1]}") as ws1:
+            ws1.receive_json()
+            ws0.receive_json()  # seat 1 was claimed: a new view for seat 0 too
+            for _ in range(4):
+                mover = view["current_player"]
+                r = client.post(f"/api/tables/{t}/moves", headers=auth(toks[mover]),
+                                json={"version": view["version"], "index": 0})
+                assert r.status_code == 200, r.text
+                ws_views = [ws0.receive_json()["view"], ws1.receive_json()["view"]]
+                assert r.json() == ws_views[mover]
+                assert r.json()["legal_actions"] or ws_views[1 - mover]["legal_actions"]
+                assert ws_views[1 - mover]["seat"] == 1 - mover
+                assert ws_views[0]["observation"] != ws_views[1]["observation"]
+                view = ws_views[0]
+
+
 def test_unknown_route_and_method_are_problems(client: TestClient) -> None:
     problem(client.get("/api/nothing"), 404, "http")
     problem(client.delete("/api/lobby"), 405, "http")

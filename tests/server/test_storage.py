@@ -136,3 +136,48 @@ def test_racing_moves_exactly_one_wins(db_url: str) -> None:
         assert losses[0].extra["version"] == wins[0]
         rows = svcs[0].move_rows(table)
         assert [r["idx"] for r in rows] == list(range(len(rows)))
+
+
+def test_a_position_in_memory_behind_the_database_is_checked_against_it(db_url: str) -> None:
+    """A worker plays on the position it holds without reading the database first; a
+    table another worker moved on or changed (a bot took a seat) is caught by the move's
+    transaction and the move is judged on the table as it is now."""
+    a, b = service(db_url), service(db_url)
+    made = a.create(TableSpec("scout", 2, seed=11, takeover_after=5.0))
+    table = made.table_id
+
+    def step(svc: TableService, version: int, bot: str | None = None) -> Any:
+        seat = svc.load(table).state.current_player()
+        return svc.play(table, seat, version, {"index": 0}, bot)
+
+    step(a, 0)  # a holds version 1
+    mover = a.cached(table).state.current_player()  # type: ignore[union-attr]
+    step(b, 1)  # b moves on: version 2, a does not know
+    assert a.cached(table).version == 1  # type: ignore[union-attr]
+    with pytest.raises(errors.StaleVersion) as e:  # the same turn again, through a: taken
+        a.play(table, mover, 1, {"index": 0})
+    assert e.value.extra["version"] == 2
+    seat = b.cached(table).state.current_player()  # type: ignore[union-attr]
+    t = a.play(table, seat, 2, {"index": 0})  # the version the client saw: a catches up
+    assert t.version == 3 and t.state == b.load(table).state
+    # b lets a bot play the seat to move (its person is away); a thinks the person plays it
+    seat = t.state.current_player()
+    assert b._seat_event(table, seat, "takeover", "away", "easy",
+                         only_if="absent") is not None
+    assert a.cached(table).seats[seat].bot_playing is None  # type: ignore[union-attr]
+    with pytest.raises(errors.Conflict, match=f"bot plays seat {seat}"):
+        a.play(table, seat, 3, {"index": 0})
+    assert [r["idx"] for r in a.move_rows(table)] == [0, 1, 2]  # nothing stored
+    assert a.play(table, seat, 3, {"index": 0}, bot="easy").version == 4  # the bot may
+
+
+def test_positions_in_memory_are_bounded_and_rebuilt_from_the_log(db_url: str) -> None:
+    engine = make_engine(db_url)
+    migrate(engine)
+    svc = TableService(engine, Settings(db_url=db_url, cached_tables=2))
+    ids = [svc.create(TableSpec("scout", 2, seed=s)).table_id for s in range(3)]
+    played = {i: svc.play(i, 0, 0, {"index": 0}).state for i in ids}
+    assert svc.cached(ids[0]) is None and svc.cached(ids[2]) is not None  # oldest dropped
+    seat = played[ids[0]].current_player()
+    again = svc.play(ids[0], seat, 1, {"index": 0})  # rebuilt from the log, then played
+    assert again.version == 2 and again.state.history[:1] == played[ids[0]].history

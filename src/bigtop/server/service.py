@@ -2,11 +2,16 @@
 layer calls it from worker threads).
 
 The database is the truth: a table is its game, options, seed and the append-only move log.
-Each worker keeps the latest position of the tables it served in memory and catches up from
-the log (moves after the version it has) whenever the table's row says it moved on, so any
-number of workers can serve one table. A move is accepted only for the version the client
-saw, and stored as row ``(table, version)``; two moves racing for one turn hit that primary
-key and exactly one is stored (the other gets 409 with the current version).
+Each worker keeps the latest position of the tables it served in memory (an LRU of
+``Settings.cached_tables``) and catches up from the log (moves after the version it has)
+whenever the table's row says it moved on, so any number of workers can serve one table. A
+move is played on the position in memory, without reading the database first, and stored in
+one short transaction: its row ``(table, version)`` and the table's new version, the latter
+only if the row still has the version, seats and status the position in memory was checked
+against. Two moves racing for one turn hit that primary key and exactly one is stored (the
+other gets 409 with the current version); a table that changed elsewhere (another worker, a
+seat taken over) makes the guarded update miss, and the move is checked again on the table
+as it is now.
 
 >>> from bigtop.server.db import make_engine, migrate
 >>> from bigtop.server.settings import Settings
@@ -29,6 +34,7 @@ import hmac
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -50,6 +56,25 @@ PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
 HUMAN, BOT = "human", "bot"
 NOTIFY_CHANNEL = "bigtop_tables"
 """PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed."""
+
+
+# The statements of every move and every load, built once: a statement made anew on each
+# call costs more in SQLAlchemy (its cache key) than SQLite takes to run it.
+_TABLE_ROW = select(tables).where(tables.c.id == bindparam("table_id"))
+_EVENTS_AFTER = (select(events).where(events.c.table_id == bindparam("table_id"),
+                                      events.c.id > bindparam("after"))
+                 .order_by(events.c.id))
+_MOVES_FROM = (select(moves).where(moves.c.table_id == bindparam("table_id"),
+                                   moves.c.idx >= bindparam("start"))
+               .order_by(moves.c.idx))
+_INSERT_MOVES = insert(moves)
+_STORE_VERSION = update(tables).where(
+    tables.c.id == bindparam("table_id"), tables.c.version == bindparam("old_version"),
+    tables.c.seat_rev == bindparam("old_seat_rev"), tables.c.status == PLAYING).values(
+    version=bindparam("new_version"), updated_at=bindparam("now"),
+    status=bindparam("new_status"), result=bindparam("new_result", type_=tables.c.result.type))
+"""The table's new version after a move, only if its row is still as the move was checked
+against (version, seats, status)."""
 
 
 def hash_token(token: str) -> str:
@@ -197,7 +222,7 @@ class TableService:
         self.engine = engine
         self.settings = settings
         self.limits = settings.limits
-        self._cache: dict[str, Loaded] = {}
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
         self._pg = engine.dialect.name == "postgresql"
         self._sqlite_writer: Any = (threading.Lock() if engine.dialect.name == "sqlite"
@@ -284,21 +309,24 @@ class TableService:
 
     # -- loading --------------------------------------------------------------------------
     def cached(self, table_id: str) -> Loaded | None:
+        """The table as this worker last knew it (None: not in memory). It may be behind
+        the database when another worker moved; :meth:`play` copes with that."""
         with self._lock:
-            return self._cache.get(table_id)
+            hit = self._cache.get(table_id)
+            if hit is not None:
+                self._cache.move_to_end(table_id)
+            return hit
 
     def _remember(self, loaded: Loaded) -> Loaded:
         with self._lock:
             old = self._cache.get(loaded.table_id)
             if old is None or (loaded.version, loaded.meta.seat_rev, loaded.last_event) >= (
                     old.version, old.meta.seat_rev, old.last_event):
-                self._cache[loaded.table_id] = loaded
-                return loaded
+                old = self._cache[loaded.table_id] = loaded
+            self._cache.move_to_end(loaded.table_id)
+            while len(self._cache) > self.settings.cached_tables:
+                self._cache.popitem(last=False)  # rebuilt from the log when asked again
             return old
-
-    def forget(self, table_id: str) -> None:
-        with self._lock:
-            self._cache.pop(table_id, None)
 
     def load(self, table_id: str) -> Loaded:
         """The table as the database has it now (from memory plus whatever the log added)."""
@@ -307,7 +335,7 @@ class TableService:
         return self._remember(loaded)
 
     def _refresh(self, conn: Connection, table_id: str) -> Loaded:
-        row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+        row = conn.execute(_TABLE_ROW, {"table_id": table_id}).mappings().first()
         if row is None:
             raise errors.NotFound(f"no table {table_id!r}")
         meta = Meta(**{k: row[k] for k in Meta.__dataclass_fields__})
@@ -332,16 +360,14 @@ class TableService:
         else:
             seat_list = have.seats
         # Events first, then moves: every event read was stored after the moves it follows.
-        for ev in conn.execute(select(events).where(
-                events.c.table_id == table_id, events.c.id > last_event)
-                .order_by(events.c.id)).mappings():
+        for ev in conn.execute(_EVENTS_AFTER, {"table_id": table_id,
+                                               "after": last_event}).mappings():
             log.append(LogEntry(f"e{ev['id']}", ev["kind"], ev["at_version"], ev["seat"],
                                 ev["text"]))
             last_event = ev["id"]
         start = len(state.history)
-        for mv in conn.execute(select(moves).where(
-                moves.c.table_id == table_id, moves.c.idx >= start)
-                .order_by(moves.c.idx)).mappings():
+        for mv in conn.execute(_MOVES_FROM, {"table_id": table_id,
+                                             "start": start}).mappings():
             if mv["idx"] != len(state.history):
                 raise BigtopError(f"table {table_id}: move {mv['idx']} missing from the log")
             state.apply_json(mv["action"])
@@ -510,10 +536,32 @@ class TableService:
         chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
         ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
         ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
-        the table just read from the database by the caller (else it is read here); the
-        checks below only spare the database work, the unique key decides."""
+        the table as the caller knows it (else this worker's memory, else the database).
+        The database is not read first: the transaction that stores the move decides (see
+        the module's doc). A position in memory that is behind the client's version is
+        brought up to date first."""
+        fresh = False
         if loaded is None:
-            loaded = self.load(table_id)
+            loaded = self.cached(table_id)
+        if loaded is None or version > loaded.version:  # moves this worker has not heard of
+            loaded, fresh = self.load(table_id), True
+        for _ in range(3):  # the table changed under us only so often (seats, expiry)
+            try:
+                done = self._play(loaded, seat, version, choice, bot)
+            except errors.Problem:
+                if fresh:
+                    raise
+                done = None  # memory may be behind the database: ask it before refusing
+            if done is not None:
+                return done
+            loaded, fresh = self.load(table_id), True
+        raise errors.Conflict(f"table {table_id} keeps changing; try again",
+                              version=loaded.version)
+
+    def _play(self, loaded: Loaded, seat: int | None, version: int, choice: Mapping[str, Any],
+              bot: str | None) -> Loaded | None:
+        """:meth:`play` on ``loaded``; None when the table's row no longer matches it."""
+        table_id = loaded.table_id
         if seat is None:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
         if loaded.meta.status == EXPIRED:
@@ -569,21 +617,28 @@ class TableService:
             raise errors.IllegalMove(str(e) or f"{value!r} is not an action") from None
 
     def _store(self, loaded: Loaded, work: State, rows: list[tuple[int, Any, str]],
-               bot: str | None) -> Loaded:
+               bot: str | None) -> Loaded | None:
+        """One transaction: the move rows (the unique key refuses a version already taken)
+        and the table's new version, guarded by what ``loaded`` was checked against (its
+        seats and status); None (nothing stored) when that guard misses."""
         table_id = loaded.table_id
         start = loaded.version
         now = _now()
         terminal = work.is_terminal()
         try:
             with self._write() as conn:
-                conn.execute(insert(moves), [
+                conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": start + i, "seat": p, "action": a,
                      "text": line, "by_bot": bot if i == 0 else None, "created_at": now}
                     for i, (p, a, line) in enumerate(rows)])
-                conn.execute(update(tables).where(tables.c.id == table_id).values(
-                    version=start + len(rows), updated_at=now,
-                    status=FINISHED if terminal else PLAYING,
-                    result=work.result() if terminal else None))
+                guarded = conn.execute(_STORE_VERSION, {
+                    "table_id": table_id, "old_version": start,
+                    "old_seat_rev": loaded.meta.seat_rev, "new_version": start + len(rows),
+                    "now": now, "new_status": FINISHED if terminal else PLAYING,
+                    "new_result": work.result() if terminal else None}).rowcount
+                if guarded != 1:
+                    conn.rollback()
+                    return None
                 self._notify(conn, table_id)
                 conn.commit()
         except IntegrityError:

@@ -78,6 +78,9 @@ class Settings:
     sweep_seconds: float = 2.0
     """How often a worker stores who is present (requests, open WebSockets), then looks for
     absent seats, idle tables and bot turns nobody took."""
+    cached_tables: int = 4096
+    """Tables whose position a worker keeps in memory (least recently used ones are
+    dropped, then rebuilt from the log when asked for again)."""
     base_url: str = ""
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None

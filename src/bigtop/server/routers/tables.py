@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from fastapi.responses import JSONResponse
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
@@ -38,11 +37,22 @@ def spectator_url(runtime: Runtime, table_id: str) -> str:
     return f"{runtime.settings.base_url}/?table={table_id}"
 
 
-async def open_table(runtime: Runtime, table_id: str, token: str | None
-                     ) -> tuple[Loaded, int | None]:
-    """The table and the token's seat (None: spectator); marks the seat present."""
-    loaded = await in_thread(runtime.service.load, table_id)
-    seat = runtime.service.seat_of(loaded, token)
+async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
+                     fresh: bool = True) -> tuple[Loaded, int | None]:
+    """The table and the token's seat (None: spectator); marks the seat present.
+    ``fresh=False`` (a move) takes the table from this worker's memory when it is there:
+    the move's transaction checks it against the database anyway; a token it does not
+    know is looked up in the database before it is refused (another worker gave it)."""
+    loaded = None if fresh else runtime.service.cached(table_id)
+    seat: int | None = None
+    if loaded is not None:
+        try:
+            seat = runtime.service.seat_of(loaded, token)
+        except errors.Forbidden:
+            loaded = None
+    if loaded is None:
+        loaded = await in_thread(runtime.service.load, table_id)
+        seat = runtime.service.seat_of(loaded, token)
     return await runtime.seen(loaded, seat), seat
 
 
@@ -72,36 +82,39 @@ async def get_table(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
     since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
                                                          "version (catching up).")] = None,
-) -> JSONResponse:
+) -> Response:
     """The table as your seat sees it (no token: the public view)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    return JSONResponse(await in_thread(runtime.view, loaded, seat, since))
+    return Response(runtime.view_text(loaded, seat, since), media_type="application/json")
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
 async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
-                    token: TokenDep) -> JSONResponse:
+                    token: TokenDep) -> Response:
     """Play one action for your seat at the version you saw. It is stored before this
     answer (your new view) and before any other client hears of it."""
-    loaded, seat = await open_table(runtime, table_id, token)
+    loaded, seat = await open_table(runtime, table_id, token, fresh=False)
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    return await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    # The view is built by the server itself, so it is sent as it is (the response model
+    # documents it; validating it again would cost more than the move); its text is the
+    # one the mover's WebSocket update got.
+    return Response(runtime.view_text(done, seat, body.version), media_type="application/json")
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> JSONResponse:
+               choice: dict[str, Any], key: Any) -> Loaded:
     """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
-    The view is built by the server itself, so it is sent as it is (the response model
-    documents it; validating it again would cost more than the move)."""
+    Returns the table after the move."""
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
     done = await in_thread(runtime.service.play, loaded.table_id, seat, version, choice,
                            None, loaded)
     await runtime.after_change(done)
-    return JSONResponse(await in_thread(runtime.view, done, seat, version))
+    return done
 
 
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)

@@ -71,7 +71,11 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
             raise errors.BadRequest("a move needs the 'version' it was chosen at")
         choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
-        loaded = await in_thread(runtime.service.load, conn.table_id)
+        # The table as this worker knows it (its WebSocket is kept up to date): the move's
+        # transaction checks it against the database.
+        loaded = runtime.service.cached(conn.table_id)
+        if loaded is None:
+            loaded = await in_thread(runtime.service.load, conn.table_id)
         await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})
