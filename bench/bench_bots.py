@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_bots.py match scout hard medium -p 4          # one match
     .venv/bin/python bench/bench_bots.py ladder --out bench/bots-results.jsonl         # every pair
-    .venv/bin/python bench/bench_bots.py report bench/bots-results.jsonl --plot docs/bots-ladder.png
+    .venv/bin/python bench/bench_bots.py report bench/bots-ladder.jsonl bench/bots-scout.jsonl \
+        --plot docs/bots-ladder.png                                 # table and plot, several files
 
 A match puts bot A in one seat and bot B in every other seat; in game ``i`` (state seed
 ``derive_seed(seed, "game", i)``) A sits at seat ``i mod P`` and every bot's seed is
@@ -185,9 +186,29 @@ def _ms(x: float) -> str:
     return f"{x:.2f}" if x < 1 else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def read_matches(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """Every match record in ``paths`` (JSON lines), in order; a match (game, A, B, options)
+    recorded again in a later line or file replaces the earlier record in its place (a pair
+    re-measured after its bots changed). Several files: e.g. one per helper's games."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.exists():
+            raise BigtopError(f"no such results file: {path}")
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                key = _key(r["game"], r["a"], r["b"], r["options"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise BigtopError(f"{path}:{n}: not a match record ({e})") from None
+            rows[key] = r
+    return list(rows.values())
+
+
 def report(paths: Sequence[Path], plot: Path | None) -> str:
     """A markdown table of every match in ``paths`` (and a plot of the ladder)."""
-    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    rows = read_matches(paths)
     lines = ["| game | A | B (×P−1) | games | A's share [95% CI] | fair | result | "
              "margin | A ms/move (mean, p90, max) | B ms/move (mean) |",
              "|---|---|---|---|---|---|---|---|---|---|"]

@@ -58,14 +58,20 @@ Method = Literal["tree", "planner"]
 """``tree``: :class:`~bigtop.agents.ismcts.ISMCTSAgent` with the game's profile;
 ``planner``: :class:`~bigtop.agents.planner.PlannerAgent` (1-ply, common random numbers)."""
 
+Depth = Literal["standard", "deep"]
+"""Which of the game's profiles a level searches with: ``standard`` is
+``search_profile(game)`` of the game's package, ``deep`` its ``deep_search_profile(game)``
+(longer rollouts, for a level with the time for them)."""
+
 
 @dataclass(frozen=True)
 class Search:
-    """How a search level plays one game: the method and its iterations per decision (tree
-    iterations, or determinizations for the planner)."""
+    """How a search level plays one game: the method, its iterations per decision (tree
+    iterations, or determinizations for the planner) and the profile's depth."""
 
     method: Method
     iterations: int
+    depth: Depth = "standard"
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,8 @@ class Budget:
 
 BUDGETS: dict[str, Budget] = {
     "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
-    "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "tricky-landing": Budget(medium=Search("planner", 6),
+                             hard=Search("planner", 32, depth="deep")),
     "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
     "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
 }
@@ -112,9 +119,10 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     [('random', None), ('easy', None), ('medium', 40)]
     """
     budget = BUDGETS[game_name]
-    profile = search_profile(new_game(game_name, get_game(game_name).min_players))
+    game = new_game(game_name, get_game(game_name).min_players)
 
     def searching(search: Search) -> str:
+        profile = search_profile(game, search.depth)
         if search.method == "planner":
             return (f"1-ply planner, {search.iterations} determinizations a move, every "
                     f"candidate under the same luck: {profile.summary}")
@@ -135,9 +143,16 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     ]
 
 
-def search_profile(game: Game) -> SearchProfile:
-    """The game's search profile (``search_profile(game)`` of its package)."""
-    profile: SearchProfile = game_module(game.name).search_profile(game)
+def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
+    """The game's search profile: ``search_profile(game)`` of its package, or with
+    ``depth="deep"`` its ``deep_search_profile(game)``.
+
+    >>> search_profile(new_game("tricky-landing", 3), "deep").stage is not None
+    True
+    """
+    module = game_module(game.name)
+    make = module.deep_search_profile if depth == "deep" else module.search_profile
+    profile: SearchProfile = make(game)
     return profile
 
 
@@ -184,8 +199,8 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
         budget = BUDGETS[game.name]
         search = budget.medium if name == "medium" else budget.hard
         n = search.iterations if iterations is None else iterations
+        profile = search_profile(game, search.depth)
         if search.method == "planner":
-            return PlannerAgent(n, seed, search_profile(game), time_limit=time_limit)
-        return ISMCTSAgent(iterations=n, seed=seed, profile=search_profile(game),
-                           time_limit=time_limit)
+            return PlannerAgent(n, seed, profile, time_limit=time_limit)
+        return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
     raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
