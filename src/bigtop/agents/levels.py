@@ -86,7 +86,8 @@ BUDGETS: dict[str, Budget] = {
     "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
     "tricky-landing": Budget(medium=Search("planner", 6),
                              hard=Search("planner", 32, depth="deep")),
-    "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "so-ein-zirkus": Budget(medium=Search("planner", 6),
+                            hard=Search("planner", 24, depth="deep")),
     "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium

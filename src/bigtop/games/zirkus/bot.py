@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from typing import Any
@@ -205,5 +206,19 @@ or to the end of the game, score-difference reward (points in holes so far, plus
 :data:`WIN_BONUS` for the winner of a finished game)."""
 
 
+DEEP_SEARCH = dataclasses.replace(
+    SEARCH, horizon=40,
+    summary=("heuristic rollouts of at most 40 steps, score-difference reward, a bonus for "
+             "the winner"))
+"""The ``hard`` search in So ein Zirkus: rollouts of at most 40 steps (a one-ball clown
+walks one field a move, so 12 steps rarely reach the 6-point hole at the far end, where
+games are decided). More determinizations with 12 steps took 0.58 of 60 games against
+``medium``; 24 determinizations with 40 steps took 0.70 of the first 20."""
+
+
 def search_profile(game: Game) -> SearchProfile:
     return SEARCH
+
+
+def deep_search_profile(game: Game) -> SearchProfile:
+    return DEEP_SEARCH
