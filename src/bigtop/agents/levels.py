@@ -7,9 +7,10 @@ server build a bot, so a level means the same player everywhere.
 - ``random``: uniformly random legal moves.
 - ``easy``: the game's hand-written bot (``easy_agent`` of the game package when it has one,
   else ``heuristic_agent``); a few milliseconds a move at most.
-- ``medium`` and ``hard``: IS-MCTS with the game's :class:`~bigtop.agents.ismcts.SearchProfile`
-  (heuristic rollouts, rollouts cut at the round's end, score-difference reward) and the
-  game's iteration budgets (:data:`BUDGETS`).
+- ``medium`` and ``hard``: a search (IS-MCTS, or the 1-ply planner in the games of chance)
+  with the game's :class:`~bigtop.agents.ismcts.SearchProfile` (heuristic rollouts, cut at
+  the round's end or a horizon, score-difference reward), the game's iteration budgets and,
+  for some hard levels, the game's deeper profile (:data:`BUDGETS`).
 - ``heuristic``, ``ismcts``: the older bots, kept for scripts and as yardsticks — the game's
   first heuristic bot, and plain IS-MCTS (random rollouts, win reward, 200 iterations).
 
@@ -103,6 +104,12 @@ MOVE_BUDGET_MS: dict[str, float] = {"random": 1.0, "easy": 10.0, "medium": 100.0
 less (docs/bots.md)."""
 
 
+_EASY_NOTES: dict[str, str] = {
+    "tricky-landing": ", aim and spin from the throw model",
+    "clown-15-go": ", the next card's fit first, dumping breaks ties",
+}
+
+
 @dataclass(frozen=True)
 class LevelInfo:
     """One bot as ``bigtop bots`` lists it."""
@@ -131,9 +138,8 @@ def level_infos(game_name: str) -> list[LevelInfo]:
 
     return [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
-        LevelInfo("easy", "the game's hand-written bot" + (
-            ", aim and spin from the throw model" if game_name == "tricky-landing" else ""),
-            None, MOVE_BUDGET_MS["easy"]),
+        LevelInfo("easy", "the game's hand-written bot" + _EASY_NOTES.get(game_name, ""),
+                  None, MOVE_BUDGET_MS["easy"]),
         LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
                   MOVE_BUDGET_MS["medium"]),
         LevelInfo("hard", searching(budget.hard), budget.hard.iterations,
