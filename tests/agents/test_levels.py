@@ -12,7 +12,14 @@ import pytest
 
 from bigtop.agents.base import RandomAgent, play_game, play_random
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import BOT_NAMES, BUDGETS, LEVELS, level_infos, make_bot
+from bigtop.agents.levels import (
+    BOT_NAMES,
+    BUDGETS,
+    LEVELS,
+    level_infos,
+    make_bot,
+    search_profile,
+)
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 from bigtop.core.registry import game_names, get_game, new_game, new_state
@@ -194,3 +201,15 @@ def test_levels_are_weakest_first() -> None:
     assert isinstance(make_bot("random", new_game("scout", 2), 0, 1), RandomAgent)
     assert isinstance(make_bot("hard", new_game("scout", 2), 0, 1), ISMCTSAgent)
     assert get_game("scout").min_players == 2
+
+
+def test_deep_levels_search_with_the_games_deep_profile() -> None:
+    for name, budget in BUDGETS.items():
+        for search in (budget.medium, budget.hard):
+            game = new_game(name, get_game(name).min_players)
+            profile = search_profile(game, search.depth)
+            bot = make_bot("hard" if search is budget.hard else "medium", game, 0, 1)
+            assert getattr(bot, "profile", None) == profile, (name, search)
+    assert BUDGETS["tricky-landing"].hard.depth == "deep"
+    with pytest.raises(BigtopError, match="scout has no deep search profile"):
+        search_profile(new_game("scout", 3), "deep")

@@ -158,7 +158,9 @@ def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
     True
     """
     module = game_module(game.name)
-    make = module.deep_search_profile if depth == "deep" else module.search_profile
+    make = getattr(module, "deep_search_profile" if depth == "deep" else "search_profile", None)
+    if make is None:
+        raise BigtopError(f"{game.name} has no {depth} search profile")
     profile: SearchProfile = make(game)
     return profile
 
