@@ -183,7 +183,7 @@ LADDER_CLAIMS: list[tuple[str, str, str, int]] = [
     ("scout", "medium", "easy", 40),
     ("scout", "hard", "medium", 8),
     ("so-ein-zirkus", "medium", "easy", 16),
-    ("so-ein-zirkus", "hard", "medium", 12),
+    ("so-ein-zirkus", "hard", "medium", 8),
     ("tricky-landing", "medium", "easy", 30),
 ]
 
