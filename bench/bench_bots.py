@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_bots.py match scout hard medium -p 4          # one match
     .venv/bin/python bench/bench_bots.py ladder --out bench/bots-results.jsonl         # every pair
-    .venv/bin/python bench/bench_bots.py report bench/bots-results.jsonl --plot docs/bots-ladder.png
+    .venv/bin/python bench/bench_bots.py report bench/bots-ladder.jsonl bench/bots-scout.jsonl \
+        --plot docs/bots-ladder.png                                 # table and plot, several files
 
 A match puts bot A in one seat and bot B in every other seat; in game ``i`` (state seed
 ``derive_seed(seed, "game", i)``) A sits at seat ``i mod P`` and every bot's seed is
@@ -13,12 +14,15 @@ look, stop when it leaves the fair share (overall error at most 5%). Time per mo
 time (``time.process_time``) of each ``act`` call, so other processes on the machine do not
 inflate it. ``ladder`` runs every pair of levels for every game (and the SCOUT yardsticks),
 appending one JSON line per finished match, so an interrupted run resumes where it stopped.
+``kill PID`` (SIGTERM) stops a ``match`` or ``ladder`` after the game in progress and still
+reports the match so far (undecided).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -43,6 +47,19 @@ SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
 """The table each game's ladder is measured at: SCOUT and Tricky Landing one round (their
 unit of play; a full game is several independent rounds), Clown 15 Go with
 ``last_card=turned`` (now the default)."""
+
+
+SAMPLING: dict[str, tuple[int, int]] = {"clown-15-go": (6000, 200)}
+"""Games at most and games between looks of the sequential test where a game needs other
+than 1,000 and 20: Clown 15 Go's basic game is mostly luck (level differences of a few
+hundredths need thousands of games; its games are quick)."""
+
+
+def sampling(game: str, max_games: int | None, look: int | None) -> tuple[int, int]:
+    """The sequential test's ``(max_games, look)`` for ``game``: the arguments where given,
+    else :data:`SAMPLING`, else 1,000 and 20."""
+    default = SAMPLING.get(game, (1000, 20))
+    return (max_games or default[0], look or default[1])
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
@@ -89,6 +106,17 @@ def _times(ts: list[float]) -> dict[str, float]:
             "p90": 1000 * s[int(0.9 * (len(s) - 1))], "max": 1000 * s[-1], "moves": len(s)}
 
 
+_stop_requested = False
+"""Set by SIGTERM (``kill PID``): the match in progress stops after its current game and is
+reported, undecided, with the games played so far (to free the machine without losing
+them)."""
+
+
+def _request_stop(signum: int, frame: object) -> None:
+    global _stop_requested
+    _stop_requested = True
+
+
 def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
               max_games: int, look: int, seed: int, log: Any = None,
               time_budget: float | None = None) -> dict[str, Any]:
@@ -99,6 +127,8 @@ def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
     m = Match(name, players, options, a, b)
     start = time.time()
     for i in range(max_games):
+        if _stop_requested:
+            break
         seat = i % players
         agents = [bot(a if q == seat else b, game, q, derive_seed(seed, "agent", i, q))
                   for q in range(players)]
@@ -121,7 +151,8 @@ def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
         if log is not None and (m.games % 10 == 0 or m.decision):
             print(f"{name} {a} vs {b}: {m.games} games, share {m.a_share / m.games:.3f} "
                   f"({time.time() - start:.0f} s)", file=log, flush=True)
-        if m.decision or (time_budget is not None and time.time() - start > time_budget):
+        if m.decision or _stop_requested or (time_budget is not None
+                                             and time.time() - start > time_budget):
             break
     return m.summary(test)
 
@@ -161,7 +192,7 @@ def _key(game: str, a: str, b: str, options: dict[str, Any]) -> str:
     return f"{game} {a} {b} {json.dumps(options, sort_keys=True)}"
 
 
-def ladder(out: Path, games: Sequence[str], max_games: int, look: int, seed: int,
+def ladder(out: Path, games: Sequence[str], max_games: int | None, look: int | None, seed: int,
            budget: float | None, yardsticks: bool, log: Any) -> None:
     jobs: list[tuple[str, str, str, int, dict[str, Any]]] = []
     # Neighbouring levels of every game first (the ladder's claims), then the wider pairs.
@@ -175,19 +206,42 @@ def ladder(out: Path, games: Sequence[str], max_games: int, look: int, seed: int
     for g, a, b, players, options in jobs:
         if _key(g, a, b, options) in _done(out):
             continue
-        r = run_match(g, a, b, players, options, max_games, look, seed, log, budget)
+        r = run_match(g, a, b, players, options, *sampling(g, max_games, look), seed, log,
+                      budget)
         with out.open("a") as f:
             f.write(json.dumps(r) + "\n")
         print(json.dumps(r), file=log, flush=True)
+        if _stop_requested:
+            break
 
 
 def _ms(x: float) -> str:
     return f"{x:.2f}" if x < 1 else f"{x:.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def read_matches(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """Every match record in ``paths`` (JSON lines), in order; a match (game, A, B, options)
+    recorded again in a later line or file replaces the earlier record in its place (a pair
+    re-measured after its bots changed). Several files: e.g. one per helper's games."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        if not path.exists():
+            raise BigtopError(f"no such results file: {path}")
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                key = _key(r["game"], r["a"], r["b"], r["options"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise BigtopError(f"{path}:{n}: not a match record ({e})") from None
+            rows[key] = r
+    return list(rows.values())
+
+
 def report(paths: Sequence[Path], plot: Path | None) -> str:
     """A markdown table of every match in ``paths`` (and a plot of the ladder)."""
-    rows = [json.loads(line) for path in paths for line in path.read_text().splitlines()]
+    rows = read_matches(paths)
     lines = ["| game | A | B (×P−1) | games | A's share [95% CI] | fair | result | "
              "margin | A ms/move (mean, p90, max) | B ms/move (mean) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -247,14 +301,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     la.add_argument("--games", default=",".join(SETUPS))
     la.add_argument("--no-yardsticks", action="store_true")
     for p in (m, la):
-        p.add_argument("--max-games", type=int, default=1000)
-        p.add_argument("--look", type=int, default=20)
+        p.add_argument("--max-games", type=int, help="default 1000 (Clown 15 Go: 6000)")
+        p.add_argument("--look", type=int, help="games between looks, default 20 (Clown "
+                       "15 Go: 200)")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--budget", type=float, help="wall seconds per match at most")
     r = sub.add_parser("report")
     r.add_argument("paths", type=Path, nargs="+")
     r.add_argument("--plot", type=Path)
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, _request_stop)
     try:
         if args.cmd == "match":
             players, options = SETUPS.get(args.game, (2, {}))
@@ -263,7 +319,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 k, _, v = kv.partition("=")
                 options[k] = json.loads(v) if v[:1].isdigit() or v in ("true", "false") else v
             print(json.dumps(run_match(args.game, args.a, args.b, args.players or players,
-                                       options, args.max_games, args.look, args.seed,
+                                       options, *sampling(args.game, args.max_games,
+                                                          args.look), args.seed,
                                        sys.stderr, args.budget)))
         elif args.cmd == "ladder":
             ladder(args.out, args.games.split(","), args.max_games, args.look, args.seed,

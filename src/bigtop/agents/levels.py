@@ -7,9 +7,10 @@ server build a bot, so a level means the same player everywhere.
 - ``random``: uniformly random legal moves.
 - ``easy``: the game's hand-written bot (``easy_agent`` of the game package when it has one,
   else ``heuristic_agent``); a few milliseconds a move at most.
-- ``medium`` and ``hard``: IS-MCTS with the game's :class:`~bigtop.agents.ismcts.SearchProfile`
-  (heuristic rollouts, rollouts cut at the round's end, score-difference reward) and the
-  game's iteration budgets (:data:`BUDGETS`).
+- ``medium`` and ``hard``: a search (IS-MCTS, or the 1-ply planner in the games of chance)
+  with the game's :class:`~bigtop.agents.ismcts.SearchProfile` (heuristic rollouts, cut at
+  the round's end or a horizon, score-difference reward), the game's iteration budgets and,
+  for some hard levels, the game's deeper profile (:data:`BUDGETS`).
 - ``heuristic``, ``ismcts``: the older bots, kept for scripts and as yardsticks — the game's
   first heuristic bot, and plain IS-MCTS (random rollouts, win reward, 200 iterations).
 
@@ -58,14 +59,20 @@ Method = Literal["tree", "planner"]
 """``tree``: :class:`~bigtop.agents.ismcts.ISMCTSAgent` with the game's profile;
 ``planner``: :class:`~bigtop.agents.planner.PlannerAgent` (1-ply, common random numbers)."""
 
+Depth = Literal["standard", "deep"]
+"""Which of the game's profiles a level searches with: ``standard`` is
+``search_profile(game)`` of the game's package, ``deep`` its ``deep_search_profile(game)``
+(longer rollouts, for a level with the time for them)."""
+
 
 @dataclass(frozen=True)
 class Search:
-    """How a search level plays one game: the method and its iterations per decision (tree
-    iterations, or determinizations for the planner)."""
+    """How a search level plays one game: the method, its iterations per decision (tree
+    iterations, or determinizations for the planner) and the profile's depth."""
 
     method: Method
     iterations: int
+    depth: Depth = "standard"
 
 
 @dataclass(frozen=True)
@@ -78,8 +85,10 @@ class Budget:
 
 BUDGETS: dict[str, Budget] = {
     "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
-    "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
-    "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
+    "tricky-landing": Budget(medium=Search("planner", 6),
+                             hard=Search("planner", 32, depth="deep")),
+    "so-ein-zirkus": Budget(medium=Search("planner", 6),
+                            hard=Search("planner", 24, depth="deep")),
     "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
@@ -93,6 +102,12 @@ MOVE_BUDGET_MS: dict[str, float] = {"random": 1.0, "easy": 10.0, "medium": 100.0
                                      "hard": 1000.0}
 """The most a level may think per move on one core (milliseconds); typical moves take far
 less (docs/bots.md)."""
+
+
+_EASY_NOTES: dict[str, str] = {
+    "tricky-landing": ", aim and spin from the throw model",
+    "clown-15-go": ", the next card's fit first, dumping breaks ties",
+}
 
 
 @dataclass(frozen=True)
@@ -112,9 +127,10 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     [('random', None), ('easy', None), ('medium', 40)]
     """
     budget = BUDGETS[game_name]
-    profile = search_profile(new_game(game_name, get_game(game_name).min_players))
+    game = new_game(game_name, get_game(game_name).min_players)
 
     def searching(search: Search) -> str:
+        profile = search_profile(game, search.depth)
         if search.method == "planner":
             return (f"1-ply planner, {search.iterations} determinizations a move, every "
                     f"candidate under the same luck: {profile.summary}")
@@ -122,9 +138,8 @@ def level_infos(game_name: str) -> list[LevelInfo]:
 
     return [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
-        LevelInfo("easy", "the game's hand-written bot" + (
-            ", aim and spin from the throw model" if game_name == "tricky-landing" else ""),
-            None, MOVE_BUDGET_MS["easy"]),
+        LevelInfo("easy", "the game's hand-written bot" + _EASY_NOTES.get(game_name, ""),
+                  None, MOVE_BUDGET_MS["easy"]),
         LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
                   MOVE_BUDGET_MS["medium"]),
         LevelInfo("hard", searching(budget.hard), budget.hard.iterations,
@@ -135,9 +150,18 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     ]
 
 
-def search_profile(game: Game) -> SearchProfile:
-    """The game's search profile (``search_profile(game)`` of its package)."""
-    profile: SearchProfile = game_module(game.name).search_profile(game)
+def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
+    """The game's search profile: ``search_profile(game)`` of its package, or with
+    ``depth="deep"`` its ``deep_search_profile(game)``.
+
+    >>> search_profile(new_game("tricky-landing", 3), "deep").stage is not None
+    True
+    """
+    module = game_module(game.name)
+    make = getattr(module, "deep_search_profile" if depth == "deep" else "search_profile", None)
+    if make is None:
+        raise BigtopError(f"{game.name} has no {depth} search profile")
+    profile: SearchProfile = make(game)
     return profile
 
 
@@ -184,8 +208,8 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
         budget = BUDGETS[game.name]
         search = budget.medium if name == "medium" else budget.hard
         n = search.iterations if iterations is None else iterations
+        profile = search_profile(game, search.depth)
         if search.method == "planner":
-            return PlannerAgent(n, seed, search_profile(game), time_limit=time_limit)
-        return ISMCTSAgent(iterations=n, seed=seed, profile=search_profile(game),
-                           time_limit=time_limit)
+            return PlannerAgent(n, seed, profile, time_limit=time_limit)
+        return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
     raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")

@@ -2,7 +2,12 @@
 open piles (15GO!, Van der Meulen, 2020: the English user guide; readings G1–G5 in
 docs/clown-15-go.md)."""
 
-from bigtop.games.clown15go.bot import Clown15GoBot, heuristic_agent, search_profile
+from bigtop.games.clown15go.bot import (
+    Clown15GoBot,
+    easy_agent,
+    heuristic_agent,
+    search_profile,
+)
 from bigtop.games.clown15go.cards import Deck
 from bigtop.games.clown15go.render import render_png, render_svg, svg_from_observation
 from bigtop.games.clown15go.rules import (
@@ -36,6 +41,7 @@ __all__ = [
     "ToPile",
     "ToRow",
     "TurnOver",
+    "easy_agent",
     "heuristic_agent",
     "render_png",
     "render_svg",

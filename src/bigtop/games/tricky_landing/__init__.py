@@ -4,6 +4,7 @@ docs/tricky-landing.md)."""
 
 from bigtop.games.tricky_landing.bot import (
     TrickyLandingBot,
+    deep_search_profile,
     easy_agent,
     heuristic_agent,
     search_profile,
@@ -47,6 +48,7 @@ __all__ = [
     "TrickyLandingGame",
     "TrickyLandingOptions",
     "TrickyLandingState",
+    "deep_search_profile",
     "easy_agent",
     "heuristic_agent",
     "render_png",

@@ -9,7 +9,12 @@ from bigtop.games.zirkus.board import (
     parse_board,
     read_board_file,
 )
-from bigtop.games.zirkus.bot import ZirkusBot, heuristic_agent, search_profile
+from bigtop.games.zirkus.bot import (
+    ZirkusBot,
+    deep_search_profile,
+    heuristic_agent,
+    search_profile,
+)
 from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
@@ -44,6 +49,7 @@ __all__ = [
     "ZirkusOptions",
     "ZirkusState",
     "board_option",
+    "deep_search_profile",
     "heuristic_agent",
     "load_board",
     "parse_board",
