@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bigtop.agents.base import RandomAgent, play_game, play_random
-from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.agents.levels import BOT_NAMES, BUDGETS, LEVELS, level_infos, make_bot
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 from bigtop.core.registry import game_names, get_game, new_game, new_state
@@ -186,5 +186,5 @@ def test_ladder_order_on_a_small_sample(name: str, a: str, b: str, games: int) -
 def test_levels_are_weakest_first() -> None:
     assert LEVELS == ("random", "easy", "medium", "hard")
     assert isinstance(make_bot("random", new_game("scout", 2), 0, 1), RandomAgent)
-    assert isinstance(make_bot("hard", new_game("scout", 2), 0, 1), ISMCTSAgent)
+    assert isinstance(make_bot("hard", new_game("scout", 2), 0, 1), PlannerAgent)
     assert get_game("scout").min_players == 2

@@ -7,9 +7,9 @@ server build a bot, so a level means the same player everywhere.
 - ``random``: uniformly random legal moves.
 - ``easy``: the game's hand-written bot (``easy_agent`` of the game package when it has one,
   else ``heuristic_agent``); a few milliseconds a move at most.
-- ``medium`` and ``hard``: IS-MCTS with the game's :class:`~bigtop.agents.ismcts.SearchProfile`
-  (heuristic rollouts, rollouts cut at the round's end, score-difference reward) and the
-  game's iteration budgets (:data:`BUDGETS`).
+- ``medium`` and ``hard``: a search (IS-MCTS or the 1-ply planner, :data:`BUDGETS`) with the
+  game's :class:`~bigtop.agents.ismcts.SearchProfile` (heuristic rollouts, cut at the round's
+  end or a horizon, score-difference reward) and the game's iteration budgets.
 - ``heuristic``, ``ismcts``: the older bots, kept for scripts and as yardsticks — the game's
   first heuristic bot, and plain IS-MCTS (random rollouts, win reward, 200 iterations).
 
@@ -77,7 +77,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
+    "scout": Budget(medium=Search("planner", 6), hard=Search("planner", 24)),
     "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
     "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
     "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
@@ -109,7 +109,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     """The ladder and the aliases for one game, weakest first.
 
     >>> [(i.name, i.iterations) for i in level_infos("scout")][:3]
-    [('random', None), ('easy', None), ('medium', 40)]
+    [('random', None), ('easy', None), ('medium', 6)]
     """
     budget = BUDGETS[game_name]
     profile = search_profile(new_game(game_name, get_game(game_name).min_players))
