@@ -77,7 +77,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "scout": Budget(medium=Search("planner", 6), hard=Search("planner", 24)),
+    "scout": Budget(medium=Search("planner", 4), hard=Search("planner", 12)),
     "tricky-landing": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
     "so-ein-zirkus": Budget(medium=Search("planner", 6), hard=Search("planner", 64)),
     "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
@@ -109,7 +109,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     """The ladder and the aliases for one game, weakest first.
 
     >>> [(i.name, i.iterations) for i in level_infos("scout")][:3]
-    [('random', None), ('easy', None), ('medium', 6)]
+    [('random', None), ('easy', None), ('medium', 4)]
     """
     budget = BUDGETS[game_name]
     profile = search_profile(new_game(game_name, get_game(game_name).min_players))
