@@ -168,7 +168,7 @@ def test_easy_beats_random(name: str) -> None:
 # turns) and Clown 15 Go hard over medium.
 LADDER_CLAIMS: list[tuple[str, str, str, int]] = [
     ("scout", "medium", "easy", 40),
-    ("scout", "hard", "medium", 8),
+    ("scout", "hard", "medium", 24),
     ("so-ein-zirkus", "medium", "easy", 16),
     ("tricky-landing", "medium", "easy", 30),
     ("clown-15-go", "medium", "easy", 120),

@@ -413,6 +413,11 @@ def heuristic_agent(game: Game, seat: int) -> ScoutBot:
     return ScoutBot(seed=seat)
 
 
+def easy_agent(game: Game, seat: int) -> ScoutPlanner:
+    """The ``easy`` level: the 1-ply hand planner (``heuristic`` stays :class:`ScoutBot`)."""
+    return ScoutPlanner()
+
+
 def _rollout_player(game: Game, seat: int) -> ScoutBot:
     return ScoutBot(seed=seat)
 
