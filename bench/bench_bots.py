@@ -155,9 +155,11 @@ SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
     ("medium", "ismcts", {"rounds": 1}),
     ("medium", "heuristic", {}),
     ("hard", "ismcts", {}),
+    ("hard", "hard-v1", {"rounds": 1}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
-#14): one of ours against three of them, single rounds and full games."""
+#14): one of ours against three of them, single rounds and full games; and the new ``hard``
+against the earlier one."""
 
 
 def _done(path: Path) -> set[str]:
