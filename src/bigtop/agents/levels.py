@@ -122,8 +122,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
 
     return [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
-        LevelInfo("easy", "the game's hand-written bot" + (
-            ", aim and spin from the throw model" if game_name == "tricky-landing" else ""),
+        LevelInfo("easy", "the game's hand-written bot" + _EASY_DETAIL.get(game_name, ""),
             None, MOVE_BUDGET_MS["easy"]),
         LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
                   MOVE_BUDGET_MS["medium"]),
@@ -133,6 +132,14 @@ def level_infos(game_name: str) -> list[LevelInfo]:
         LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward, "
                   f"{PLAIN_ISMCTS_ITERATIONS} iterations", PLAIN_ISMCTS_ITERATIONS, None),
     ]
+
+
+_EASY_DETAIL: dict[str, str] = {
+    "tricky-landing": ", aim and spin from the throw model",
+    "scout": ", a 1-ply planner on its own hand",
+}
+"""What ``bigtop bots`` adds to the easy level's line where the game's easy bot is not its
+first heuristic."""
 
 
 def search_profile(game: Game) -> SearchProfile:
