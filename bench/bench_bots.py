@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from bigtop.agents.base import Agent
+from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.agents.levels import LEVELS, make_bot
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
+from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
@@ -62,9 +64,20 @@ def sampling(game: str, max_games: int | None, look: int | None) -> tuple[int, i
     return (max_games or default[0], look or default[1])
 
 
+OLD_SCOUT_SEARCH: dict[str, int] = {"medium-v1": 40, "hard-v1": 250}
+"""SCOUT's earlier search levels (heuristic rollouts to the round's end, every legal action;
+before issue #14's rework), kept to measure the new ones against: ``hard-v1`` or
+``hard-v1@iterations``."""
+
+
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
-    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``)."""
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), or a SCOUT ``*-v1`` level."""
     name, _, iters = spec.partition("@")
+    if name in OLD_SCOUT_SEARCH:
+        if game.name != "scout":
+            raise BigtopError(f"{name} is a SCOUT bot")
+        return ISMCTSAgent(iterations=int(iters) if iters else OLD_SCOUT_SEARCH[name],
+                           seed=seed, profile=HEURISTIC_ROLLOUTS)
     return make_bot(name, game, seat, seed, iterations=int(iters) if iters else None)
 
 
@@ -173,9 +186,11 @@ SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
     ("medium", "ismcts", {"rounds": 1}),
     ("medium", "heuristic", {}),
     ("hard", "ismcts", {}),
+    ("hard", "hard-v1", {"rounds": 1}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
-#14): one of ours against three of them, single rounds and full games."""
+#14): one of ours against three of them, single rounds and full games; and the new ``hard``
+against the earlier one."""
 
 
 def _done(path: Path) -> set[str]:

@@ -131,7 +131,9 @@ def test_cli_tournament(tmp_path: Path) -> None:
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
     doc = json.loads((out / "summary.json").read_text())
     assert doc["tables"] == [["random", "easy"], ["random", "heuristic"], ["easy", "heuristic"]]
-    assert doc["leaderboard"][-1]["bot"] == "random" and len(doc["results"]) == 12
+    # easy (SCOUT's hand planner) wins every game here; random and heuristic are close in
+    # four two-player games each
+    assert doc["leaderboard"][0]["bot"] == "easy" and len(doc["results"]) == 12
     assert (out / "ratings.png").read_bytes()[:4] == b"\x89PNG"
     assert len(list((out / "games").iterdir())) == 12
     for bad, message in [

@@ -84,7 +84,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "scout": Budget(medium=Search("tree", 40), hard=Search("tree", 250)),
+    "scout": Budget(medium=Search("planner", 4), hard=Search("planner", 12)),
     "tricky-landing": Budget(medium=Search("planner", 6),
                              hard=Search("planner", 32, depth="deep")),
     "so-ein-zirkus": Budget(medium=Search("planner", 6),
@@ -107,6 +107,7 @@ less (docs/bots.md)."""
 _EASY_NOTES: dict[str, str] = {
     "tricky-landing": ", aim and spin from the throw model",
     "clown-15-go": ", the next card's fit first, dumping breaks ties",
+    "scout": ", a 1-ply planner on its own hand",
 }
 
 
@@ -124,7 +125,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
     """The ladder and the aliases for one game, weakest first.
 
     >>> [(i.name, i.iterations) for i in level_infos("scout")][:3]
-    [('random', None), ('easy', None), ('medium', 40)]
+    [('random', None), ('easy', None), ('medium', 4)]
     """
     budget = BUDGETS[game_name]
     game = new_game(game_name, get_game(game_name).min_players)

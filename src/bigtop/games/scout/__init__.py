@@ -1,7 +1,13 @@
 """SCOUT: a climbing card game with a fixed hand order (Oink Games; the Finnish edition's
 rulebook, readings S1–S7 in docs/scout.md)."""
 
-from bigtop.games.scout.bot import ScoutBot, heuristic_agent, search_profile
+from bigtop.games.scout.bot import (
+    ScoutBot,
+    ScoutPlanner,
+    easy_agent,
+    heuristic_agent,
+    search_profile,
+)
 from bigtop.games.scout.render import render_png, render_svg, svg_from_observation
 from bigtop.games.scout.rules import (
     Insert,
@@ -24,9 +30,11 @@ __all__ = [
     "ScoutBot",
     "ScoutGame",
     "ScoutOptions",
+    "ScoutPlanner",
     "ScoutState",
     "Show",
     "TurnHand",
+    "easy_agent",
     "heuristic_agent",
     "render_png",
     "render_svg",
