@@ -1,5 +1,6 @@
-"""The rulebook audits' shared driver: random legal play checked against a game's own
-independent reading of the rules after every move (tests/games/*/test_rulebook_fuzz.py)."""
+"""The rulebook audits' shared pieces: random legal play checked against a game's own
+independent reading of the rules after every move (tests/games/*/test_rulebook_fuzz.py), and
+what a seat is told when it tries actions (tests/games/*/test_rulebook_leaks.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bigtop.core.actions import Action
+from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 
 S = TypeVar("S", bound=State)
@@ -31,3 +34,16 @@ def play_checked(state: S, rng: random.Random, reference: Callable[[S], set[Any]
         effect(before, action, state)  # type: ignore[arg-type]
         steps += 1
     return steps
+
+
+def refusals(state: State, probes: list[Action]) -> list[str]:
+    """The engine's message for every probe ``state`` refuses ('-' for one it accepts; each
+    probe is tried on a copy, so ``state`` is unchanged)."""
+    out = []
+    for a in probes:
+        try:
+            state.clone().apply(a)
+            out.append("-")
+        except BigtopError as e:
+            out.append(str(e))
+    return out

@@ -14,7 +14,6 @@ import random
 
 import pytest
 
-from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_state
 from bigtop.games.clown15go import svg_from_observation
 from bigtop.games.clown15go.rules import (
@@ -28,6 +27,7 @@ from bigtop.games.clown15go.rules import (
     ToRow,
     TurnOver,
 )
+from tests.games.audit import refusals
 
 PROBES = [NewRow(), ToRow(0), ToRow(5), ToPile(0), ToPile(1), ToOwnPile(), LayDown(),
           TurnOver(), Pass(), Borrow(0, -1), Borrow(1, 0)]
@@ -43,14 +43,7 @@ def seen(s: Clown15GoState, p: int | None) -> dict[str, object]:
                               "render": s.render(p), "svg": svg_from_observation(view)}
     if not s.is_terminal():
         out["legal"] = [s.describe(a) for a in s.legal_actions()]
-        refusals = []
-        for a in PROBES:
-            try:
-                s.clone().apply(a)
-                refusals.append("-")
-            except BigtopError as e:
-                refusals.append(str(e))
-        out["refusals"] = refusals
+        out["refusals"] = refusals(s, PROBES)
     return out
 
 

@@ -14,26 +14,14 @@ import random
 
 import pytest
 
-from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_state
 from bigtop.games.scout import svg_from_observation
 from bigtop.games.scout.rules import Insert, Pass, Scout, ScoutState, Show, TurnHand
 from bigtop.games.scout.teach import round_summary
+from tests.games.audit import refusals
 
 PROBES = [Show(0, 1), Show(0, 2), Show(1, 3), Show(5, 4), Show(0, 40), Scout("left", False),
           Scout("right", True), Insert(0, False), Insert(3, True), TurnHand(), Pass()]
-
-
-def refusals(s: ScoutState) -> list[str]:
-    """The message for every probe the state refuses (the probes it accepts are '-')."""
-    out = []
-    for a in PROBES:
-        try:
-            s.clone().apply(a)
-            out.append("-")
-        except BigtopError as e:
-            out.append(str(e))
-    return out
 
 
 def seen_by(s: ScoutState, p: int) -> dict[str, object]:
@@ -48,7 +36,7 @@ def seen_by(s: ScoutState, p: int) -> dict[str, object]:
         legal = s.legal_actions()
         seen["legal"] = [a.to_json() for a in legal]
         seen["describe"] = [s.describe(a) for a in legal]
-        seen["refusals"] = refusals(s)
+        seen["refusals"] = refusals(s, PROBES)
     return seen
 
 
