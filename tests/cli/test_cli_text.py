@@ -120,10 +120,11 @@ def test_readme_play_lines_print_what_they_say(tmp_path: Path,
     lines = [line for line in readme.read_text().splitlines()
              if line.startswith(".venv/bin/bigtop play")]
     said = {
-        "you are P0 against three easy bots": r"You: P0\. Bots: P1 easy, P2 easy, P3 easy\.",
+        "you are P0 against three medium bots":
+            r"You: P0\. Bots: P1 medium, P2 medium, P3 medium\.",
         "P1 hard, P2 easy": r"You: P0\. Bots: P1 hard, P2 easy\.",
         "go on with a saved game": r"resumed after \d+ moves",
-        "hot-seat: P0 and P2 at this keyboard": r"You: P0, P2\. Bots: P1 easy\.",
+        "hot-seat: P0 and P2 at this keyboard": r"You: P0, P2\. Bots: P1 medium\.",
     }
     monkeypatch.chdir(tmp_path)
     seen = set()

@@ -51,6 +51,12 @@ ALIASES: tuple[str, ...] = ("heuristic", "ismcts")
 
 BOT_NAMES: tuple[str, ...] = LEVELS + ALIASES
 
+DEFAULT_LEVEL = "medium"
+"""The bot a seat gets when nobody names one (`bigtop play`, the web lobby, a server
+takeover): the cheapest search level, well inside 100 ms a move in every game, and the
+level issue #14 asks to hold its own against the public SCOUT AI; ``easy`` plays by
+rules of thumb and is there for beginners who ask for it."""
+
 SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts")
 """The bots that search, and so take an iteration budget and a time limit."""
 

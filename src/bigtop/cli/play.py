@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from bigtop.agents.base import Agent
-from bigtop.agents.levels import BOT_NAMES, SEARCH_BOTS, make_bot
+from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL, SEARCH_BOTS, make_bot
 from bigtop.cli._app import OptionArg, app, fail, game_options
 from bigtop.cli.files import load_state_file
 from bigtop.cli.screen import Screen, columns, fit_columns, fit_width, read_number
@@ -474,7 +474,7 @@ def play(
         help="Hot-seat: the seats played at this terminal, e.g. 0,2.")] = None,
     bots: Annotated[str, typer.Option(
         help="Bot level for the other seats: one name for all, or one per seat in seat "
-        "order, e.g. hard,easy. Levels: " + ", ".join(BOT_NAMES) + ".")] = "easy",
+        "order, e.g. hard,easy. Levels: " + ", ".join(BOT_NAMES) + ".")] = DEFAULT_LEVEL,
     save: Annotated[str | None, typer.Option(
         help="Write the game to this file after every move (JSON for replay, render and "
         "--load).")] = None,

@@ -26,6 +26,7 @@ from bigtop.agents.levels import make_bot
 from bigtop.core.registry import game_module
 from bigtop.server import errors
 from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.collector import Collector
 from bigtop.server.service import NOTIFY_CHANNEL, Loaded, TableService
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
@@ -126,6 +127,7 @@ class Runtime:
         self._pool: Any = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self._collector: Collector | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -139,6 +141,11 @@ class Runtime:
                                               daemon=True)
             self._listener.start()
         self._spawn(self._sweeper())
+        if self.settings.gc_freeze_seconds is not None:
+            self._collector = Collector(self.settings.gc_freeze_seconds,
+                                        self.settings.gc_full_seconds)
+            self._collector.start()
+            self._spawn(self._collecting(self._collector))
 
     async def stop(self) -> None:
         self._stop.set()
@@ -147,6 +154,8 @@ class Runtime:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._collector is not None:
+            self._collector.stop()
         if self._pool is not None:
             await in_thread(lambda: self._pool.shutdown(wait=True, cancel_futures=True))
         if self._listener is not None:
@@ -360,6 +369,11 @@ class Runtime:
                 log.exception("sweep failed; trying again")
             rounds += 1
             await asyncio.sleep(self.settings.sweep_seconds)
+
+    async def _collecting(self, collector: Collector) -> None:
+        while True:
+            await asyncio.sleep(collector.freeze_seconds)
+            collector.tick()
 
     async def _heartbeat(self) -> None:
         """Store when each present person was last here (requests since the last sweep, and

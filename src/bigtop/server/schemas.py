@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bigtop.agents.levels import DEFAULT_LEVEL
+
 JSONObject = dict[str, Any]
 
 
@@ -33,7 +35,7 @@ class CreateTable(_Strict):
     takeover_after: float | None = Field(
         None, description="Seconds a person may be away on their turn before a bot plays for "
                           "them (null: never).")
-    takeover_level: str = Field("easy", description="Level of that bot.")
+    takeover_level: str = Field(DEFAULT_LEVEL, description="Level of that bot.")
 
 
 class SeatLink(BaseModel):
@@ -174,6 +176,7 @@ class GameDoc(BaseModel):
 class Games(BaseModel):
     games: list[GameDoc]
     bot_levels: list[str]
+    default_bot_level: str
     limits: JSONObject
 
 

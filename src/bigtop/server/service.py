@@ -43,7 +43,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from bigtop.agents.levels import BOT_NAMES
+from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
 from bigtop.core.registry import new_game
@@ -108,7 +108,7 @@ class TableSpec:
     seats: tuple[SeatSpec, ...] = ()
     listed: bool = True
     takeover_after: float | None = None
-    takeover_level: str = "easy"
+    takeover_level: str = DEFAULT_LEVEL
 
 
 @dataclass(frozen=True)
@@ -201,6 +201,15 @@ class Created:
 
 def _now() -> float:
     return time.time()
+
+
+def _a(word: str) -> str:
+    """The article before ``word``.
+
+    >>> _a("easy"), _a("hard")
+    ('an', 'a')
+    """
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
@@ -511,7 +520,8 @@ class TableService:
                 changed.append(table_id)
         for table_id, level, seat in absent:
             if self._seat_event(table_id, seat, "takeover",
-                                f"P{seat} is away: a {level} bot plays for them until they "
+                                f"P{seat} is away: {_a(level)} {level} bot plays for them "
+                                "until they "
                                 "come back", level, only_if="absent") is not None:
                 changed.append(table_id)
         return changed

@@ -8,7 +8,7 @@ from functools import cache
 
 from fastapi import APIRouter
 
-from bigtop.agents.levels import BOT_NAMES
+from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL
 from bigtop.core.game import Game
 from bigtop.core.registry import list_games, new_game
 from bigtop.games import teaching
@@ -50,7 +50,7 @@ def games(runtime: RuntimeDep) -> Games:
                      for o in g.options],
             picture=has_picture(g.name),
             rules=list(default_rules(g.name, g.min_players))) for g in list_games()],
-        bot_levels=list(BOT_NAMES),
+        bot_levels=list(BOT_NAMES), default_bot_level=DEFAULT_LEVEL,
         limits=dataclasses.asdict(runtime.limits))
 
 

@@ -4,7 +4,7 @@ import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
 import { copyText, fill, h } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const state = {games: [], levels: []};
+const state = {games: [], levels: [], defaultLevel: null};
 
 function showError(message) {
   $("error").textContent = message;
@@ -31,7 +31,7 @@ function drawSeats() {
   const choices = [["me", "me"], ["invite", "invite a person"],
     ...state.levels.map((l) => [`bot:${l}`, `bot (${l})`])];
   fill($("seat-list"), Array.from({length: n}, (_, p) => {
-    const value = old[p] || (p === 0 ? "me" : `bot:${state.levels.includes("easy") ? "easy" : state.levels[0]}`);
+    const value = old[p] || (p === 0 ? "me" : `bot:${state.defaultLevel || state.levels[0]}`);
     return h("div", {class: "field seat-choice"},
       h("label", {for: `seat-${p}`}, `P${p}`),
       h("select", {id: `seat-${p}`, name: `seat-${p}`},
@@ -211,6 +211,7 @@ async function start() {
     const data = await api.games();
     state.games = data.games;
     state.levels = data.bot_levels;
+    state.defaultLevel = data.default_bot_level;
   } catch (err) {
     showError(`The server did not answer: ${err.message}`);
     return;
