@@ -285,3 +285,49 @@ def test_outcome_sampling_mccfr_runs() -> None:
     for _ in range(2):
         solver.iteration()
     assert solver.average_policy() is not None
+
+
+def test_an_unlisted_action_is_checked_by_the_engine() -> None:
+    """Listed numbers skip the engine's second look-up; any other number must still be
+    refused, whether or not the legal list was asked for, and change nothing."""
+    game = _load("scout", 3, seed=4)
+    for ask_first in (False, True):
+        state = game.new_initial_state()
+        legal = state.legal_actions() if ask_first else pyspiel.State.legal_actions(state)
+        illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+        before = (str(state), state.history())
+        with pytest.raises(ValueError):
+            state.apply_action(illegal)
+        assert (str(state), state.history()) == before
+        state.apply_action(legal[-1])
+        assert state.history() == [legal[-1]]
+
+
+def test_a_game_s_own_chance_probabilities_reach_openspiel() -> None:
+    """The core's chance outcomes (its legal list, 1/n each) are answered from the legal
+    numbers; a game that weights its outcomes (here a loaded die) gets its own."""
+    require_registered("so-ein-zirkus")
+    game = _load("so-ein-zirkus", 2, seed=3)
+    state = game.new_initial_state()
+    while not state.is_chance_node():
+        _random_steps(state, random.Random(1), 1)
+    bt = state.bigtop_state()
+    assert state.chance_outcomes() == sorted(
+        (bt.game.action_to_int(a), p) for a, p in bt.chance_outcomes())
+
+    class Loaded(type(bt)):  # type: ignore[misc]  # a compiled class cannot be patched
+        def chance_outcomes(self) -> list[tuple[object, float]]:
+            outcomes = super().chance_outcomes()
+            weights = [i + 1.0 for i in range(len(outcomes))]
+            return [(a, w / sum(weights)) for (a, _), w in zip(outcomes, weights, strict=True)]
+
+    loaded = Loaded(bt.game, bt.seed)
+    loaded._become(bt)
+    state._bt = bos._Holder(loaded, [[] for _ in range(2)])
+    expected = sorted((bt.game.action_to_int(a), p) for a, p in loaded.chance_outcomes())
+    assert state.chance_outcomes() == expected
+    assert state.legal_actions() == [a for a, _ in expected]
+    assert state.legal_actions() == pyspiel.State.legal_actions(state)
+    outcome = expected[-1][0]
+    state.apply_action(outcome)
+    assert loaded.history[-1] == bt.game.action_from_int(outcome)
