@@ -41,6 +41,7 @@ import json
 import random
 from bisect import bisect_left
 from collections.abc import Callable
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -77,6 +78,18 @@ REGISTERED: dict[str, str] = {}
 SKIPPED: dict[str, str] = {}
 
 
+class _ChanceMemo:
+    """The last uniform chance node's outcome objects and their numbers, shared by the states
+    of one game (a cache: the lists are never modified)."""
+
+    __slots__ = ("chance", "legal", "outcomes")
+
+    def __init__(self) -> None:
+        self.outcomes: list[Action] = []
+        self.legal: list[int] = []
+        self.chance: list[tuple[int, float]] = []
+
+
 class _Holder:
     """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
 
@@ -96,49 +109,58 @@ class _Holder:
     * ``actions``: the game's action table (number -> the object the legal lists hold).
     """
 
-    __slots__ = ("actions", "chance", "legal", "own", "state", "to_act")
+    __slots__ = ("actions", "chance", "legal", "memo", "own", "state", "to_act")
 
-    def __init__(self, state: State, own: list[list[int]]) -> None:
+    def __init__(self, state: State, own: list[list[int]],
+                 memo: _ChanceMemo | None = None) -> None:
         self.state = state
         self.own = own
         self.to_act: int = state.current_player()
         self.actions: list[Action] = state.game.action_table.actions
         self.legal: list[int] | None = None
         self.chance: list[tuple[int, float]] | None = None
+        self.memo = _ChanceMemo() if memo is None else memo
 
     def legal_numbers(self) -> list[int]:
         """The sorted numbers of the legal actions, of the outcomes at a chance node, none
         when terminal (cached until the next move; never hand this list out)."""
         legal = self.legal
         if legal is None:
-            if self.to_act == _CHANCE and not self.uniform_chance():
-                legal = [a for a, _ in self.chance_numbers()]
+            if self.to_act == _CHANCE:
+                legal = self._chance_lists()[0]
             else:
-                legal = self.state.legal_action_numbers()
-            self.legal = legal
+                legal = self.legal = self.state.legal_action_numbers()
         return legal
-
-    def uniform_chance(self) -> bool:
-        """Whether the game keeps the core's chance outcomes: its legal list, each at 1/n."""
-        return type(self.state).chance_outcomes is _UNIFORM_CHANCE
 
     def chance_numbers(self) -> list[tuple[int, float]]:
         """The sorted (outcome number, probability) pairs of the chance node (cached until
-        the next move, like :meth:`legal_numbers`)."""
+        the next move, like :meth:`legal_numbers`; off a chance node the engine's error)."""
         chance = self.chance
         if chance is None:
-            if self.to_act == _CHANCE and self.uniform_chance():
-                # State.chance_outcomes's own numbers (1/n each), from the fast numbering.
-                numbers = self.legal_numbers()
-                p = 1.0 / len(numbers)
-                chance = [(a, p) for a in numbers]
-            else:  # a game's own probabilities (or the engine's error off a chance node)
-                outcomes = self.state.chance_outcomes()
-                numbers = action_numbers(self.state.game, [a for a, _ in outcomes])
-                chance = sorted(zip(numbers, (p for _, p in outcomes), strict=True))
-                self.legal = [a for a, _ in chance]  # so that a listed outcome is trusted
-            self.chance = chance
+            chance = self._chance_lists()[1]
         return chance
+
+    def _chance_lists(self) -> tuple[list[int], list[tuple[int, float]]]:
+        state = self.state
+        if self.to_act == _CHANCE and type(state).chance_outcomes is _UNIFORM_CHANCE:
+            # The core's outcomes: the legal list, 1/n each. Chance nodes repeat their lists
+            # (a die's six faces): the same objects as last time give the same numbers.
+            outcomes = state.legal_actions()
+            memo = self.memo
+            if len(outcomes) == len(memo.outcomes) and all(map(is_, outcomes, memo.outcomes)):
+                legal, chance = memo.legal, memo.chance
+            else:
+                legal = state.legal_action_numbers()
+                p = 1.0 / len(legal)  # State.chance_outcomes's own float
+                chance = [(a, p) for a in legal]
+                memo.outcomes, memo.legal, memo.chance = list(outcomes), legal, chance
+        else:  # a game's own probabilities
+            weighted = state.chance_outcomes()
+            numbers = action_numbers(state.game, [a for a, _ in weighted])
+            chance = sorted(zip(numbers, (p for _, p in weighted), strict=True))
+            legal = [a for a, _ in chance]
+        self.legal, self.chance = legal, chance
+        return legal, chance
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
         new: _Holder = _Holder.__new__(_Holder)
@@ -148,6 +170,7 @@ class _Holder:
         new.actions = self.actions
         new.legal = self.legal
         new.chance = self.chance
+        new.memo = self.memo
         return new
 
     def __reduce__(self) -> tuple[Any, tuple[str, list[list[int]]]]:
@@ -228,6 +251,7 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError("num_seeds must be at least 1")
         nda = self.bigtop_game.num_distinct_actions()
         self._seed_outcomes: list[tuple[int, float]] | None = None
+        self.chance_memo = _ChanceMemo()
         self.layout: TensorLayout = layout_for(self.bigtop_game)
         self._initial: State | None = (
             None if self.seed < 0 else self.bigtop_game.new_initial_state(self.seed))
@@ -283,7 +307,8 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         initial = game.initial_bigtop_state()
         self._bt: _Holder | None = None
         if initial is not None:
-            self._bt = _Holder(initial, [[] for _ in range(game.num_players())])
+            self._bt = _Holder(initial, [[] for _ in range(game.num_players())],
+                               game.chance_memo)
         self._resample_count = 0
 
     # -- access ------------------------------------------------------------------------------
@@ -349,7 +374,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < game.num_seeds:
                 raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
             self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
-                               [[] for _ in range(game.num_players())])
+                               [[] for _ in range(game.num_players())], game.chance_memo)
             return
         state = holder.state
         player = holder.to_act
@@ -409,7 +434,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         u = probability_sampler() if probability_sampler is not None else random.random()
         seed = (int(u * 2**53) * 1_000_003 + self._resample_count) % 2**63
         own = [list(a) if q == player_id else [] for q, a in enumerate(self._bt.own)]
-        new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own)
+        new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own, self._bt.memo)
         return new
 
 
