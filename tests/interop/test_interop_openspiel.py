@@ -331,3 +331,19 @@ def test_a_game_s_own_chance_probabilities_reach_openspiel() -> None:
     outcome = expected[-1][0]
     state.apply_action(outcome)
     assert loaded.history[-1] == bt.game.action_from_int(outcome)
+
+
+def test_the_benchmark_s_floor_game_is_a_valid_openspiel_game() -> None:
+    """bench_games.py measures pyspiel's per-step floor with a game that does no work: it
+    must be a real game (OpenSpiel's own checks, 200 moves a game) for the floor to count."""
+    from bench import bench_games
+
+    bench_games.register_floor_game()
+    bench_games.register_floor_game()  # idempotent
+    game = pyspiel.load_game(bench_games.FLOOR_GAME)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert bench_games.spiel_loop(game)(0) == bench_games.FLOOR_MOVES
+    # The bound: engine step / (engine step + floor step), from the rates.
+    own, floor = {"per_s": 1_000_000.0}, {"per_s": 500_000.0}
+    assert bench_games.adapter_bound(own, floor).strip() == "0.33"
+    assert bench_games.adapter_bound(None, floor).strip() == ""

@@ -333,7 +333,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return []
         return holder.legal_numbers()[:]
 
-    # The next four shadow pyspiel's C++ methods of the same names for Python callers. The
+    # The next three shadow pyspiel's C++ methods of the same names for Python callers. The
     # C++ versions call back into Python for every question (``legal_actions()`` asks
     # ``current_player`` three times, ``is_terminal`` once and ``_legal_actions`` once, and
     # converts the list to a C++ vector and back); these answer from the holder directly,
