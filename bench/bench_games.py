@@ -19,8 +19,9 @@ Sections (all by default; ``--only random|adapter|ismcts`` picks some):
   with ``num_seeds=64`` so that its first chance node (the seed: 65,536 outcomes by default,
   a few ms to list) does not dominate short games. References in the same loop: the
   *floor*, a Python game that does no work (a counter: two legal actions, 200 moves), i.e.
-  what pyspiel's Python-game API and the loop cost per step by themselves, and OpenSpiel's
-  own Python games ``python_kuhn_poker`` and ``python_tic_tac_toe``. Each bigtop row says
+  what pyspiel's Python-game API and the loop cost per step by themselves, ``crazy_eights``
+  (C++) again, and OpenSpiel's own Python games ``python_kuhn_poker`` and
+  ``python_tic_tac_toe``. Each bigtop row says
   its µs per step and the ratio the floor allows, ``engine step / (engine step + floor)``.
 * ``ismcts``: ``ISMCTSAgent(iterations=50, seed=1)`` deciding in four fixed positions of a
   seeded random game (at the default player count): iterations per second. The workload is
@@ -117,7 +118,7 @@ def adapter_player(name: str, players: int) -> Callable[[int], int] | None:
 
 FLOOR_GAME = "bench_counter_floor"
 FLOOR_MOVES = 200
-ADAPTER_REFERENCES = (FLOOR_GAME, "python_kuhn_poker", "python_tic_tac_toe")
+ADAPTER_REFERENCES = (FLOOR_GAME, "crazy_eights", "python_kuhn_poker", "python_tic_tac_toe")
 
 
 def register_floor_game() -> None:

@@ -347,3 +347,28 @@ def test_the_benchmark_s_floor_game_is_a_valid_openspiel_game() -> None:
     own, floor = {"per_s": 1_000_000.0}, {"per_s": 500_000.0}
     assert bench_games.adapter_bound(own, floor).strip() == "0.33"
     assert bench_games.adapter_bound(None, floor).strip() == ""
+
+
+def test_a_step_calls_back_into_python_only_from_apply_action(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python loop's questions are answered in Python; OpenSpiel's C++ apply_action makes
+    the only two calls back (current_player for the history, then _apply_action)."""
+    from bench.bench_games import spiel_loop
+
+    calls: dict[str, int] = {}
+    cls = bos.BigtopOpenSpielState
+    for name in ("current_player", "_legal_actions", "_apply_action", "is_terminal",
+                 "chance_outcomes", "legal_actions", "is_chance_node"):
+        method = getattr(cls, name)
+
+        def counted(*args: object, _method: object = method, _name: str = name) -> object:
+            calls[_name] = calls.get(_name, 0) + 1
+            return _method(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(cls, name, counted)
+    steps = spiel_loop(_load("so-ein-zirkus", 3, num_seeds=8))(0)
+    assert steps > 50 and "_legal_actions" not in calls
+    assert calls["current_player"] == calls["_apply_action"] == steps
+    assert calls["is_chance_node"] == steps and calls["is_terminal"] == steps + 1
+    assert calls["legal_actions"] + calls["chance_outcomes"] == steps
+    assert calls["chance_outcomes"] > 10  # the seed and the die
