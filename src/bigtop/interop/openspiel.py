@@ -313,7 +313,9 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     # -- access ------------------------------------------------------------------------------
     def bigtop_state(self) -> State:
-        """The wrapped bigtop state (raises before the seed is drawn)."""
+        """The wrapped bigtop state (raises before the seed is drawn). It is the live
+        state, for reading: moves go through ``apply_action``, which also keeps OpenSpiel's
+        history and the adapter's per-position answers."""
         if self._bt is None:
             raise ValueError("the seed has not been drawn yet (chance node)")
         return self._bt.state
