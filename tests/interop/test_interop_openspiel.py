@@ -372,3 +372,13 @@ def test_a_step_calls_back_into_python_only_from_apply_action(
     assert calls["is_chance_node"] == steps and calls["is_terminal"] == steps + 1
     assert calls["legal_actions"] + calls["chance_outcomes"] == steps
     assert calls["chance_outcomes"] > 10  # the seed and the die
+
+
+def test_the_seed_node_hands_out_copies() -> None:
+    game = _load("scout", 3, num_seeds=5)
+    state = game.new_initial_state()
+    state.chance_outcomes().clear()  # the caller's own list
+    state.legal_actions().clear()
+    assert state.chance_outcomes() == [(s, 0.2) for s in range(5)]
+    assert state.legal_actions() == pyspiel.State.legal_actions(state) == list(range(5))
+    assert game.new_initial_state().chance_outcomes() == [(s, 0.2) for s in range(5)]

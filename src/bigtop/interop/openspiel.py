@@ -274,7 +274,8 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         return (_load_game_string, (str(self),))
 
     def seed_outcomes(self) -> list[tuple[int, float]]:
-        """The seed node's outcomes: every seed, uniformly (built once per game)."""
+        """The seed node's outcomes: every seed, uniformly (built once per game; never hand
+        this list out: callers get copies)."""
         if self._seed_outcomes is None:
             n = self.num_seeds
             self._seed_outcomes = [(s, 1.0 / n) for s in range(n)]
@@ -347,7 +348,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         numbers whoever asks; empty when it is not ``player``'s turn."""
         holder = self._bt
         if holder is None:
-            return [a for a, _ in self._game().seed_outcomes()]
+            return list(range(self._game().num_seeds))  # the seeds, in order
         if player is not None and player != holder.to_act and holder.to_act >= 0:
             if player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
@@ -365,7 +366,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         holder = self._bt
         if holder is None:
-            return self._game().seed_outcomes()
+            return self._game().seed_outcomes()[:]
         return holder.chance_numbers()[:]
 
     def _apply_action(self, action: int) -> None:
