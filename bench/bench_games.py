@@ -17,7 +17,12 @@ Sections (all by default; ``--only random|adapter|ismcts`` picks some):
 * ``adapter``: the crazy_eights loop over ``bigtop_<game>`` (bigtop.interop.openspiel), at the
   default player count, as a ratio to the engine's own loop in this run. The game is loaded
   with ``num_seeds=64`` so that its first chance node (the seed: 65,536 outcomes by default,
-  a few ms to list) does not dominate short games.
+  a few ms to list) does not dominate short games. References in the same loop: the
+  *floor*, a Python game that does no work (a counter: two legal actions, 200 moves), i.e.
+  what pyspiel's Python-game API and the loop cost per step by themselves, ``crazy_eights``
+  (C++) again, and OpenSpiel's own Python games ``python_kuhn_poker`` and
+  ``python_tic_tac_toe``. Each bigtop row says
+  its µs per step and the ratio the floor allows, ``engine step / (engine step + floor)``.
 * ``ismcts``: ``ISMCTSAgent(iterations=50, seed=1)`` deciding in four fixed positions of a
   seeded random game (at the default player count): iterations per second. The workload is
   the same in every run of the same code: the same positions, seeds and so the same trees.
@@ -111,6 +116,92 @@ def adapter_player(name: str, players: int) -> Callable[[int], int] | None:
     return spiel_loop(load(name, players=players, num_seeds=64))
 
 
+FLOOR_GAME = "bench_counter_floor"
+FLOOR_MOVES = 200
+ADAPTER_REFERENCES = (FLOOR_GAME, "crazy_eights", "python_kuhn_poker", "python_tic_tac_toe")
+
+
+def register_floor_game() -> None:
+    """Register :data:`FLOOR_GAME` with OpenSpiel: a Python game whose every method is as
+    cheap as a method can be (the adapter's shadowing of ``legal_actions`` and
+    ``is_chance_node`` included), so that the loop over it costs what pyspiel's Python-game
+    API and the loop itself cost per step: ``apply_action``'s two calls back into Python
+    (``current_player``, ``_apply_action``), the loop's calls and its random index."""
+    import pyspiel
+
+    if FLOOR_GAME in pyspiel.registered_names():
+        return
+    game_type = pyspiel.GameType(
+        short_name=FLOOR_GAME, long_name="a counter (the adapter benchmark's floor)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=0, num_players=2,
+                            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                            max_game_length=FLOOR_MOVES)
+    legal = [0, 1]
+
+    class CounterState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: object) -> None:
+            super().__init__(game)
+            self.moves = 0
+
+        def current_player(self) -> int:
+            return self.moves & 1 if self.moves < FLOOR_MOVES else int(
+                pyspiel.PlayerId.TERMINAL)
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return legal[:]
+
+        def legal_actions(self, player: int | None = None) -> list[int]:
+            return legal[:]
+
+        def _apply_action(self, action: int) -> None:
+            self.moves += 1
+
+        def is_terminal(self) -> bool:
+            return self.moves >= FLOOR_MOVES
+
+        def is_chance_node(self) -> bool:
+            return False
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(action)
+
+        def __str__(self) -> str:
+            return str(self.moves)
+
+    class CounterGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: dict[str, object] | None = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> CounterState:
+            return CounterState(self)
+
+    pyspiel.register_game(game_type, CounterGame)
+
+
+def adapter_reference(name: str) -> Callable[[int], int] | None:
+    """The loop over one of :data:`ADAPTER_REFERENCES` (None without open-spiel)."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401 (registers)
+    except ImportError:
+        return None
+    if name == FLOOR_GAME:
+        register_floor_game()
+    return spiel_loop(pyspiel.load_game(name))
+
+
 def ismcts_rate(name: str, players: int, seconds: float) -> tuple[float, int]:
     """IS-MCTS iterations per second over the fixed positions (at least one pass)."""
     game = new_game(name, players, {})
@@ -163,6 +254,14 @@ def measure(names: list[str], players: str, sections: list[str],
             gps, aps, k = _time_loop(player, seconds)
             rows.append({"section": "random", "game": f"openspiel:{ref}", "players": "default",
                          "games_per_s": gps, "per_s": aps, "games": k})
+    if "adapter" in sections:
+        for ref in ADAPTER_REFERENCES:
+            player = adapter_reference(ref)
+            if player is None:
+                break
+            gps, aps, k = _time_loop(player, seconds)
+            rows.append({"section": "adapter", "game": f"openspiel:{ref}",
+                         "players": "default", "games_per_s": gps, "per_s": aps, "games": k})
     for name in names:
         cls = get_game(name)
         counts = (range(cls.min_players, cls.max_players + 1) if players == "all"
@@ -264,13 +363,15 @@ def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, ob
     titles = {"random": ("actions/s", "vs crazy_eights"),
               "adapter": ("actions/s", "vs own loop"),
               "ismcts": ("iterations/s", "")}
+    floor = by_key.get(("adapter", f"openspiel:{FLOOR_GAME}", "default"))
     for section in SECTIONS:
         part = [r for r in rows if r["section"] == section]
         if not part:
             continue
         unit, versus = titles[section]
         print(f"\n[{section}]")
-        print(f"{'game':<26}{'players':>8}{unit:>14}{versus:>17}{extra}")
+        steps = f"{'µs/step':>9}{'floor allows':>14}" if section == "adapter" else ""
+        print(f"{'game':<34}{'players':>8}{unit:>14}{versus:>17}{steps}{extra}")
         for r in part:
             per_s = float(r["per_s"])  # type: ignore[arg-type]
             if section == "random":
@@ -280,7 +381,9 @@ def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, ob
             else:
                 base = None
             vs = f"{per_s / float(base['per_s']):.2f}" if base else "-"  # type: ignore[arg-type]
-            line = f"{r['game']!s:<26}{r['players']!s:>8}{per_s:>14.0f}{vs:>17}"
+            line = f"{r['game']!s:<34}{r['players']!s:>8}{per_s:>14.0f}{vs:>17}"
+            if section == "adapter":
+                line += f"{1e6 / per_s:>9.2f}" + adapter_bound(base, floor)
             for (_, keyed), scale in zip(other_rows, scales, strict=True):
                 o = keyed.get(_key(r))
                 if o is None:
@@ -289,6 +392,16 @@ def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, ob
                     o_per_s = float(o["per_s"])  # type: ignore[arg-type]
                     line += f"{o_per_s:>14.0f}{per_s / (o_per_s * scale):>11.2f}"
             print(line)
+
+
+def adapter_bound(own: dict[str, object] | None, floor: dict[str, object] | None) -> str:
+    """The ratio to its own loop that the floor leaves a game: engine step / (engine step +
+    floor step), both in µs from this run's rates (blank for the reference rows)."""
+    if own is None or floor is None:
+        return f"{'':>14}"
+    engine = 1.0 / float(own["per_s"])  # type: ignore[arg-type]
+    step = 1.0 / float(floor["per_s"])  # type: ignore[arg-type]
+    return f"{engine / (engine + step):>14.2f}"
 
 
 if __name__ == "__main__":

@@ -285,3 +285,100 @@ def test_outcome_sampling_mccfr_runs() -> None:
     for _ in range(2):
         solver.iteration()
     assert solver.average_policy() is not None
+
+
+def test_an_unlisted_action_is_checked_by_the_engine() -> None:
+    """Listed numbers skip the engine's second look-up; any other number must still be
+    refused, whether or not the legal list was asked for, and change nothing."""
+    game = _load("scout", 3, seed=4)
+    for ask_first in (False, True):
+        state = game.new_initial_state()
+        legal = state.legal_actions() if ask_first else pyspiel.State.legal_actions(state)
+        illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+        before = (str(state), state.history())
+        with pytest.raises(ValueError):
+            state.apply_action(illegal)
+        assert (str(state), state.history()) == before
+        state.apply_action(legal[-1])
+        assert state.history() == [legal[-1]]
+
+
+def test_a_game_s_own_chance_probabilities_reach_openspiel() -> None:
+    """The core's chance outcomes (its legal list, 1/n each) are answered from the legal
+    numbers; a game that weights its outcomes (here a loaded die) gets its own."""
+    require_registered("so-ein-zirkus")
+    game = _load("so-ein-zirkus", 2, seed=3)
+    state = game.new_initial_state()
+    while not state.is_chance_node():
+        _random_steps(state, random.Random(1), 1)
+    bt = state.bigtop_state()
+    assert state.chance_outcomes() == sorted(
+        (bt.game.action_to_int(a), p) for a, p in bt.chance_outcomes())
+
+    class Loaded(type(bt)):  # type: ignore[misc]  # a compiled class cannot be patched
+        def chance_outcomes(self) -> list[tuple[object, float]]:
+            outcomes = super().chance_outcomes()
+            weights = [i + 1.0 for i in range(len(outcomes))]
+            return [(a, w / sum(weights)) for (a, _), w in zip(outcomes, weights, strict=True)]
+
+    loaded = Loaded(bt.game, bt.seed)
+    loaded._become(bt)
+    state._bt = bos._Holder(loaded, [[] for _ in range(2)])
+    expected = sorted((bt.game.action_to_int(a), p) for a, p in loaded.chance_outcomes())
+    assert state.chance_outcomes() == expected
+    assert state.legal_actions() == [a for a, _ in expected]
+    assert state.legal_actions() == pyspiel.State.legal_actions(state)
+    outcome = expected[-1][0]
+    state.apply_action(outcome)
+    assert loaded.history[-1] == bt.game.action_from_int(outcome)
+
+
+def test_the_benchmark_s_floor_game_is_a_valid_openspiel_game() -> None:
+    """bench_games.py measures pyspiel's per-step floor with a game that does no work: it
+    must be a real game (OpenSpiel's own checks, 200 moves a game) for the floor to count."""
+    from bench import bench_games
+
+    bench_games.register_floor_game()
+    bench_games.register_floor_game()  # idempotent
+    game = pyspiel.load_game(bench_games.FLOOR_GAME)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert bench_games.spiel_loop(game)(0) == bench_games.FLOOR_MOVES
+    # The bound: engine step / (engine step + floor step), from the rates.
+    own, floor = {"per_s": 1_000_000.0}, {"per_s": 500_000.0}
+    assert bench_games.adapter_bound(own, floor).strip() == "0.33"
+    assert bench_games.adapter_bound(None, floor).strip() == ""
+
+
+def test_a_step_calls_back_into_python_only_from_apply_action(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python loop's questions are answered in Python; OpenSpiel's C++ apply_action makes
+    the only two calls back (current_player for the history, then _apply_action)."""
+    from bench.bench_games import spiel_loop
+
+    calls: dict[str, int] = {}
+    cls = bos.BigtopOpenSpielState
+    for name in ("current_player", "_legal_actions", "_apply_action", "is_terminal",
+                 "chance_outcomes", "legal_actions", "is_chance_node"):
+        method = getattr(cls, name)
+
+        def counted(*args: object, _method: object = method, _name: str = name) -> object:
+            calls[_name] = calls.get(_name, 0) + 1
+            return _method(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(cls, name, counted)
+    steps = spiel_loop(_load("so-ein-zirkus", 3, num_seeds=8))(0)
+    assert steps > 50 and "_legal_actions" not in calls
+    assert calls["current_player"] == calls["_apply_action"] == steps
+    assert calls["is_chance_node"] == steps and calls["is_terminal"] == steps + 1
+    assert calls["legal_actions"] + calls["chance_outcomes"] == steps
+    assert calls["chance_outcomes"] > 10  # the seed and the die
+
+
+def test_the_seed_node_hands_out_copies() -> None:
+    game = _load("scout", 3, num_seeds=5)
+    state = game.new_initial_state()
+    state.chance_outcomes().clear()  # the caller's own list
+    state.legal_actions().clear()
+    assert state.chance_outcomes() == [(s, 0.2) for s in range(5)]
+    assert state.legal_actions() == pyspiel.State.legal_actions(state) == list(range(5))
+    assert game.new_initial_state().chance_outcomes() == [(s, 0.2) for s in range(5)]

@@ -41,11 +41,13 @@ import json
 import random
 from bisect import bisect_left
 from collections.abc import Callable
+from operator import is_
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from bigtop.core.actions import Action
 from bigtop.core.errors import RuleOptionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game
@@ -64,6 +66,7 @@ MAX_GAME_LENGTH = 100_000
 DEFAULT_NUM_SEEDS = 1 << 16
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_UNIFORM_CHANCE = State.chance_outcomes
 _EXTRA_PARAMS = ("players", "seed", "num_seeds")
 #: A rule option that takes one value per player (Tricky Landing's ``skill``) has a second
 #: parameter, its name with this suffix, holding the values separated by ``;``.
@@ -75,55 +78,100 @@ REGISTERED: dict[str, str] = {}
 SKIPPED: dict[str, str] = {}
 
 
+class _ChanceMemo:
+    """The last uniform chance node's outcome objects and their numbers, shared by the states
+    of one game (a cache: the lists are never modified)."""
+
+    __slots__ = ("chance", "legal", "outcomes")
+
+    def __init__(self) -> None:
+        self.outcomes: list[Action] = []
+        self.legal: list[int] = []
+        self.chance: list[tuple[int, float]] = []
+
+
 class _Holder:
     """The bigtop state inside an OpenSpiel state, with each player's own actions so far.
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by
     pickling them; this holder makes the first a fast ``clone()`` and the second the state's
-    exact bigtop JSON. ``legal`` and ``chance`` cache the sorted action numbers and chance
-    outcomes of the current position (OpenSpiel asks for them several times per step in its
-    algorithms), and tell a listed action, applied without a second look-up, from one
-    that the engine must check."""
+    exact bigtop JSON. It also keeps what the state's methods answer from, so that a step of
+    a loop asks the engine each thing once (OpenSpiel's ``apply_action`` alone calls back
+    into Python twice a step, a fixed cost: see docs/benchmarks.md):
 
-    __slots__ = ("chance", "legal", "own", "state")
+    * ``to_act``: the player to act (bigtop's CHANCE and TERMINAL are OpenSpiel's numbers),
+      set after every move;
+    * ``legal``: the sorted numbers of the position's legal actions, at a chance node of its
+      outcomes; ``chance``: the chance node's (outcome number, probability) pairs. Built on
+      the first request, dropped by the next move, shared by clones (these lists are never
+      modified, only replaced, and callers get copies). A listed number is applied without
+      the engine's second look-up; anything else goes through the engine's check;
+    * ``actions``: the game's action table (number -> the object the legal lists hold).
+    """
 
-    def __init__(self, state: State, own: list[list[int]]) -> None:
+    __slots__ = ("actions", "chance", "legal", "memo", "own", "state", "to_act")
+
+    def __init__(self, state: State, own: list[list[int]],
+                 memo: _ChanceMemo | None = None) -> None:
         self.state = state
         self.own = own
+        self.to_act: int = state.current_player()
+        self.actions: list[Action] = state.game.action_table.actions
         self.legal: list[int] | None = None
         self.chance: list[tuple[int, float]] | None = None
+        self.memo = _ChanceMemo() if memo is None else memo
 
     def legal_numbers(self) -> list[int]:
-        """The sorted action numbers of the player to act (cached until the next move; never
-        hand this list out: callers may modify what they get)."""
+        """The sorted numbers of the legal actions, of the outcomes at a chance node, none
+        when terminal (cached until the next move; never hand this list out)."""
         legal = self.legal
         if legal is None:
-            legal = self.legal = self.state.legal_action_numbers()
+            if self.to_act == _CHANCE:
+                legal = self._chance_lists()[0]
+            else:
+                legal = self.legal = self.state.legal_action_numbers()
         return legal
 
     def chance_numbers(self) -> list[tuple[int, float]]:
         """The sorted (outcome number, probability) pairs of the chance node (cached until
-        the next move, like :meth:`legal_numbers`)."""
+        the next move, like :meth:`legal_numbers`; off a chance node the engine's error)."""
         chance = self.chance
         if chance is None:
-            outcomes = self.state.chance_outcomes()
-            numbers = action_numbers(self.state.game, [a for a, _ in outcomes])
-            chance = sorted(zip(numbers, (p for _, p in outcomes), strict=True))
-            self.chance = chance
+            chance = self._chance_lists()[1]
         return chance
 
-    def listed(self, action: int) -> bool:
-        """Whether ``action`` is in a list handed out for this position (legal actions or
-        chance outcomes); False when none was asked for."""
-        legal = self.legal
-        if legal is not None:
-            i = bisect_left(legal, action)  # the list is sorted
-            return i < len(legal) and legal[i] == action
-        chance = self.chance
-        return chance is not None and any(a == action for a, _ in chance)
+    def _chance_lists(self) -> tuple[list[int], list[tuple[int, float]]]:
+        state = self.state
+        if self.to_act == _CHANCE and type(state).chance_outcomes is _UNIFORM_CHANCE:
+            # The core's outcomes: the legal list, 1/n each. Chance nodes repeat their lists
+            # (a die's six faces): the same objects as last time give the same numbers.
+            outcomes = state.legal_actions()
+            memo = self.memo
+            if len(outcomes) == len(memo.outcomes) and all(map(is_, outcomes, memo.outcomes)):
+                legal, chance = memo.legal, memo.chance
+            else:
+                legal = state.legal_action_numbers()
+                p = 1.0 / len(legal)  # State.chance_outcomes's own float
+                chance = [(a, p) for a in legal]
+                memo.outcomes, memo.legal, memo.chance = list(outcomes), legal, chance
+        else:  # a game's own probabilities
+            weighted = state.chance_outcomes()
+            numbers = action_numbers(state.game, [a for a, _ in weighted])
+            chance = sorted(zip(numbers, (p for _, p in weighted), strict=True))
+            legal = [a for a, _ in chance]
+        self.legal, self.chance = legal, chance
+        return legal, chance
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
-        return _Holder(self.state.clone(), [list(a) for a in self.own])
+        new: _Holder = _Holder.__new__(_Holder)
+        new.state = self.state.clone()
+        new.own = [list(a) for a in self.own]
+        new.to_act = self.to_act
+        new.actions = self.actions
+        new.legal = self.legal
+        new.chance = self.chance
+        new.memo = self.memo
+        return new
 
     def __reduce__(self) -> tuple[Any, tuple[str, list[list[int]]]]:
         return (_holder_from_json, (json.dumps(self.state.to_json()), self.own))
@@ -203,6 +251,7 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError("num_seeds must be at least 1")
         nda = self.bigtop_game.num_distinct_actions()
         self._seed_outcomes: list[tuple[int, float]] | None = None
+        self.chance_memo = _ChanceMemo()
         self.layout: TensorLayout = layout_for(self.bigtop_game)
         self._initial: State | None = (
             None if self.seed < 0 else self.bigtop_game.new_initial_state(self.seed))
@@ -225,7 +274,8 @@ class BigtopOpenSpielGame(pyspiel.Game):  # type: ignore[misc]
         return (_load_game_string, (str(self),))
 
     def seed_outcomes(self) -> list[tuple[int, float]]:
-        """The seed node's outcomes: every seed, uniformly (built once per game)."""
+        """The seed node's outcomes: every seed, uniformly (built once per game; never hand
+        this list out: callers get copies)."""
         if self._seed_outcomes is None:
             n = self.num_seeds
             self._seed_outcomes = [(s, 1.0 / n) for s in range(n)]
@@ -258,12 +308,15 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         initial = game.initial_bigtop_state()
         self._bt: _Holder | None = None
         if initial is not None:
-            self._bt = _Holder(initial, [[] for _ in range(game.num_players())])
+            self._bt = _Holder(initial, [[] for _ in range(game.num_players())],
+                               game.chance_memo)
         self._resample_count = 0
 
     # -- access ------------------------------------------------------------------------------
     def bigtop_state(self) -> State:
-        """The wrapped bigtop state (raises before the seed is drawn)."""
+        """The wrapped bigtop state (raises before the seed is drawn). It is the live
+        state, for reading: moves go through ``apply_action``, which also keeps OpenSpiel's
+        history and the adapter's per-position answers."""
         if self._bt is None:
             raise ValueError("the seed has not been drawn yet (chance node)")
         return self._bt.state
@@ -275,74 +328,72 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
     # -- OpenSpiel protocol ------------------------------------------------------------------
     def current_player(self) -> int:
         holder = self._bt
-        if holder is None:
-            return _CHANCE
-        # bigtop's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's numbers too.
-        return holder.state.current_player()
+        return _CHANCE if holder is None else holder.to_act
 
     def _legal_actions(self, player: int) -> list[int]:
         holder = self._bt
-        if holder is None or player != holder.state.current_player():
+        if holder is None or player != holder.to_act:
             return []
-        return list(holder.legal_numbers())
+        return holder.legal_numbers()[:]
 
     # The next three shadow pyspiel's C++ methods of the same names for Python callers. The
     # C++ versions call back into Python for every question (``legal_actions()`` asks
     # ``current_player`` three times, ``is_terminal`` once and ``_legal_actions`` once, and
-    # converts the list to a C++ vector and back); these answer from the bigtop state
-    # directly, with the same results. C++ callers (``random_sim_test``, the C++
-    # algorithms) still go through the C++ methods, which call the ``_``-methods above.
+    # converts the list to a C++ vector and back); these answer from the holder directly,
+    # with the same results. C++ callers (``random_sim_test``, the C++ algorithms) still go
+    # through the C++ methods, which call the ``_``-methods above.
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The sorted legal action numbers of ``player`` (default: the player to act), as
         OpenSpiel's ``LegalActions``: empty when terminal; at a chance node the outcomes'
         numbers whoever asks; empty when it is not ``player``'s turn."""
         holder = self._bt
         if holder is None:
-            return [a for a, _ in self._game().seed_outcomes()]
-        to_act = holder.state.current_player()
-        if to_act == _TERMINAL:
-            return []
-        if to_act == _CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        if player is not None and player != to_act:
+            return list(range(self._game().num_seeds))  # the seeds, in order
+        if player is not None and player != holder.to_act and holder.to_act >= 0:
             if player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
             return []
-        return list(holder.legal_numbers())
+        return holder.legal_numbers()[:]  # terminal: the engine lists nothing
 
     def is_chance_node(self) -> bool:
-        return self._bt is None or self._bt.state.current_player() == _CHANCE
+        holder = self._bt
+        return holder is None or holder.to_act == _CHANCE
 
     def is_player_node(self) -> bool:
-        return self._bt is not None and self._bt.state.current_player() >= 0
+        holder = self._bt
+        return holder is not None and holder.to_act >= 0
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         holder = self._bt
         if holder is None:
-            return self._game().seed_outcomes()
-        return list(holder.chance_numbers())
+            return self._game().seed_outcomes()[:]
+        return holder.chance_numbers()[:]
 
     def _apply_action(self, action: int) -> None:
+        # Called by OpenSpiel's C++ ApplyAction (which keeps the history) with a Python int.
         holder = self._bt
         if holder is None:
             game = self._game()
             if not 0 <= action < game.num_seeds:
                 raise ValueError(f"seed outcome {action} is not in 0..{game.num_seeds - 1}")
             self._bt = _Holder(game.bigtop_game.new_initial_state(int(action)),
-                               [[] for _ in range(game.num_players())])
+                               [[] for _ in range(game.num_players())], game.chance_memo)
             return
         state = holder.state
-        player = state.current_player()
-        action = int(action)
-        if holder.listed(action):
-            # The usual case: the caller picked from legal_actions() or chance_outcomes().
-            # The table's object is then legal: skip the engine's second look-up.
-            state.apply_listed(state.game.action_table.actions[action])
+        player = holder.to_act
+        legal = holder.legal
+        if legal is not None and (i := bisect_left(legal, action)) < len(legal) \
+                and legal[i] == action:
+            # The usual case: the caller picked from legal_actions() or chance_outcomes()
+            # (the list is sorted). The table's object is then legal: skip the engine's
+            # second look-up.
+            state.apply_listed(holder.actions[action])
         else:
             # Raises MalformedActionError / IllegalActionError (ValueErrors), changing
             # nothing.
             state.apply_int(action)
         holder.legal = holder.chance = None
+        holder.to_act = state.current_player()
         if player >= 0:
             holder.own[player].append(action)
 
@@ -357,7 +408,8 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
             return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self._bt is not None and self._bt.state.is_terminal()
+        holder = self._bt
+        return holder is not None and holder.to_act == _TERMINAL
 
     def returns(self) -> list[float]:
         if self._bt is None:
@@ -385,7 +437,7 @@ class BigtopOpenSpielState(pyspiel.State):  # type: ignore[misc]
         u = probability_sampler() if probability_sampler is not None else random.random()
         seed = (int(u * 2**53) * 1_000_003 + self._resample_count) % 2**63
         own = [list(a) if q == player_id else [] for q, a in enumerate(self._bt.own)]
-        new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own)
+        new._bt = _Holder(self._bt.state.resample_hidden(player_id, seed), own, self._bt.memo)
         return new
 
 
