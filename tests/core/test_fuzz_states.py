@@ -244,3 +244,20 @@ def test_apply_listed_refuses_what_is_not_listed() -> None:
         twin = copy.deepcopy(legal[0])  # equal, not the listed object: checked, then applied
         s.apply_listed(twin)
         assert s.history[-1] == legal[0]
+
+
+def test_pettingzoo_reset_refuses_a_seed_that_is_no_integer() -> None:
+    """Regression: ``reset(seed=[])`` raised TypeError, ``seed=float('nan')`` a bare
+    ValueError, and ``seed=0.5`` or ``True`` were taken as 0 and 1; numpy integers stay
+    accepted."""
+    pytest.importorskip("pettingzoo")
+    from bigtop.interop.pettingzoo import env
+
+    e = env("scout", 3)
+    for seed in ([], {}, "x", "7", float("nan"), 0.5, True, -1, 2**63):
+        with pytest.raises(BigtopError, match="seed must be an integer"):
+            e.reset(seed=seed)  # type: ignore[arg-type]
+    e.reset(seed=np.int64(5))
+    first = e.bigtop_state.to_json()
+    e.reset(seed=5)
+    assert e.bigtop_state.to_json() == first
