@@ -23,7 +23,7 @@ runner = CliRunner()
 COMMANDS = sorted({c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")
                    for c in app.registered_commands})
 KNOWN = {"games", "play", "simulate", "state", "render", "replay", "compare", "tournament",
-         "serve"}
+         "serve", "bots"}
 
 
 def run(args: list[str], stdin: str | bytes | None = None) -> Result:
@@ -142,6 +142,24 @@ HOSTILE_ARGS: list[tuple[list[str], str]] = [
     (["state", "scout", "--actions", "-1"], "0 or more"),
     (["games", "--no-such-flag"], ""),
     (["no-such-command"], ""),
+    # The fuzz brief: huge numbers, empty and long names, a NUL, directories.
+    (["bots", "x[/x]"], "unknown game 'x[/x]'"),
+    (["bots", ""], "unknown game ''"),
+    (["bots", "é" * 5000], "unknown game"),
+    (["bots", "scout", "extra"], ""),
+    (["games", "\x00"], "unknown game"),
+    (["games", ""], "unknown game ''"),
+    (["state", "scout", "-p", "9" * 30], "takes 2 to 5 players"),
+    (["state", "scout", "--seed", str(2**63)], "seed must be an integer from 0 to"),
+    (["state", "scout", "-o", "rounds=" + "9" * 5000], "takes a whole number"),
+    (["state", "scout", "-o", "=1"], "KEY=VALUE"),
+    (["simulate", "scout", "--seed", str(2**64)], "seed must be"),
+    (["play", "scout", "--seed", str(2**63)], "seed must be"),
+    (["render", ""], "cannot read"),
+    (["render", "x\x00y"], "cannot read"),
+    (["replay", ""], "cannot read"),
+    (["replay", "/tmp"], "cannot read /tmp"),
+    (["serve", "--port", "9" * 30], "--port must be"),
 ]
 
 
@@ -305,3 +323,27 @@ def test_serve_says_when_its_port_is_taken(tmp_path: Path,
         assert_fails_cleanly(run(["serve", "--port", str(port), "--db", f"sqlite:///{db}"]),
                              f"port {port} on 127.0.0.1 is in use")
     assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["render", "{state}", "--player", "9" * 30], "no player 999"),
+    (["render", "{state}", "--player", "-5"], "no player -5"),
+    (["render", "{state}", "--out", "{dir}"], "--out must end in .svg or .png"),
+    (["render", "{state}", "--out", "{dir}/"], "--out must end in .svg or .png"),
+    (["render", "{state}", "--out", "{dir}/no/such/x.svg"], "cannot write"),
+    (["replay", "{state}", "--at", "-1"], ""),
+    (["simulate", "scout", "--games", "1", "--out", "{state}"], "exists and is not a folder"),
+    (["tournament", "scout", "--bots", "random,easy", "--games", "1", "--out", "{state}"],
+     "exists and is not a folder"),
+    (["compare", "scout", "-o", "rounds=1", "--vs", "-o", "rounds=2", "--games", "1",
+      "--out", "{state}"], "exists and is not a folder"),
+    (["simulate", "so-ein-zirkus", "-p", "2", "--games", "1", "-o", "board={dir}"],
+     "Is a directory"),
+], ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else "")
+def test_hostile_paths_and_numbers_with_a_real_state(
+        args: list[str], message: str, files: dict[str, Path], tmp_path: Path) -> None:
+    """Directories instead of files, files instead of directories, seats far out of range:
+    refused before any work, nothing written."""
+    filled = [a.format(state=files["scout"], dir=tmp_path) for a in args]
+    assert_fails_cleanly(run(filled), message)
+    assert list(tmp_path.iterdir()) == []

@@ -32,8 +32,9 @@ def load_state_file(path: str) -> State:
         else:
             with Path(path).open("rb") as f:
                 data = f.read(MAX_JSON_BYTES + 1)
-    except OSError as e:
-        raise BigtopError(f"cannot read {path}: {e.strerror or e}") from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path (an embedded null byte)
+        raise BigtopError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}"
+                          ) from None
     return load_state(parse_json_limited(data, "stdin" if path == "-" else path))
 
 

@@ -30,12 +30,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
-import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
-from bigtop.core.errors import IllegalActionError, MalformedActionError
+from bigtop.core.errors import IllegalActionError, MalformedActionError, shown
 from bigtop.core.limits import MAX_ACTION_INT, MAX_STRING_LENGTH
 
 
@@ -80,7 +79,7 @@ def _check_value(kind: str, name: str, tp: Any, v: Any) -> Any:
     def bad() -> MalformedActionError:
         tname = getattr(tp, "__name__", str(tp).replace("typing.", ""))
         return MalformedActionError(
-            f"action {kind!r}: field {name!r} must be {tname}, got {reprlib.repr(v)}")
+            f"action {kind!r}: field {name!r} must be {tname}, got {shown(v)}")
 
     if tp is int:
         if type(v) is not int or not -MAX_ACTION_INT <= v <= MAX_ACTION_INT:
@@ -132,24 +131,24 @@ def as_index(value: object) -> int:
     bigtop.core.errors.MalformedActionError: 3.0 is not an integer
     """
     if isinstance(value, bool) or type(value).__name__ == "bool_":
-        raise MalformedActionError(f"{reprlib.repr(value)} is not an integer")
+        raise MalformedActionError(f"{shown(value)} is not an integer")
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise MalformedActionError(f"{reprlib.repr(value)} is not an integer") from None
+        raise MalformedActionError(f"{shown(value)} is not an integer") from None
 
 
 def action_from_json(obj: object, classes: Sequence[type[Action]]) -> Action:
     """Parse the JSON form of an action into one of ``classes``; raise
     :class:`MalformedActionError` naming what is wrong."""
     if not isinstance(obj, dict):
-        raise MalformedActionError(f"an action must be a JSON object, got {reprlib.repr(obj)}")
+        raise MalformedActionError(f"an action must be a JSON object, got {shown(obj)}")
     kind = obj.get("type")
     by_kind = {c.kind: c for c in classes}
     cls = by_kind.get(kind) if isinstance(kind, str) else None
     if cls is None or not isinstance(kind, str):
         raise MalformedActionError(
-            f"unknown action type {reprlib.repr(kind)}; expected one of "
+            f"unknown action type {shown(kind)}; expected one of "
             f"{', '.join(sorted(by_kind))}"
         )
     fields = _field_types(cls)
@@ -158,7 +157,7 @@ def action_from_json(obj: object, classes: Sequence[type[Action]]) -> Action:
     # (sorting mixed str/int keys would fail).
     extra = [k for k in obj if k != "type" and k not in names]
     if extra:
-        raise MalformedActionError(f"action {kind!r} has no field {reprlib.repr(extra[0])}")
+        raise MalformedActionError(f"action {kind!r} has no field {shown(extra[0])}")
     kwargs = {}
     for name, _ in fields:
         if name not in obj:
@@ -198,7 +197,7 @@ class ActionTable:
         try:
             return self.index[action]
         except (KeyError, TypeError):
-            raise IllegalActionError(f"{action!r} has no action number") from None
+            raise IllegalActionError(f"{shown(action)} has no action number") from None
 
     def numbers(self, actions: Sequence[Action]) -> list[int]:
         """:meth:`to_int` of each of ``actions``, by identity where it can.
@@ -224,5 +223,5 @@ class ActionTable:
         i = as_index(index)
         if not 0 <= i < len(self.actions):
             raise MalformedActionError(
-                f"{i} is not an action number (0..{len(self.actions) - 1})")
+                f"{shown(i)} is not an action number (0..{len(self.actions) - 1})")
         return self.actions[i]

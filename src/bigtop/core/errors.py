@@ -1,6 +1,8 @@
 """Errors raised by the engines. Every one is a ``ValueError`` so callers can catch bad input
 in one place, and each names what was wrong."""
 
+import reprlib
+
 
 class BigtopError(ValueError):
     """Base class of every error bigtop raises for bad input."""
@@ -33,3 +35,22 @@ class InvalidStateError(BigtopError):
 class InputLimitError(BigtopError):
     """Input beyond what bigtop accepts (see :mod:`bigtop.core.limits`): too large, too
     deeply nested, not UTF-8, not JSON, a number out of range or not finite."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` cut to a short line, for error messages that quote input (which may
+    be hostile: a 65,536-character string, a whole deck where a card was expected).
+
+    >>> shown("y7"), shown(3)
+    ("'y7'", '3')
+    >>> shown("x" * 1000)
+    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
+    >>> shown(list(range(100)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    """
+    return _SHORT.repr(value)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 40
+_SHORT.maxother = 120  # an action's repr (a dataclass) stays whole unless a field is huge

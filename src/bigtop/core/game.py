@@ -26,6 +26,7 @@ from bigtop.core.errors import (
     InvalidStateError,
     MalformedActionError,
     RuleOptionError,
+    shown,
 )
 from bigtop.core.limits import check_state_payload
 from bigtop.core.options import RuleOptions
@@ -94,7 +95,7 @@ class Game(ABC, Generic[_O]):
         ):
             raise RuleOptionError(
                 f"{self.title} takes {self.min_players} to {self.max_players} players, "
-                f"got {num_players!r}"
+                f"got {shown(num_players)}"
             )
         if options is None or isinstance(options, Mapping):
             options = self.options_type.from_mapping(options)
@@ -135,10 +136,11 @@ class Game(ABC, Generic[_O]):
         check_state_payload(data)
         assert isinstance(data, dict)
         if data.get("game") != self.name:
-            raise InvalidStateError(f"state is for game {data.get('game')!r}, not {self.name!r}")
+            raise InvalidStateError(
+                f"state is for game {shown(data.get('game'))}, not {self.name!r}")
         if data.get("players") != self.num_players:
             raise InvalidStateError(
-                f"state is for {data.get('players')!r} players, not {self.num_players}"
+                f"state is for {shown(data.get('players'))} players, not {self.num_players}"
             )
         opts = data.get("options", {})
         if not isinstance(opts, dict):
@@ -277,11 +279,11 @@ class State(ABC, Generic[_G]):
         objects, :class:`IllegalActionError` (naming the reason) if it is not legal now. The
         one check ``apply`` and ``describe`` share."""
         if not isinstance(action, self.game.action_types):
-            raise MalformedActionError(f"{_short(action)} is not a {self.game.title} action")
+            raise MalformedActionError(f"{shown(action)} is not a {self.game.title} action")
         if self._is_legal(action):
             return
         if self.is_terminal():
-            raise IllegalActionError(f"the game is over; {action!r} cannot be played")
+            raise IllegalActionError(f"the game is over; {shown(action)} cannot be played")
         try:
             why = self._why_illegal(action)
         except Exception:  # the reason is a courtesy: never let it turn a refusal into a crash
@@ -324,7 +326,7 @@ class State(ABC, Generic[_G]):
             self._become(snapshot)
             self.history = history
             raise IllegalActionError(
-                f"{action!r} could not be applied ({type(e).__name__}: {e}); the state is "
+                f"{shown(action)} could not be applied ({type(e).__name__}: {e}); the state is "
                 "unchanged") from e
         self.history.append(action)
         self._legal = None
@@ -350,10 +352,23 @@ class State(ABC, Generic[_G]):
         >>> s = new_state("scout", players=3, seed=1)
         >>> s.apply_listed(s.legal_actions()[0]); len(s.history)
         1
+        >>> s.apply_listed(None)
+        Traceback (most recent call last):
+        ...
+        bigtop.core.errors.MalformedActionError: None is not a SCOUT action
         """
-        self._apply(action)
-        self.history.append(action)
-        self._legal = None
+        # Found by identity in the list the caller picked from (pointer compares, no
+        # dataclass __eq__); anything else, or no list yet, is checked by apply, so a
+        # foreign object cannot reach _apply (it used to be appended to the history).
+        legal = self._legal
+        if legal is not None:
+            for listed in legal:
+                if listed is action:
+                    self._apply(action)
+                    self.history.append(action)
+                    self._legal = None
+                    return
+        self.apply(action)
 
     def _is_legal(self, action: Action) -> bool:
         """Whether ``apply`` accepts ``action``: by default, being listed. A game with
@@ -378,7 +393,7 @@ class State(ABC, Generic[_G]):
             action = self.game.action_from_int(index)
         except MalformedActionError:
             raise MalformedActionError(
-                f"{_short(index)} is not an action number of {self.game.title} "
+                f"{shown(index)} is not an action number of {self.game.title} "
                 f"(0..{self.game.num_distinct_actions() - 1})") from None
         self.apply(action)
         return action
@@ -395,7 +410,7 @@ class State(ABC, Generic[_G]):
 
     def _why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal; games may be more specific."""
-        return f"{action!r} is not legal now (player {self.current_player()} to act)"
+        return f"{shown(action)} is not legal now (player {self.current_player()} to act)"
 
     # -- results ------------------------------------------------------------------------
     @abstractmethod
@@ -431,7 +446,7 @@ class State(ABC, Generic[_G]):
         n = self.game.num_players
         if type(player) is not int or not 0 <= player < n:
             raise IllegalActionError(
-                f"no player {_short(player)} in a {n}-player game (seats 0..{n - 1})")
+                f"no player {shown(player)} in a {n}-player game (seats 0..{n - 1})")
         return player
 
     # -- text ---------------------------------------------------------------------------
@@ -459,7 +474,7 @@ class State(ABC, Generic[_G]):
 
     def action_from_text(self, text: str) -> Action:
         """Parse a typed action (terminal play); games with rich actions override."""
-        raise MalformedActionError(f"cannot read {text!r} as a {self.game.title} action")
+        raise MalformedActionError(f"cannot read {shown(text)} as a {self.game.title} action")
 
     # -- JSON ---------------------------------------------------------------------------
     @abstractmethod
@@ -519,13 +534,6 @@ class State(ABC, Generic[_G]):
     def fresh_seed(self, seed: int) -> int:
         """Seed for a resampled state; depends on the given seed and the history length."""
         return derive_seed(seed, "resample", len(self.history))
-
-
-def _short(value: object) -> str:
-    """``repr(value)`` cut to one short line (error messages echo hostile input)."""
-    import reprlib
-
-    return reprlib.repr(value)
 
 
 def places(scores: Sequence[float]) -> list[int]:

@@ -34,7 +34,7 @@ import math
 import re
 from typing import Any, Final
 
-from bigtop.core.errors import InputLimitError
+from bigtop.core.errors import InputLimitError, shown
 
 MAX_JSON_BYTES: Final = 8 * 1024 * 1024
 """A state file or message: 8 MiB (a long So ein Zirkus tournament's history fits easily)."""
@@ -179,7 +179,7 @@ def check_json_value(value: object, what: str = "input") -> None:
             if t is dict:
                 for k in items:
                     if type(k) is not str:
-                        raise InputLimitError(f"{what}: object key {k!r} is not a string")
+                        raise InputLimitError(f"{what}: object key {shown(k)} is not a string")
                     if len(k) > MAX_STRING_LENGTH:
                         raise InputLimitError(f"{what}: an object key is too long")
                 items = items.values()

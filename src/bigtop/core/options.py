@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self, get_type_hints
 
-from bigtop.core.errors import RuleOptionError
+from bigtop.core.errors import RuleOptionError, shown
 from bigtop.core.limits import MAX_INT
 
 _TRUE = {"true", "1", "yes", "on"}
@@ -126,7 +125,8 @@ class RuleOptions:
         unknown = sorted(map(str, set(values) - set(infos)))
         if unknown:
             raise RuleOptionError(
-                f"unknown rule option {unknown[0]!r}; known options: {', '.join(sorted(infos))}"
+                f"unknown rule option {shown(unknown[0])}; known options: "
+                f"{', '.join(sorted(infos))}"
             )
         kwargs = {name: _coerce(infos[name], raw) for name, raw in values.items()}
         return cls(**kwargs)
@@ -149,7 +149,7 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RuleOptionError(f"rule option {pair!r} is not of the form KEY=VALUE")
+            raise RuleOptionError(f"rule option {shown(pair)} is not of the form KEY=VALUE")
         out[key.strip()] = value.strip()
     return out
 
@@ -181,7 +181,7 @@ def _per_player(info: OptionInfo, raw: object) -> float | tuple[float, ...]:
     one = dataclasses.replace(info, per_player=False, type="float")
     if isinstance(items, list | tuple):
         if not items:
-            raise RuleOptionError(f"{what} takes a number or a list of numbers, got {raw!r}")
+            raise RuleOptionError(f"{what} takes a number or a list of numbers, got {shown(raw)}")
         values = tuple(float(_coerce(one, x)) for x in items)
         return values[0] if len(values) == 1 else values
     return float(_coerce(one, items))
@@ -198,16 +198,16 @@ def _coerce(info: OptionInfo, raw: object) -> Any:
         elif isinstance(raw, str) and raw.lower() in _TRUE | _FALSE:
             value = raw.lower() in _TRUE
         else:
-            raise RuleOptionError(f"{what} takes true or false, got {reprlib.repr(raw)}")
+            raise RuleOptionError(f"{what} takes true or false, got {shown(raw)}")
     elif info.type == "int":
         if isinstance(raw, bool):
-            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
+            raise RuleOptionError(f"{what} takes a whole number, got {shown(raw)}")
         try:
             value = int(raw) if isinstance(raw, int | str) else None
         except ValueError:
             value = None
         if value is None or not -MAX_INT <= value <= MAX_INT:
-            raise RuleOptionError(f"{what} takes a whole number, got {reprlib.repr(raw)}")
+            raise RuleOptionError(f"{what} takes a whole number, got {shown(raw)}")
     elif info.type == "float":
         try:
             value = float(raw) if isinstance(raw, int | float | str) and not isinstance(
@@ -215,18 +215,18 @@ def _coerce(info: OptionInfo, raw: object) -> Any:
         except ValueError:
             value = None
         if value is None or not math.isfinite(value):
-            raise RuleOptionError(f"{what} takes a finite number, got {reprlib.repr(raw)}")
+            raise RuleOptionError(f"{what} takes a finite number, got {shown(raw)}")
     elif info.type == "str":
         if not isinstance(raw, str):
-            raise RuleOptionError(f"{what} takes a string, got {reprlib.repr(raw)}")
+            raise RuleOptionError(f"{what} takes a string, got {shown(raw)}")
         value = raw
     else:  # pragma: no cover - a game declared an unsupported type
         raise RuleOptionError(f"{what} has unsupported type {info.type}")
     if info.choices is not None and value not in info.choices:
         allowed = ", ".join(map(str, info.choices))
-        raise RuleOptionError(f"{what} must be one of {allowed}; got {reprlib.repr(raw)}")
+        raise RuleOptionError(f"{what} must be one of {allowed}; got {shown(raw)}")
     if info.minimum is not None and value < info.minimum:
-        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {reprlib.repr(raw)}")
+        raise RuleOptionError(f"{what} must be at least {info.minimum}; got {shown(raw)}")
     if info.maximum is not None and value > info.maximum:
-        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {reprlib.repr(raw)}")
+        raise RuleOptionError(f"{what} must be at most {info.maximum}; got {shown(raw)}")
     return value

@@ -8,17 +8,38 @@ True
 
 from __future__ import annotations
 
+from bigtop.core.errors import BigtopError, shown
 from bigtop.core.game import State
 
 
+def _check_depth(depth: object) -> int:
+    # A negative depth never reached 0 (a RecursionError), None a TypeError.
+    if type(depth) is not int or depth < 0:
+        raise BigtopError(f"perft depth must be a whole number >= 0, got {shown(depth)}")
+    return depth
+
+
 def perft(state: State, depth: int) -> int:
+    """The number of action sequences of length ``depth`` from ``state`` (a sequence ending
+    early at the game's end counts once).
+
+    >>> from bigtop import new_state
+    >>> perft(new_state("scout", players=3, seed=1), -1)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: perft depth must be a whole number >= 0, got -1
+    """
+    return _perft(state, _check_depth(depth))
+
+
+def _perft(state: State, depth: int) -> int:
     if depth == 0 or state.is_terminal():
         return 1
     total = 0
     for action in state.legal_actions():
         child = state.clone()
         child.apply(action)
-        total += perft(child, depth - 1)
+        total += _perft(child, depth - 1)
     return total
 
 
@@ -26,9 +47,11 @@ def perft_divide(state: State, depth: int) -> dict[str, int]:
     """Perft per first action, keyed by the action's JSON (for finding a generator bug)."""
     import json
 
+    if _check_depth(depth) == 0:
+        return {}
     out = {}
     for action in state.legal_actions():
         child = state.clone()
         child.apply(action)
-        out[json.dumps(action.to_json())] = perft(child, depth - 1)
+        out[json.dumps(action.to_json())] = _perft(child, depth - 1)
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from bigtop.core.errors import InvalidStateError, UnknownGameError
+from bigtop.core.errors import InvalidStateError, UnknownGameError, shown
 from bigtop.core.game import Game, State
 from bigtop.core.limits import check_state_payload
 from bigtop.core.options import OptionInfo, RuleOptions
@@ -51,7 +51,7 @@ def get_game(name: str) -> type[Game]:
     """The Game class registered as ``name``."""
     module = _MODULES.get(name)
     if module is None:
-        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(_MODULES)}")
+        raise UnknownGameError(f"unknown game {shown(name)}; games: {', '.join(_MODULES)}")
     cls: type[Game] = importlib.import_module(module).GAME
     return cls
 

@@ -132,8 +132,8 @@ def shuffle(rng: random.Random, items: list[_T]) -> None:
 
 def check_seed(seed: object) -> int:
     """Validate a seed given by a user."""
-    from bigtop.core.errors import BigtopError
+    from bigtop.core.errors import BigtopError, shown
 
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise BigtopError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+        raise BigtopError(f"seed must be an integer from 0 to {MAX_SEED}, got {shown(seed)}")
     return seed

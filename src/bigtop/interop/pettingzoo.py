@@ -100,7 +100,9 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
         """Start a new game. ``options`` is accepted for the API but unused: rule options are
         fixed when the environment is made."""
         if seed is not None:
-            game_seed = check_seed(int(seed))
+            # A numpy integer too (gymnasium seeds pass them); int() would also have taken
+            # 0.5, True or "7" and raised TypeError for a list: check_seed refuses those.
+            game_seed = check_seed(int(seed) if isinstance(seed, np.integer) else seed)
             self._np_random = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._np_random.integers(0, MAX_SEED, dtype=np.int64))

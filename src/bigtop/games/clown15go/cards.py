@@ -16,7 +16,7 @@ bigtop.core.errors.InvalidStateError: 'W3' is not a card of this deck (colours R
 
 from __future__ import annotations
 
-from bigtop.core.errors import InvalidStateError
+from bigtop.core.errors import InvalidStateError, shown
 
 HIGHEST = 15
 """Every set runs from 1 to 15 ("You start with the number 1 ... up till 15")."""
@@ -66,7 +66,7 @@ class Deck:
         code = self._codes.get(obj) if isinstance(obj, str) else None
         if code is None:
             raise InvalidStateError(
-                f"{obj!r} is not a card of this deck (colours {self.colours}, numbers 1-15)")
+                f"{shown(obj)} is not a card of this deck (colours {self.colours}, numbers 1-15)")
         return code
 
     def parse_list(self, obj: object, where: str) -> list[int]:

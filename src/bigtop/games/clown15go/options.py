@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bigtop.core.errors import RuleOptionError
+from bigtop.core.errors import RuleOptionError, shown
 from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.games.clown15go.cards import DEFAULT_COLOURS
 
@@ -145,7 +145,7 @@ class Clown15GoOptions(RuleOptions):
         c = self.colours
         if not (c.isascii() and c.isalpha() and c.isupper()) or len(set(c)) != len(c):
             raise RuleOptionError(
-                f"rule option 'colours' must be distinct capital letters, got {c!r}")
+                f"rule option 'colours' must be distinct capital letters, got {shown(c)}")
         if self.sets > len(c):
             raise RuleOptionError(
                 f"{self.sets} sets need {self.sets} colour letters; 'colours' has {len(c)}")

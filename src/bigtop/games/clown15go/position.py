@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bigtop.core.errors import InvalidStateError
+from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
 from bigtop.core.text import count
 from bigtop.games.clown15go.cards import HIGHEST, number
@@ -25,13 +25,13 @@ _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "co
 
 def _int(obj: Any, where: str, lo: int, hi: int) -> int:
     if isinstance(obj, bool) or not isinstance(obj, int) or not lo <= obj <= hi:
-        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {obj!r}")
+        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {shown(obj)}")
     return obj
 
 
 def _bool(obj: Any, where: str) -> bool:
     if not isinstance(obj, bool):
-        raise InvalidStateError(f"{where} must be true or false, got {obj!r}")
+        raise InvalidStateError(f"{where} must be true or false, got {shown(obj)}")
     return obj
 
 
@@ -45,7 +45,7 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
     d = game.deck
     extra = sorted(set(pos) - _KEYS)
     if extra:
-        raise InvalidStateError(f"unknown Clown 15 Go position field {extra[0]!r}")
+        raise InvalidStateError(f"unknown Clown 15 Go position field {shown(extra[0])}")
     for key in ("closed", "open"):
         piles = pos.get(key)
         if not isinstance(piles, list) or len(piles) != n:

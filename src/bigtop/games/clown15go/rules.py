@@ -25,7 +25,7 @@ import random
 from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import MalformedActionError
+from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
@@ -369,7 +369,7 @@ class Clown15GoState(State[Clown15GoGame]):
             return f"P{q}'s {top} does not fit there"
         if isinstance(action, NewRow):
             return f"only a 1 starts a new row, not {card}"
-        return f"{action!r} is not possible now (P{self.to_act} to act)"
+        return f"{shown(action)} is not possible now (P{self.to_act} to act)"
 
     # -- applying ---------------------------------------------------------------------------
     def _apply(self, action: Action) -> None:
@@ -616,7 +616,7 @@ class Clown15GoState(State[Clown15GoGame]):
         except ValueError:
             pass
         raise MalformedActionError(
-            f"cannot read {text!r}; type new, row N, pile P, own, lay, turn, pass or "
+            f"cannot read {shown(text)}; type new, row N, pile P, own, lay, turn, pass or "
             "borrow P ROW (borrow P new)")
 
     def _render(self, player: int | None = None) -> str:

@@ -22,7 +22,7 @@ from typing import Any, Final, cast
 from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import InvalidStateError, MalformedActionError
+from bigtop.core.errors import InvalidStateError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
@@ -631,7 +631,7 @@ class ScoutState(State[ScoutGame]):
         except (ValueError, IndexError):
             pass
         raise MalformedActionError(
-            f"cannot read {text!r}; type show START LENGTH, scout left|right [and-show], "
+            f"cannot read {shown(text)}; type show START LENGTH, scout left|right [and-show], "
             "insert POSITION [flip], turn or pass")
 
     def _render(self, player: int | None = None) -> str:
@@ -809,7 +809,7 @@ class ScoutState(State[ScoutGame]):
 def _card(obj: Any, where: str) -> Card:
     if (not isinstance(obj, list) or len(obj) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in obj)):
-        raise InvalidStateError(f"{where}: a card is [top, bottom], got {obj!r}")
+        raise InvalidStateError(f"{where}: a card is [top, bottom], got {shown(obj)}")
     a, b = obj
     if not (1 <= a <= 10 and 1 <= b <= 10) or a == b:
         raise InvalidStateError(f"{where}: no SCOUT card shows {a} and {b}")
@@ -861,7 +861,7 @@ def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
                   "unused", "totals", "round_scores", "round_log", "finished"}
     extra = sorted(set(pos) - known_keys)
     if extra:
-        raise InvalidStateError(f"unknown SCOUT position field {extra[0]!r}")
+        raise InvalidStateError(f"unknown SCOUT position field {shown(extra[0])}")
     s = ScoutState(game, seed)
     s.round = pos.get("round", 0)
     if type(s.round) is not int or not 0 <= s.round <= game.rounds:

@@ -10,7 +10,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from bigtop.core.errors import InvalidStateError
+from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.text import count
 from bigtop.games.tricky_landing.cards import SUITS, sort_key, suit_of
 from bigtop.games.tricky_landing.tricks import Landing
@@ -25,14 +25,14 @@ _KEYS = {"round", "trick", "starter", "leader", "hands", "table", "trump_card", 
 
 def _int(obj: Any, lo: int, hi: int, where: str) -> int:
     if isinstance(obj, bool) or not isinstance(obj, int) or not lo <= obj <= hi:
-        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {obj!r}")
+        raise InvalidStateError(f"{where} must be a whole number {lo}..{hi}, got {shown(obj)}")
     return obj
 
 
 def _card(obj: Any, game: TrickyLandingGame, where: str) -> str:
     if not isinstance(obj, str) or obj not in game.deck_set:
         raise InvalidStateError(
-            f"{where}: {obj!r} is not a card of the {game.num_players}-player deck")
+            f"{where}: {shown(obj)} is not a card of the {game.num_players}-player deck")
     return obj
 
 
@@ -59,7 +59,7 @@ def _suit(obj: Any, where: str) -> str | None:
 
 def _float(obj: Any, where: str) -> float:
     if isinstance(obj, bool) or not isinstance(obj, int | float) or not math.isfinite(obj):
-        raise InvalidStateError(f"{where} must be a finite number, got {obj!r}")
+        raise InvalidStateError(f"{where} must be a finite number, got {shown(obj)}")
     return float(obj)
 
 
@@ -74,7 +74,7 @@ def _landings(obj: Any, game: TrickyLandingGame, where: str) -> list[Landing]:
         if not isinstance(c, dict) or set(c) != {"player", "card", "x", "y", "rotation",
                                                  "face"}:
             raise InvalidStateError(
-                f"{w} must be {{player, card, x, y, rotation, face}}, got {c!r}")
+                f"{w} must be {{player, card, x, y, rotation, face}}, got {shown(c)}")
         rot = _float(c["rotation"], f"{w}.rotation")
         if not 0.0 <= rot < 360.0:
             raise InvalidStateError(f"{w}.rotation must be in [0, 360) degrees")
@@ -103,7 +103,7 @@ def load_position(game: TrickyLandingGame, pos: dict[str, Any], seed: int
 
     extra = sorted(set(pos) - _KEYS)
     if extra:
-        raise InvalidStateError(f"unknown Tricky Landing position field {extra[0]!r}")
+        raise InvalidStateError(f"unknown Tricky Landing position field {shown(extra[0])}")
     n = game.num_players
     s = TrickyLandingState(game, seed)
     s.round = _int(pos.get("round", 0), 0, game.rounds, "round")
@@ -137,7 +137,7 @@ def load_position(game: TrickyLandingGame, pos: dict[str, Any], seed: int
     else:
         if not isinstance(hidden, dict):
             raise InvalidStateError("hidden must map cards to the players who threw them")
-        s.hidden = {_card(c, game, "hidden"): _int(q, 0, n - 1, f"hidden[{c!r}]")
+        s.hidden = {_card(c, game, "hidden"): _int(q, 0, n - 1, f"hidden[{shown(c)}]")
                     for c, q in sorted(hidden.items())}
     s.last_table = _landings(pos.get("last_table"), game, "last_table")
     s.last_trump = _suit(pos.get("last_trump"), "last_trump")

@@ -32,7 +32,7 @@ import random
 from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import IllegalActionError, MalformedActionError
+from bigtop.core.errors import IllegalActionError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_normals, derive_rng, shuffle
 from bigtop.core.text import count, decimal, number, numbers
@@ -262,11 +262,11 @@ class TrickyLandingState(State[TrickyLandingGame]):
         """Why a throw is not legal now, or None."""
         p = self.current_player()
         if not isinstance(action.card, str) or action.card not in self.hands[p]:
-            return f"P{p} has no card {action.card!r} in hand"
+            return f"P{p} has no card {shown(action.card)} in hand"
         for name, v, limit in (("x", action.x, AIM_LIMIT_CM), ("y", action.y, AIM_LIMIT_CM),
                                ("spin", action.spin, SPIN_LIMIT_REV_S)):
             if not _number(v):
-                return f"the throw's {name} must be a finite number, got {v!r}"
+                return f"the throw's {name} must be a finite number, got {shown(v)}"
             if abs(v) > limit:
                 return f"the throw's {name} must lie within ±{limit:g}, got {v!r}"
         return None
@@ -323,7 +323,7 @@ class TrickyLandingState(State[TrickyLandingGame]):
             raise IllegalActionError("the game is over")
         p = self.current_player()
         if card not in self.hands[p]:
-            raise IllegalActionError(f"P{p} has no card {card!r} in hand")
+            raise IllegalActionError(f"P{p} has no card {shown(card)} in hand")
         if not all(_number(v) for v in (x, y, rotation)):
             raise IllegalActionError("a pose needs finite numbers x, y and rotation")
         self.hands[p].remove(card)
@@ -466,10 +466,10 @@ class TrickyLandingState(State[TrickyLandingGame]):
         parts = text.replace(",", " ").split()
         if not parts or len(parts) not in (1, 2, 3, 4):
             raise MalformedActionError(
-                f"cannot read {text!r}: type CARD [X Y] [SPIN], e.g. 'y7 0 0 medium'")
+                f"cannot read {shown(text)}: type CARD [X Y] [SPIN], e.g. 'y7 0 0 medium'")
         card = parts[0].lower()
         if not is_card(card):
-            raise MalformedActionError(f"{parts[0]!r} is not a card (e.g. y7, b10)")
+            raise MalformedActionError(f"{shown(parts[0])} is not a card (e.g. y7, b10)")
         rest = parts[1:]
         spin = SPINS["medium"]
         if len(rest) in (1, 3):
@@ -481,14 +481,14 @@ class TrickyLandingState(State[TrickyLandingGame]):
                     spin = float(word)
                 except ValueError:
                     raise MalformedActionError(
-                        f"spin {word!r} is not a number or one of "
+                        f"spin {shown(word)} is not a number or one of "
                         f"{', '.join(SPINS)}") from None
         x = y = 0.0
         if len(rest) == 2:
             try:
                 x, y = float(rest[0]), float(rest[1])
             except ValueError:
-                raise MalformedActionError(f"aim {rest[0]!r} {rest[1]!r} is not two "
+                raise MalformedActionError(f"aim {shown(rest[0])} {shown(rest[1])} is not two "
                                            "numbers") from None
         if not all(math.isfinite(v) for v in (x, y, spin)):
             raise MalformedActionError("aim and spin must be finite numbers")

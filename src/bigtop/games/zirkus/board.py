@@ -38,7 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from bigtop.core.errors import InputLimitError, RuleOptionError
+from bigtop.core.errors import InputLimitError, RuleOptionError, shown
 from bigtop.core.limits import MAX_BOARD_FILE_BYTES, check_depth
 
 MAX_COLUMNS = 26
@@ -86,7 +86,7 @@ class Board:
         """The field called ``name`` (e.g. ``"B3"``); raise BoardError if there is none."""
         m = _FIELD.fullmatch(name) if isinstance(name, str) else None
         if m is None:
-            raise BoardError(f"{name!r} is not a field name like 'B3'")
+            raise BoardError(f"{shown(name)} is not a field name like 'B3'")
         col, row = ord(m.group(1)) - 65, int(m.group(2)) - 1
         if not (col < self.columns and row < self.rows):
             raise BoardError(f"field {name} is off the {self.columns} x {self.rows} grid")
@@ -107,7 +107,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in pairs:
         if k in out:
-            raise BoardError(f"{k!r} is listed twice")
+            raise BoardError(f"{shown(k)} is listed twice")
         out[k] = v
     return out
 
@@ -119,10 +119,11 @@ def parse_board(obj: object, where: str = "board") -> Board:
     name = obj.get("name", "custom")
     if not isinstance(name, str) or not name:
         raise BoardError(f"{where}: 'name' must be a non-empty string")
-    what = f"board {name!r}"
+    what = f"board {shown(name)}"
     extra = sorted(set(obj) - _KEYS)
     if extra:
-        raise BoardError(f"{what}: unknown key {extra[0]!r} (keys: {', '.join(sorted(_KEYS))})")
+        raise BoardError(
+            f"{what}: unknown key {shown(extra[0])} (keys: {', '.join(sorted(_KEYS))})")
     note = obj.get("note", "")
     if not isinstance(note, str):
         raise BoardError(f"{what}: 'note' must be a string")
@@ -142,7 +143,7 @@ def parse_board(obj: object, where: str = "board") -> Board:
         try:
             f = shape.field_index(s)
         except BoardError as e:
-            raise BoardError(f"{what}: start field {s!r}: {e}") from None
+            raise BoardError(f"{what}: start field {shown(s)}: {e}") from None
         if f in start:
             raise BoardError(f"{what}: start field {s} is listed twice")
         if f >= cols:
@@ -158,13 +159,13 @@ def parse_board(obj: object, where: str = "board") -> Board:
         try:
             f = shape.field_index(s)
         except BoardError as e:
-            raise BoardError(f"{what}: hole {s!r}: {e}") from None
+            raise BoardError(f"{what}: hole {shown(s)}: {e}") from None
         if f in start:
             raise BoardError(f"{what}: hole {s} is on a start field")
         if any(f == g for g, _ in holes):
             raise BoardError(f"{what}: hole {s} is listed twice")
         if type(v) is not int or not 1 <= v <= 6:
-            raise BoardError(f"{what}: hole {s} must be worth 1..6 points, got {v!r}")
+            raise BoardError(f"{what}: hole {s} must be worth 1..6 points, got {shown(v)}")
         holes.append((f, v))
     sixes = sum(1 for _, v in holes if v == 6)
     if sixes != 1:
@@ -218,13 +219,12 @@ def load_board(spec: str) -> Board:
             raise BoardError(f"an embedded board is at most {MAX_BOARD_FILE_BYTES:,} characters")
         return _parse_board_text(spec, "embedded board")
     if spec not in shipped_boards():
-        shown = spec if len(spec) <= 60 else spec[:57] + "..."
-        raise BoardError(f"board {shown!r} is neither a shipped board "
+        raise BoardError(f"board {shown(spec)} is neither a shipped board "
                          f"({', '.join(shipped_boards())}) nor a board as JSON; a board file is "
                          "read only when named on the command line (-o board=FILE.json)")
     text = (resources.files("bigtop.games.zirkus") / "boards" / f"{spec}.json").read_text(
         encoding="utf-8")
-    return _parse_board_text(text, f"shipped board {spec!r}")
+    return _parse_board_text(text, f"shipped board {shown(spec)}")
 
 
 def read_board_file(path: str) -> str:

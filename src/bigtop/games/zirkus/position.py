@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bigtop.core.errors import InvalidStateError
+from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS, BoardError, parse_board
@@ -16,19 +16,19 @@ if TYPE_CHECKING:
 
 def _colour(obj: Any, where: str) -> int:
     if obj not in COLOURS:
-        raise InvalidStateError(f"{where}: {obj!r} is not a colour ({', '.join(COLOURS)})")
+        raise InvalidStateError(f"{where}: {shown(obj)} is not a colour ({', '.join(COLOURS)})")
     return COLOURS.index(obj)
 
 
 def _whole(obj: Any, where: str, low: int = 0) -> int:
     if type(obj) is not int or obj < low:
-        raise InvalidStateError(f"{where} must be a whole number >= {low}, got {obj!r}")
+        raise InvalidStateError(f"{where} must be a whole number >= {low}, got {shown(obj)}")
     return obj
 
 
 def _field(game: ZirkusGame, obj: Any, where: str) -> int:
     if not isinstance(obj, str) or obj not in game.field_index:
-        raise InvalidStateError(f"{where}: {obj!r} is not a field of the {game.board.name} "
+        raise InvalidStateError(f"{where}: {shown(obj)} is not a field of the {game.board.name} "
                                 f"board")
     return game.field_index[obj]
 
@@ -43,7 +43,7 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
     n = game.num_players
     extra = sorted(set(pos) - _POSITION_KEYS)
     if extra:
-        raise InvalidStateError(f"unknown position key {extra[0]!r}")
+        raise InvalidStateError(f"unknown position key {shown(extra[0])}")
     if "board" in pos:
         try:
             board = parse_board(pos["board"], "position board")
@@ -56,15 +56,15 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
                 game.board.name, game.board.note, game.board.columns, game.board.rows,
                 game.board.start, sorted(game.board.holes)):
             raise InvalidStateError(
-                f"the position was recorded on board {board.name!r}, which differs from the "
-                f"game's board {game.board.name!r}")
+                f"the position was recorded on board {shown(board.name)}, which differs from the "
+                f"game's board {shown(game.board.name)}")
     s.phase = pos.get("phase", "roll")
     if s.phase not in PHASES:
         raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
     roll = pos.get("roll")
     if s.phase != "roll":
         if roll not in FACES:
-            raise InvalidStateError(f"phase {s.phase!r} needs the rolled face "
+            raise InvalidStateError(f"phase {shown(s.phase)} needs the rolled face "
                                     f"({', '.join(FACES)})")
         s.roll = FACES.index(roll)
     elif roll is not None:

@@ -27,6 +27,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import (
     MalformedActionError,
+    shown,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
 from bigtop.core.rng import chance_uniform, derive_rng, shuffle
@@ -869,7 +870,7 @@ class ZirkusState(State[ZirkusGame]):
         except (IndexError, ValueError):
             pass
         raise MalformedActionError(
-            f"cannot read {text!r}; try 'add 0 red', 'move 1 FFL', 'back 2 A1', 'upend 0', "
+            f"cannot read {shown(text)}; try 'add 0 red', 'move 1 FFL', 'back 2 A1', 'upend 0', "
             f"'restart B1'")
 
     # -- JSON -------------------------------------------------------------------------------

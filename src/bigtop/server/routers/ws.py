@@ -43,8 +43,9 @@ async def live(
         await runtime.send(conn, runtime.service.cached(table_id) or loaded, since=since,
                            first=True)
         while True:
-            raw = await ws.receive_text()
-            if len(raw.encode()) > runtime.limits.max_ws_message_bytes:
+            raw = await _receive(ws)
+            size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+            if size > runtime.limits.max_ws_message_bytes:
                 await ws.close(code=1009, reason="message too large")
                 return
             await _handle(runtime, conn, raw)
@@ -54,7 +55,21 @@ async def live(
         runtime.remove(conn)
 
 
-async def _handle(runtime: Runtime, conn: Connection, raw: str) -> None:
+async def _receive(ws: WebSocket) -> str | bytes:
+    """The next message, sent as text or as a binary frame (bytes, read as UTF-8 JSON like
+    text: ``receive_text`` raised KeyError on a binary frame, which closed the connection
+    with no error message)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if isinstance(text, str):
+        return text
+    data = message.get("bytes")
+    return data if isinstance(data, bytes) else b""
+
+
+async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
     try:
         msg: Any = parse_json_limited(raw, "message")
         if not isinstance(msg, dict):

@@ -1,0 +1,162 @@
+"""Leak hunt, every game (the fuzz brief, part 1): everything a seat is told must be the same
+in every position that seat cannot tell apart.
+
+- **What a seat sees** — its observation, the text board, the SVG picture, and when it is to
+  move its legal actions with their JSON, their describe lines (its own and the public one)
+  and the move menu (``featured``) — is unchanged when everything that seat cannot see is
+  resampled; a spectator's (seat ``None``) when any seat's hidden part is resampled.
+- **What a seat is refused** — the message for each of a set of probe actions, legal or not
+  — is unchanged too (an error naming a card in another hand would be a leak).
+- **What every seat is told of a move** — its public describe line, and the round and trick
+  summaries — is a function of what that seat sees before and after the move: two moves that
+  no other seat can tell apart get the same public text.
+
+Positions come from seeded random games; hypothesis picks position, seat and resampling
+seeds (profiles as in ``tests/core/test_fuzz.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.conftest import random_game_states
+from tests.core.test_fuzz import field_values, fuzz
+from tests.games.audit import refusals
+
+from bigtop.core.actions import Action
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import State
+from bigtop.core.registry import game_module, game_names, get_game, new_game
+from bigtop.games import teaching
+
+GAMES = game_names()
+
+
+@cache
+def positions(name: str) -> tuple[State, ...]:
+    """Every fifth position of two seeded random games at the least and the most players."""
+    cls = get_game(name)
+    out: list[State] = []
+    for n in sorted({cls.min_players, cls.max_players}):
+        for seed in (3, 4):
+            out.extend(s for s in random_game_states(new_game(name, n), seed, every=5)
+                       if not s.is_terminal())
+    return tuple(out)
+
+
+def told(s: State, seat: int | None) -> str:
+    """Everything ``seat`` is shown of ``s``, as one text."""
+    out: dict[str, Any] = {"observation": s.observation(seat), "render": s.render(seat)}
+    render_svg = getattr(game_module(s.game.name), "render_svg", None)
+    if render_svg is not None:
+        out["svg"] = render_svg(s, player=seat)
+    if seat is not None and s.current_player() == seat:
+        out["legal"] = [(a.to_json(), s.describe(a, seat), s.describe(a))
+                        for a in s.legal_actions()]
+        out["menu"] = teaching(s.game.name).featured(s)
+    return json.dumps(out, sort_keys=True, default=repr)
+
+
+def probes(s: State, rng: random.Random, per_kind: int = 12) -> list[Action]:
+    """Actions made of the game's own field values, mostly illegal here."""
+    out: list[Action] = []
+    for cls, fields in field_values(s.game.name, s.game.num_players).items():
+        if not all(fields.values()):
+            continue
+        for _ in range(per_kind):
+            with contextlib.suppress(BigtopError):
+                out.append(cls(**{f: rng.choice(v) for f, v in fields.items()}))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fuzz_what_a_seat_is_told_ignores_what_it_cannot_see(name: str) -> None:
+    @fuzz
+    @given(st.data())
+    def prop(data: st.DataObject) -> None:
+        s = data.draw(st.sampled_from(positions(name)))
+        n = s.game.num_players
+        seat = data.draw(st.none() | st.integers(0, n - 1))
+        # A spectator sees less than any seat: resample what some seat cannot see.
+        keeper = seat if seat is not None else data.draw(st.integers(0, n - 1))
+        rng = random.Random(data.draw(st.integers(0, 2**32)))
+        mine = told(s, seat)
+        tries = probes(s, rng) if seat is not None and seat == s.current_player() else []
+        refused = refusals(s, tries)
+        for k in range(2):
+            other = s.resample_hidden(keeper, data.draw(st.integers(0, 2**63 - 1)))
+            assert told(other, seat) == mine, (name, seat, k)
+            assert refusals(other, tries) == refused, (name, seat, k)
+
+    prop()
+
+
+def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int) -> int:
+    """Play a seeded random game; at every ``every``-th decision try the first ``widest``
+    legal actions and note, for every other seat, (its view before, its view after) -> the
+    public describe line, and (views, line) -> the round and trick summaries. A second
+    text for the same key is a leak. Returns the number of keys compared."""
+    lesson = teaching(name)
+    game = new_game(name, players)
+    s = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    seen: dict[tuple[Any, ...], str] = {}
+    step = 0
+    while not s.is_terminal():
+        if not s.is_chance() and step % every == 0:
+            mover = s.current_player()
+            # In a game without hidden parts (So ein Zirkus) the views do not record a
+            # clown's path, which the describe line names: nothing hidden, nothing to leak.
+            hidden = any(s.resample_hidden(p, 1).to_json()["position"]
+                         != s.to_json()["position"] for p in range(players))
+            views = {p: json.dumps(s.observation(p), sort_keys=True)
+                     for p in [None, *range(players)] if p != mover}
+            for a in s.legal_actions()[:widest]:
+                after = s.clone()
+                after.apply(a)
+                line = s.describe(a)
+                summary = json.dumps([lesson.round_summary(s, after),
+                                      lesson.trick_summary(s, after)])
+                for p, before in views.items():
+                    now = json.dumps(after.observation(p), sort_keys=True)
+                    # A round's end deals afresh: the view after it no longer shows where
+                    # the last card went, so only the summary is keyed there.
+                    if hidden and summary == "[[], []]":
+                        key: tuple[Any, ...] = ("line", p, before, now)
+                        assert seen.setdefault(key, line) == line, (name, step, p, line)
+                    key = ("summary", p, before, now, line)
+                    assert seen.setdefault(key, summary) == summary, (name, step, p, line)
+        if s.is_chance():
+            s.apply_chance()
+        else:
+            legal = s.legal_actions()
+            s.apply(legal[rng.randrange(len(legal))])
+        step += 1
+    return len(seen)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_public_texts_of_a_move_follow_from_what_each_seat_sees(name: str) -> None:
+    cls = get_game(name)
+    assert public_texts_hunt(name, cls.min_players, seed=7, every=3, widest=40) > 50
+
+
+def test_the_public_text_hunt_can_fail() -> None:
+    """The key of the hunt above does tell moves apart by hidden parts: a describe line that
+    named the card a SCOUT player scouted into an unseen place would differ for one key."""
+    s = new_game("scout", 3).new_initial_state(2)
+    views = {json.dumps(s.clone().observation(1), sort_keys=True)}
+    lines = set()
+    for a in s.legal_actions():
+        after = s.clone()
+        after.apply(a)
+        views.add(json.dumps(after.observation(1), sort_keys=True))
+        lines.add(s.describe(a))
+    assert len(lines) > 1 and len(views) > 2

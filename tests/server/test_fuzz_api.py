@@ -1,0 +1,190 @@
+"""Hostile requests to the API and hostile WebSocket messages (the fuzz brief, part 2): random
+JSON, wrong types, huge numbers, unicode, unknown fields, wrong content types, deep nesting,
+binary frames. Each must be answered with a 4xx problem (``application/problem+json``, a
+one-line detail) or a WebSocket ``error`` message, the connection stays open, and the table
+is unchanged (its version and log).
+
+Bounded: hypothesis with the profiles of ``tests/core/test_fuzz.py`` (25 derandomized
+examples a property in ``make test``) on one in-process app.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.core.test_fuzz import fuzz
+from tests.server.conftest import make_client
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8) | st.sampled_from([2**63, -(2**63), 10**30, "é" * 300, "\u0000",
+                                             "\U0001f3aa", "0", ""]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=8)
+RAW = st.sampled_from([
+    b"", b"{", b"nul", b"\xff\xfe{}", b'{"version": NaN}', b'{"version": 1e400}',
+    b'{"version": 0, "version": 0}', b"[" * 40 + b"]" * 40, b'{"a": "\\ud800"}',
+    b'{"version": 0, "index": 99999999999999999999999}', "{\"version\": 0, \"é\": 1}".encode(),
+])
+CONTENT_TYPES = st.sampled_from(["application/json", "text/plain", "application/x-www-form-"
+                                 "urlencoded", "multipart/form-data", None])
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str, str]]:
+    """One app with a 2-player SCOUT table: (client, table id, seat 0's token)."""
+    db = tmp_path_factory.mktemp("fuzz") / "tables.sqlite3"
+    with make_client(f"sqlite:///{db}") as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2, "seed": 7}).json()
+        yield c, made["table"], made["seats"][0]["token"]
+
+
+def table_record(c: TestClient, table: str) -> tuple[int, str]:
+    view = c.get(f"/api/tables/{table}").json()
+    return view["version"], json.dumps(view["log"])
+
+
+def is_problem(r: Any) -> None:
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    assert r.headers["content-type"].startswith("application/problem+json"), r.text[:300]
+    detail = r.json()["detail"]
+    assert isinstance(detail, str) and detail and "\n" not in detail, detail
+    assert "Traceback" not in r.text
+
+
+def body_of(draw: st.DrawFn, good: dict[str, Any]) -> bytes:
+    """Random JSON, raw bytes, or a good body with one field replaced, dropped or added."""
+    shape = draw(st.integers(0, 3))
+    if shape == 0:
+        return json.dumps(draw(JSON)).encode()
+    if shape == 1:
+        return draw(RAW)
+    body = dict(good)
+    key = draw(st.sampled_from([*sorted(good), "zz", "é"]))
+    if shape == 2:
+        body[key] = draw(JSON)
+    else:
+        body.pop(key, None)
+    return json.dumps(body).encode()
+
+
+def test_fuzz_hostile_move_bodies(app: tuple[TestClient, str, str]) -> None:
+    c, table, token = app
+    before = table_record(c, table)
+
+    @fuzz
+    @given(st.data())
+    def prop(data: st.DataObject) -> None:
+        # Two faults, a future version and no such index: one change leaves one of them.
+        good = {"version": before[0] + 1, "index": 10_000}
+        body = body_of(data.draw, good)
+        headers = {"authorization": f"Bearer {token}"}
+        content_type = data.draw(CONTENT_TYPES)
+        if content_type is not None:
+            headers["content-type"] = content_type
+        is_problem(c.post(f"/api/tables/{table}/moves", content=body, headers=headers))
+        assert table_record(c, table) == before
+
+    prop()
+
+
+def test_fuzz_hostile_create_and_join_bodies(app: tuple[TestClient, str, str]) -> None:
+    c, table, _ = app
+    before = table_record(c, table)
+    other = c.post("/api/tables", json={"game": "scout", "players": 5}).json()["table"]
+
+    @fuzz
+    @given(st.data())
+    def prop(data: st.DataObject) -> None:
+        good = {"game": "scout", "players": 2, "options": {"rounds": 1}, "seats": [
+            {"kind": "bot", "level": "random"}, {"kind": "human"}], "takeover_after": 5.0}
+        body = body_of(data.draw, good)
+        r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        if r.status_code != 201:  # still valid: a field dropped takes its default
+            is_problem(r)
+        seat = data.draw(JSON)
+        r = c.post(f"/api/tables/{other}/join", json={"seat": seat}
+                   if data.draw(st.booleans()) else seat)
+        if r.status_code != 200:  # a free seat taken
+            is_problem(r)
+
+    prop()
+    assert table_record(c, table) == before
+    assert c.get("/api/lobby").status_code == 200
+
+
+def test_fuzz_hostile_query_strings(app: tuple[TestClient, str, str]) -> None:
+    c, table, token = app
+    before = table_record(c, table)
+
+    @fuzz
+    @given(st.sampled_from(["replay?at=", "?since=", "picture.svg?token=", "rules?x="]),
+           st.sampled_from(["-1", "1e400", "99999999999999999999999", "x", "", "%00", "é",
+                            "0.5", "true", "[]", "%ff%fe"]))
+    def prop(path: str, value: str) -> None:
+        sep = "" if path.startswith("?") else "/"
+        r = c.get(f"/api/tables/{table}{sep}{path}{value}",
+                  headers={"authorization": f"Bearer {token}"})
+        if r.status_code != 200:
+            is_problem(r)
+
+    prop()
+    assert table_record(c, table) == before
+
+
+def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
+        app: tuple[TestClient, str, str]) -> None:
+    c, table, token = app
+    before = table_record(c, table)
+    with c.websocket_connect(f"/api/tables/{table}/ws?token={token}") as ws:
+        assert ws.receive_json()["type"] == "view"
+
+        @fuzz
+        @given(st.data())
+        def prop(data: st.DataObject) -> None:
+            good = {"type": "move", "version": before[0] + 1, "index": 10_000}
+            raw = body_of(data.draw, good)
+            if data.draw(st.booleans()):
+                ws.send_bytes(raw)
+            else:
+                ws.send_text(raw.decode("utf-8", "replace"))
+            answer = ws.receive_json()
+            if answer["type"] != "pong":  # {"type": "ping", ...} is a ping whatever else
+                assert answer["type"] == "error", answer
+                detail = answer["problem"]["detail"]
+                assert detail and "\n" not in detail and len(detail) < 500, detail
+            ws.send_text('{"type": "ping"}')
+            assert ws.receive_json() == {"type": "pong"}  # still open
+
+        prop()
+    assert table_record(c, table) == before
+
+
+def test_a_binary_websocket_frame_is_read_like_text(app: tuple[TestClient, str, str]) -> None:
+    """Regression: a binary frame made ``receive_text`` raise KeyError('text'), which closed
+    the connection with no error message."""
+    c, table, token = app
+    with c.websocket_connect(f"/api/tables/{table}/ws?token={token}") as ws:
+        assert ws.receive_json()["type"] == "view"
+        ws.send_bytes(b'{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_bytes(b"\xff\xfe")
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and "not UTF-8" in answer["problem"]["detail"]
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json() == {"type": "pong"}
+
+
+def test_the_module_table_is_a_fresh_scout_table(app: tuple[TestClient, str, str]) -> None:
+    """The hostile moves above are refused for their form, not because the game is over."""
+    c, table, token = app
+    view = c.get(f"/api/tables/{table}", headers={"authorization": f"Bearer {token}"}).json()
+    assert view["status"] == "playing" and view["legal_actions"]
