@@ -40,6 +40,16 @@ def test_render_help_says_the_real_default() -> None:
     assert "default: what a spectator sees, no hidden cards" in " ".join(res.output.split())
 
 
+def test_the_command_list_wraps_each_summary_to_the_screen() -> None:
+    """A docstring's line break is not a break in `bigtop --help` (it read 'per game,' then
+    'with their search budgets' on a line of its own)."""
+    res = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    lines = {line.split()[1]: line for line in res.output.splitlines()
+             if line.startswith("│ ") and len(line.split()) > 2}
+    assert "per game, with their search budgets" in lines["bots"], res.output
+    assert "paired difference B − A" in lines["compare"], res.output
+
+
 def test_errors_are_never_read_as_markup() -> None:
     res = runner.invoke(app, ["play", "[bold]x[/bold]"])
     assert res.exit_code == 2
