@@ -50,6 +50,10 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     browsers.shot(page, "scout")
     drive.play_to_end(page, drive.play_scout_turn, rng)
     check_finished(server, page, table, token)
+    # How the round ended and each seat's points, as `bigtop play` says them.
+    note = page.inner_text("#scores .round-note")
+    assert note.startswith("Round 1 ended: ") and "P0: captured +" in note, note
+    assert "_" not in note and "unbeaten" not in note and "emptied" not in note, note
     browsers.shot(page, "scout-final")
     # The replay: step back to the start and forward again.
     page.click("#open-replay")

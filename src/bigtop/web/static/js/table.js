@@ -180,9 +180,16 @@ function drawScores(view) {
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));
     parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+    if (info.notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
   }
   fill(box, parts);
   box.hidden = !parts.length;
+}
+
+/** How a round ended and where each seat's points came from (a module's `notes`). */
+function roundNote(note) {
+  return h("div", {class: "round-note"}, h("p", {}, note.why),
+    h("ul", {}, note.points.map((line) => h("li", {}, line))));
 }
 
 /** One seat's final score as the game counts it (Clown 15 Go: cards left, not "-13"). */
@@ -202,6 +209,7 @@ function drawSummary(view) {
   page.summarySeen = r;
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
+    info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
     h("button", {type: "button", class: "act", id: "summary-close", onclick: () => { box.hidden = true; }}, "Continue"));
   box.hidden = false;
 }
@@ -235,6 +243,8 @@ function drawAll(view) {
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
     status: view.status, seat: view.seat ?? ""});
   page.module.render($("board"), ctx);
+  // Only a seat still playing has forced moves (not a spectator, not after the end).
+  $("auto-forced-line").hidden = !page.module.autoForced || view.seat === null || ctx.over;
   drawStatus(view);
   if (!page.replay) {
     drawLog(view);
@@ -473,7 +483,6 @@ async function start() {
   document.title = `${view.title} — bigtop`;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
-  $("auto-forced-line").hidden = !page.module.autoForced;
   if (token && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
   page.summarySeen = page.module.rounds(view.observation).rounds.length;
   $("copy-spectate").onclick = () => copyText(tableUrl(table));
