@@ -195,3 +195,14 @@ def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
                           timeout=120, check=False)
     os.close(write)
     assert proc.returncode == 141 and proc.stderr == b""
+
+
+def test_the_last_line_of_play_names_seats_and_counts_as_the_game_does() -> None:
+    """Clown 15 Go's last line says cards left, not the engine's score (minus the cards
+    left), and marks your seat."""
+    res = runner.invoke(app, ["play", "clown-15-go", "-p", "2", "--seed", "5", "-o", "sets=1",
+                              "--bots", "random"], input="0\n" * 400)
+    assert res.exit_code == 0, res.output
+    last = " ".join(res.output.split("game over")[-1].split())
+    assert re.search(r"Scores: P0 \(you\) \d+ cards? left, P1 \d+ cards? left\. "
+                     r"Winner: P\d", last), last

@@ -29,7 +29,6 @@ from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.limits import parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
-from bigtop.core.text import numbers
 from bigtop.games import Teaching, teaching
 
 MOVE_STYLE, CHANCE_STYLE, SUMMARY_STYLE = "", "dim", "bold"
@@ -454,9 +453,13 @@ class Session:
         for line in fit_width(self.state.render(seat).splitlines(), screen.width):
             screen.say(line)
         r = self.state.result()
-        winners = ", ".join(f"P{w}" for w in r["winners"])
+        # Seats named (and "you" marked), each score in the game's own words.
+        you = set(self.seats.humans) if len(self.seats.humans) == 1 else set()
+        name = {q: f"P{q} (you)" if q in you else f"P{q}" for q in range(len(r["scores"]))}
+        scores = ", ".join(f"{name[q]} {self.teach.score_words(self.state, q)}" for q in name)
+        winners = ", ".join(name[w] for w in r["winners"])
         label = "Winner" if len(r["winners"]) == 1 else "Winners (tied)"
-        screen.say(f"Scores: {numbers(r['scores'])}. {label}: {winners}.", "bold")
+        screen.say(f"Scores: {scores}. {label}: {winners}.", "bold")
 
 
 @app.command()

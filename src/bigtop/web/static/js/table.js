@@ -202,7 +202,12 @@ function drawSummary(view) {
   const info = page.module.rounds(view.observation);
   const box = $("summary");
   if (page.replay || info.rounds.length <= page.summarySeen || view.result) {
-    if (view.result) page.summarySeen = info.rounds.length;
+    if (view.result) {
+      // The final scores hold every round: an earlier round's box left open would say
+      // "Round 2 is over" beside them.
+      page.summarySeen = info.rounds.length;
+      box.hidden = true;
+    }
     return;
   }
   const r = info.rounds.length;
@@ -347,6 +352,7 @@ async function openReplay() {
   const data = await api.replay(page.table, page.token);
   page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: []};
   $("replay").hidden = false;
+  $("summary").hidden = true;
   await replayTo(data.steps.length);
   page.replay.rounds = await roundStarts();
   fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
