@@ -4,6 +4,7 @@ from the lobby's form to the final scores and the replay."""
 from __future__ import annotations
 
 import random
+import re
 
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
@@ -147,6 +148,8 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
                                           "els => els.map(e => e.textContent)")
         # Every trick line is a whole sentence (a trick of face-down cards has no winner).
         assert not any(line.rstrip().endswith("won by") for line in lines), lines
+        # Which trick it was is said first ("Trick 1: …" at the fifth trick misled).
+        assert not lines or re.fullmatch(r"Last trick \(\d+ of 12\).*", lines[0]), lines
         if not shot and lines:
             browsers.shot(page, "tricky-landing-trick")
             shot = True
