@@ -143,6 +143,10 @@ def test_the_rules_panel_follows_the_table_options(server: Server, browsers: Bro
     page = browsers.new_page()
     drive.fill_lobby_form(page, server.url, "tricky-landing", 3,
                           {1: "bot:random", 2: "bot:random"}, {"rounds": "1"})
+    # The lobby tells what the chosen game is before a table is made (default options).
+    page.click("#game-rules summary")
+    assert "How to play Tricky Landing" in page.inner_text("#game-rules summary")
+    assert page.inner_text("#game-rules-body").startswith("Tricky Landing. Five suits")
     page.select_option("#opt-face_down_cards", '"discarded"')
     page.click("#create-button")
     page.wait_for_url("**/table.html?*")

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, players, seats, rule options), copy invite links, join or
 // watch open tables, and go back to tables this browser sat at.
 import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
-import { copyText, fill, h } from "./dom.js";
+import { copyText, fill, h, rulesNodes } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const state = {games: [], levels: [], defaultLevel: null};
@@ -75,6 +75,10 @@ function firstLine(text) {
 function drawOptions() {
   const game = currentGame();
   $("game-hint").textContent = `${game.min_players}–${game.max_players} players`;
+  // What the game is, before choosing it: the engine's rules for the default options (a
+  // table's own page shows them for its options).
+  $("game-rules-title").textContent = `How to play ${game.title} (the rules with the default options)`;
+  fill($("game-rules-body"), rulesNodes(game.rules || []));
   fill($("options"), game.options.map(optionInput));
 }
 

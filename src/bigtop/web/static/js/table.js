@@ -3,7 +3,7 @@
 // whose turn it is, the server's message for an illegal attempt, the rules panel, the move
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
 import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
-import { copyText, fill, h, sleep } from "./dom.js";
+import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
 import { roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
@@ -413,34 +413,12 @@ function closeReplay() {
 // -- rules ----------------------------------------------------------------------------------
 
 /**
- * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules: one
- * paragraph a line, "* " starting a list item; short heads before a colon in bold),
- * always as text, never as HTML; then the game's notes on this configuration and the
- * module's hint on moving on this page.
+ * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules, drawn
+ * by dom.js rulesNodes), then the game's notes on this configuration and the module's hint
+ * on moving on this page.
  */
 function showRules(rules) {
-  const parts = [];
-  let items = null; // the lines of the list being read
-  const HEAD = /^([^:.,;]{1,20}): /; // "Show: …", "White: …": what an item is about
-  const endList = () => {
-    if (!items) return;
-    // Heads are bold only when every item of the list has one (else the list looks uneven).
-    const bold = items.every((line) => HEAD.test(line));
-    parts.push(h("ul", {}, items.map((line) => {
-      const head = bold && HEAD.exec(line)[1];
-      return head ? h("li", {}, h("strong", {}, head), line.slice(head.length)) : h("li", {}, line);
-    })));
-    items = null;
-  };
-  for (const line of rules ? rules.rules : []) {
-    if (line.startsWith("* ")) {
-      (items ??= []).push(line.slice(2));
-    } else {
-      endList();
-      parts.push(h("p", {}, line));
-    }
-  }
-  endList();
+  const parts = rulesNodes(rules ? rules.rules : []);
   if (!rules) parts.push(h("p", {class: "error"}, "The rules could not be loaded."));
   for (const note of rules ? rules.notes : []) parts.push(h("p", {class: "note"}, note));
   parts.push(h("p", {class: "how-to"}, h("strong", {}, "On this page: "), page.module.howTo));

@@ -129,6 +129,11 @@ function controls(obs, ctx) {
       h("span", {class: "hint"}, "then pick a + between two cards of your hand")));
     return out;
   }
+  if (obs.phase === "show") {
+    // The second half of Scout & Show: only shows are possible now, and the page says why.
+    out.push(h("p", {class: "hint", id: "scout-show-hint"},
+      "Scout & Show: now show a set from your hand that beats the active set."));
+  }
   const buttons = [];
   if (ui.start !== null) {
     const sel = {type: "show", start: ui.start, length: ui.length};
