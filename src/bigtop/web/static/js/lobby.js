@@ -67,8 +67,13 @@ function optionInput(opt) {
     h("span", {class: "hint"}, firstLine(opt.doc), ` (default ${JSON.stringify(opt.default)})`));
 }
 
+/** An option's explanation in the lobby: its first line without the rulings' codes, which
+ * mean nothing to a player ("S1: when a player may …" → "When a player may …"). */
 function firstLine(text) {
-  const line = (text || "").split("\n")[0];
+  const bare = (text || "").split("\n")[0]
+    .replace(/^[A-Z]\d+(?: \([^)]*\))?: /, "") // "T1: ", "R1 (not in the rulings file): "
+    .replace(/ \([A-Z]\d+\)/g, ""); // "Variant secret clown (Z5): …"
+  const line = bare.charAt(0).toUpperCase() + bare.slice(1);
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
 
