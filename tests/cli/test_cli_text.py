@@ -206,3 +206,14 @@ def test_the_last_line_of_play_names_seats_and_counts_as_the_game_does() -> None
     last = " ".join(res.output.split("game over")[-1].split())
     assert re.search(r"Scores: P0 \(you\) \d+ cards? left, P1 \d+ cards? left\. "
                      r"Winner: P\d", last), last
+
+
+def test_a_short_menu_takes_only_its_own_numbers() -> None:
+    """Tricky Landing's menu numbers one throw per card (1, 28, 55, …): '2' is refused, not
+    played as some unlisted throw; after 'list' every number is a move."""
+    res = runner.invoke(app, ["play", "tricky-landing", "-p", "3", "--bots", "random"],
+                        input="2\nlist\n2\nquit\n")
+    out = " ".join(res.output.split())
+    assert res.exit_code == 0, res.output
+    assert "2 is not a listed move: type one of the numbers shown (1, 28, 55, 82, …)" in out
+    assert out.count("P0 throws") == 1, out

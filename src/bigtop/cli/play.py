@@ -128,6 +128,10 @@ class Session:
         self.pending: list[tuple[str, str, int]] = []
         """Lines since the last prompt: (text, style, the seat that moved or CHANCE)."""
         self.last_human: int | None = None
+        self.numbers: set[int] | None = None
+        """The move numbers the player was shown this turn (None: every number). A short
+        menu (Tricky Landing's one throw per card: 1, 28, 55, …) takes only its own numbers,
+        so that '2' is not some unlisted throw; 'list' and 'hint' show more."""
         self.viewer = seats.humans[0] if len(seats.humans) == 1 else None
         """Whom the moves are told to: the one human, or everyone (hot-seat: the screen is
         shared, so a Tricky Landing throw is not named to the others)."""
@@ -286,6 +290,8 @@ class Session:
         """The human at ``seat`` chooses a move (commands are handled here)."""
         s = self.state
         legal = s.legal_actions()
+        featured = self.teach.featured(s)
+        self.numbers = None if featured is None else {i for i, _ in featured[0]}
         self._show_turn(seat)
         while True:
             text = self._input(f"P{seat}> ").strip()
@@ -304,6 +310,7 @@ class Session:
             if word == "list":
                 items, _ = self._menu(every=True)
                 self._page(columns(items, self.screen.width))
+                self.numbers = None
                 continue
             if word == "board":
                 for line in self._board(seat):
@@ -334,6 +341,10 @@ class Session:
         if n is not None:
             if not 0 <= n < len(legal):
                 raise BigtopError(f"choose a number from 0 to {len(legal) - 1}")
+            if self.numbers is not None and n not in self.numbers:
+                shown = ", ".join(str(i) for i in sorted(self.numbers)[:4])
+                raise BigtopError(f"{n} is not a listed move: type one of the numbers shown "
+                                  f"({shown}, …), a move in words, or 'list' to number them all")
             return legal[n]
         if text.startswith("{"):
             action = self.game.action_from_json(parse_json_limited(text, "that action"))
@@ -359,6 +370,8 @@ class Session:
         legal = s.legal_actions()
         index = next((i for i, a in enumerate(legal) if a == action), None)
         number = f" (type {index})" if index is not None else ""
+        if index is not None and self.numbers is not None:
+            self.numbers.add(index)
         self.screen.say(f"hint: {s.describe(action, seat)}{number}", "cyan")
 
     def _undo(self) -> bool:

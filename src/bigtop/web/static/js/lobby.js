@@ -158,6 +158,8 @@ async function create(ev) {
     myLink ? h("a", {href: myLink, class: "act legal", id: "go-to-table"}, "Go to my seat")
       : h("a", {href: tableUrl(made.table), class: "act", id: "go-to-table"}, "Watch the table"));
   box.hidden = false;
+  // Below a long form (the rule options open, a phone): the links must not go unseen.
+  box.scrollIntoView({block: "nearest"});
   drawRecent();
   drawOpen();
 }
