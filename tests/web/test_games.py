@@ -51,6 +51,7 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     browsers.shot(page, "scout")
     drive.play_to_end(page, drive.play_scout_turn, rng)
     check_finished(server, page, table, token)
+    assert page.get_attribute("#to-lobby", "href") == "/"  # what next: the lobby
     # How the round ended and each seat's points, as `bigtop play` says them.
     note = page.inner_text("#scores .round-note")
     assert note.startswith("Round 1 ended: ") and "P0: captured +" in note, note

@@ -168,7 +168,12 @@ function drawScores(view) {
     // In words, never the engine's code ("six-hole"); games without one say nothing.
     const why = page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
-    if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
+    if (!page.replay) {
+      parts.push(h("p", {class: "end-buttons"},
+        h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"),
+        // What next: another game starts in the lobby (the "bigtop" at the top is a link too).
+        h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby")));
+    }
   }
   if (view.picture && !page.replay) {
     // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
