@@ -40,6 +40,16 @@ def test_render_help_says_the_real_default() -> None:
     assert "default: what a spectator sees, no hidden cards" in " ".join(res.output.split())
 
 
+def test_the_command_list_wraps_each_summary_to_the_screen() -> None:
+    """A docstring's line break is not a break in `bigtop --help` (it read 'per game,' then
+    'with their search budgets' on a line of its own)."""
+    res = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    lines = {line.split()[1]: line for line in res.output.splitlines()
+             if line.startswith("│ ") and len(line.split()) > 2}
+    assert "per game, with their search budgets" in lines["bots"], res.output
+    assert "paired difference B − A" in lines["compare"], res.output
+
+
 def test_errors_are_never_read_as_markup() -> None:
     res = runner.invoke(app, ["play", "[bold]x[/bold]"])
     assert res.exit_code == 2
@@ -185,3 +195,25 @@ def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
                           timeout=120, check=False)
     os.close(write)
     assert proc.returncode == 141 and proc.stderr == b""
+
+
+def test_the_last_line_of_play_names_seats_and_counts_as_the_game_does() -> None:
+    """Clown 15 Go's last line says cards left, not the engine's score (minus the cards
+    left), and marks your seat."""
+    res = runner.invoke(app, ["play", "clown-15-go", "-p", "2", "--seed", "5", "-o", "sets=1",
+                              "--bots", "random"], input="0\n" * 400)
+    assert res.exit_code == 0, res.output
+    last = " ".join(res.output.split("game over")[-1].split())
+    assert re.search(r"Scores: P0 \(you\) \d+ cards? left, P1 \d+ cards? left\. "
+                     r"Winner: P\d", last), last
+
+
+def test_a_short_menu_takes_only_its_own_numbers() -> None:
+    """Tricky Landing's menu numbers one throw per card (1, 28, 55, …): '2' is refused, not
+    played as some unlisted throw; after 'list' every number is a move."""
+    res = runner.invoke(app, ["play", "tricky-landing", "-p", "3", "--bots", "random"],
+                        input="2\nlist\n2\nquit\n")
+    out = " ".join(res.output.split())
+    assert res.exit_code == 0, res.output
+    assert "2 is not a listed move: type one of the numbers shown (1, 28, 55, 82, …)" in out
+    assert out.count("P0 throws") == 1, out

@@ -144,3 +144,30 @@ def test_long_menus_are_grouped() -> None:
     assert all(label.startswith(legal[i].card + " ") for i, label in items)
     assert teaching("so-ein-zirkus").featured(new_game("so-ein-zirkus", 2)
                                              .new_initial_state(1)) is None
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS[::2],
+                         ids=[f"{c[0]}-{c[1]}" for c in CONFIGS[::2]])
+def test_refusals_are_in_the_games_words(name: str, players: int,
+                                         options: dict[str, object]) -> None:
+    """What `play` and the table page say for an illegal move names no ruling code ("so it
+    cannot move (Z1)", "pass (G2)")."""
+    from tests.games.audit import refusals
+
+    game = new_game(name, players, options)
+    rng = random.Random(7)
+    said: set[str] = set()
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        for step in range(400):
+            if state.is_terminal():
+                break
+            if step % 7 == 0 and state.current_player() >= 0:
+                ints = rng.sample(range(game.num_distinct_actions()),
+                                  min(60, game.num_distinct_actions()))
+                said.update(refusals(state, [game.action_from_int(i) for i in ints]))
+            random_step(state, rng)
+    said.discard("-")
+    assert len(said) >= 3, said  # the probes were refused in several ways
+    coded = [m for m in said if RULING_CODE.search(m) or re.search(r"\([A-Z]\d+\)", m)]
+    assert not coded, coded

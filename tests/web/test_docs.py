@@ -26,6 +26,11 @@ def test_the_pages_say_how_a_game_ended_in_the_engines_words() -> None:
     zirkus = (js / "zirkus.js").read_text()
     for code in ENDINGS:
         assert f'"{code}": "{ENDING_WORDS[code]}"' in zirkus, code
+    from bigtop.games.scout.teach import ENDING_WORDS as SCOUT_ENDINGS
+
+    scout = (js / "scout.js").read_text()
+    for code, words in SCOUT_ENDINGS.items():
+        assert f'"{code}": `{words.replace("P{player}", "P${player}")}`' in scout, code
     clown = (js / "clown15go.js").read_text()
     for code in ("went-out", "all-out", "stall", "turn-limit"):
         words = end_reason_text(code, 97, 9999)

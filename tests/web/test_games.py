@@ -4,6 +4,7 @@ from the lobby's form to the final scores and the replay."""
 from __future__ import annotations
 
 import random
+import re
 
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
@@ -50,6 +51,11 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     browsers.shot(page, "scout")
     drive.play_to_end(page, drive.play_scout_turn, rng)
     check_finished(server, page, table, token)
+    assert page.get_attribute("#to-lobby", "href") == "/"  # what next: the lobby
+    # How the round ended and each seat's points, as `bigtop play` says them.
+    note = page.inner_text("#scores .round-note")
+    assert note.startswith("Round 1 ended: ") and "P0: captured +" in note, note
+    assert "_" not in note and "unbeaten" not in note and "emptied" not in note, note
     browsers.shot(page, "scout-final")
     # The replay: step back to the start and forward again.
     page.click("#open-replay")
@@ -143,6 +149,8 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
                                           "els => els.map(e => e.textContent)")
         # Every trick line is a whole sentence (a trick of face-down cards has no winner).
         assert not any(line.rstrip().endswith("won by") for line in lines), lines
+        # Which trick it was is said first ("Trick 1: …" at the fifth trick misled).
+        assert not lines or re.fullmatch(r"Last trick \(\d+ of 12\).*", lines[0]), lines
         if not shot and lines:
             browsers.shot(page, "tricky-landing-trick")
             shot = True

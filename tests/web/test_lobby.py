@@ -3,6 +3,7 @@ as a spectator, sit at an open table, recent tables; playing with the keyboard o
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.web import drive
@@ -143,6 +144,14 @@ def test_the_rules_panel_follows_the_table_options(server: Server, browsers: Bro
     page = browsers.new_page()
     drive.fill_lobby_form(page, server.url, "tricky-landing", 3,
                           {1: "bot:random", 2: "bot:random"}, {"rounds": "1"})
+    # The lobby tells what the chosen game is before a table is made (default options).
+    page.click("#game-rules summary")
+    assert "How to play Tricky Landing" in page.inner_text("#game-rules summary")
+    assert page.inner_text("#game-rules-body").startswith("Tricky Landing. Five suits")
+    # The options' explanations carry no rulings' codes ("T1: when a trick has …").
+    hints = page.eval_on_selector_all("#options .hint", "els => els.map(e => e.textContent)")
+    assert hints and not [t for t in hints if re.search(r"\b[GRSTZ]\d+\b", t)], hints
+    assert "When a trick has a lead suit" in " ".join(hints), hints
     page.select_option("#opt-face_down_cards", '"discarded"')
     page.click("#create-button")
     page.wait_for_url("**/table.html?*")

@@ -28,9 +28,13 @@ class _GuardedTyper(typer.Typer):
     """A Typer app whose commands turn any escaping exception into :func:`fail`."""
 
     def command(self, *args: Any, **kwargs: Any) -> Callable[[_F], _F]:
-        register = super().command(*args, **kwargs)
-
         def decorator(f: _F) -> _F:
+            # The command list of `bigtop --help` keeps the docstring's line breaks; its
+            # short help is the first paragraph as one line, so rich wraps it to the screen.
+            short = " ".join((f.__doc__ or "").split("\n\n")[0].split())
+            register = super(_GuardedTyper, self).command(
+                *args, **({"short_help": short} if short else {}) | kwargs)
+
             @functools.wraps(f)
             def guarded(*a: Any, **kw: Any) -> Any:
                 try:

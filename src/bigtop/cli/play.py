@@ -29,7 +29,6 @@ from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.limits import parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
-from bigtop.core.text import numbers
 from bigtop.games import Teaching, teaching
 
 MOVE_STYLE, CHANCE_STYLE, SUMMARY_STYLE = "", "dim", "bold"
@@ -129,6 +128,10 @@ class Session:
         self.pending: list[tuple[str, str, int]] = []
         """Lines since the last prompt: (text, style, the seat that moved or CHANCE)."""
         self.last_human: int | None = None
+        self.numbers: set[int] | None = None
+        """The move numbers the player was shown this turn (None: every number). A short
+        menu (Tricky Landing's one throw per card: 1, 28, 55, …) takes only its own numbers,
+        so that '2' is not some unlisted throw; 'list' and 'hint' show more."""
         self.viewer = seats.humans[0] if len(seats.humans) == 1 else None
         """Whom the moves are told to: the one human, or everyone (hot-seat: the screen is
         shared, so a Tricky Landing throw is not named to the others)."""
@@ -287,6 +290,8 @@ class Session:
         """The human at ``seat`` chooses a move (commands are handled here)."""
         s = self.state
         legal = s.legal_actions()
+        featured = self.teach.featured(s)
+        self.numbers = None if featured is None else {i for i, _ in featured[0]}
         self._show_turn(seat)
         while True:
             text = self._input(f"P{seat}> ").strip()
@@ -305,6 +310,7 @@ class Session:
             if word == "list":
                 items, _ = self._menu(every=True)
                 self._page(columns(items, self.screen.width))
+                self.numbers = None
                 continue
             if word == "board":
                 for line in self._board(seat):
@@ -335,6 +341,10 @@ class Session:
         if n is not None:
             if not 0 <= n < len(legal):
                 raise BigtopError(f"choose a number from 0 to {len(legal) - 1}")
+            if self.numbers is not None and n not in self.numbers:
+                shown = ", ".join(str(i) for i in sorted(self.numbers)[:4])
+                raise BigtopError(f"{n} is not a listed move: type one of the numbers shown "
+                                  f"({shown}, …), a move in words, or 'list' to number them all")
             return legal[n]
         if text.startswith("{"):
             action = self.game.action_from_json(parse_json_limited(text, "that action"))
@@ -360,6 +370,8 @@ class Session:
         legal = s.legal_actions()
         index = next((i for i, a in enumerate(legal) if a == action), None)
         number = f" (type {index})" if index is not None else ""
+        if index is not None and self.numbers is not None:
+            self.numbers.add(index)
         self.screen.say(f"hint: {s.describe(action, seat)}{number}", "cyan")
 
     def _undo(self) -> bool:
@@ -454,9 +466,13 @@ class Session:
         for line in fit_width(self.state.render(seat).splitlines(), screen.width):
             screen.say(line)
         r = self.state.result()
-        winners = ", ".join(f"P{w}" for w in r["winners"])
+        # Seats named (and "you" marked), each score in the game's own words.
+        you = set(self.seats.humans) if len(self.seats.humans) == 1 else set()
+        name = {q: f"P{q} (you)" if q in you else f"P{q}" for q in range(len(r["scores"]))}
+        scores = ", ".join(f"{name[q]} {self.teach.score_words(self.state, q)}" for q in name)
+        winners = ", ".join(name[w] for w in r["winners"])
         label = "Winner" if len(r["winners"]) == 1 else "Winners (tied)"
-        screen.say(f"Scores: {numbers(r['scores'])}. {label}: {winners}.", "bold")
+        screen.say(f"Scores: {scores}. {label}: {winners}.", "bold")
 
 
 @app.command()

@@ -40,6 +40,9 @@ class Teaching:
     """Which legal actions a move menu shows, as (index, label), and a line saying how to
     reach the others (Tricky Landing: one throw per card); None: every action, labelled
     by ``describe``."""
+    score_words: Callable[[State, int], str]
+    """One seat's final score as the game counts it (Clown 15 Go: "6 cards left", not the
+    engine's score -6); by default the score itself."""
 
     def rules(self, game: Game) -> list[str]:
         """The rules as ``game``'s options play them, one paragraph a line (``* `` starts a
@@ -60,12 +63,18 @@ def _everything(state: State) -> tuple[list[tuple[int, str]], str] | None:
     return None
 
 
+def _the_score(state: State, player: int) -> str:
+    score = state.scores()[player]
+    return f"{score:g}"
+
+
 def teaching(name: str) -> Teaching:
     """The teaching functions of game ``name`` (an UnknownGameError for no such game)."""
     module = importlib.import_module(game_module(name).__name__ + ".teach")
     return Teaching(module.intro, module.rules, module.commands, module.round_summary,
                     getattr(module, "trick_summary", _no_lines),
-                    getattr(module, "featured", _everything))
+                    getattr(module, "featured", _everything),
+                    getattr(module, "score_words", _the_score))
 
 
 __all__ = ["Teaching", "teaching"]

@@ -88,7 +88,7 @@ def test_fits_nowhere_ends_the_turn() -> None:
 def test_g1_placing_is_forced_when_it_fits() -> None:
     """G1: "A turned card that fits somewhere must be placed (the player chooses where)"."""
     s = position(closed=[["R14"], ["O13"]], rows=[R1_TO_7], pending="O8", filler=1)
-    with pytest.raises(IllegalActionError, match="G1"):
+    with pytest.raises(IllegalActionError, match="so it must be placed"):
         s.apply(LayDown())
     v = position(closed=[["R14"], ["O13"]], rows=[R1_TO_7], pending="O8", filler=1,
                  options={"placing": "voluntary"})
@@ -325,7 +325,7 @@ def test_g5_a_turned_one_goes_to_the_middle() -> None:
     s = position(closed=[["R9"], ["R10"]], open=[[], ["O2"]], pending="R1", filler=1)
     assert s.legal_actions() == [NewRow()]
     before = s.to_json()
-    with pytest.raises(IllegalActionError, match="G5"):
+    with pytest.raises(IllegalActionError, match="it goes to the middle and starts a new row"):
         s.apply(ToPile(1))
     assert s.to_json() == before
     t = position(closed=[["R9"], ["R10"]], open=[[], ["O2"]], pending="R1", filler=1,

@@ -152,6 +152,6 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
         # checked when the turn ends.)
         if not s.placed_this_turn and (s.quiet_turns >= o.stall_rounds * still_in
                                        or s.pass_streak >= still_in):
-            raise InvalidStateError("quiet_turns has reached the stall limit (ruling G3)")
+            raise InvalidStateError("quiet_turns has reached the stall limit")
     s.end_reason = reason
     return s

@@ -318,7 +318,7 @@ class Clown15GoState(State[Clown15GoGame]):
             if isinstance(action, TurnOver | Pass):
                 return "you have a turned card: place it (or lay it down)"
             if isinstance(action, LayDown):
-                return "the turned card fits somewhere, so it must be placed (ruling G1)"
+                return "the turned card fits somewhere, so it must be placed"
         else:
             if isinstance(action, LayDown | ToOwnPile):
                 return "there is no turned card (turn one over first)"
@@ -332,14 +332,14 @@ class Clown15GoState(State[Clown15GoGame]):
         if isinstance(action, ToPile) and action.player == self.to_act:
             return "you cannot place on your own open pile this way"
         if isinstance(action, TurnOver):
-            return "your closed pile is empty and your open pile has one card: pass (G2)"
+            return "your closed pile is empty and your open pile has one card: pass"
         if isinstance(action, Pass):
             return "you can still turn a card over"
         card = self._source_text()
         in_play = self.card_in_play()
         if (isinstance(action, ToPile | ToOwnPile) and in_play is not None
                 and in_play % HIGHEST == 0 and not self.game.options.one_on_pile):
-            return f"{card} is a 1: it goes to the middle and starts a new row (ruling G5)"
+            return f"{card} is a 1: it goes to the middle and starts a new row"
         if isinstance(action, Borrow) and self.game.options.borrowing_when == "placing":
             if in_play is None:
                 return "you may borrow only to put your own card in the middle on it"

@@ -75,6 +75,22 @@ def commands(game: Game) -> str:
             + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".")
 
 
+def score_words(state: State, player: int) -> str:
+    """A final score as the game counts it: the cards left (and the points with the points
+    rule), never the engine's score, which is minus the cards left.
+
+    >>> from bigtop import new_state
+    >>> s = new_state("clown-15-go", players=2, seed=1)
+    >>> score_words(s, 0)
+    '60 cards left'
+    """
+    assert isinstance(state, Clown15GoState)
+    cards = f"{count(state.cards_left(player), 'card')} left"
+    if not state.game.options.points:
+        return cards
+    return f"{count(state.points[player], 'point')}, {cards}"
+
+
 def round_summary(before: State, after: State) -> list[str]:
     """How the game ended and everyone's cards (and points), when the action from
     ``before`` to ``after`` ended it; a line when a player went out; otherwise nothing."""

@@ -85,6 +85,15 @@ def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:
     return items, "Insert the scouted card: its numbers as it will show, and the position."
 
 
+ENDING_WORDS: dict[str, str] = {
+    "emptied": "P{player} played their last card",
+    "unbeaten": "play came back to P{player}, whose set nobody beat (everyone else only scouted)",
+}
+"""How a round ended, in words (the keys are the round log's ``ending``; ``{player}`` is the
+player who emptied their hand, or the owner of the unbeaten set). The table page's SCOUT
+module says the same (tests/web/test_docs.py keeps the two alike)."""
+
+
 def round_summary(before: State, after: State) -> list[str]:
     """How the round ended and each player's points, when the action from ``before`` to
     ``after`` ended a round; otherwise nothing."""
@@ -96,11 +105,9 @@ def round_summary(before: State, after: State) -> list[str]:
     rec = after.round_log[r]
     scores = after.round_scores[r]
     ending = rec["ending"]
-    if ending == "emptied":
-        why = f"P{before.to_act} played their last card."
-    elif ending == "unbeaten":
-        why = (f"play came back to P{before.active_owner}, whose set nobody beat "
-               "(everyone else only scouted).")
+    if ending in ENDING_WORDS:
+        who = before.to_act if ending == "emptied" else before.active_owner
+        why = ENDING_WORDS[str(ending)].format(player=who) + "."
     else:
         why = f"the round ended ({str(ending).replace('-', ' ')})."
     lines = [f"Round {r + 1} of {g.rounds} over: {why}"]

@@ -176,7 +176,7 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
     if s.hole_ball[game.six] >= 0:
         raise InvalidStateError("the 6-point hole is filled, so this game is over")
     if s._balls_gone():
-        raise InvalidStateError("every ball lies in a hole, so this game is over (Z14)")
+        raise InvalidStateError("every ball lies in a hole, so this game is over")
     if opts.drop_on_stop:
         for k, f in enumerate(s.clown_field):
             h = game.hole_at[f] if f >= 0 else -1

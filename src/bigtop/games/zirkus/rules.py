@@ -518,7 +518,7 @@ class ZirkusState(State[ZirkusGame]):
             return f"clown {k} already holds {CLOWN_CAPACITY} balls"
         if isinstance(action, Move):
             if not stack:
-                return f"clown {k} holds no balls, so it cannot move (Z1)"
+                return f"clown {k} holds no balls, so it cannot move"
             if face not in ("black", "white") and COLOURS[stack[-1]] != face:
                 return f"the top ball of clown {k} is {COLOURS[stack[-1]]}, not {face}"
             if set(action.steps) - set(STEPS) or not action.steps:

@@ -73,3 +73,34 @@ export function sleep(ms) {
 export function seatName(seat, mySeat) {
   return seat === mySeat ? `P${seat} (you)` : `P${seat}`;
 }
+
+/**
+ * The engine's rules text as elements (GET /api/games: rules, GET /api/tables/{id}/rules):
+ * one paragraph a line, "* " starting a list item; short heads before a colon in bold;
+ * always as text, never as HTML. rulesNodes(["Show: play …", "* Pass: …"]) → [p, ul].
+ */
+export function rulesNodes(lines) {
+  const parts = [];
+  let items = null; // the lines of the list being read
+  const HEAD = /^([^:.,;]{1,20}): /; // "Show: …", "White: …": what an item is about
+  const endList = () => {
+    if (!items) return;
+    // Heads are bold only when every item of the list has one (else the list looks uneven).
+    const bold = items.every((line) => HEAD.test(line));
+    parts.push(h("ul", {}, items.map((line) => {
+      const head = bold && HEAD.exec(line)[1];
+      return head ? h("li", {}, h("strong", {}, head), line.slice(head.length)) : h("li", {}, line);
+    })));
+    items = null;
+  };
+  for (const line of lines) {
+    if (line.startsWith("* ")) {
+      (items ??= []).push(line.slice(2));
+    } else {
+      endList();
+      parts.push(h("p", {}, line));
+    }
+  }
+  endList();
+  return parts;
+}

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, players, seats, rule options), copy invite links, join or
 // watch open tables, and go back to tables this browser sat at.
 import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
-import { copyText, fill, h } from "./dom.js";
+import { copyText, fill, h, rulesNodes } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const state = {games: [], levels: [], defaultLevel: null};
@@ -67,14 +67,23 @@ function optionInput(opt) {
     h("span", {class: "hint"}, firstLine(opt.doc), ` (default ${JSON.stringify(opt.default)})`));
 }
 
+/** An option's explanation in the lobby: its first line without the rulings' codes, which
+ * mean nothing to a player ("S1: when a player may …" → "When a player may …"). */
 function firstLine(text) {
-  const line = (text || "").split("\n")[0];
+  const bare = (text || "").split("\n")[0]
+    .replace(/^[A-Z]\d+(?: \([^)]*\))?: /, "") // "T1: ", "R1 (not in the rulings file): "
+    .replace(/ \([A-Z]\d+\)/g, ""); // "Variant secret clown (Z5): …"
+  const line = bare.charAt(0).toUpperCase() + bare.slice(1);
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
 
 function drawOptions() {
   const game = currentGame();
   $("game-hint").textContent = `${game.min_players}–${game.max_players} players`;
+  // What the game is, before choosing it: the engine's rules for the default options (a
+  // table's own page shows them for its options).
+  $("game-rules-title").textContent = `How to play ${game.title} (the rules with the default options)`;
+  fill($("game-rules-body"), rulesNodes(game.rules || []));
   fill($("options"), game.options.map(optionInput));
 }
 
@@ -149,6 +158,8 @@ async function create(ev) {
     myLink ? h("a", {href: myLink, class: "act legal", id: "go-to-table"}, "Go to my seat")
       : h("a", {href: tableUrl(made.table), class: "act", id: "go-to-table"}, "Watch the table"));
   box.hidden = false;
+  // Below a long form (the rule options open, a phone): the links must not go unseen.
+  box.scrollIntoView({block: "nearest"});
   drawRecent();
   drawOpen();
 }

@@ -3,7 +3,7 @@
 // whose turn it is, the server's message for an illegal attempt, the rules panel, the move
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
 import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
-import { copyText, fill, h, sleep } from "./dom.js";
+import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
 import { roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
@@ -168,7 +168,12 @@ function drawScores(view) {
     // In words, never the engine's code ("six-hole"); games without one say nothing.
     const why = page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
-    if (!page.replay) parts.push(h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"));
+    if (!page.replay) {
+      parts.push(h("p", {class: "end-buttons"},
+        h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"),
+        // What next: another game starts in the lobby (the "bigtop" at the top is a link too).
+        h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby")));
+    }
   }
   if (view.picture && !page.replay) {
     // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
@@ -180,9 +185,16 @@ function drawScores(view) {
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));
     parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+    if (info.notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
   }
   fill(box, parts);
   box.hidden = !parts.length;
+}
+
+/** How a round ended and where each seat's points came from (a module's `notes`). */
+function roundNote(note) {
+  return h("div", {class: "round-note"}, h("p", {}, note.why),
+    h("ul", {}, note.points.map((line) => h("li", {}, line))));
 }
 
 /** One seat's final score as the game counts it (Clown 15 Go: cards left, not "-13"). */
@@ -195,13 +207,19 @@ function drawSummary(view) {
   const info = page.module.rounds(view.observation);
   const box = $("summary");
   if (page.replay || info.rounds.length <= page.summarySeen || view.result) {
-    if (view.result) page.summarySeen = info.rounds.length;
+    if (view.result) {
+      // The final scores hold every round: an earlier round's box left open would say
+      // "Round 2 is over" beside them.
+      page.summarySeen = info.rounds.length;
+      box.hidden = true;
+    }
     return;
   }
   const r = info.rounds.length;
   page.summarySeen = r;
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
+    info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
     h("button", {type: "button", class: "act", id: "summary-close", onclick: () => { box.hidden = true; }}, "Continue"));
   box.hidden = false;
 }
@@ -235,6 +253,8 @@ function drawAll(view) {
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
     status: view.status, seat: view.seat ?? ""});
   page.module.render($("board"), ctx);
+  // Only a seat still playing has forced moves (not a spectator, not after the end).
+  $("auto-forced-line").hidden = !page.module.autoForced || view.seat === null || ctx.over;
   drawStatus(view);
   if (!page.replay) {
     drawLog(view);
@@ -337,6 +357,7 @@ async function openReplay() {
   const data = await api.replay(page.table, page.token);
   page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: []};
   $("replay").hidden = false;
+  $("summary").hidden = true;
   await replayTo(data.steps.length);
   page.replay.rounds = await roundStarts();
   fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
@@ -397,34 +418,12 @@ function closeReplay() {
 // -- rules ----------------------------------------------------------------------------------
 
 /**
- * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules: one
- * paragraph a line, "* " starting a list item; short heads before a colon in bold),
- * always as text, never as HTML; then the game's notes on this configuration and the
- * module's hint on moving on this page.
+ * The engine's rules text as the table's options play them (GET /api/tables/{id}/rules, drawn
+ * by dom.js rulesNodes), then the game's notes on this configuration and the module's hint
+ * on moving on this page.
  */
 function showRules(rules) {
-  const parts = [];
-  let items = null; // the lines of the list being read
-  const HEAD = /^([^:.,;]{1,20}): /; // "Show: …", "White: …": what an item is about
-  const endList = () => {
-    if (!items) return;
-    // Heads are bold only when every item of the list has one (else the list looks uneven).
-    const bold = items.every((line) => HEAD.test(line));
-    parts.push(h("ul", {}, items.map((line) => {
-      const head = bold && HEAD.exec(line)[1];
-      return head ? h("li", {}, h("strong", {}, head), line.slice(head.length)) : h("li", {}, line);
-    })));
-    items = null;
-  };
-  for (const line of rules ? rules.rules : []) {
-    if (line.startsWith("* ")) {
-      (items ??= []).push(line.slice(2));
-    } else {
-      endList();
-      parts.push(h("p", {}, line));
-    }
-  }
-  endList();
+  const parts = rulesNodes(rules ? rules.rules : []);
   if (!rules) parts.push(h("p", {class: "error"}, "The rules could not be loaded."));
   for (const note of rules ? rules.notes : []) parts.push(h("p", {class: "note"}, note));
   parts.push(h("p", {class: "how-to"}, h("strong", {}, "On this page: "), page.module.howTo));
@@ -473,7 +472,6 @@ async function start() {
   document.title = `${view.title} — bigtop`;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
-  $("auto-forced-line").hidden = !page.module.autoForced;
   if (token && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
   page.summarySeen = page.module.rounds(view.observation).rounds.length;
   $("copy-spectate").onclick = () => copyText(tableUrl(table));

@@ -129,6 +129,11 @@ function controls(obs, ctx) {
       h("span", {class: "hint"}, "then pick a + between two cards of your hand")));
     return out;
   }
+  if (obs.phase === "show") {
+    // The second half of Scout & Show: only shows are possible now, and the page says why.
+    out.push(h("p", {class: "hint", id: "scout-show-hint"},
+      "Scout & Show: now show a set from your hand that beats the active set."));
+  }
   const buttons = [];
   if (ui.start !== null) {
     const sel = {type: "show", start: ui.start, length: ui.length};
@@ -172,6 +177,27 @@ export default {
   roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
   roundLabel: (r) => `Round ${r + 1}`,
   rounds(obs) {
-    return {rounds: obs.round_scores, totals: obs.totals};
+    return {rounds: obs.round_scores, totals: obs.totals, notes: obs.round_log.map((rec, r) => roundNote(obs, rec, r))};
   },
 };
+
+/** How round `r` ended, in the engine's words (games/scout/teach.py ENDING_WORDS;
+ * tests/web/test_docs.py keeps the two the same), and where each seat's points came from. */
+function roundNote(obs, rec, r) {
+  const emptied = rec.hand.indexOf(0);
+  // The owner of an unbeaten set pays nothing for their hand; without that rule (or after
+  // a scouted-away set) the last round's owner is still on the table.
+  const owner = rec.exempt ?? (r === obs.round_log.length - 1 && obs.finished ? obs.active_owner : null);
+  const player = rec.ending === "emptied" ? emptied : owner;
+  const words = {
+    "emptied": `P${player} played their last card`,
+    "unbeaten": `play came back to P${player}, whose set nobody beat (everyone else only scouted)`,
+  };
+  const why = player !== null && player >= 0 && words[rec.ending] ? words[rec.ending] : "the round ended";
+  const points = obs.round_scores[r].map((score, q) => {
+    const hand = rec.hand[q];
+    const pays = rec.exempt === q ? `${hand} in hand (not counted)` : hand ? `hand -${hand}` : "hand empty";
+    return `P${q}: captured +${rec.captured[q]}, tokens +${rec.scout_tokens[q]}, ${pays} = ${score >= 0 ? "+" : ""}${score}`;
+  });
+  return {why: `Round ${r + 1} ended: ${why}.`, points};
+}

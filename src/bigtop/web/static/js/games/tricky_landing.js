@@ -198,16 +198,25 @@ function trickText(obs) {
   if (obs.table.length || !obs.last_trick) return null;
   const res = obs.last_trick.resolution;
   const table = obs.last_trick.table;
-  const lines = res.tricks.map((t, i) => {
-    if (!t.winners.length) {
-      // Nobody wins a trick of face-down cards (the engine's describe_resolution words).
-      const gone = t.members.length === 1 ? "discarded" : `all ${t.members.length} discarded`;
-      return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `Trick ${i + 1}: every card face down, ${gone}`);
-    }
-    const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
-    const who = t.winners.map((w) => `P${table[w].player}`).join(" and ");
-    return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `Trick ${i + 1}: ${lead}, won by ${who}`);
-  });
+  // Which trick of the round this was: the one before the current, or a round's last.
+  const number = obs.trick > 0 ? obs.trick : obs.tricks_per_round;
+  // Several groups of cards may touch the target: each is a trick of its own (the rules'
+  // word), numbered like the picture's colours; a single one needs no number.
+  const several = res.tricks.length > 1;
+  const lines = [h("li", {class: "head"}, `Last trick (${number} of ${obs.tricks_per_round})${several ? `: ${res.tricks.length} groups touched the target` : ""}`),
+    ...res.tricks.map((t, i) => {
+      const name = several ? `Trick ${i + 1}: ` : "";
+      if (!t.winners.length) {
+        // Nobody wins a trick of face-down cards (the engine's describe_resolution words).
+        const gone = t.members.length === 1 ? "discarded" : `all ${t.members.length} discarded`;
+        return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `${name}every card face down, ${gone}`);
+      }
+      const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
+      const who = t.winners.map((w) => `P${table[w].player}`).join(" and ");
+      const took = t.taken.map((x) => x.length).reduce((a, b) => a + b, 0);
+      return h("li", {style: `color:${TRICK[i % TRICK.length]}`},
+        `${name}${lead}, won by ${who} (${took} card${took === 1 ? "" : "s"})`);
+    })];
   if (res.missed.length) {
     lines.push(h("li", {}, `Missed: ${res.missed.map((m) => `P${table[m].player}`).join(", ")}` +
       (res.new_trump !== null ? ` — the new trump: ${cardName(obs.trump_card)}` : "")));
