@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -75,9 +76,10 @@ class Clock:
     while and is not what is measured)."""
 
     def __init__(self, clients: int, seconds: float, warmup: float,
-                 cpu: Callable[[], float]) -> None:
+                 cpu: Callable[[], tuple[float, float]]) -> None:
         self.cpu = cpu
-        self.cpu0 = self.client_cpu0 = 0.0
+        self.cpu0 = (0.0, 0.0)
+        self.client_cpu0 = 0.0
         self.waiting = clients
         self.seconds = seconds
         self.warmup = warmup
@@ -165,7 +167,8 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
 
 
 async def run(bases: list[str], n: int, seconds: float, warmup: float,
-              think: Callable[[], float], moves_over: str, cpu: Callable[[], float]
+              think: Callable[[], float], moves_over: str,
+              cpu: Callable[[], tuple[float, float]]
               ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=HTTP_IN_FLIGHT,
                           max_keepalive_connections=HTTP_IN_FLIGHT)
@@ -183,7 +186,9 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
                                   movers[seat % len(movers)], clock, think)
                            for t in tables for seat in (0, 1)))
     elapsed = time.monotonic() - clock.counted_from
-    cpu_used = cpu() - clock.cpu0
+    cpu_now = cpu()
+    cpu_used = cpu_now[0] - clock.cpu0[0]
+    system = cpu_now[1] - clock.cpu0[1]
     client_cpu = time.process_time() - clock.client_cpu0
     for api in apis:
         await api.aclose()
@@ -198,14 +203,24 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
             # CPU the servers (and this client) spent per move during the run: figures
             # that do not depend on how busy the machine was
             "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, moves), 3),
-            "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, moves), 3)}
+            "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, moves), 3),
+            # the part of the servers' CPU spent in the kernel (sockets, wake-ups)
+            "server_system_share": round(system / cpu_used, 2) if cpu_used else None}
 
 
-def _cpu_seconds(server: Server) -> float:
-    """User + system CPU time of a server process so far (Linux /proc)."""
+def _cpu_seconds(server: Server) -> tuple[float, float]:
+    """User + system CPU time of a server process so far, and the system part (Linux
+    /proc)."""
     assert server.proc is not None
     fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, int(fields[12]) / tick
+
+
+def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
+    """:func:`_cpu_seconds` of all the servers together."""
+    times = [_cpu_seconds(s) for s in servers]
+    return sum(t for t, _ in times), sum(k for _, k in times)
 
 
 def main() -> None:
@@ -245,7 +260,7 @@ def main() -> None:
                 warmup = high if args.warmup is None else args.warmup
                 out = asyncio.run(run([s.base for s in servers], n, args.seconds, warmup,
                                       think, args.moves,
-                                      lambda servers=servers: sum(map(_cpu_seconds, servers))))
+                                      functools.partial(_servers_cpu, servers)))
             finally:
                 for s in servers:
                     s.stop()

@@ -81,7 +81,8 @@ against (version, seats, status)."""
 # The same two statements for SQLite's own driver (sqlite3), in the order of ``_store_sqlite``'s
 # parameters: a move is the server's hottest write, and SQLAlchemy's execution layer (its
 # compiled-statement context, bind processors, the begin event) cost more per move than
-# SQLite's work. The schema is still the one in ``schema.py`` (a test compares both paths).
+# SQLite's work. The schema is still the one in ``schema.py``; what this path writes is
+# read back through SQLAlchemy (every table rebuilt from its log in the storage tests).
 _SQLITE_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by_bot, "
                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
 _SQLITE_STORE_VERSION = ("UPDATE tables SET version = ?, updated_at = ?, status = ?, "
