@@ -5,9 +5,11 @@ thinking is measured). Each person holds a WebSocket; the one to move waits ``--
 seconds (default 1: each table makes about one move a second, so N tables offer N moves a
 second) and sends the move over its WebSocket (``--moves http``: as a POST). A move's
 latency runs from sending it to the moment *both* clients of the table have the view of the
-new version. Reported: moves per second over the run, p50/p99 latency, and the CPU time per
-move of the servers and of this client process (which do not depend on how busy the
-machine is).
+new version. Reported: moves served per second over the run (both clients had them in it),
+p50/p99 latency of the moves sent in it, and the CPU time the servers and this client
+process spent in it per move served (figures that do not depend on how busy the machine
+is; a saturated server also answers, seconds late, moves sent before the run, so they are
+counted where the work is done).
 
 The tables start out of step: each table's first move waits a random part of one think
 time, so the offered load is N moves a second spread over the second, as N people who sat
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
@@ -68,6 +71,7 @@ class Table:
         self.latencies: list[float] = []
         self.finished = False
         self.errors = 0
+        self.served = 0  # moves both clients had in full during the counted time
 
 
 class Clock:
@@ -75,9 +79,10 @@ class Clock:
     while and is not what is measured)."""
 
     def __init__(self, clients: int, seconds: float, warmup: float,
-                 cpu: Callable[[], float]) -> None:
+                 cpu: Callable[[], tuple[float, float]]) -> None:
         self.cpu = cpu
-        self.cpu0 = self.client_cpu0 = 0.0
+        self.cpu0 = self.cpu1 = (0.0, 0.0)
+        self.client_cpu0 = self.client_cpu1 = 0.0
         self.waiting = clients
         self.seconds = seconds
         self.warmup = warmup
@@ -91,13 +96,21 @@ class Clock:
             self.counted_from = self.start + self.warmup
             self.deadline = self.counted_from + self.seconds
             self.go.set()
-            asyncio.get_running_loop().call_later(self.warmup, self._counting)
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.warmup, self._counting)
+            loop.call_later(self.warmup + self.seconds, self._counted)
         await self.go.wait()
 
     def _counting(self) -> None:
         """CPU time counts from the end of the warm-up."""
         self.cpu0 = self.cpu()
         self.client_cpu0 = time.process_time()
+
+    def _counted(self) -> None:
+        """CPU time counts up to the end of the run (not the closing of every socket after
+        it)."""
+        self.cpu1 = self.cpu()
+        self.client_cpu1 = time.process_time()
 
 
 class Mover:
@@ -143,8 +156,11 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
             table.seen[seat] = max(table.seen[seat], v)
             if min(table.seen) >= v and (v - 1) in table.sent_at:
                 sent = table.sent_at.pop(v - 1)
+                now = time.monotonic()
                 if sent >= clock.counted_from:
-                    table.latencies.append(time.monotonic() - sent)
+                    table.latencies.append(now - sent)
+                if clock.counted_from <= now <= deadline:
+                    table.served += 1
             if view["status"] != "playing":
                 table.finished = True
                 break
@@ -165,7 +181,8 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
 
 
 async def run(bases: list[str], n: int, seconds: float, warmup: float,
-              think: Callable[[], float], moves_over: str, cpu: Callable[[], float]
+              think: Callable[[], float], moves_over: str,
+              cpu: Callable[[], tuple[float, float]]
               ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=HTTP_IN_FLIGHT,
                           max_keepalive_connections=HTTP_IN_FLIGHT)
@@ -182,30 +199,43 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
                                   movers[seat % len(movers)], clock, think)
                            for t in tables for seat in (0, 1)))
-    elapsed = time.monotonic() - clock.counted_from
-    cpu_used = cpu() - clock.cpu0
-    client_cpu = time.process_time() - clock.client_cpu0
+    elapsed = clock.seconds
+    cpu_used = clock.cpu1[0] - clock.cpu0[0]
+    system = clock.cpu1[1] - clock.cpu0[1]
+    client_cpu = clock.client_cpu1 - clock.client_cpu0
     for api in apis:
         await api.aclose()
     lat = sorted(x for t in tables for x in t.latencies)
     moves = len(lat)
+    served = sum(t.served for t in tables)
     return {"tables": n, "seconds": round(elapsed, 1), "moves": moves,
-            "moves_per_s": round(moves / elapsed, 1),
+            "moves_per_s": round(served / elapsed, 1),
             "refused": sum(t.errors for t in tables),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
             "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
             if lat else None,
-            # CPU the servers (and this client) spent per move during the run: figures
-            # that do not depend on how busy the machine was
-            "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, moves), 3),
-            "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, moves), 3)}
+            # CPU the servers (and this client) spent during the counted time per move
+            # served in it (also the moves sent before it, which a saturated server
+            # answers seconds late): figures that do not depend on how busy the machine was
+            "server_cpu_ms_per_move": round(1000 * cpu_used / max(1, served), 3),
+            "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, served), 3),
+            # the part of the servers' CPU spent in the kernel (sockets, wake-ups)
+            "server_system_share": round(system / cpu_used, 2) if cpu_used else None}
 
 
-def _cpu_seconds(server: Server) -> float:
-    """User + system CPU time of a server process so far (Linux /proc)."""
+def _cpu_seconds(server: Server) -> tuple[float, float]:
+    """User + system CPU time of a server process so far, and the system part (Linux
+    /proc)."""
     assert server.proc is not None
     fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, int(fields[12]) / tick
+
+
+def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
+    """:func:`_cpu_seconds` of all the servers together."""
+    times = [_cpu_seconds(s) for s in servers]
+    return sum(t for t, _ in times), sum(k for _, k in times)
 
 
 def main() -> None:
@@ -245,7 +275,7 @@ def main() -> None:
                 warmup = high if args.warmup is None else args.warmup
                 out = asyncio.run(run([s.base for s in servers], n, args.seconds, warmup,
                                       think, args.moves,
-                                      lambda servers=servers: sum(map(_cpu_seconds, servers))))
+                                      functools.partial(_servers_cpu, servers)))
             finally:
                 for s in servers:
                     s.stop()

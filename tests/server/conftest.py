@@ -26,7 +26,9 @@ def make_client(db_url: str, **settings: Any) -> TestClient:
     limits = settings.pop("limits", Limits())
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
                  **settings)
-    return TestClient(create_app(s))
+    # On uvloop, as `bigtop serve` runs (the server's code must not depend on asyncio's
+    # own loop).
+    return TestClient(create_app(s), backend_options={"use_uvloop": True})
 
 
 @pytest.fixture

@@ -6,12 +6,17 @@ import dataclasses
 import errno
 import os
 import socket
+import sys
 from typing import Annotated
 
 import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
+
+EVENT_LOOP = "uvloop" if sys.platform != "win32" else "asyncio"
+"""uvicorn's event loop, named (not "auto", which would quietly fall back to asyncio's, a
+tenth more CPU per move): uvloop, a dependency wherever it exists."""
 
 
 def port_is_free(host: str, port: int) -> None:
@@ -82,4 +87,4 @@ def serve(
     err.print(f"bigtop server on http://{host}:{port} (API docs at /docs), database {url}")
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=settings.limits.max_ws_message_bytes,
-                log_level="warning")
+                log_level="warning", loop=EVENT_LOOP, http="httptools")

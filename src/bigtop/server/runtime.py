@@ -1,8 +1,9 @@
 """What a running worker holds besides the database: its WebSocket connections, the bot
 pool, per-connection move rates, and the PostgreSQL listener that hears other workers' moves.
 
-Database work is synchronous and runs in threads (the event loop's pool); bots run in the
-process pool; the event loop only routes messages.
+Database work is synchronous and runs off the event loop (:meth:`Runtime.db`: on SQLite in
+one thread of its own, on PostgreSQL in the loop's pool); bots run in the process pool; the
+event loop only routes messages.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import functools
 import json
 import logging
+import queue
 import threading
 import time
 from collections import OrderedDict
@@ -27,7 +29,7 @@ from bigtop.core.registry import game_module
 from bigtop.server import errors
 from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.service import NOTIFY_CHANNEL, Loaded, TableService
+from bigtop.server.service import NOTIFY_CHANNEL, Loaded, LogEntry, TableService
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
 
@@ -54,11 +56,67 @@ def dumps(value: Any) -> str:
 
 
 async def in_thread(fn: Callable[..., T], *args: Any) -> T:
-    """Run blocking (database) work off the event loop, in the loop's thread pool (plain
-    asyncio: a move hands off a few times, and anyio's cancel scopes and capacity limiter
-    cost more than the handing off itself). Measured: the event loop doing the SQLite work
-    itself spends less CPU per move but answers later, since every disk write stops it."""
+    """Run blocking work off the event loop, in the loop's thread pool (plain asyncio: a
+    move hands off a few times, and anyio's cancel scopes and capacity limiter cost more
+    than the handing off itself). Database work goes through :meth:`Runtime.db`."""
     return await asyncio.get_running_loop().run_in_executor(None, functools.partial(fn, *args))
+
+
+class DatabaseThread:
+    """One thread that does a worker's SQLite work in turn, handed over with as little as
+    Python allows: a job in a :class:`queue.SimpleQueue`, its answer set on an asyncio future
+    by ``call_soon_threadsafe``. SQLite has one writer at a time anyway; a pool's threads
+    would wake up only to queue for its write lock and the GIL, and ``run_in_executor``'s
+    futures, work items and callbacks cost more per move than its SQL (seen in a profile).
+
+    >>> import asyncio
+    >>> db = DatabaseThread()
+    >>> asyncio.run(db.run(sum, [1, 2]))
+    3
+    >>> asyncio.run(db.run(int, "x"))
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid literal for int() with base 10: 'x'
+    >>> db.close()
+    """
+
+    def __init__(self, name: str = "bigtop-db") -> None:
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the database thread: its result, or its exception raised."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((loop, future, fn, args))
+        return await future
+
+    def close(self) -> None:
+        """Stop after the jobs already handed over; waits for the thread."""
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            loop, future, fn, args = job
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                try:
+                    result = fn(*args)
+                except BaseException as e:  # handed to the awaiting task, as an executor does
+                    loop.call_soon_threadsafe(_fail, future, e)
+                else:
+                    loop.call_soon_threadsafe(_succeed, future, result)
+
+
+def _succeed(future: asyncio.Future[Any], result: Any) -> None:
+    if not future.done():  # not cancelled meanwhile
+        future.set_result(result)
+
+
+def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)
 
 
 class RateLimiter:
@@ -105,6 +163,9 @@ class Connection:
     sent_version: int = -1
     sent_rev: int = -1
     sent_ids: set[str] = field(default_factory=set)
+    """The ids of every log entry sent (or, on connecting, known to the client)."""
+    sent_log: tuple[LogEntry, ...] = ()
+    """The log of the table as of the last message."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -129,10 +190,23 @@ class Runtime:
         self._listener: threading.Thread | None = None
         self._collector: Collector | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        # SQLite: one thread of its own (DatabaseThread). PostgreSQL's statements are round
+        # trips to a server that works on several at once: the loop's pool.
+        self._db: DatabaseThread | None = None
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run database work (a :class:`TableService` method) off the event loop (the
+        event loop doing SQLite's work itself spends less CPU per move but answers later,
+        since every disk write stops it: measured)."""
+        if self._db is not None:
+            return await self._db.run(fn, *args)
+        return await in_thread(fn, *args)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        if self.service.engine.dialect.name == "sqlite":
+            self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
@@ -160,6 +234,9 @@ class Runtime:
             await in_thread(lambda: self._pool.shutdown(wait=True, cancel_futures=True))
         if self._listener is not None:
             await in_thread(self._listener.join, 5.0)
+        if self._db is not None:  # its last statement ends before the engine is disposed
+            await in_thread(self._db.close)
+            self._db = None
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -185,44 +262,43 @@ class Runtime:
         return part
 
     def view_text(self, loaded: Loaded, seat: int | None, since: int | None = None,
-                  skip: set[str] | None = None, log_since: int | None = None) -> str:
+                  entries: tuple[LogEntry, ...] | None = None,
+                  log_since: int | None = None) -> str:
         """:meth:`view` as JSON text, made once for every connection and answer that gets
         the same view (the same table version, seat and new log entries): a mover's HTTP
-        answer and its WebSocket update, a seat open in two tabs, spectators.
-        ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
-        view = self.view(loaded, seat, since, skip)
-        if log_since is not None:
-            view["log_since"] = log_since
-        entries = view["log"]
+        answer and its WebSocket update, a seat open in two tabs, spectators."""
+        if entries is None:
+            entries = log_after(loaded, since)
+        if log_since is None:
+            log_since = -1 if since is None else since
         if len(entries) > 8:  # a whole log: sent once per connection, not worth keeping
-            return dumps(view)
+            return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         m = loaded.meta
-        key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
-               view["log_since"], tuple(e["id"] for e in entries))
+        key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat, log_since,
+               tuple(e.id for e in entries))
         with self._views_lock:
             hit = self._texts.get(key)
             if hit is not None:
                 self._texts.move_to_end(key)
                 return hit
-        text = dumps(view)
+        text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         with self._views_lock:
             self._texts[key] = text
             while len(self._texts) > VIEW_CACHE:
                 self._texts.popitem(last=False)
         return text
 
-    def view(self, loaded: Loaded, seat: int | None, since: int | None = None,
-             skip: set[str] | None = None) -> dict[str, Any]:
+    def view(self, loaded: Loaded, seat: int | None, since: int | None = None, *,
+             entries: tuple[LogEntry, ...] | None = None,
+             log_since: int | None = None) -> dict[str, Any]:
         """A whole view for ``seat``: the table, the seat part and the public log (all of
-        it; the entries after version ``since``; or those whose ids are not in ``skip``)."""
+        it, or the entries after version ``since``, or the ``entries`` given).
+        ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
         m = loaded.meta
-        if skip is not None:
-            entries = tuple(e for e in loaded.log if e.id not in skip)
-        elif since is not None:
-            entries = tuple(e for e in loaded.log
-                            if e.version > since or (e.kind != "move" and e.version == since))
-        else:
-            entries = loaded.log
+        if entries is None:
+            entries = log_after(loaded, since)
+        if log_since is None:
+            log_since = -1 if since is None else since
         part = self.seat_part(loaded, seat)
         base = self.settings.base_url
         picture = f"{base}/api/tables/{m.id}/picture.svg" if has_picture(m.game) else None
@@ -233,7 +309,7 @@ class Runtime:
             "seats": [seat_info(s) for s in loaded.seats],
             "observation": part["observation"], "legal_actions": part["legal_actions"],
             "log": [e.to_json() for e in entries],
-            "log_since": -1 if since is None else since,
+            "log_since": log_since,
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
         }
@@ -249,7 +325,7 @@ class Runtime:
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await in_thread(self.service.touch, loaded.table_id, seat)
+        changed = await self.db(self.service.touch, loaded.table_id, seat)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -278,13 +354,25 @@ class Runtime:
             # Never an older or the same view again (updates may arrive out of order).
             if not first and (m.version, m.seat_rev) <= (conn.sent_version, conn.sent_rev):
                 return
+            log = loaded.log
             if first:
                 text = self.view_text(loaded, conn.seat, since=since)
+                conn.sent_ids.update(e.id for e in log)
             else:
-                text = self.view_text(loaded, conn.seat, skip=conn.sent_ids,
+                # Usually the log only grew at its end since the last message: compared in
+                # C (the same entry objects) rather than entry by entry in Python, which at
+                # a long game's few hundred entries cost as much as the view itself. A log
+                # rebuilt from the database (events first) falls back to the ids.
+                n = len(conn.sent_log)
+                if log[:n] == conn.sent_log:
+                    new = log[n:]
+                else:
+                    new = tuple(e for e in log if e.id not in conn.sent_ids)
+                text = self.view_text(loaded, conn.seat, entries=new,
                                       log_since=conn.sent_version)
+                conn.sent_ids.update(e.id for e in new)
+            conn.sent_log = log
             conn.sent_version, conn.sent_rev = m.version, m.seat_rev
-            conn.sent_ids.update(e.id for e in loaded.log)
             await conn.ws.send_text('{"type":"view","view":' + text + "}")
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
@@ -293,7 +381,7 @@ class Runtime:
         if not conns:
             return
         if loaded is None:
-            loaded = await in_thread(self.service.load, table_id)
+            loaded = await self.db(self.service.load, table_id)
         for conn in conns:
             try:
                 await self.send(conn, loaded)
@@ -329,7 +417,7 @@ class Runtime:
                 action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
                                                          seed)
                 try:
-                    loaded = await in_thread(self.service.play, table_id, seat,
+                    loaded = await self.db(self.service.play, table_id, seat,
                                              loaded.version, {"action": action}, level)
                 except errors.IllegalMove as e:
                     # The bot's view disagreed with the table (a bug): a random legal move
@@ -337,7 +425,7 @@ class Runtime:
                     log.error("bot %s at %s played an illegal move: %s", level, table_id, e)
                     fallback = make_bot("random", loaded.state.game, seat, seed)
                     choice = {"action": fallback.act(loaded.state).to_json()}
-                    loaded = await in_thread(self.service.play, table_id, seat,
+                    loaded = await self.db(self.service.play, table_id, seat,
                                              loaded.version, choice, level)
                 await self.publish(table_id, loaded)
         except errors.Problem:
@@ -357,11 +445,11 @@ class Runtime:
         while True:
             try:
                 if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await in_thread(self.service.tables_waiting_for_bots):
-                        self.kick(await in_thread(self.service.load, table_id))
+                    for table_id in await self.db(self.service.tables_waiting_for_bots):
+                        self.kick(await self.db(self.service.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
-                for table_id in await in_thread(self.service.sweep):
-                    loaded = await in_thread(self.service.load, table_id)
+                for table_id in await self.db(self.service.sweep):
+                    loaded = await self.db(self.service.load, table_id)
                     await self.after_change(loaded)
             except asyncio.CancelledError:
                 raise
@@ -388,7 +476,7 @@ class Runtime:
         present, self._present = self._present, {}
         present = {key: at for key, at in present.items() if self._takeover(key[0])}
         if present:
-            await in_thread(self.service.mark_present, present)
+            await self.db(self.service.mark_present, present)
 
     def _takeover(self, table_id: str) -> bool:
         """Whether the table lets a bot take over absent seats (unknown here: assume so)."""
@@ -418,6 +506,15 @@ class Runtime:
         if loop is None or table_id not in self.connections:
             return
         asyncio.run_coroutine_threadsafe(self.publish(table_id), loop)
+
+
+def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
+    """The table's public log: all of it, or the entries after version ``since`` (events
+    at ``since`` too: they happened after that move)."""
+    if since is None:
+        return loaded.log
+    return tuple(e for e in loaded.log
+                 if e.version > since or (e.kind != "move" and e.version == since))
 
 
 def seat_info(s: Any) -> dict[str, Any]:

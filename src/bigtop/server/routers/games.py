@@ -13,7 +13,7 @@ from bigtop.core.game import Game
 from bigtop.core.registry import list_games, new_game
 from bigtop.games import teaching
 from bigtop.server.deps import RuntimeDep
-from bigtop.server.runtime import has_picture, in_thread
+from bigtop.server.runtime import has_picture
 from bigtop.server.schemas import GameDoc, Games, OptionDoc, TableRules
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -61,7 +61,7 @@ async def table_rules(table_id: str, runtime: RuntimeDep) -> TableRules:
     """The rules as this table's options and player count play them (the engine's own
     text, public: no token needed) and the game's notes on this configuration. They never
     change during a game, so a client reads them once (they are not part of the views)."""
-    loaded = await in_thread(runtime.service.load, table_id)
+    loaded = await runtime.db(runtime.service.load, table_id)
     m, game = loaded.meta, loaded.state.game
     return TableRules(table=m.id, game=m.game, title=game.title, players=m.players,
                       options=m.options, rules=rules_of(game), notes=game.notes())

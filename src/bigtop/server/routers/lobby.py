@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from bigtop.server.deps import RuntimeDep
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import in_thread, seat_info
+from bigtop.server.runtime import seat_info
 from bigtop.server.schemas import Lobby, LobbyTable, SeatInfo
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["lobby"])
 async def lobby(runtime: RuntimeDep) -> Lobby:
     """Open tables anyone may join (``listed``), newest first, with their free seats."""
     out = []
-    for t in await in_thread(runtime.service.lobby):
+    for t in await runtime.db(runtime.service.lobby):
         m = t.meta
         out.append(LobbyTable(
             table=m.id, game=m.game, title=t.state.game.title, players=m.players,

@@ -59,7 +59,7 @@ async def replay(
 async def export(table_id: str, runtime: RuntimeDep) -> dict[str, Any]:
     """The finished game as the engine's JSON (loadable by ``bigtop replay``). Refused (409)
     while the game goes on: the whole state shows every hand."""
-    loaded = await in_thread(runtime.service.load, table_id)
+    loaded = await runtime.db(runtime.service.load, table_id)
     if loaded.meta.status != FINISHED:
         raise errors.Conflict("the game is not over; only a finished game can be exported "
                               "(its record shows every hand)")

@@ -17,7 +17,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.routers.tables import open_table, play
-from bigtop.server.runtime import Connection, Runtime, in_thread
+from bigtop.server.runtime import Connection, Runtime
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 
@@ -90,7 +90,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         # transaction checks it against the database.
         loaded = runtime.service.cached(conn.table_id)
         if loaded is None:
-            loaded = await in_thread(runtime.service.load, conn.table_id)
+            loaded = await runtime.db(runtime.service.load, conn.table_id)
         await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})
