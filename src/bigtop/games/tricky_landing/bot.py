@@ -119,7 +119,7 @@ def intention_odds(model: ThrowModel, land: Landings,
     return (j * land.face_up).mean(axis=1), j.mean(axis=1)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _touching(model: ThrowModel, land: Landings,
               pose: tuple[float, float, float]) -> BoolArray:
     """Which of the sampled landings ``land`` touch a card lying at ``pose`` (read-only;
@@ -139,7 +139,7 @@ def _touching(model: ThrowModel, land: Landings,
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def table_odds(model: ThrowModel, land: Landings,
                linked_poses: tuple[tuple[float, float, float], ...]) -> tuple[FloatArray,
                                                                                 FloatArray]:
