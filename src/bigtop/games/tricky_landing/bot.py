@@ -29,11 +29,13 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
@@ -61,11 +63,12 @@ from bigtop.games.tricky_landing.rules import (
 _MISS_DISTANCE_CM = 17.0
 SAMPLES = 64
 """Simulated landings per intention (aim point and spin) when the bot weighs its throws."""
+BoolArray = npt.NDArray[np.bool_]
 Goal = Literal["win", "join", "miss"]
 AimMode = Literal["model", "cached", "fixed"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Landings:
     """:data:`SAMPLES` landings of every grid intention from one seat, row ``i`` for intention
     ``i`` of ``game.grid[card]`` (aim-major, then spin)."""
@@ -75,6 +78,8 @@ class Landings:
     rotation: FloatArray
     face_up: FloatArray  # 1.0 where the card landed face up
     on_target: FloatArray  # 1.0 where it touches the target card
+    # eq=False: hashed by identity (one object per model and seat, from the cache of
+    # landings()), so the caches below can key on it.
 
 
 @lru_cache(maxsize=64)
@@ -108,13 +113,40 @@ def intention_odds(model: ThrowModel, land: Landings,
     """Per grid intention: the chance to land in the trick (touching the target or a linked
     card) face up, and the chance to land in the trick at all."""
     joined = land.on_target.astype(bool)
-    hw, hh = model.card_half
-    tol = model.touch_tolerance_cm
-    for (x, y, r) in linked_poses:
-        gap = _gap(land.x, land.y, land.rotation, hw, hh, x, y, r, hw, hh, _Vector)
-        joined |= np.asarray(gap, dtype=np.float64) <= tol
+    for pose in linked_poses:
+        joined |= _touching(model, land, pose)
     j = joined.astype(np.float64)
     return (j * land.face_up).mean(axis=1), j.mean(axis=1)
+
+
+@lru_cache(maxsize=2048)
+def _touching(model: ThrowModel, land: Landings,
+              pose: tuple[float, float, float]) -> BoolArray:
+    """Which of the sampled landings ``land`` touch a card lying at ``pose`` (read-only;
+    cached: in a search the same card lies on many copies of one table). Only landings
+    within reach of its bounding circle get the exact test; the others cannot touch it."""
+    hw, hh = model.card_half
+    tol = model.touch_tolerance_cm
+    x, y, r = pose
+    reach = 2.0 * math.hypot(hw, hh) + tol + 1e-6
+    near = np.hypot(land.x - x, land.y - y) <= reach
+    out = np.zeros(land.x.shape, dtype=bool)
+    if near.any():
+        gap = _gap(land.x[near], land.y[near], land.rotation[near], hw, hh, x, y, r, hw, hh,
+                   _Vector)
+        out[near] = np.asarray(gap, dtype=np.float64) <= tol
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=2048)
+def table_odds(model: ThrowModel, land: Landings,
+               linked_poses: tuple[tuple[float, float, float], ...]) -> tuple[FloatArray,
+                                                                                FloatArray]:
+    """:func:`intention_odds` for a table given as a tuple of linked poses, cached (a search
+    sees one table on many copies: every candidate thrown with one intention lands alike
+    under common random numbers). The arrays are shared: read them, do not write."""
+    return intention_odds(model, land, list(linked_poses))
 
 
 def linked_to_target(model: ThrowModel, poses: list[tuple[float, float, float]]) -> list[bool]:
@@ -139,7 +171,7 @@ class TrickyLandingBot:
         self.aim = aim
 
     def _throw(self, state: TrickyLandingState, card: str, goal: Goal,
-               linked: list[tuple[float, float, float]]) -> Action | None:
+               linked: tuple[tuple[float, float, float], ...]) -> Action | None:
         """The grid throw of ``card`` most likely to reach ``goal``; None with ``aim="fixed"``
         (the caller then uses the fixed aims)."""
         if self.aim == "fixed":
@@ -151,7 +183,7 @@ class TrickyLandingBot:
             up = (land.on_target * land.face_up).mean(axis=1)
             joined = land.on_target.mean(axis=1)
         else:
-            up, joined = intention_odds(g.model, land, linked)
+            up, joined = table_odds(g.model, land, linked)
         odds = {"win": up, "join": joined, "miss": 1.0 - joined}[goal]
         return g.grid[card][int(np.argmax(odds))]
 
@@ -182,7 +214,7 @@ class TrickyLandingBot:
                 return number_of(card) > best_trump
             return best_trump == 0 and suit_of(card) == lead and number_of(card) > best_lead
 
-        linked_poses = [pose for pose, ok in zip(poses, linked, strict=True) if ok]
+        linked_poses = tuple(pose for pose, ok in zip(poses, linked, strict=True) if ok)
 
         def at_centre(card: str, spin: str) -> Action:
             goal: Goal = "win" if spin == "high" else "join"
@@ -323,8 +355,8 @@ def every_card_candidates(state: State) -> list[Action]:
     land = landings(g.models[p], g.seats[p])
     poses = [(c.x, c.y, c.rotation) for c in state.table]
     linked = linked_to_target(g.model, poses)
-    up, joined = intention_odds(g.model, land,
-                                [pose for pose, ok in zip(poses, linked, strict=True) if ok])
+    up, joined = table_odds(g.model, land,
+                            tuple(pose for pose, ok in zip(poses, linked, strict=True) if ok))
     hit, join, miss = int(np.argmax(up)), int(np.argmax(joined)), int(np.argmax(1.0 - joined))
     hand = state.hands[p]
     out: list[Action] = [g.grid[c][hit] for c in hand]
