@@ -95,7 +95,8 @@ BUDGETS: dict[str, Budget] = {
                              hard=Search("planner", 32, depth="deep")),
     "so-ein-zirkus": Budget(medium=Search("planner", 6),
                             hard=Search("planner", 24, depth="deep")),
-    "clown-15-go": Budget(medium=Search("planner", 6), hard=Search("planner", 40)),
+    "clown-15-go": Budget(medium=Search("planner", 6),
+                          hard=Search("planner", 24, depth="deep")),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""

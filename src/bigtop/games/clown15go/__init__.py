@@ -4,6 +4,7 @@ docs/clown-15-go.md)."""
 
 from bigtop.games.clown15go.bot import (
     Clown15GoBot,
+    deep_search_profile,
     easy_agent,
     heuristic_agent,
     search_profile,
@@ -41,6 +42,7 @@ __all__ = [
     "ToPile",
     "ToRow",
     "TurnOver",
+    "deep_search_profile",
     "easy_agent",
     "heuristic_agent",
     "render_png",
