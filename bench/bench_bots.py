@@ -33,11 +33,12 @@ from typing import Any
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
 from bigtop.agents.levels import LEVELS, make_bot
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
-from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS
+from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
@@ -70,9 +71,20 @@ before issue #14's rework), kept to measure the new ones against: ``hard-v1`` or
 ``hard-v1@iterations``."""
 
 
+OLD_SCOUT_PLANNER: dict[str, int] = {"hard-v2": 12}
+"""SCOUT's ``hard`` before its deep search (the 1-ply planner with the standard profile, 12
+determinizations a move), kept to measure the new one against: ``hard-v2``."""
+
+
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
-    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), or a SCOUT ``*-v1`` level."""
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), or a SCOUT ``*-v1`` or
+    ``*-v2`` level."""
     name, _, iters = spec.partition("@")
+    if name in OLD_SCOUT_PLANNER:
+        if game.name != "scout":
+            raise BigtopError(f"{name} is a SCOUT bot")
+        return PlannerAgent(int(iters) if iters else OLD_SCOUT_PLANNER[name], seed,
+                            SEARCH)
     if name in OLD_SCOUT_SEARCH:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
@@ -187,10 +199,12 @@ SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
     ("medium", "heuristic", {}),
     ("hard", "ismcts", {}),
     ("hard", "hard-v1", {"rounds": 1}),
+    ("hard", "hard-v2", {"rounds": 1}),
+    ("hard", "hard-v2", {"rounds": 4}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
-#14): one of ours against three of them, single rounds and full games; and the new ``hard``
-against the earlier one."""
+#14): one of ours against three of them, single rounds and full games; and ``hard``
+against the earlier ones."""
 
 
 def _done(path: Path) -> set[str]:

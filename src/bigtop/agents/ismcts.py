@@ -50,6 +50,9 @@ class SearchProfile:
       others' (a score-difference reward).
       The margin counts from the determinization's scores before the iteration, so points
       won earlier in the game do not saturate the reward.
+    - ``against_best``: with a ``score_scale``, ``m`` is the seat's gain minus the best
+      gain of the others instead of their mean (a win is beating the best of them, and a
+      point given to the leader then costs more than one given to the last).
     - ``candidates``: the actions the tree considers in a state (a subset of the legal
       ones, e.g. a few throws per card); ``None`` = all legal actions.
     - ``horizon``: at most this many rollout steps (then the state is scored as it stands).
@@ -69,6 +72,7 @@ class SearchProfile:
     candidates: Callable[[State], Sequence[Action]] | None = None
     horizon: int | None = None
     evaluate: Callable[[State], list[float]] | None = None
+    against_best: bool = False
     keep_default: float = 0.0
     summary: str = "IS-MCTS"
 
@@ -88,17 +92,24 @@ def _win_shares(state: State) -> list[float]:
     return [share if p in winners else 0.0 for p in range(state.game.num_players)]
 
 
-def score_rewards(scores: Sequence[float], scale: float) -> list[float]:
-    """Each seat's reward in [0, 1] from its score minus the mean of the others' scores.
+def score_rewards(scores: Sequence[float], scale: float,
+                  against_best: bool = False) -> list[float]:
+    """Each seat's reward in [0, 1] from its score minus the mean of the others' scores
+    (``against_best``: minus the best of the others' scores).
 
     >>> [round(r, 3) for r in score_rewards([10.0, 4.0, 4.0], 6.0)]
     [0.881, 0.269, 0.269]
+    >>> [round(r, 3) for r in score_rewards([10.0, 4.0, 1.0], 6.0, against_best=True)]
+    [0.881, 0.119, 0.047]
     """
     n = len(scores)
     total = sum(scores)
     out = []
-    for s in scores:
-        margin = s - (total - s) / (n - 1)
+    for i, s in enumerate(scores):
+        if against_best:
+            margin = s - max(x for k, x in enumerate(scores) if k != i)
+        else:
+            margin = s - (total - s) / (n - 1)
         out.append(0.5 + 0.5 * math.tanh(margin / scale))
     return out
 
@@ -133,7 +144,7 @@ def playout(det: State, base: list[float], profile: SearchProfile, players: list
         steps += 1
     if profile.score_scale > 0:
         gains = [s - b for s, b in zip(values(det, profile), base, strict=True)]
-        return score_rewards(gains, profile.score_scale)
+        return score_rewards(gains, profile.score_scale, profile.against_best)
     if det.is_terminal():
         return _win_shares(det)
     n = det.game.num_players

@@ -4,6 +4,7 @@ rulebook, readings S1–S7 in docs/scout.md)."""
 from bigtop.games.scout.bot import (
     ScoutBot,
     ScoutPlanner,
+    deep_search_profile,
     easy_agent,
     heuristic_agent,
     search_profile,
@@ -34,6 +35,7 @@ __all__ = [
     "ScoutState",
     "Show",
     "TurnHand",
+    "deep_search_profile",
     "easy_agent",
     "heuristic_agent",
     "render_png",
