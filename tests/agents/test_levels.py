@@ -23,7 +23,7 @@ from bigtop.agents.levels import (
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
-from bigtop.core.registry import game_names, get_game, new_game, new_state
+from bigtop.core.registry import game_module, game_names, get_game, new_game, new_state
 
 # Small tables of every game, one or two rounds, for quick games.
 TABLES: dict[str, tuple[int, dict[str, object]]] = {
@@ -215,7 +215,8 @@ def test_levels_are_weakest_first() -> None:
     assert get_game("scout").min_players == 2
 
 
-def test_deep_levels_search_with_the_games_deep_profile() -> None:
+def test_deep_levels_search_with_the_games_deep_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     for name, budget in BUDGETS.items():
         for search in (budget.medium, budget.hard):
             game = new_game(name, get_game(name).min_players)
@@ -224,6 +225,8 @@ def test_deep_levels_search_with_the_games_deep_profile() -> None:
             assert getattr(bot, "profile", None) == profile, (name, search)
     assert BUDGETS["tricky-landing"].hard.depth == "deep"
     assert BUDGETS["scout"].hard.depth == "deep"
+    # Every game has a deep profile now; a game package without one is refused by name.
+    monkeypatch.delattr(game_module("clown-15-go"), "deep_search_profile")
     with pytest.raises(BigtopError, match="clown-15-go has no deep search profile"):
         search_profile(new_game("clown-15-go", 2), "deep")
 
