@@ -261,3 +261,16 @@ def test_pettingzoo_reset_refuses_a_seed_that_is_no_integer() -> None:
     first = e.bigtop_state.to_json()
     e.reset(seed=5)
     assert e.bigtop_state.to_json() == first
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_initial_state_refuses_a_seed_a_state_could_not_keep(name: str) -> None:
+    """Regression: ``new_initial_state(-1)``, ``(2**64)``, ``("x")`` made a state whose JSON
+    would not load again (the loader checks the seed), and ``(None)`` a TypeError in the
+    compiled engines; every seed is now checked where the state is made."""
+    game = new_game(name, get_game(name).min_players)
+    for seed in (None, -1, 2**63, 2**64, "x", "7", 0.5, True, [], np.int64(3)):
+        with pytest.raises(BigtopError, match="seed must be an integer from 0 to"):
+            game.new_initial_state(seed)
+    s = game.new_initial_state(2**63 - 1)
+    assert load_state(json.loads(json.dumps(s.to_json()))) == s

@@ -402,6 +402,9 @@ def test_websocket_message_and_connection_limits(sqlite_url: str) -> None:
             with c.websocket_connect(f"/api/tables/{t}/ws") as second:
                 assert second.receive_json()["problem"]["status"] == 503
             ws.send_text("x" * 2000)
+            told = ws.receive_json()  # why, before the close
+            assert told["type"] == "error" and told["problem"]["status"] == 413
+            assert "at most 1,000 bytes; this one has 2,000" in told["problem"]["detail"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1009

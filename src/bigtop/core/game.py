@@ -120,8 +120,10 @@ class Game(ABC, Generic[_O]):
 
     # -- states -------------------------------------------------------------------------
     @abstractmethod
-    def new_initial_state(self, seed: int = 0) -> State:
-        """The position before the first action, from a seed."""
+    def new_initial_state(self, seed: object = 0) -> State:
+        """The position before the first action, from a seed (``0..2**63-1``; anything else
+        is a BigtopError: a seed of -1, None or "x" used to make a state whose JSON would
+        not load)."""
 
     @abstractmethod
     def _state_from_position(self, position: JSON, seed: int) -> State:

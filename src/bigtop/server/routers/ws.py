@@ -46,6 +46,10 @@ async def live(
             raw = await _receive(ws)
             size = len(raw.encode()) if isinstance(raw, str) else len(raw)
             if size > runtime.limits.max_ws_message_bytes:
+                # Said in a message first, as for every refused message, then closed.
+                limit = runtime.limits.max_ws_message_bytes
+                await ws.send_json({"type": "error", "problem": errors.TooLarge(
+                    f"a message is at most {limit:,} bytes; this one has {size:,}").problem()})
                 await ws.close(code=1009, reason="message too large")
                 return
             await _handle(runtime, conn, raw)
