@@ -115,6 +115,13 @@ def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None
         drive.play_zirkus_turn(page, rng)
     check_finished(server, page, table, token)
     browsers.shot(page, "so-ein-zirkus-final")
+    # The replay's start is before P0's first roll: the top line says whose turn it is, not
+    # that the game is over.
+    page.click("#open-replay")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.click("#replay-first")
+    page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 0 ')")
+    assert drive.top_line(page).startswith("Your turn."), drive.top_line(page)  # we are P0
 
 
 def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None:

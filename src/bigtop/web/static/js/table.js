@@ -18,6 +18,7 @@ const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ??
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
 const BACKLOG = 6; // more moves waiting than this: shown faster
 const MAX_LISTED = 60; // moves listed under "Your moves" (the board offers every one)
+const CHANCE = -1; // the engines' current_player while chance acts (core.game.CHANCE)
 
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
@@ -93,6 +94,7 @@ function context(view) {
 }
 
 function whoseTurn(view) {
+  if (view.status === "playing" && view.current_player === CHANCE) return "A chance move comes next (a deal, a roll).";
   if (view.status !== "playing" || view.current_player < 0) {
     if (view.status === "expired") return "This table has expired.";
     return view.result ? `The game is over: ${winnersLine(view)}.` : "The game is over.";
@@ -396,7 +398,8 @@ async function replayTo(at) {
   page.replay.at = at;
   const end = at === steps.length;
   page.replay.view = {...page.view, observation: obs, legal_actions: [], version: at,
-    current_player: end ? page.view.current_player : (obs.to_act ?? -1),
+    // Before a die roll (So ein Zirkus) chance acts: the player whose turn it is rolls.
+    current_player: end ? page.view.current_player : (obs.to_act >= 0 ? obs.to_act : (obs.turn_of ?? obs.to_act ?? -1)),
     status: end ? page.view.status : "playing", result: end ? page.view.result : null};
   draw();
   $("replay-at").textContent = `move ${at} of ${steps.length}`;
