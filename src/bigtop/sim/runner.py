@@ -313,9 +313,16 @@ def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
-    # fork starts a worker in milliseconds; the jobs carry everything, so nothing else of
-    # the parent matters to a worker.
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # Workers are forked from a fork server (one clean process that has imported the
+    # engines), not from this process: a fork of a process with other threads (a progress
+    # bar's, a test runner's) can inherit a lock some thread held, and such a worker hung
+    # Pool.terminate() on a Ctrl-C. The jobs carry everything a worker needs.
+    ctx: multiprocessing.context.BaseContext
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+    else:
+        ctx = multiprocessing.get_context("spawn")
     pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
     try:
         # imap, not imap_unordered: results in job order (the pool still plays ahead while
