@@ -119,11 +119,15 @@ class Game(ABC, Generic[_O]):
         return []
 
     # -- states -------------------------------------------------------------------------
-    @abstractmethod
     def new_initial_state(self, seed: object = 0) -> State:
         """The position before the first action, from a seed (``0..2**63-1``; anything else
         is a BigtopError: a seed of -1, None or "x" used to make a state whose JSON would
         not load)."""
+        return self._new_initial_state(check_seed(seed))
+
+    @abstractmethod
+    def _new_initial_state(self, seed: int) -> State:
+        """The game's opening position for a checked seed."""
 
     @abstractmethod
     def _state_from_position(self, position: JSON, seed: int) -> State:

@@ -27,7 +27,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import check_seed, derive_rng, shuffle
+from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
 from bigtop.games.clown15go.actions import (
     Borrow,
@@ -143,8 +143,8 @@ class Clown15GoGame(Game[Clown15GoOptions]):
                 f"it stalls and {ranked}. The default (last_card=turned) lets that last card be "
                 "played."]
 
-    def new_initial_state(self, seed: object = 0) -> Clown15GoState:
-        state = Clown15GoState(self, check_seed(seed))
+    def _new_initial_state(self, seed: int) -> Clown15GoState:
+        state = Clown15GoState(self, seed)
         state._deal()
         return state
 

@@ -24,7 +24,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import check_seed, derive_rng, shuffle
+from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
@@ -243,8 +243,8 @@ class ScoutGame(Game[ScoutOptions]):
             {"scout_last_card": "ends-round-at-owner", "first_player": num_players - 1},
         ]
 
-    def new_initial_state(self, seed: object = 0) -> ScoutState:
-        state = ScoutState(self, check_seed(seed))
+    def _new_initial_state(self, seed: int) -> ScoutState:
+        state = ScoutState(self, seed)
         state._deal()
         return state
 

@@ -34,7 +34,7 @@ from mypy_extensions import mypyc_attr
 from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
-from bigtop.core.rng import check_seed, derive_normals, derive_rng, shuffle
+from bigtop.core.rng import derive_normals, derive_rng, shuffle
 from bigtop.core.text import count, decimal, number, numbers
 from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
@@ -149,8 +149,8 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
         self.grid_numbers: dict[str, tuple[int, ...]] = {
             c: tuple(range(k * size, (k + 1) * size)) for k, c in enumerate(self.deck)}
 
-    def new_initial_state(self, seed: object = 0) -> TrickyLandingState:
-        state = TrickyLandingState(self, check_seed(seed))
+    def _new_initial_state(self, seed: int) -> TrickyLandingState:
+        state = TrickyLandingState(self, seed)
         # "Give that player the first player card": the seat of option first_player (P0).
         state.starter = self.options.first_player
         state._deal()

@@ -30,7 +30,7 @@ from bigtop.core.errors import (
     shown,
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
-from bigtop.core.rng import chance_uniform, check_seed, derive_rng, shuffle
+from bigtop.core.rng import chance_uniform, derive_rng, shuffle
 from bigtop.games.zirkus.actions import (
     BALLS_PER_COLOUR,
     BLACK,
@@ -241,8 +241,8 @@ class ZirkusGame(Game[ZirkusOptions]):
         """The holes' field names in board-file order (the order of states' hole lists)."""
         return [self.field_names[f] for f, _ in self.board.holes]
 
-    def new_initial_state(self, seed: object = 0) -> ZirkusState:
-        state = ZirkusState(self, check_seed(seed))
+    def _new_initial_state(self, seed: int) -> ZirkusState:
+        state = ZirkusState(self, seed)
         state._setup_game()
         return state
 
