@@ -418,7 +418,7 @@ class Runtime:
                                                          seed)
                 try:
                     loaded = await self.db(self.service.play, table_id, seat,
-                                             loaded.version, {"action": action}, level)
+                                           loaded.version, {"action": action}, level)
                 except errors.IllegalMove as e:
                     # The bot's view disagreed with the table (a bug): a random legal move
                     # keeps the game going.
@@ -426,7 +426,7 @@ class Runtime:
                     fallback = make_bot("random", loaded.state.game, seat, seed)
                     choice = {"action": fallback.act(loaded.state).to_json()}
                     loaded = await self.db(self.service.play, table_id, seat,
-                                             loaded.version, choice, level)
+                                           loaded.version, choice, level)
                 await self.publish(table_id, loaded)
         except errors.Problem:
             # Someone else moved first (a player reclaimed the seat, another worker's bot):

@@ -535,8 +535,7 @@ class TableService:
         for table_id, level, seat in absent:
             if self._seat_event(table_id, seat, "takeover",
                                 f"P{seat} is away: {_a(level)} {level} bot plays for them "
-                                "until they "
-                                "come back", level, only_if="absent") is not None:
+                                "until they come back", level, only_if="absent") is not None:
                 changed.append(table_id)
         return changed
 
