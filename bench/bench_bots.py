@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import time
@@ -42,14 +43,15 @@ from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
-    "scout": (4, {"rounds": 1}),
+    "scout": (4, {}),
     "tricky-landing": (3, {"rounds": 1}),
     "so-ein-zirkus": (2, {}),
     "clown-15-go": (2, {"last_card": "turned"}),
 }
-"""The table each game's ladder is measured at: SCOUT and Tricky Landing one round (their
-unit of play; a full game is several independent rounds), Clown 15 Go with
-``last_card=turned`` (now the default)."""
+"""The table each game's ladder is measured at: SCOUT's default game (four players, four
+rounds: the game as played; single rounds, ``-o rounds=1``, are measured too), Tricky
+Landing one round (its unit of play), Clown 15 Go with ``last_card=turned`` (now the
+default)."""
 
 
 SAMPLING: dict[str, tuple[int, int]] = {"clown-15-go": (6000, 200)}
@@ -100,6 +102,7 @@ class Match:
     options: dict[str, Any]
     a: str
     b: str
+    seed: int = 1
     games: int = 0
     a_share: float = 0.0  # summed win shares of A
     decision: str | None = None
@@ -142,43 +145,74 @@ def _request_stop(signum: int, frame: object) -> None:
     _stop_requested = True
 
 
+def play_one(name: str, a: str, b: str, players: int, options: dict[str, Any], seed: int,
+             i: int) -> tuple[float, float, list[float], list[float]]:
+    """Game ``i`` of a match: A's win share, A's margin (its score minus the best other
+    seat's) and the CPU seconds of A's and B's moves."""
+    game = new_game(name, players, options)
+    seat = i % players
+    agents = [bot(a if q == seat else b, game, q, derive_seed(seed, "agent", i, q))
+              for q in range(players)]
+    state = game.new_initial_state(derive_seed(seed, "game", i))
+    a_times: list[float] = []
+    b_times: list[float] = []
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == CHANCE:
+            state.apply_chance()
+            continue
+        t = time.process_time()
+        action = agents[p].act(state)
+        (a_times if p == seat else b_times).append(time.process_time() - t)
+        state.apply(action)
+    winners = state.winners()
+    sc = state.scores()
+    return (1.0 / len(winners) if seat in winners else 0.0,
+            sc[seat] - max(sc[q] for q in range(players) if q != seat), a_times, b_times)
+
+
+def _play_one(args: tuple[Any, ...]) -> tuple[float, float, list[float], list[float]]:
+    return play_one(*args)
+
+
 def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
               max_games: int, look: int, seed: int, log: Any = None,
-              time_budget: float | None = None) -> dict[str, Any]:
+              time_budget: float | None = None, jobs: int = 1) -> dict[str, Any]:
     """Play A against B until the sequential test decides (or ``max_games``, or
-    ``time_budget`` seconds of wall time: the match then reports itself undecided)."""
-    game = new_game(name, players, options)
+    ``time_budget`` seconds of wall time: the match then reports itself undecided).
+    ``jobs`` > 1 plays games in that many worker processes; the results are taken in game
+    order, so the record is the same as with one."""
+    new_game(name, players, options)  # bad names and options fail here, not in a worker
     test = SequentialTest(fair=1.0 / players, max_trials=max_games, look_every=look)
-    m = Match(name, players, options, a, b)
+    m = Match(name, players, options, a, b, seed)
     start = time.time()
-    for i in range(max_games):
-        if _stop_requested:
-            break
-        seat = i % players
-        agents = [bot(a if q == seat else b, game, q, derive_seed(seed, "agent", i, q))
-                  for q in range(players)]
-        state = game.new_initial_state(derive_seed(seed, "game", i))
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == CHANCE:
-                state.apply_chance()
-                continue
-            t = time.process_time()
-            action = agents[p].act(state)
-            (m.a_times if p == seat else m.b_times).append(time.process_time() - t)
-            state.apply(action)
-        winners = state.winners()
-        m.games += 1
-        m.a_share += 1.0 / len(winners) if seat in winners else 0.0
-        sc = state.scores()
-        m.margins.append(sc[seat] - max(sc[q] for q in range(players) if q != seat))
-        m.decision = test.decide(m.a_share, m.games)
-        if log is not None and (m.games % 10 == 0 or m.decision):
-            print(f"{name} {a} vs {b}: {m.games} games, share {m.a_share / m.games:.3f} "
-                  f"({time.time() - start:.0f} s)", file=log, flush=True)
-        if m.decision or _stop_requested or (time_budget is not None
-                                             and time.time() - start > time_budget):
-            break
+    tasks = ((name, a, b, players, options, seed, i) for i in range(max_games))
+    pool = None
+    if jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results: Any = pool.imap(_play_one, tasks, chunksize=4)
+    else:
+        results = map(_play_one, tasks)
+    try:
+        for share, margin, a_times, b_times in results:
+            m.games += 1
+            m.a_share += share
+            m.margins.append(margin)
+            m.a_times.extend(a_times)
+            m.b_times.extend(b_times)
+            m.decision = test.decide(m.a_share, m.games)
+            if log is not None and (m.games % 10 == 0 or m.decision):
+                print(f"{name} {a} vs {b}: {m.games} games, share {m.a_share / m.games:.3f} "
+                      f"({time.time() - start:.0f} s)", file=log, flush=True)
+            if m.decision or _stop_requested or (time_budget is not None
+                                                 and time.time() - start > time_budget):
+                break
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     return m.summary(test)
 
 
@@ -207,36 +241,121 @@ SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
 against the earlier ones."""
 
 
+PUBLIC_AI_FIGURES: dict[str, tuple[float, int]] = {
+    "heuristic": (0.051, 400),
+    "ismcts": (0.092, 323),
+    "ismcts@1000": (0.218, 213),
+}
+"""Issue #14's single-round figures against the public SCOUT AI (myselph/scout-ai): the
+share one bot took against three copies of that AI, and the games (stated for
+``heuristic``; for the other two the number a Wilson interval of the stated width needs)."""
+
+
+def luce_ratio(share: float, games: float, players: int) -> tuple[float, float]:
+    """The strength ratio ``w_A / w_B`` of one A against ``players - 1`` copies of B under
+    the Luce (Plackett–Luce first-place) model, ``share = w_A / (w_A + (P - 1) w_B)``, as
+    ``(log ratio, its variance)`` by the delta method.
+
+    >>> lr, var = luce_ratio(0.25, 400, 4)
+    >>> round(lr, 6), round(var, 4)
+    (0.0, 0.0133)
+    """
+    s = min(max(share, 0.5 / games), 1 - 0.5 / games)  # keep 0 and 1 finite
+    return math.log((players - 1) * s / (1 - s)), 1.0 / (games * s * (1 - s))
+
+
+def public_ai_estimate(rows: Sequence[dict[str, Any]], ours: str) -> dict[str, Any]:
+    """What the single-round matches of ``ours`` against the yardsticks of
+    :data:`PUBLIC_AI_FIGURES` predict for ``ours`` against three copies of the public AI,
+    under the Luce model (strengths multiply along a chain: ours/AI = ours/Y × Y/AI). Each
+    yardstick is one route; the routes are pooled by inverse variance, with Cochran's Q
+    for whether they agree. Matches of the same pair are pooled first."""
+    routes = []
+    for y, (ys, yn) in PUBLIC_AI_FIGURES.items():
+        mine = [r for r in rows if r["game"] == "scout" and r["a"] == ours and r["b"] == y
+                and r["options"].get("rounds") == 1 and r["players"] == 4]
+        games = sum(r["games"] for r in mine)
+        if not games:
+            continue
+        share = sum(r["a_share"] for r in mine) / games
+        l1, v1 = luce_ratio(share, games, 4)
+        l2, v2 = luce_ratio(ys, yn, 4)
+        routes.append({"via": y, "games": games, "share": share, "log_ratio": l1 + l2,
+                       "var": v1 + v2})
+    if not routes:
+        return {"ours": ours, "routes": []}
+    for r in routes:
+        r.update(_luce_share(r["log_ratio"], r["var"]))
+    weights = [1 / r["var"] for r in routes]
+    pooled = sum(w * r["log_ratio"] for w, r in zip(weights, routes, strict=True)) / sum(weights)
+    q = sum(w * (r["log_ratio"] - pooled) ** 2 for w, r in zip(weights, routes, strict=True))
+    return {"ours": ours, "routes": routes, "pooled": _luce_share(pooled, 1 / sum(weights)),
+            "cochran_q": q, "df": len(routes) - 1}
+
+
+def _luce_share(log_ratio: float, var: float) -> dict[str, Any]:
+    """The share against three copies at a log strength ratio, with its 95% interval."""
+    half = 1.96 * math.sqrt(var)
+
+    def share(lr: float) -> float:
+        return math.exp(lr) / (math.exp(lr) + 3)
+
+    return {"predicted": share(log_ratio), "ci95": [share(log_ratio - half),
+                                                     share(log_ratio + half)]}
+
+
+def public_ai_report(paths: Sequence[Path], bots: Sequence[str]) -> str:
+    """A markdown table of :func:`public_ai_estimate` for each of ``bots``."""
+    rows = read_matches(paths)
+    lines = ["| ours | via | our games | our share | predicted share against the AI "
+             "[95% CI] |", "|---|---|---|---|---|"]
+    for b in bots:
+        est = public_ai_estimate(rows, b)
+        for r in est["routes"]:
+            lo, hi = r["ci95"]
+            lines.append(f"| {b} | {r['via']} | {r['games']} | {r['share']:.3f} | "
+                         f"{r['predicted']:.3f} [{lo:.3f}, {hi:.3f}] |")
+        if est["routes"]:
+            p = est["pooled"]
+            lines.append(f"| **{b}** | all (Cochran's Q {est['cochran_q']:.1f}, "
+                         f"{est['df']} df) | | | **{p['predicted']:.3f} "
+                         f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]** |")
+    return "\n".join(lines)
+
+
 def _done(path: Path) -> set[str]:
     if not path.exists():
         return set()
     keys = set()
     for line in path.read_text().splitlines():
         r = json.loads(line)
-        keys.add(_key(r["game"], r["a"], r["b"], r["options"]))
+        keys.add(_key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1)))
     return keys
 
 
-def _key(game: str, a: str, b: str, options: dict[str, Any]) -> str:
-    return f"{game} {a} {b} {json.dumps(options, sort_keys=True)}"
+def _key(game: str, a: str, b: str, options: dict[str, Any], seed: int = 1) -> str:
+    """A match's identity: a match replayed (same seed) replaces its record; another seed
+    is another sample (older records, without a seed, were seed 1)."""
+    tail = f" seed={seed}" if seed != 1 else ""
+    return f"{game} {a} {b} {json.dumps(options, sort_keys=True)}{tail}"
 
 
 def ladder(out: Path, games: Sequence[str], max_games: int | None, look: int | None, seed: int,
-           budget: float | None, yardsticks: bool, log: Any) -> None:
-    jobs: list[tuple[str, str, str, int, dict[str, Any]]] = []
+           budget: float | None, yardsticks: bool, log: Any, jobs: int = 1) -> None:
+    todo: list[tuple[str, str, str, int, dict[str, Any]]] = []
     # Neighbouring levels of every game first (the ladder's claims), then the wider pairs.
     for a, b in ladder_pairs():
         for g in games:
             players, options = SETUPS[g]
-            jobs.append((g, a, b, players, options))
-    jobs.sort(key=lambda j: LEVELS.index(j[1]) - LEVELS.index(j[2]))
+            todo.append((g, a, b, players, options))
+    todo.sort(key=lambda j: LEVELS.index(j[1]) - LEVELS.index(j[2]))
     if yardsticks:
-        jobs.extend(("scout", a, b, 4, o) for a, b, o in SCOUT_YARDSTICKS)
-    for g, a, b, players, options in jobs:
-        if _key(g, a, b, options) in _done(out):
+        todo.extend(("scout", a, b, 4, o) for a, b, o in SCOUT_YARDSTICKS)
+    for g, a, b, players, options in todo:
+        if _key(g, a, b, options, seed) in _done(out):
             continue
         r = run_match(g, a, b, players, options, *sampling(g, max_games, look), seed, log,
-                      budget)
+                      budget, jobs)
         with out.open("a") as f:
             f.write(json.dumps(r) + "\n")
         print(json.dumps(r), file=log, flush=True)
@@ -261,7 +380,7 @@ def read_matches(paths: Sequence[Path]) -> list[dict[str, Any]]:
                 continue
             try:
                 r = json.loads(line)
-                key = _key(r["game"], r["a"], r["b"], r["options"])
+                key = _key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1))
             except (ValueError, KeyError, TypeError) as e:
                 raise BigtopError(f"{path}:{n}: not a match record ({e})") from None
             rows[key] = r
@@ -335,9 +454,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "15 Go: 200)")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--budget", type=float, help="wall seconds per match at most")
+        p.add_argument("--jobs", type=int, default=1, help="worker processes (games in "
+                       "parallel; the same record)")
     r = sub.add_parser("report")
     r.add_argument("paths", type=Path, nargs="+")
     r.add_argument("--plot", type=Path)
+    pa = sub.add_parser("public-ai", help="what our SCOUT matches against the yardsticks "
+                        "predict against the public SCOUT AI (issue #14's figures)")
+    pa.add_argument("paths", type=Path, nargs="+")
+    pa.add_argument("--bots", default="hard,medium")
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, _request_stop)
     try:
@@ -350,10 +475,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(run_match(args.game, args.a, args.b, args.players or players,
                                        options, *sampling(args.game, args.max_games,
                                                           args.look), args.seed,
-                                       sys.stderr, args.budget)))
+                                       sys.stderr, args.budget, args.jobs)))
         elif args.cmd == "ladder":
             ladder(args.out, args.games.split(","), args.max_games, args.look, args.seed,
-                   args.budget, not args.no_yardsticks, sys.stderr)
+                   args.budget, not args.no_yardsticks, sys.stderr, args.jobs)
+        elif args.cmd == "public-ai":
+            print(public_ai_report(args.paths, args.bots.split(",")))
         else:
             print(report(args.paths, args.plot))
     except BigtopError as e:

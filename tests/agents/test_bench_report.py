@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from bench.bench_bots import main, read_matches, run_match
+from bench.bench_bots import (
+    PUBLIC_AI_FIGURES,
+    main,
+    public_ai_estimate,
+    read_matches,
+    run_match,
+)
 
 from bigtop.core.errors import BigtopError
 
@@ -46,3 +52,44 @@ def test_report_refuses_a_file_that_is_not_match_records(tmp_path: Path,
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("error: ") for line in err)
+
+
+def test_a_match_in_worker_processes_is_the_same_record() -> None:
+    one = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=12, look=12, seed=5)
+    two = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=12, look=12, seed=5,
+                    jobs=2)
+    def same(r: dict[str, object]) -> dict[str, object]:
+        return {k: v for k, v in r.items() if k not in ("a_ms", "b_ms")}
+    assert same(one) == same(two)
+    assert one["a_ms"]["moves"] == two["a_ms"]["moves"]  # type: ignore[index]
+
+
+def test_another_seed_is_another_sample(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    first = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=2, look=2, seed=3)
+    again = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=2, look=2, seed=3)
+    other = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=2, look=2, seed=4)
+    path.write_text("".join(json.dumps(r) + "\n" for r in (first, again, other)))
+    assert [r["seed"] for r in read_matches([path])] == [3, 4]
+
+
+def _fake(a: str, b: str, share: float, games: int) -> dict[str, object]:
+    return {"game": "scout", "players": 4, "options": {"rounds": 1}, "a": a, "b": b,
+            "games": games, "a_share": share * games}
+
+
+def test_the_public_ai_estimate_chains_strength_ratios() -> None:
+    # A bot as strong as each yardstick (a fair share against it) is predicted to take what
+    # that yardstick took against the public AI; the routes then disagree (Cochran's Q).
+    rows = [_fake("x", y, 0.25, 10**6) for y in PUBLIC_AI_FIGURES]
+    est = public_ai_estimate(rows, "x")
+    for route, (y, (share, _)) in zip(est["routes"], PUBLIC_AI_FIGURES.items(), strict=True):
+        assert route["via"] == y and route["predicted"] == pytest.approx(share)
+    assert est["cochran_q"] > 10 and est["df"] == 2
+    # Three times as strong as ismcts@1000 (which took 0.218): 3 w / (3 w + 3 w_AI).
+    est = public_ai_estimate([_fake("x", "ismcts@1000", 0.5, 10**6)], "x")
+    r = 3 * 0.218 / 0.782
+    assert est["pooled"]["predicted"] == pytest.approx(r / (r + 1), abs=1e-3)
+    lo, hi = est["pooled"]["ci95"]
+    assert lo < est["pooled"]["predicted"] < hi
+    assert public_ai_estimate(rows, "nobody") == {"ours": "nobody", "routes": []}
