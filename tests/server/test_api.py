@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from bigtop.agents.levels import BOT_NAMES
+from bigtop.agents.levels import ABOUT, ALIASES, BOT_NAMES
 from bigtop.core.registry import game_names, new_state
 from bigtop.games.scout import render_svg
 from bigtop.server import Limits
@@ -61,6 +61,16 @@ def test_games_lists_every_game_options_and_bot_levels(client: TestClient) -> No
     pictures = {g["name"]: g["picture"] for g in data["games"]}
     assert pictures["tricky-landing"] is True
     assert data["limits"]["max_body_bytes"] == Limits().max_body_bytes
+
+
+def test_games_describe_each_bot_level_and_mark_the_yardsticks(client: TestClient) -> None:
+    """A newcomer choosing a bot sees what each level is; heuristic and ismcts are
+    yardsticks, not steps of the ladder. The words are levels.py's, the one source."""
+    docs = client.get("/api/games").json()["bot_level_docs"]
+    assert [d["name"] for d in docs] == list(BOT_NAMES)
+    assert {d["name"]: d["about"] for d in docs} == ABOUT
+    assert [d["name"] for d in docs if d["yardstick"]] == list(ALIASES) == ["heuristic", "ismcts"]
+    assert all(d["about"] for d in docs)
 
 
 def test_create_gives_tokens_only_for_people_and_links(client: TestClient) -> None:
