@@ -115,7 +115,11 @@ def test_view_as_seat_and_as_spectator(client: TestClient) -> None:
     # views are sent as built: they must match the documented model exactly
     assert TableView.model_validate(mine).model_dump(mode="json") == mine
     first = mine["legal_actions"][0]
-    assert set(first) == {"index", "id", "action", "text"} and first["text"].startswith("P0")
+    assert set(first) == {"index", "id", "action", "text"}
+    # A seat's own options speak to it ("You turn your hand upside down"), not of it as
+    # the log does ("P0 turns their hand upside down").
+    assert all(e["text"].startswith("You ") and "P0" not in e["text"]
+               for e in mine["legal_actions"]), mine["legal_actions"]
     theirs = client.get(f"/api/tables/{t}?token={tok1}").json()
     assert theirs["seat"] == 1 and theirs["legal_actions"] == []
     public = client.get(f"/api/tables/{t}").json()
@@ -172,7 +176,11 @@ def test_moves_and_every_refusal(client: TestClient) -> None:
     r = client.post(url, json={"version": 0, "action": action["action"]}, headers=auth(tok0))
     assert r.status_code == 200, r.text
     new = r.json()
-    assert new["version"] == 1 and new["log"][-1]["text"] == action["text"]
+    # The log tells everyone of P0 ("P0 turns their hand…"); the option told P0 ("You turn…").
+    fresh = new_state("scout", 2, seed=7)
+    public = fresh.describe(fresh.game.action_from_json(action["action"]))
+    assert new["version"] == 1 and new["log"][-1]["text"] == public
+    assert public.startswith("P0 ") and action["text"].startswith("You ")
     body = problem(client.post(url, json={"version": 0, "index": 0}, headers=auth(tok0)),
                    409, "stale-version")
     assert body["version"] == 1
