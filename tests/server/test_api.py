@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -9,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from bigtop.agents.levels import ABOUT, ALIASES, BOT_NAMES
 from bigtop.core.registry import game_names, new_state
+from bigtop.games import teaching
 from bigtop.games.scout import render_svg
 from bigtop.server import Limits
 from bigtop.server.schemas import TableView
@@ -191,6 +193,35 @@ def test_moves_and_every_refusal(client: TestClient) -> None:
     r = client.post(url, json={"version": 1, "id": v["legal_actions"][-1]["id"]},
                     headers=auth(tok))
     assert r.status_code == 200 and r.json()["version"] == 2
+
+
+def test_a_tricky_landing_log_says_where_each_card_landed_and_who_won(
+        client: TestClient) -> None:
+    """The table's log used to say only "P1 throws a card aiming at …": now each line goes
+    on with where the card came to rest and, after a trick's last throw, who won it."""
+    made = create(client, game="tricky-landing", players=3, seed=5)
+    t = made["table"]
+    tokens = [made["seats"][q]["token"] for q in range(3)]
+    replay = new_state("tricky-landing", 3, seed=5)
+    teach = teaching("tricky-landing")
+    expected = []
+    for version in range(6):  # two tricks
+        seat = replay.current_player()
+        r = client.post(f"/api/tables/{t}/moves", json={"version": version, "index": 0},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        action = replay.legal_actions()[0]
+        line, before = replay.describe(action), replay.clone()
+        replay.apply(action)
+        expected.append(teach.played(line, before, replay))
+    log = [e["text"] for e in client.get(f"/api/tables/{t}").json()["log"]
+           if e["kind"] == "move"]
+    assert log == expected
+    for k, text in enumerate(log):
+        assert re.search(r"throws a card aiming at .*: (the \w+ \d+|it) (lands|misses)", text)
+        ends = k % 3 == 2
+        assert bool(re.search(r"(wins|share) (the|a) trick|nobody wins|no card touches",
+                              text)) == ends, text
 
 
 def test_oversized_body_is_refused(client: TestClient) -> None:

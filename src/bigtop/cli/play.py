@@ -164,6 +164,8 @@ class Session:
         line = s.describe(action, self.viewer)
         before = s.clone()
         s.apply(action)
+        # Where a throw landed (who won the trick: the trick summary below says it).
+        line = self.teach.played(line, before, s, self.viewer, results=False)
         self.log.append(line)
         # Moves in the terminal's own colour, so every card shows in its colour.
         events = [(line + remark, MOVE_STYLE if p != CHANCE else CHANCE_STYLE, p)]
