@@ -38,6 +38,7 @@ def test_each_landing_and_the_trick_in_words() -> None:
         "the yellow 5 lands face up touching your card, joining the trick")
     miss = _place(s, "b6", FAR3)
     assert TEACH.outcome(*miss, None) == "the blue 6 misses the target, landing face up"
+    assert TEACH.outcome(*miss, 2) == "it misses the target, landing face up"
     assert TEACH.trick_result(*miss, None) == (
         "P1 wins the trick (2 cards); P2's missed blue 6 is the new trump card")
     assert TEACH.trick_result(*miss, 1) == (
@@ -53,8 +54,11 @@ def test_a_face_down_card_is_named_to_its_thrower_only() -> None:
     s = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b6"]})
     down = _place(s, "y3", TOP, down=True)
     assert TEACH.outcome(*down, None) == "it lands face down on the target"
-    assert TEACH.outcome(*down, 0) == "the yellow 3 lands face down on the target"
     assert TEACH.outcome(*down, 1) == TEACH.outcome(*down, 2) == TEACH.outcome(*down, None)
+    # The thrower's own line names the card once, in the describe part.
+    assert TEACH.played("You throw the yellow 3 aiming at (0, 8) cm with no spin", *down, 0) \
+        == "You throw the yellow 3 aiming at (0, 8) cm with no spin: it lands face down on the " \
+        "target"
     _place(s, "y5", FAR3)
     last = _place(s, "b6", (0.0, -20.0, 0.0))
     # Every card on the target lies face down: nobody wins it; two misses, kept face up.

@@ -164,10 +164,13 @@ def _who(t: Told) -> str:
 def landing_words(table: list[Landing], res: Resolution, final: bool,
                   player: int | None = None) -> str:
     """Where the last card of ``table`` came to rest, told to ``player``: on the target,
-    touching a card of the trick, or off the target (a miss once the trick is ``final``)."""
+    touching a card of the trick, or off the target (a miss once the trick is ``final``).
+    The card is named when it lies face up (a face-down one is "it"), but to its thrower,
+    whose describe line of the throw names it anyway."""
     i = len(table) - 1
     c = table[i]
-    name = _card(c, player)
+    # Named when face up, except to the thrower: their own line has just named it.
+    name = _card(c, player) if player != c.player else None
     it = f"the {name}" if name else "it"
     face = "face down" if c.face_down else "face up"
     k = res.trick_of[i]
