@@ -13,6 +13,8 @@ import pytest
 
 from bigtop.agents.base import RandomAgent, play_game, play_random
 from bigtop.agents.levels import (
+    ABOUT,
+    ALIASES,
     BOT_NAMES,
     BUDGETS,
     LEVELS,
@@ -137,6 +139,9 @@ def test_level_infos_list_the_ladder_then_the_aliases() -> None:
         assert tuple(i.name for i in infos) == BOT_NAMES
         assert [i.iterations for i in infos[2:4]] == [BUDGETS[name].medium.iterations,
                                                       BUDGETS[name].hard.iterations]
+        # Each in a player's words (what the lobby shows), the yardsticks marked apart.
+        assert [(i.name, i.about) for i in infos] == list(ABOUT.items())
+        assert [i.name for i in infos if i.yardstick] == list(ALIASES)
 
 
 # The tables of docs/bots.md (bench/bench_bots.py SETUPS).

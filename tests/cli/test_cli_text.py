@@ -86,7 +86,7 @@ def test_play_saves_every_move_undoes_and_resumes(tmp_path: Path) -> None:
     args = ["play", "scout", "-p", "2", "--seed", "3", "-o", "rounds=1", "--save", str(save)]
     res = runner.invoke(app, args, input="1\n1\nundo\nlog\nquit\n")
     assert res.exit_code == 0, res.output
-    assert "took back" in res.output and "P0 shows" in res.output
+    assert "took back" in res.output and "You show" in res.output
     first = json.loads(save.read_text())
     assert first["game"] == "scout" and first["history"]
     # A saved game goes on where it stopped, and the same moves give the same game.
@@ -100,6 +100,19 @@ def test_play_saves_every_move_undoes_and_resumes(tmp_path: Path) -> None:
     # A finished game just shows how it ended.
     over = runner.invoke(app, ["play", "--load", str(save)])
     assert over.exit_code == 0 and "game over" in over.output and "Scores:" in over.output
+
+
+def test_the_menu_and_your_own_log_lines_speak_to_you() -> None:
+    """Your moves are listed as moves to make ("show 1/10", "turn your hand upside down"),
+    not as the log's "P0 shows 1/10" about you; the log says "You show", the bots' moves
+    stay "P1 shows"."""
+    res = runner.invoke(app, ["play", "scout", "-p", "2", "--seed", "3", "-o", "rounds=1"],
+                        input="1\nquit\n")
+    assert res.exit_code == 0, res.output
+    menu = res.output.split("P0>")[0].split("Your hand")[1]
+    assert "0 turn your hand upside down" in menu and "1 show 1/10" in menu, menu
+    assert "shows" not in menu and "their" not in menu and "P0" not in menu, menu
+    assert "P0> You show 1/10\nP1 shows" in res.output, res.output
 
 
 def test_play_reads_only_ascii_digits_as_numbers() -> None:
@@ -216,4 +229,4 @@ def test_a_short_menu_takes_only_its_own_numbers() -> None:
     out = " ".join(res.output.split())
     assert res.exit_code == 0, res.output
     assert "2 is not a listed move: type one of the numbers shown (1, 28, 55, 82, …)" in out
-    assert out.count("P0 throws") == 1, out
+    assert out.count("You throw") == 1, out

@@ -117,6 +117,43 @@ def test_describe_gives_a_line_per_action() -> None:
 
 
 @pytest.mark.parametrize("name", game_names())
+def test_a_seat_is_told_its_own_moves_in_the_second_person(name: str) -> None:
+    """The web table's move buttons and `bigtop play`'s menu list a seat's options as told
+    to that seat: "You show …", "You throw the yellow 2 …", never the log's "P0 shows …"
+    naming the seat to itself; everybody else, and the public log, hear "P0 shows …"."""
+    import random
+    import re
+
+    from bigtop.server.views import seat_view
+
+    cls = get_game(name)
+    for players in (cls.min_players, cls.max_players):
+        s = bigtop.new_state(name, players, seed=11)
+        rng = random.Random(players)
+        for _ in range(60):
+            if s.is_terminal():
+                break
+            p = s.current_player()
+            if p < 0:
+                s.apply_chance()
+                continue
+            legal = s.legal_actions()
+            told = {i["text"] for i in seat_view(s, p)["legal_actions"]}
+            assert told == {s.describe(a, p) for a in legal}
+            for a in legal[::7]:
+                mine = s.describe(a, p)
+                assert mine.startswith("You "), mine
+                assert f"P{p}" not in re.findall(r"P\d+", mine), mine
+                assert not re.search(r"\b(their|P\d+ \w+s)\b", mine.split(" (")[0]), mine
+                public = s.describe(a)
+                assert public.startswith(f"P{p} "), public
+                for q in range(players):
+                    if q != p:
+                        assert s.describe(a, q).startswith(f"P{p} ")
+            s.apply(rng.choice(legal))
+
+
+@pytest.mark.parametrize("name", game_names())
 def test_legal_action_numbers_are_the_listed_actions_numbers(name: str) -> None:
     """legal_action_numbers (what OpenSpiel and PettingZoo list; Tricky Landing builds it its
     own way) is the sorted action numbers of legal_actions, at every step of random play."""

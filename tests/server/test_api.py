@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from bigtop.agents.levels import BOT_NAMES
+from bigtop.agents.levels import ABOUT, ALIASES, BOT_NAMES
 from bigtop.core.registry import game_names, new_state
+from bigtop.games import teaching
 from bigtop.games.scout import render_svg
 from bigtop.server import Limits
 from bigtop.server.schemas import TableView
@@ -63,6 +65,16 @@ def test_games_lists_every_game_options_and_bot_levels(client: TestClient) -> No
     assert data["limits"]["max_body_bytes"] == Limits().max_body_bytes
 
 
+def test_games_describe_each_bot_level_and_mark_the_yardsticks(client: TestClient) -> None:
+    """A newcomer choosing a bot sees what each level is; heuristic and ismcts are
+    yardsticks, not steps of the ladder. The words are levels.py's, the one source."""
+    docs = client.get("/api/games").json()["bot_level_docs"]
+    assert [d["name"] for d in docs] == list(BOT_NAMES)
+    assert {d["name"]: d["about"] for d in docs} == ABOUT
+    assert [d["name"] for d in docs if d["yardstick"]] == list(ALIASES) == ["heuristic", "ismcts"]
+    assert all(d["about"] for d in docs)
+
+
 def test_create_gives_tokens_only_for_people_and_links(client: TestClient) -> None:
     made = create(client, players=3, seats=[{"kind": "human"}, {"kind": "human"},
                                             {"kind": "bot", "level": "random"}])
@@ -105,7 +117,11 @@ def test_view_as_seat_and_as_spectator(client: TestClient) -> None:
     # views are sent as built: they must match the documented model exactly
     assert TableView.model_validate(mine).model_dump(mode="json") == mine
     first = mine["legal_actions"][0]
-    assert set(first) == {"index", "id", "action", "text"} and first["text"].startswith("P0")
+    assert set(first) == {"index", "id", "action", "text"}
+    # A seat's own options speak to it ("You turn your hand upside down"), not of it as
+    # the log does ("P0 turns their hand upside down").
+    assert all(e["text"].startswith("You ") and "P0" not in e["text"]
+               for e in mine["legal_actions"]), mine["legal_actions"]
     theirs = client.get(f"/api/tables/{t}?token={tok1}").json()
     assert theirs["seat"] == 1 and theirs["legal_actions"] == []
     public = client.get(f"/api/tables/{t}").json()
@@ -162,7 +178,11 @@ def test_moves_and_every_refusal(client: TestClient) -> None:
     r = client.post(url, json={"version": 0, "action": action["action"]}, headers=auth(tok0))
     assert r.status_code == 200, r.text
     new = r.json()
-    assert new["version"] == 1 and new["log"][-1]["text"] == action["text"]
+    # The log tells everyone of P0 ("P0 turns their hand…"); the option told P0 ("You turn…").
+    fresh = new_state("scout", 2, seed=7)
+    public = fresh.describe(fresh.game.action_from_json(action["action"]))
+    assert new["version"] == 1 and new["log"][-1]["text"] == public
+    assert public.startswith("P0 ") and action["text"].startswith("You ")
     body = problem(client.post(url, json={"version": 0, "index": 0}, headers=auth(tok0)),
                    409, "stale-version")
     assert body["version"] == 1
@@ -173,6 +193,35 @@ def test_moves_and_every_refusal(client: TestClient) -> None:
     r = client.post(url, json={"version": 1, "id": v["legal_actions"][-1]["id"]},
                     headers=auth(tok))
     assert r.status_code == 200 and r.json()["version"] == 2
+
+
+def test_a_tricky_landing_log_says_where_each_card_landed_and_who_won(
+        client: TestClient) -> None:
+    """The table's log used to say only "P1 throws a card aiming at …": now each line goes
+    on with where the card came to rest and, after a trick's last throw, who won it."""
+    made = create(client, game="tricky-landing", players=3, seed=5)
+    t = made["table"]
+    tokens = [made["seats"][q]["token"] for q in range(3)]
+    replay = new_state("tricky-landing", 3, seed=5)
+    teach = teaching("tricky-landing")
+    expected = []
+    for version in range(6):  # two tricks
+        seat = replay.current_player()
+        r = client.post(f"/api/tables/{t}/moves", json={"version": version, "index": 0},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        action = replay.legal_actions()[0]
+        line, before = replay.describe(action), replay.clone()
+        replay.apply(action)
+        expected.append(teach.played(line, before, replay))
+    log = [e["text"] for e in client.get(f"/api/tables/{t}").json()["log"]
+           if e["kind"] == "move"]
+    assert log == expected
+    for k, text in enumerate(log):
+        assert re.search(r"throws a card aiming at .*: (the \w+ \d+|it) (lands|misses)", text)
+        ends = k % 3 == 2
+        assert bool(re.search(r"(wins|share) (the|a) trick|nobody wins|no card touches",
+                              text)) == ends, text
 
 
 def test_oversized_body_is_refused(client: TestClient) -> None:

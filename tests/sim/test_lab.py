@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from bigtop.cli import app
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import load_state
 from bigtop.sim import runner as sim_runner
 from bigtop.sim.runner import GameRecord, simulate, win_shares
@@ -83,6 +84,46 @@ def test_bad_input_is_one_clear_line(args: list[str], message: str, tmp_path: Pa
     assert res.exit_code == 2, res.output
     assert message in res.output and "Traceback" not in res.output
     assert not (tmp_path / "o").exists()  # nothing written
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "scout", "-n", str(10**12)],
+    ["simulate", "scout", "-n", str(MAX_GAMES + 1), "--rotate", "-p", "2"],
+    ["compare", "scout", "-n", str(10**12), "-o", "rounds=1", "--vs", "-o", "rounds=2"],
+    ["tournament", "scout", "--bots", "random,easy", "-p", "2", "-n", str(10**12)],
+])
+def test_an_absurd_game_count_is_refused_before_anything_starts(
+        args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--games 10**12` used to start (and build a job per game first); above the run's
+    limit it is refused: one line, exit code 2, nothing played or written."""
+    def no_play(*a: object, **k: object) -> None:
+        raise AssertionError("games were started")
+
+    from bigtop.sim import compare, tournament
+
+    for module in (sim_runner, compare, tournament):
+        monkeypatch.setattr(module, "run_jobs", no_play)
+    res = cli.invoke(app, [*args, "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2, res.output
+    assert res.output.startswith("error: --games must be at most 1,000,000"), res.output
+    assert res.output.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_tournament_of_too_many_games_in_all_is_refused(tmp_path: Path) -> None:
+    """Each table's count may be within the limit and the whole round robin not."""
+    res = cli.invoke(app, ["tournament", "scout", "-p", "2", "--bots", "random,easy,medium",
+                           "-n", str(MAX_GAMES // 2), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2, res.output
+    assert "3 tables × 500,000 games is 1,500,000 games; a run plays at most 1,000,000" in (
+        " ".join(res.output.split()))
+    assert not (tmp_path / "o").exists()
+    with pytest.raises(BigtopError, match="at most 1,000,000"):
+        simulate("scout", 3, MAX_GAMES + 1)
+    from bigtop.sim.tournament import tournament
+
+    with pytest.raises(BigtopError, match="at most 1,000,000"):
+        tournament("scout", 2, ["random", "easy", "medium"], MAX_GAMES // 2)
 
 
 def test_fewer_bots_than_seats_are_cycled_and_shown() -> None:

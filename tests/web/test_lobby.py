@@ -176,3 +176,29 @@ def test_the_rules_panel_follows_the_table_options(server: Server, browsers: Bro
     items = page.eval_on_selector_all("#rules-body ul:last-of-type > li",
                                       "els => els.map(e => e.textContent)")
     assert items == ["You may move other players' open tops to the middle."], items
+
+
+def test_the_lobby_says_what_each_bot_does(server: Server, browsers: Browsers) -> None:
+    """A newcomer choosing a seat's bot sees the ladder first and the two yardsticks apart
+    under their own heading, and what each one does, in levels.py's words (served by
+    /api/games, never written into the page's script)."""
+    from bigtop.agents.levels import ABOUT, ALIASES, DEFAULT_LEVEL, LEVELS
+
+    page = browsers.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-list select")
+    groups = page.eval_on_selector("#seat-1", """s => [...s.querySelectorAll("optgroup")]
+        .map((g) => [g.label, [...g.querySelectorAll("option")].map((o) => o.value)])""")
+    assert groups == [["bots, weakest first", [f"bot:{n}" for n in LEVELS]],
+                      ["yardsticks (for analysts)", [f"bot:{n}" for n in ALIASES]]]
+    assert page.input_value("#seat-1") == f"bot:{DEFAULT_LEVEL}"
+    titles = page.eval_on_selector_all("#seat-1 option[value^='bot:']", """os =>
+        Object.fromEntries(os.map((o) => [o.value.slice(4), o.title]))""")
+    assert titles == ABOUT
+    page.click("#bot-levels summary")
+    text = " ".join(page.inner_text("#bot-levels-body").split())
+    for name, about in ABOUT.items():
+        assert f"{name}: {about}" in text or f"{name} (default): {about}" in text, (name, text)
+    assert text.index(ABOUT["hard"]) < text.index("Yardsticks (for analysts)") < text.index(
+        ABOUT["heuristic"])
+    browsers.shot(page, "lobby-bots")

@@ -33,7 +33,7 @@ bigtop.core.errors.BigtopError: unknown bot 'grandmaster'; bots: random, easy, m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
@@ -105,6 +105,20 @@ PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
 
 
+ABOUT: dict[str, str] = {
+    "random": "plays any legal move at random",
+    "easy": "plays by rules of thumb, at once; for a first game",
+    "medium": "tries each move against a few guesses at the hidden cards and the luck",
+    "hard": "the same search with more guesses and a longer look ahead; the strongest, up "
+            "to a second a move",
+    "heuristic": "the game's first hand-written bot",
+    "ismcts": f"plain IS-MCTS search (random play-outs, {PLAIN_ISMCTS_ITERATIONS} iterations)",
+}
+"""Each bot in a few words for a player choosing one (the lobby shows them; ``bigtop bots``
+has the details): the one place these words live. The ladder first, then the yardsticks
+(:data:`ALIASES`), which measure the ladder and are no step of it."""
+
+
 MOVE_BUDGET_MS: dict[str, float] = {"random": 1.0, "easy": 10.0, "medium": 100.0,
                                      "hard": 1000.0}
 """The most a level may think per move on one core (milliseconds); typical moves take far
@@ -126,6 +140,10 @@ class LevelInfo:
     summary: str
     iterations: int | None
     budget_ms: float | None
+    about: str = ""
+    """:data:`ABOUT`: the bot in a player's words."""
+    yardstick: bool = False
+    """An older bot kept as a yardstick (:data:`ALIASES`), not a step of the ladder."""
 
 
 def level_infos(game_name: str) -> list[LevelInfo]:
@@ -144,7 +162,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
                     f"candidate under the same luck: {profile.summary}")
         return f"IS-MCTS, {search.iterations} iterations: {profile.summary}"
 
-    return [
+    infos = [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
         LevelInfo("easy", "the game's hand-written bot" + _EASY_NOTES.get(game_name, ""),
                   None, MOVE_BUDGET_MS["easy"]),
@@ -156,6 +174,7 @@ def level_infos(game_name: str) -> list[LevelInfo]:
         LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward, "
                   f"{PLAIN_ISMCTS_ITERATIONS} iterations", PLAIN_ISMCTS_ITERATIONS, None),
     ]
+    return [replace(i, about=ABOUT[i.name], yardstick=i.name in ALIASES) for i in infos]
 
 
 def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:

@@ -125,7 +125,7 @@ def replay(
         except BigtopError as e:
             fail(f"action {i} does not replay from a fresh deal: {e}")
             return
-        typer.echo(f"{i:>5}  {line}")
+        typer.echo(f"{i:>5}  {teach.played(line, before, s, results=False)}")
         for note in teach.trick_summary(before, s) + teach.round_summary(before, s):
             typer.echo(f"       {note}")
     if s != saved:

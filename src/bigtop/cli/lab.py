@@ -28,6 +28,8 @@ from bigtop.cli._lab import (
     workers_or_default,
 )
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_GAMES
+from bigtop.sim.runner import check_games
 
 VS_KEY = "bigtop.vs_options"
 
@@ -87,7 +89,8 @@ def compare_cmd(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game name, see `bigtop games`.")],
     players: PlayersArg = 3,
-    games_: Annotated[int, typer.Option("--games", "-n", help="Games per variant.")] = 200,
+    games_: Annotated[int, typer.Option(
+        "--games", "-n", help=f"Games per variant (at most {MAX_GAMES:,}).")] = 200,
     seed: SeedArg = 0,
     option: OptionArg = None,
     vs: Annotated[bool, typer.Option(
@@ -107,6 +110,7 @@ def compare_cmd(
     try:
         if not vs:
             raise BigtopError("say variant B after --vs, e.g. -o rounds=1 --vs -o rounds=2")
+        check_games(games_, "--games")
         opts_a = game_options(game, option)
         opts_b = game_options(game, ctx.meta.get(VS_KEY, []))
         given = resolve_bots(bots, None)
@@ -153,7 +157,7 @@ def tournament_cmd(
     players: PlayersArg = 3,
     games_: Annotated[int | None, typer.Option(
         "--games", "-n", help="Games per table, a multiple of the players (every deal in "
-        "every seating). Default: 5 deals.")] = None,
+        f"every seating; at most {MAX_GAMES:,} games in all). Default: 5 deals.")] = None,
     seed: SeedArg = 0,
     option: OptionArg = None,
     workers: WorkersArg = None,
@@ -164,7 +168,7 @@ def tournament_cmd(
     """A round robin between bots at every table of PLAYERS seats; prints an openskill
     leaderboard (rating μ, uncertainty σ) with plain win rates and places."""
     from bigtop.core.registry import new_game
-    from bigtop.sim.tournament import RATING, tables, tournament
+    from bigtop.sim.tournament import RATING, check_total, tables, tournament
 
     try:
         opts = game_options(game, option)
@@ -173,8 +177,10 @@ def tournament_cmd(
         new_game(game, players, opts)
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
+        check_games(per_table, "--games")
         n_workers = workers_or_default(workers)
-        total = per_table * len(tables(names, players))
+        # Refused before anything starts (no progress bar, no --out folder).
+        total = check_total(len(tables(names, players)), per_table)
         from bigtop.sim.output import write_tournament
 
         t, doc = play_and_write(

@@ -164,6 +164,8 @@ class Session:
         line = s.describe(action, self.viewer)
         before = s.clone()
         s.apply(action)
+        # Where a throw landed (who won the trick: the trick summary below says it).
+        line = self.teach.played(line, before, s, self.viewer, results=False)
         self.log.append(line)
         # Moves in the terminal's own colour, so every card shows in its colour.
         events = [(line + remark, MOVE_STYLE if p != CHANCE else CHANCE_STYLE, p)]
@@ -237,11 +239,11 @@ class Session:
         featured = None if every else self.teach.featured(s)
         if featured is not None:
             return featured
-        me = f"P{s.current_player()} "
         items = []
         for i, action in enumerate(legal):
+            # Told to the mover ("You show 8/10"): the menu lists the bare move ("show 8/10").
             text = s.describe(action, s.current_player())
-            items.append((i, text[len(me):] if text.startswith(me) else text))
+            items.append((i, text.removeprefix("You ")))
         return items, ""
 
     def _show_turn(self, seat: int) -> None:
@@ -372,7 +374,7 @@ class Session:
         number = f" (type {index})" if index is not None else ""
         if index is not None and self.numbers is not None:
             self.numbers.add(index)
-        self.screen.say(f"hint: {s.describe(action, seat)}{number}", "cyan")
+        self.screen.say(f"hint: {s.describe(action, seat).removeprefix('You ')}{number}", "cyan")
 
     def _undo(self) -> bool:
         if len(self.seats.humans) > 1:

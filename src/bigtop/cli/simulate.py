@@ -26,6 +26,7 @@ from bigtop.cli._lab import (
     workers_or_default,
 )
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 from bigtop.sim.runner import check_games, check_rotation, seat_lineup, simulate
@@ -35,7 +36,8 @@ from bigtop.sim.runner import check_games, check_rotation, seat_lineup, simulate
 def simulate_cmd(
     game: Annotated[str, typer.Argument(help="Game name, see `bigtop games`.")],
     players: PlayersArg = 3,
-    games_: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 100,
+    games_: Annotated[int, typer.Option(
+        "--games", "-n", help=f"How many games (at most {MAX_GAMES:,}).")] = 100,
     seed: SeedArg = 0,
     option: OptionArg = None,
     bots: BotsArg = None,
@@ -53,7 +55,7 @@ def simulate_cmd(
         given = resolve_bots(bots, agents)
         g = new_game(game, players, opts)  # validate everything before a progress bar
         check_seed(seed)
-        check_games(games_)
+        check_games(games_, "--games")
         seat_lineup(given, players)
         if rotate:
             check_rotation(games_, g.num_players)

@@ -461,7 +461,10 @@ class State(ABC, Generic[_G]):
         to ``player``. By default (None) it is public (servers broadcast it), so it says only
         what every player may know: a Tricky Landing throw does not name the card, which may
         land face down; told to the thrower (``describe(a, seat)``, e.g. listing one's own
-        options) it does. A foreign or illegal action is an error, as in :meth:`apply`."""
+        options) it does, in the second person ("You throw the yellow 2 …"), as every game
+        speaks to the seat about to move. It cannot say what the action's luck will do (a
+        throw's landing): the logs add that once it is played (``Teaching.played``). A
+        foreign or illegal action is an error, as in :meth:`apply`."""
         seat = self.check_seat(player)
         self.check_playable(action)
         return self._describe(action, seat)

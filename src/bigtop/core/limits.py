@@ -52,6 +52,11 @@ MAX_ACTION_INT: Final = MAX_INT
 """Largest magnitude of an integer field of an action."""
 MAX_BOARD_FILE_BYTES: Final = 64 * 1024
 """A So ein Zirkus board file named on the command line."""
+MAX_GAMES: Final = 1_000_000
+"""Games one run of the simulation lab may play: ``simulate`` (``--games``), ``compare`` (per
+variant) and ``tournament`` (every table together). A million random SCOUT games take about
+8 minutes on two cores and some 3 GB for their records, which stay in memory until the
+report; a larger count is a typing slip, refused before anything starts."""
 
 _MAX_INT_DIGITS: Final = len(str(MAX_INT))
 _JSON_TYPES = (str, int, float, bool, type(None), list, dict)

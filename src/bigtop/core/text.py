@@ -63,3 +63,35 @@ def paragraphs(items: Iterable[str], width: int = 78) -> str:
         else:
             out.append(textwrap.fill(item, width, break_on_hyphens=False))
     return "\n".join(out)
+
+
+class Told:
+    """How a move's line names its mover, told to ``player``: the mover themselves is
+    spoken to (``You show …``, ``your hand``), everybody else (and the public, ``None``)
+    hears of seat ``P{mover}`` (``P2 shows …``, ``their hand``). A seat's own move options
+    and its own log lines read naturally; the public log stays in the third person.
+
+    >>> you, them = Told(2, 2), Told(2, None)
+    >>> f"{you.who} {you.verb('turns')} {you.their} hand", f"{them.who} {them.verb('turns')}"
+    ('You turn your hand', 'P2 turns')
+    >>> [you.verb(v) for v in ("passes", "goes", "pushes", "carries", "cannot")]
+    ['pass', 'go', 'push', 'carry', 'cannot']
+    """
+
+    __slots__ = ("their", "who", "you")
+
+    def __init__(self, mover: int, player: int | None) -> None:
+        self.you = player is not None and player == mover
+        self.who = "You" if self.you else f"P{mover}"
+        self.their = "your" if self.you else "their"
+
+    def verb(self, third: str) -> str:
+        """``third`` (a verb in the third person singular: shows, passes) as said of the
+        mover: unchanged, or the plain form after "You"."""
+        if not self.you or not third.endswith("s"):
+            return third
+        if third.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+            return third[:-2]
+        if third.endswith("ies"):
+            return third[:-3] + "y"
+        return third[:-1]

@@ -173,9 +173,20 @@ class GameDoc(BaseModel):
                                                  "/api/tables/{id}/rules).")
 
 
+class BotLevelDoc(BaseModel):
+    name: str
+    about: str = Field(description="The bot in a few words for a player choosing one "
+                                   "(bigtop.agents.levels.ABOUT; `bigtop bots` has details).")
+    yardstick: bool = Field(description="An older bot kept as a yardstick for analysts, "
+                                        "not a step of the ladder random < easy < medium < "
+                                        "hard.")
+
+
 class Games(BaseModel):
     games: list[GameDoc]
-    bot_levels: list[str]
+    bot_levels: list[str] = Field(description="The ladder, weakest first, then the "
+                                               "yardsticks.")
+    bot_level_docs: list[BotLevelDoc] = Field(description="The same levels, described.")
     default_bot_level: str
     limits: JSONObject
 

@@ -29,6 +29,7 @@ as it is now.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -50,6 +51,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
+from bigtop.games import Teaching, teaching
 from bigtop.server import errors
 from bigtop.server.schema import events, moves, seats, tables
 from bigtop.server.settings import Settings
@@ -225,6 +227,18 @@ def _a(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
+@functools.cache
+def _teaching(name: str) -> Teaching:
+    return teaching(name)
+
+
+def log_line(line: str, before: State, after: State) -> str:
+    """The public log line of the action from ``before`` to ``after``: its describe line
+    (said before it) and what it did once played (a Tricky Landing throw: where the card
+    landed, who won the trick), in the words of the game's ``teach`` module."""
+    return _teaching(after.game.name).played(line, before, after)
+
+
 def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     """Apply chance outcomes (from the state's seed) until a player is to act; each is
     logged like a move."""
@@ -232,8 +246,9 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     while state.current_player() == CHANCE:
         action = state.sample_chance()
         line = state.describe(action)
+        before = state.clone()
         state.apply(action)
-        out.append((CHANCE, action.to_json(), line))
+        out.append((CHANCE, action.to_json(), log_line(line, before, state)))
     return out
 
 
@@ -612,7 +627,8 @@ class TableService:
             work.apply(action)
         except BigtopError as e:
             raise errors.IllegalMove(str(e), version=loaded.version) from None
-        rows = [(seat, action.to_json(), line), *_advance_chance(work)]
+        # ``state`` (the table's, never changed) is the position before the move.
+        rows = [(seat, action.to_json(), log_line(line, state, work)), *_advance_chance(work)]
         return self._store(loaded, work, rows, bot)
 
     def _store_sqlite(self, move_rows: list[tuple[Any, ...]], version: tuple[Any, ...]) -> bool:

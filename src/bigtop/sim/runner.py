@@ -36,6 +36,7 @@ from bigtop.agents.base import Agent, RandomAgent, play_game
 from bigtop.agents.levels import BOT_NAMES, make_bot
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
+from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
 
@@ -399,10 +400,20 @@ def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:
     return make_bot(kind, game, seat, seed)
 
 
-def check_games(games: object) -> int:
-    """A run's game count: a positive whole number."""
+def check_games(games: object, what: str = "games") -> int:
+    """A run's game count: a positive whole number, at most :data:`~bigtop.core.limits.
+    MAX_GAMES` (``what`` names the count in the message).
+
+    >>> check_games(10**12)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: games must be at most 1,000,000 (a run's limit), got ...
+    """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BigtopError(f"games must be a positive whole number, got {games!r}")
+        raise BigtopError(f"{what} must be a positive whole number, got {games!r}")
+    if games > MAX_GAMES:
+        raise BigtopError(f"{what} must be at most {MAX_GAMES:,} (a run's limit), "
+                          f"got {games:,}")
     return games
 
 

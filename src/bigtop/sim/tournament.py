@@ -23,6 +23,7 @@ from typing import Any
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
+from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 from bigtop.sim.runner import (
@@ -52,6 +53,21 @@ def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     if len(bots) >= players:
         return list(combinations(bots, players))
     return [t for t in combinations_with_replacement(bots, players) if len(set(t)) > 1]
+
+
+def check_total(n_tables: int, games_per_table: int) -> int:
+    """The games of a whole round robin, at most :data:`~bigtop.core.limits.MAX_GAMES`.
+
+    >>> check_total(10, 200_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: a tournament of 10 tables × 200,000 games is 2,000,000 ...
+    """
+    total = n_tables * games_per_table
+    if total > MAX_GAMES:
+        raise BigtopError(f"a tournament of {n_tables} tables × {games_per_table:,} games is "
+                          f"{total:,} games; a run plays at most {MAX_GAMES:,}")
+    return total
 
 
 @dataclass
@@ -139,6 +155,7 @@ def tournament(name: str, players: int, bots: Sequence[str], games_per_table: in
     if len(set(bots)) < len(bots):
         raise BigtopError(f"a bot is named twice in {','.join(bots)}")
     check_rotation(games_per_table, players)
+    check_total(len(tables(bots, players)), games_per_table)
     line_ups, jobs = tournament_jobs(game, bots, games_per_table, seed, keep_states)
     played = run_jobs(jobs, workers, ray_address, progress, players)
     return Tournament(game, seed, bots, line_ups, games_per_table,

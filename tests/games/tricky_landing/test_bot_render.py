@@ -98,4 +98,4 @@ def test_terminal_play_accepts_typed_throws() -> None:
     card = s.hands[0][0]
     out = CliRunner().invoke(app, ["play", "tricky-landing", "--players", "3", "--seed", "3"],
                              input=f"{card} 0 0 medium\nzz\n")
-    assert "P0 throws the" in out.output and "is not a card" in out.output
+    assert "You throw the" in out.output and "is not a card" in out.output

@@ -28,7 +28,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
-from bigtop.core.text import count
+from bigtop.core.text import Told, count
 from bigtop.games.clown15go.actions import (
     Borrow,
     Clown15GoAction,
@@ -564,35 +564,40 @@ class Clown15GoState(State[Clown15GoGame]):
 
     def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
-        who = f"P{p}"
+        t = Told(p, player)  # "You put …" to the mover, "P1 puts …" to everyone else
+        who = t.who
         d = self.deck
         src = self._source_text()
-        where = "" if self.phase == "card" else " from their open pile"
+        where = "" if self.phase == "card" else f" from {t.their} open pile"
         if isinstance(action, NewRow):
-            return f"{who} puts {src}{where} in the middle: a new row"
+            return f"{who} {t.verb('puts')} {src}{where} in the middle: a new row"
         if isinstance(action, ToRow):
             top = d.text(self.rows[action.row][-1]) if action.row < len(self.rows) else "?"
-            return f"{who} puts {src}{where} on row {action.row} (on {top})"
+            return f"{who} {t.verb('puts')} {src}{where} on row {action.row} (on {top})"
         if isinstance(action, ToPile):
             pile = self.open_piles[action.player] if action.player < len(self.open_piles) else []
             top = d.text(pile[-1]) if pile else "?"
-            return f"{who} puts {src}{where} on P{action.player}'s open pile (on {top})"
+            return (f"{who} {t.verb('puts')} {src}{where} on P{action.player}'s open pile "
+                    f"(on {top})")
         if isinstance(action, ToOwnPile):
-            return f"{who} puts {src} on their own open pile and goes on"
+            return (f"{who} {t.verb('puts')} {src} on {t.their} own open pile and "
+                    f"{t.verb('goes')} on")
         if isinstance(action, LayDown):
-            return f"{who} lays {src} on their own open pile; turn over"
+            return (f"{who} {t.verb('lays')} {src} on {t.their} own open pile; "
+                    f"{t.their} turn is over")
         if isinstance(action, TurnOver):
             renew = "" if self.closed[p] else " (renewing the closed pile)"
-            return f"{who} turns over the next card{renew}"
+            return f"{who} {t.verb('turns')} over the next card{renew}"
         if isinstance(action, Pass):
-            return f"{who} cannot turn a card over and passes"
+            return f"{who} cannot turn a card over and {t.verb('passes')}"
         if isinstance(action, Borrow):
             pile = self.open_piles[action.player] if action.player < len(self.open_piles) else []
             card = d.text(pile[-1]) if pile else "?"
             if action.row < 0:
-                return f"{who} borrows {card} from P{action.player}: a new row"
+                return f"{who} {t.verb('borrows')} {card} from P{action.player}: a new row"
             top = d.text(self.rows[action.row][-1]) if action.row < len(self.rows) else "?"
-            return f"{who} borrows {card} from P{action.player} onto row {action.row} (on {top})"
+            return (f"{who} {t.verb('borrows')} {card} from P{action.player} onto row "
+                    f"{action.row} (on {top})")
         return f"{who}: {action!r}"
 
     def action_from_text(self, text: str) -> Action:

@@ -25,7 +25,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import InvalidStateError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
-from bigtop.core.text import count
+from bigtop.core.text import Told, count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 from bigtop.games.scout.options import ScoutOptions
@@ -575,29 +575,30 @@ class ScoutState(State[ScoutGame]):
     # -- text -------------------------------------------------------------------------------
     def _describe(self, action: Action, player: int | None) -> str:
         p = self.to_act
-        who = f"P{p}"
+        t = Told(p, player)  # "You show …" to the mover, "P1 shows …" to everyone else
+        who = t.who
         hand = self.hands[p]
         if isinstance(action, Show):
             cards = " ".join(show_card(c) for c in hand[action.start:action.start +
                                                           action.length])
             if self.active:
                 beaten = " ".join(show_card(c) for c in self.active)
-                return f"{who} shows {cards}, beating {beaten}"
-            return f"{who} shows {cards}"
+                return f"{who} {t.verb('shows')} {cards}, beating {beaten}"
+            return f"{who} {t.verb('shows')} {cards}"
         if isinstance(action, Scout):
             if not self.active:
-                return f"{who} scouts (no active set)"
+                return f"{who} {t.verb('scouts')} (no active set)"
             card = self.active[0] if action.end == "left" else self.active[-1]
             extra = " (Scout & Show)" if action.and_show else ""
-            return f"{who} scouts {show_card(card)} from the {action.end} end{extra}"
+            return f"{who} {t.verb('scouts')} {show_card(card)} from the {action.end} end{extra}"
         if isinstance(action, Insert):
             card = self.pending or (0, 0)
             if action.flip:
                 card = (card[1], card[0])
-            return f"{who} inserts {show_card(card)} at position {action.position}"
+            return f"{who} {t.verb('inserts')} {show_card(card)} at position {action.position}"
         if isinstance(action, TurnHand):
-            return f"{who} turns their hand upside down"
-        return f"{who} passes"
+            return f"{who} {t.verb('turns')} {t.their} hand upside down"
+        return f"{who} {t.verb('passes')}"
 
     def action_from_text(self, text: str) -> Action:
         """Typed moves: ``show START LENGTH``, ``scout left|right [and-show]`` (either end of a

@@ -35,7 +35,7 @@ from bigtop.core.actions import Action, ActionTable
 from bigtop.core.errors import IllegalActionError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_normals, derive_rng, shuffle
-from bigtop.core.text import count, decimal, number, numbers
+from bigtop.core.text import Told, count, decimal, number, numbers
 from bigtop.games.tricky_landing.actions import Throw
 from bigtop.games.tricky_landing.cards import (
     HAND_SIZE,
@@ -409,8 +409,9 @@ class TrickyLandingState(State[TrickyLandingGame]):
         # table shows it once it lands face up).
         what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
                 else "a card")
-        return (f"P{p} throws {what} aiming at ({number(action.x)}, {number(action.y)}) cm "
-                f"with {_spin_word(action.spin)}")
+        t = Told(p, player)  # "You throw …" to the thrower, "P1 throws …" to the others
+        return (f"{t.who} {t.verb('throws')} {what} aiming at ({number(action.x)}, "
+                f"{number(action.y)}) cm with {_spin_word(action.spin)}")
 
     def _render(self, player: int | None = None) -> str:
         g = self.game

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
-from bigtop.core.text import count, number, paragraphs
+from bigtop.core.text import Told, count, number, paragraphs
 from bigtop.games.tricky_landing.cards import card_name
 from bigtop.games.tricky_landing.rules import (
     SPINS,
@@ -24,7 +24,7 @@ from bigtop.games.tricky_landing.rules import (
     TrickyLandingState,
     describe_resolution,
 )
-from bigtop.games.tricky_landing.tricks import resolve_trick
+from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 
 def intro(game: Game) -> str:
@@ -117,6 +117,145 @@ def trick_summary(before: State, after: State) -> list[str]:
     res = resolve_trick(table, before.trump_suit, g.options, g.model)
     return [f"Trick {before.trick + 1} of {g.hand_size}:",
             *("  " + line for line in describe_resolution(res, table))]
+
+
+def _thrown(before: TrickyLandingState, after: TrickyLandingState
+            ) -> tuple[list[Landing], Resolution, bool] | None:
+    """The cards on the table once the one throw from ``before`` to ``after`` came to rest
+    (it is the last), how they lie (the trick's resolution when ``final``: the throw ended
+    the trick) or None when no throw lies between the two."""
+    g = before.game
+    if after.round == before.round and after.trick == before.trick:
+        if len(after.table) != len(before.table) + 1:
+            return None
+        # The trick goes on: which cards touch the target or each other, as they lie now.
+        return after.table, resolve_trick(after.table, before.trump_suit, g.options,
+                                          g.model), False
+    if (after.round == before.round and after.last_table[:-1] == before.table
+            and len(after.last_table) == len(before.table) + 1):
+        res = after.resolution()
+        assert res is not None
+        return after.last_table, res, True
+    # The round's last trick: the next deal has cleared the table, so the throw is
+    # simulated again from the position before it (what apply did).
+    if len(after.history) != len(before.history) + 1:
+        return None
+    throw = after.history[-1]
+    if not isinstance(throw, Throw):
+        return None
+    table = [*before.table, before.landing_of(throw)]
+    return table, resolve_trick(table, before.trump_suit, g.options, g.model), True
+
+
+def _card(c: Landing, player: int | None) -> str | None:
+    """The card's name when ``player`` may know it: face up, or their own face-down card."""
+    return card_name(c.card) if not c.face_down or player == c.player else None
+
+
+def _whose(q: int, player: int | None) -> str:
+    return "your" if q == player else f"P{q}'s"
+
+
+def _who(t: Told) -> str:
+    """The subject inside a log line's later clauses: "you" or "P2"."""
+    return "you" if t.you else t.who
+
+
+def landing_words(table: list[Landing], res: Resolution, final: bool,
+                  player: int | None = None) -> str:
+    """Where the last card of ``table`` came to rest, told to ``player``: on the target,
+    touching a card of the trick, or off the target (a miss once the trick is ``final``).
+    The card is named when it lies face up (a face-down one is "it"), but to its thrower,
+    whose describe line of the throw names it anyway."""
+    i = len(table) - 1
+    c = table[i]
+    # Named when face up, except to the thrower: their own line has just named it.
+    name = _card(c, player) if player != c.player else None
+    it = f"the {name}" if name else "it"
+    face = "face down" if c.face_down else "face up"
+    k = res.trick_of[i]
+    if k >= 0 and i in res.tricks[k].direct:
+        return f"{it} lands {face} on the target"
+    if k >= 0:
+        members = res.tricks[k].members
+        j = next(a if b == i else b for a, b in res.touches
+                 if i in (a, b) and (a if b == i else b) in members)
+        whose = _whose(table[j].player, player)
+        return f"{it} lands {face} touching {whose} card, joining the trick"
+    if final:
+        return f"{it} misses the target, landing {face}"
+    return f"{it} lands {face} off the target"
+
+
+def trick_words(table: list[Landing], res: Resolution, player: int | None = None
+                ) -> list[str]:
+    """Who won the resolved trick and what became of the misses, told to ``player``: short
+    clauses for a log line ("P1 wins the trick (3 cards)"); no face-down card is named to
+    anyone but its thrower."""
+    out = []
+    several = len(res.tricks) > 1
+    the = "a trick" if several else "the trick"
+    if not res.tricks:
+        out.append("no card touches the target")
+    for t in res.tricks:
+        gone = f"; {len(t.discarded)} discarded" if t.discarded else ""
+        if not t.winners:
+            out.append(f"nobody wins {the}: every card in it lies face down "
+                       f"({count(len(t.members), 'card')} discarded)")
+            continue
+        told = [Told(table[w].player, player) for w in t.winners]
+        if len(told) == 1:
+            out.append(f"{_who(told[0])} {told[0].verb('wins')} {the} "
+                       f"({count(len(t.taken[0]), 'card')}{gone})")
+            continue
+        sizes = [len(x) for x in t.taken]
+        each = (f"{count(sizes[0], 'card')} each" if len(set(sizes)) == 1
+                else " and ".join(str(n) for n in sizes) + " cards")
+        who = ", ".join(_who(x) for x in told[:-1]) + f" and {_who(told[-1])}"
+        out.append(f"{who} share {the} ({each}{gone})")
+    if res.new_trump is not None:
+        c = table[res.new_trump]  # turned face up beside the play area
+        out.append(f"{_whose(c.player, player)} missed {card_name(c.card)} is the new trump "
+                   "card")
+    for i in res.kept_face_up:
+        c = table[i]
+        keeper = Told(c.player, player)
+        out.append(f"{_who(keeper)} {keeper.verb('keeps')} {keeper.their} missed "
+                   f"{card_name(c.card)} face up (−2)")
+    for i in res.missed_discarded:
+        c = table[i]
+        name = _card(c, player)
+        out.append(f"{_whose(c.player, player)} missed {name or 'card'} is discarded")
+    return out
+
+
+def outcome(before: State, after: State, player: int | None = None) -> str:
+    """What the throw from ``before`` to ``after`` did, which its describe line, said before
+    the throw, cannot tell (the throw's luck is known only once thrown): where the card
+    landed; told to ``player`` (None: everyone), so a face-down card is named to its thrower
+    only. (A describe line of the throw cannot say it: it also labels the choices of the
+    thrower, who would learn each choice's luck.)
+
+    >>> from bigtop import new_state
+    >>> s = new_state("tricky-landing", players=3, seed=1, options={"rounds": 1})
+    >>> before = s.clone(); s.apply(s.legal_actions()[0])
+    >>> outcome(before, s)
+    'the yellow 1 lands face up off the target'
+    """
+    assert isinstance(before, TrickyLandingState) and isinstance(after, TrickyLandingState)
+    thrown = _thrown(before, after)
+    return "" if thrown is None else landing_words(*thrown, player)
+
+
+def trick_result(before: State, after: State, player: int | None = None) -> str:
+    """When the throw from ``before`` to ``after`` was a trick's last, who won the trick and
+    what became of the misses, in one clause for a log line ("P1 wins the trick (3 cards)";
+    :func:`trick_summary` says it at length); otherwise nothing."""
+    assert isinstance(before, TrickyLandingState) and isinstance(after, TrickyLandingState)
+    thrown = _thrown(before, after)
+    if thrown is None or not thrown[2]:
+        return ""
+    return "; ".join(trick_words(thrown[0], thrown[1], player))
 
 
 def round_summary(before: State, after: State) -> list[str]:

@@ -31,6 +31,7 @@ from bigtop.core.errors import (
 )
 from bigtop.core.game import CHANCE, JSON, TERMINAL, Game, State
 from bigtop.core.rng import chance_uniform, derive_rng, shuffle
+from bigtop.core.text import Told
 from bigtop.games.zirkus.actions import (
     BALLS_PER_COLOUR,
     BLACK,
@@ -726,9 +727,11 @@ class ZirkusState(State[ZirkusGame]):
 
     def _describe(self, action: Action, player: int | None) -> str:
         g = self.game
-        who = "chance" if self.phase == "roll" else f"P{self.to_act}"
+        # "You move …" to the mover, "P1 moves …" to everyone else.
+        t = Told(self.to_act, player)
+        who = "chance" if self.phase == "roll" else t.who
         if isinstance(action, Roll):
-            line = f"P{self.to_act} rolls {action.face}"
+            line = f"{t.who} {t.verb('rolls')} {action.face}"
             if self.phase != "roll" or self.finished:
                 return line
             after = self.clone()
@@ -737,21 +740,24 @@ class ZirkusState(State[ZirkusGame]):
                 line += ": nothing is possible, the turn is lost"
             return line
         if isinstance(action, Add):
-            line = f"{who} puts a {action.colour} ball into {self._clown_name(action.clown)}"
+            line = (f"{who} {t.verb('puts')} a {action.colour} ball into "
+                    f"{self._clown_name(action.clown)}")
             f = self.clown_field[action.clown] if 0 <= action.clown < NUM_CLOWNS else -1
             h = g.hole_at[f] if f >= 0 else -1
             if h >= 0 and self.hole_ball[h] < 0 and g.options.drop_on_stop:
                 line += f" (it falls into the {g.hole_value[h]}-point hole below, Z10)"
             return line
         if isinstance(action, BackToStart):
-            return f"{who} sends {self._clown_name(action.clown)} back to start {action.field}"
+            return (f"{who} {t.verb('sends')} {self._clown_name(action.clown)} back to start "
+                    f"{action.field}")
         if isinstance(action, Upend):
             st = self.stacks[action.clown]
             ball = COLOURS[st[0]] if st else "?"
-            return f"{who} turns the bottom ball ({ball}) of {self._clown_name(action.clown)} " \
-                   f"to the top"
+            return f"{who} {t.verb('turns')} the bottom ball ({ball}) of " \
+                   f"{self._clown_name(action.clown)} to the top"
         if isinstance(action, Restart):
-            return f"{who} puts clown {self.ejected} back on start field {action.field}"
+            return (f"{who} {t.verb('puts')} clown {self.ejected} back on start field "
+                    f"{action.field}")
         assert isinstance(action, Move)
         k = action.clown
         fields = [g.field_names[self.clown_field[k]]]
@@ -760,7 +766,7 @@ class ZirkusState(State[ZirkusGame]):
             pos = g.step[d][pos]
             fields.append(g.field_names[pos] if pos >= 0 else "?")
         after = self.clone()
-        line = f"{who} moves clown {k} {'-'.join(fields)}"
+        line = f"{who} {t.verb('moves')} clown {k} {'-'.join(fields)}"
         if action not in self.legal_actions():
             return line
         after.apply(action)

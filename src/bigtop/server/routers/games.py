@@ -8,13 +8,13 @@ from functools import cache
 
 from fastapi import APIRouter
 
-from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL
+from bigtop.agents.levels import ABOUT, ALIASES, BOT_NAMES, DEFAULT_LEVEL
 from bigtop.core.game import Game
 from bigtop.core.registry import list_games, new_game
 from bigtop.games import teaching
 from bigtop.server.deps import RuntimeDep
 from bigtop.server.runtime import has_picture
-from bigtop.server.schemas import GameDoc, Games, OptionDoc, TableRules
+from bigtop.server.schemas import BotLevelDoc, GameDoc, Games, OptionDoc, TableRules
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -40,7 +40,8 @@ def default_rules(name: str, players: int) -> tuple[str, ...]:
 def games(runtime: RuntimeDep) -> Games:
     """Every game: player range, rule options (type, default, allowed values, meaning, the
     rulebook sentence a ruling follows), the rules text for the default options, whether it
-    has a picture; the bot levels; the server's limits."""
+    has a picture; the bot levels (each in a few words; the yardsticks marked); the server's
+    limits."""
     return Games(
         games=[GameDoc(
             name=g.name, title=g.title, min_players=g.min_players, max_players=g.max_players,
@@ -50,7 +51,10 @@ def games(runtime: RuntimeDep) -> Games:
                      for o in g.options],
             picture=has_picture(g.name),
             rules=list(default_rules(g.name, g.min_players))) for g in list_games()],
-        bot_levels=list(BOT_NAMES), default_bot_level=DEFAULT_LEVEL,
+        bot_levels=list(BOT_NAMES),
+        bot_level_docs=[BotLevelDoc(name=n, about=ABOUT[n], yardstick=n in ALIASES)
+                        for n in BOT_NAMES],
+        default_bot_level=DEFAULT_LEVEL,
         limits=dataclasses.asdict(runtime.limits))
 
 

@@ -4,7 +4,7 @@ import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const state = {games: [], levels: [], defaultLevel: null};
+const state = {games: [], levels: [], levelDocs: [], defaultLevel: null};
 
 function showError(message) {
   $("error").textContent = message;
@@ -25,20 +25,53 @@ function drawPlayers() {
   drawSeats();
 }
 
+/** The bot levels as the server describes them (GET /api/games: bot_level_docs, from
+ * bigtop.agents.levels); from an older server, the bare names. */
+function levelDocs() {
+  return state.levelDocs.length ? state.levelDocs
+    : state.levels.map((name) => ({name, about: "", yardstick: false}));
+}
+
+function levelOption(doc, value) {
+  const v = `bot:${doc.name}`;
+  return h("option", {value: v, title: doc.about || undefined, selected: v === value},
+    `bot (${doc.name})${doc.name === state.defaultLevel ? " — default" : ""}`);
+}
+
 function drawSeats() {
   const n = Number($("players").value);
   const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
-  const choices = [["me", "me"], ["invite", "invite a person"],
-    ...state.levels.map((l) => [`bot:${l}`, `bot (${l})`])];
+  const docs = levelDocs();
+  const ladder = docs.filter((d) => !d.yardstick);
+  const yardsticks = docs.filter((d) => d.yardstick);
+  // The people, the ladder, then the yardsticks apart under their own heading.
+  const choices = (value) => [
+    h("option", {value: "me", selected: value === "me"}, "me"),
+    h("option", {value: "invite", selected: value === "invite"}, "invite a person"),
+    h("optgroup", {label: "bots, weakest first"}, ladder.map((d) => levelOption(d, value))),
+    yardsticks.length ? h("optgroup", {label: "yardsticks (for analysts)"},
+      yardsticks.map((d) => levelOption(d, value))) : null,
+  ];
   fill($("seat-list"), Array.from({length: n}, (_, p) => {
     const value = old[p] || (p === 0 ? "me" : `bot:${state.defaultLevel || state.levels[0]}`);
     return h("div", {class: "field seat-choice"},
       h("label", {for: `seat-${p}`}, `P${p}`),
-      h("select", {id: `seat-${p}`, name: `seat-${p}`},
-        choices.map(([v, label]) => h("option", {value: v, selected: v === value}, label))));
+      h("select", {id: `seat-${p}`, name: `seat-${p}`}, choices(value)));
   }));
 }
 
+/** What each bot does, in the server's words: the ladder, then the yardsticks apart. */
+function drawLevels() {
+  const docs = levelDocs().filter((d) => d.about);
+  $("bot-levels").hidden = !docs.length;
+  const item = (d) => h("li", {dataset: {level: d.name}}, h("strong", {}, d.name),
+    d.name === state.defaultLevel ? " (default)" : "", `: ${d.about}`);
+  const yardsticks = docs.filter((d) => d.yardstick);
+  fill($("bot-levels-body"),
+    h("ul", {class: "levels"}, docs.filter((d) => !d.yardstick).map(item)),
+    yardsticks.length ? [h("p", {class: "levels-head"}, "Yardsticks (for analysts), not steps of the ladder:"),
+      h("ul", {class: "levels yardsticks"}, yardsticks.map(item))] : null);
+}
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   let input;
@@ -222,6 +255,7 @@ async function start() {
     const data = await api.games();
     state.games = data.games;
     state.levels = data.bot_levels;
+    state.levelDocs = data.bot_level_docs || [];
     state.defaultLevel = data.default_bot_level;
   } catch (err) {
     showError(`The server did not answer: ${err.message}`);
@@ -234,6 +268,7 @@ async function start() {
   $("refresh").onclick = drawOpen;
   drawOptions();
   drawPlayers();
+  drawLevels();
   drawOpen();
   drawRecent();
 }
