@@ -136,6 +136,12 @@ def test_show_on_an_empty_table_lists_every_set_in_the_hand() -> None:
     ([(4, 1), (7, 1), (5, 2)], [(5, 3)], [Show(1, 1)]),
     # A single never beats two cards; two never beat three.
     ([(9, 1), (9, 2)], [(1, 2), (2, 4), (3, 5)], []),
+    # Three of a kind over a run of three, never the other way; four cards over three.
+    ([(4, 1), (4, 2), (4, 3)], [(7, 1), (8, 1), (9, 1)], [Show(0, 3)]),
+    ([(7, 1), (8, 1), (9, 1)], [(2, 4), (2, 5), (2, 6)], []),
+    ([(1, 5), (2, 5), (3, 5), (4, 5)], [(9, 1), (9, 2), (9, 3)], [Show(0, 4)]),
+    # Numbers do not wrap round: 10-1 is no run (only the 10 beats the 2).
+    ([(10, 4), (1, 4)], [(2, 3)], [Show(0, 1)]),
 ])
 def test_what_beats_what(hand: list[tuple[int, int]], active: list[tuple[int, int]],
                          legal: list[Show]) -> None:
@@ -349,3 +355,110 @@ def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
 
     count, missing = named_but_missing(DOCS, Path(__file__).parent)
     assert count > 30 and missing == []
+
+
+# -- second audit (2026-12-01): rules pinned only by the fuzz test until now ------------------
+
+
+def test_a_show_from_the_middle_closes_the_gap_in_the_hand() -> None:
+    """"Kädessä olevien korttien järjestystä ei saa muuttaa ja vain vierekkäisiä kortteja saa
+    pelata settinä." The order never changes, but a Show takes its cards out of the hand: the
+    cards either side of it become neighbours. P0 shows the 9 from 5 9 5; at P0's next turn
+    the two 5s are adjacent and may be shown as a pair."""
+    s = position(4, hands=[[(5, 1), (9, 2), (5, 3)], [(1, 7), (2, 7), (3, 7), (4, 6)],
+                           [(6, 1), (6, 2)], [(7, 4), (7, 5)]],
+                 active=[(8, 1)], owner=3, to_act=0, hand_decided=[True] * 4)
+    s.apply(Show(1, 1))  # the 9 beats the 8
+    assert s.hands[0] == [(5, 1), (5, 3)]
+    s.apply(Show(0, 3))  # P1: the run 1-2-3 beats the single 9
+    for _ in range(2):  # P2 and P3 scout from the left: the 3 is left
+        s.apply(Scout("left", False))
+        s.apply(Insert(0, False))
+    assert s.to_act == 0 and s.active == [(3, 7)]
+    assert Show(0, 2) in shows(s)  # the pair 5-5, no longer split by the 9
+
+
+def test_the_unbeaten_count_restarts_with_every_show() -> None:
+    """"Kierros loppuu jos ... kukaan pelaajista ei ole kierroksella onnistuneesti Esittänyt
+    vahvempaa settiä (ainoastaan houkutellut)." Four players: P1 scouts P0's 7-7-7, P2 beats
+    what is left with 2-3-4-5; P3, P0 and P1 only scout. Play passing P0, the owner of the
+    beaten set, does not end the round; coming back to P2 does, and P2 is exempt."""
+    s = position(4, hands=[[(1, 2), (1, 3)], [(8, 1), (8, 2)],
+                           [(2, 9), (3, 9), (4, 9), (5, 9), (1, 4)], [(6, 3), (6, 4)]],
+                 active=[(7, 1), (7, 2), (7, 3)], owner=0, to_act=1, filler=3,
+                 hand_decided=[True] * 4)
+    filler = len(s.captured[3])
+    s.apply(Scout("left", False))
+    s.apply(Insert(0, False))
+    s.apply(Show(0, 4))  # P2: a run of four beats the pair 7-7 and captures it
+    assert s.active_owner == 2 and s.captured[2] == [(7, 2), (7, 3)]
+    for p in (3, 0, 1):
+        assert s.round == 0 and s.to_act == p
+        s.apply(Scout("left", False))
+        s.apply(Insert(0, False))
+    log = s.round_log[0]
+    assert s.round == 1 and log["ending"] == "unbeaten" and log["exempt"] == 2
+    assert log["scout_tokens"] == [1, 0, 3, 0] and log["hand"] == [3, 4, 1, 3]
+    assert s.round_scores[0] == [1 - 3, -4, 2 + 3, filler - 3]
+
+
+def test_s2_after_the_table_empties_the_next_show_captures_nothing_and_restarts_the_count(
+) -> None:
+    """S2 (default ``empties-table``): once the last card of the active set is scouted, the
+    next Show beats nothing (*"Jos päihitit edellisen korttisetin"* does not apply: nothing
+    is captured) and the end-of-round count starts from that Show."""
+    s = position(3, hands=[[(2, 1), (3, 1)], [(7, 2), (8, 2), (9, 2), (4, 2)], [(2, 5)]],
+                 active=[(6, 1)], owner=2, to_act=0, filler=2, hand_decided=[True] * 3)
+    s.apply(Scout("left", False))  # the table is empty; P2 gets its token
+    s.apply(Insert(0, False))
+    assert s.active == [] and s.active_owner is None and s.scout_tokens == [0, 0, 1]
+    s.apply(Show(0, 3))  # P1: any set; nothing to capture
+    assert s.captured[1] == [] and s.active_owner == 1
+    for p in (2, 0):
+        assert s.round == 0 and s.to_act == p
+        s.apply(Scout("left", False))
+        s.apply(Insert(0, False))
+    assert s.round == 1 and s.round_log[0]["ending"] == "unbeaten"
+    assert s.round_log[0]["exempt"] == 1 and s.round_scores[0][1] == 0 + 2
+
+
+def _scout_and_show_out() -> ScoutState:
+    """P0 holds one card, 5, against P2's run 3-4; Scout & Show takes the 4 and shows 4-5."""
+    s = position(3, hands=[[(5, 1)], [(4, 2), (8, 3)], [(2, 5)]],
+                 active=[(3, 1), (4, 1)], owner=2, to_act=0, filler=1,
+                 hand_decided=[True] * 3, scout_tokens=[0, 1, 0])
+    s.apply(Scout("right", True))
+    s.apply(Insert(0, False))
+    assert s.phase == "show" and Show(0, 2) in s.legal_actions()
+    return s
+
+
+def test_scout_and_show_that_empties_the_hand_ends_the_round() -> None:
+    """"Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat": the Show of a
+    Scout & Show is a Show. P0 scouts the 4 and shows 4-5, its whole hand: the round ends,
+    nobody is exempt (S3), P2 — the owner of the beaten set — pays for its hand too."""
+    s = _scout_and_show_out()
+    captured = [len(c) for c in s.captured]
+    s.apply(Show(0, 2))
+    log = s.round_log[0]
+    assert s.round == 1 and log["ending"] == "emptied" and log["exempt"] is None
+    assert s.round_scores[0] == [1, captured[1] + 1 - 2, 1 - 1]
+
+
+def test_every_round_starts_afresh_and_the_totals_add_up() -> None:
+    """"Aloittavan pelaajan merkki myötäpäivään seuraavalle ja houkuttelumerkit takaisin
+    pöydän keskelle. Jakakaa pelaajamäärää vastaava määrä kortteja ja jokaisella tulee olla
+    yksi tehotoimintomerkki." After the round the captured piles and scout tokens are gone,
+    every player has a fresh hand and token, P1 starts; the round's scores (negative ones
+    too) stay in the totals."""
+    s = _scout_and_show_out()
+    s.apply(Show(0, 2))
+    assert s.round == 1 and s.to_act == 1 and s.phase == "turn"
+    assert s.captured == [[], [], []] and s.scout_tokens == [0, 0, 0]
+    assert s.show_tokens == [True] * 3 and s.hand_decided == [False] * 3
+    assert [len(h) for h in s.hands] == [12] * 3 and s.active == [] and s.active_owner is None
+    assert s.totals == s.round_scores[0] and s.totals[2] == 0 and min(s.totals) >= 0
+    t = position(3, hands=[[(9, 1)], [(4, 2), (5, 1), (8, 3)], [(2, 5)]],
+                 active=[(8, 7)], owner=2, to_act=0, filler=0)
+    t.apply(Show(0, 1))
+    assert t.totals[1] == -3 and t.scores()[1] == -3.0  # a total may be negative

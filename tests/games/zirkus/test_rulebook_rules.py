@@ -201,3 +201,103 @@ def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
     this directory."""
     count, missing = named_but_missing(DOCS, Path(__file__).parent)
     assert count > 20 and missing == []
+
+
+# -- second audit (2026-12-01) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("face", ["red", "yellow", "blue", "green"])
+def test_a_roll_of_a_colour_nobody_plays_loses_the_turn(players: int, face: str) -> None:
+    """[Setup] "When fewer than four players take part, the balls of the colours not chosen
+    stay in the box" — [Adding a Ball] "if all the red balls have already been put into play,
+    this option is no longer possible" — [Special Cases] "If a player can neither move a
+    clown nor add a ball to a clown, that player loses his turn and the next player plays."
+    At the start a played colour offers one add per clown; a colour in the box nothing, so
+    the next player rolls at once."""
+    s = game(players).new_initial_state(0)
+    played = ["red", "yellow", "blue", "green"][:players]
+    s.apply(Roll(face))
+    if face in played:
+        assert s.legal_actions() == [Add(k, face) for k in range(3)] and s.to_act == 0
+    else:
+        assert s.current_player() == CHANCE and s.to_act == 1 and s.turn == 1
+
+
+def test_a_turn_is_lost_when_the_only_clown_of_the_colour_has_no_full_move() -> None:
+    """[Moving a Clown] "Where possible, the full move must be made." (Z2) — [Special Cases]
+    "If a player can neither move a clown nor add a ball to a clown, that player loses his
+    turn and the next player plays." Every blue ball is in play (two in clown 0, one in a
+    hole), and clown 0, blue on top with three balls on the last row, has no path of three
+    fields: blue loses the turn. With ``short_move=as-far-as-possible`` it moves two."""
+    spec = clowns(("A8", ["blue", "red", "blue"]), ("B1", []), ("C1", []))
+    s = load(game(4), to_act=2, turn=5, holes={"A3": "blue"}, clowns=spec)
+    s.apply(Roll("blue"))
+    assert s.current_player() == CHANCE and s.to_act == 3 and s.turn == 6
+    t = load(game(4, short_move="as-far-as-possible"), to_act=2, turn=5, holes={"A3": "blue"},
+             clowns=spec)
+    t.apply(Roll("blue"))
+    assert t.legal_actions() == [Move(0, "RR")]
+
+
+def test_black_and_white_offer_every_colour_every_clown_and_black_the_start() -> None:
+    """[Adding a Ball] "If a player has rolled black or white, he may place a ball of the
+    colour of his choice." — [Moving a Clown] "A player who rolled black or white may move
+    any clown." — "if a player rolls black, he may bring a clown back to one of the starting
+    squares. Only one clown may occupy each square." Two players (red, yellow): the whole
+    list, in the documented order."""
+    spec = clowns(("B4", ["red"]), ("A1", []), ("C1", ["yellow"]))
+    white = load(game(2), phase="act", roll="white", turn=3, clowns=spec)
+    common = [Add(0, "red"), Add(0, "yellow"), Add(1, "red"), Add(1, "yellow"),
+              Add(2, "red"), Add(2, "yellow"), Move(0, "F"), Move(0, "L"), Move(0, "R"),
+              Move(2, "F"), Move(2, "L")]
+    assert white.legal_actions() == common
+    black = load(game(2), phase="act", roll="black", turn=3, clowns=spec)
+    assert black.legal_actions() == [*common, BackToStart(0, "B1")]  # B1: the free one
+
+
+def test_a_clown_pushed_into_the_six_point_hole_ends_the_game_with_the_mover_moved() -> None:
+    """[Optional Rules] Shoving: "may also push another clown with the clown he is moving."
+    — [End of the Game] "The game ends as soon as a ball falls into the last hole". Clown 0
+    steps B6-B7 and pushes clown 1 onto the 6-point hole B8, where its yellow ball drops:
+    the game ends with both clowns where the push put them (the engine used to leave the
+    mover on B6 when the pushed clown's drop ended the game)."""
+    g = game(2, shoving="shove")
+    s = load(g, phase="act", roll="red", turn=3,
+             clowns=clowns(("B6", ["red"]), ("B7", ["yellow"]), ("C1", [])))
+    assert "pushes clown 1 to B8" in s.describe(Move(0, "F"))
+    s.apply(Move(0, "F"))
+    assert s.current_player() == TERMINAL and s.result()["ending"] == "six-hole"
+    assert s.scores() == [0.0, 6.0]
+    assert s.to_json()["position"]["clowns"][:2] == [{"field": "B7", "balls": ["red"]},
+                                                     {"field": "B8", "balls": []}]
+
+
+def test_z10_a_ball_added_over_the_empty_six_point_hole_falls_in_and_ends_the_game() -> None:
+    """Z10 with [End of the Game] "The game ends as soon as a ball falls into the last hole
+    (worth 6 points)": an empty clown pushed onto B8 is a hollow tube over the empty hole;
+    the yellow ball put into it falls through and the game is over at once."""
+    g = game(2, shoving="shove")
+    s = load(g, phase="act", roll="white", turn=3,
+             clowns=clowns(("B8", []), ("A1", ["red"]), ("C1", [])))
+    s.apply(Add(0, "yellow"))
+    assert s.current_player() == TERMINAL and s.result()["ending"] == "six-hole"
+    assert s.scores() == [0.0, 6.0] and s.stacks[0] == []
+
+
+def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> None:
+    """[Optional Rules] Clumsy clown: "The ejected clown returns to play on a starting square
+    without any balls. The balls are available again." (Z16: the mover chooses the field,
+    without a choice when only one is free.) Clown 0 steps B1-C1 and pushes clown 1 off the
+    right edge; A1 is taken, so clown 1 stands on B1 at once, empty, and the next player
+    rolls."""
+    g = game(2, shoving="clumsy")
+    s = load(g, phase="act", roll="red", turn=3,
+             clowns=clowns(("B1", ["red"]), ("C1", ["yellow", "red"]), ("A1", [])))
+    assert "R" in [a.steps for a in s.legal_actions() if isinstance(a, Move) and a.clown == 0]
+    s.apply(Move(0, "R"))
+    assert s.current_player() == CHANCE and s.to_act == 1
+    assert s.to_json()["position"]["clowns"] == [{"field": "C1", "balls": ["red"]},
+                                                 {"field": "B1", "balls": []},
+                                                 {"field": "A1", "balls": []}]
+    assert s.supply[:2] == [2, 3]

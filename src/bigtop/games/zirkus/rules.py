@@ -617,7 +617,12 @@ class ZirkusState(State[ZirkusGame]):
                     self.clown_field[other] = -1
                     self.ejected = other
                 else:
+                    # The push and the step are one motion: the mover stands on ``nxt`` even
+                    # when the pushed clown's drop ends the game (Z6). At most one of the two
+                    # drops: a clown with balls never stands still over an empty hole under
+                    # drop_on_stop, and without it a pushed clown (it stops) drops nothing.
                     self.clown_field[other] = beyond
+                    self.clown_field[k] = nxt
                     if self._enter(other, beyond, True):
                         return True
             self.clown_field[k] = nxt
