@@ -144,7 +144,9 @@ def test_level_infos_list_the_ladder_then_the_aliases() -> None:
         assert [i.name for i in infos if i.yardstick] == list(ALIASES)
 
 
-# The tables of docs/bots.md (bench/bench_bots.py SETUPS).
+# The tables of the quick samples below: those of docs/bots.md (bench/bench_bots.py SETUPS),
+# but SCOUT in single rounds (a quarter of the time; its ladder's table is the full game,
+# which test_scout_hard_beats_medium_in_full_games samples).
 LADDER_TABLES: dict[str, tuple[int, dict[str, object]]] = {
     "scout": (4, {"rounds": 1}),
     "tricky-landing": (3, {"rounds": 1}),

@@ -750,7 +750,7 @@ class ZirkusState(State[ZirkusGame]):
             f = self.clown_field[action.clown] if 0 <= action.clown < NUM_CLOWNS else -1
             h = g.hole_at[f] if f >= 0 else -1
             if h >= 0 and self.hole_ball[h] < 0 and g.options.drop_on_stop:
-                line += f" (it falls into the {g.hole_value[h]}-point hole below, Z10)"
+                line += f" (it falls into the {g.hole_value[h]}-point hole below)"
             return line
         if isinstance(action, BackToStart):
             return (f"{who} {t.verb('sends')} {self._clown_name(action.clown)} back to start "
