@@ -415,8 +415,13 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> None:
     names = list(SETUPS)
     fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.6), sharey=True)
     for ax, g in zip(axes, names, strict=True):
-        mine = [r for r in rows if r["game"] == g and r["options"] == SETUPS[g][1]
-                and r["a"] in LEVELS and r["b"] in LEVELS]
+        biggest: dict[tuple[str, str], dict[str, Any]] = {}  # a pair's largest sample
+        for r in rows:
+            if (r["game"] == g and r["options"] == SETUPS[g][1] and r["a"] in LEVELS
+                    and r["b"] in LEVELS and r["games"] > biggest.get(
+                        (r["a"], r["b"]), {"games": -1})["games"]):
+                biggest[r["a"], r["b"]] = r
+        mine = list(biggest.values())
         mine.sort(key=lambda r: (LEVELS.index(r["a"]), LEVELS.index(r["b"])))
         labels = [f"{r['a']}\nvs {r['b']}" for r in mine]
         share = [r["share"] for r in mine]

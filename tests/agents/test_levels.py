@@ -187,9 +187,9 @@ def test_easy_beats_random(name: str) -> None:
 
 
 # The ladder's established steps (docs/bots.md), with enough games that the measured
-# margins show on a seeded sample. Not here: Clown 15 Go hard over medium (not
-# established), and two steps established with too small a margin for a quick sample:
-# Clown 15 Go medium over easy (0.532 of 2,600 games; 0.500 of 120 here) and Tricky
+# margins show on a seeded sample. Not here, three steps established with too small a
+# margin for a quick sample: Clown 15 Go hard over medium (0.513 of 10,000 games), Clown 15
+# Go medium over easy (0.532 of 2,600 games; 0.500 of 120 here) and Tricky
 # Landing hard over medium (0.408 of 500; 0.229 of 24 here). SCOUT's hard over medium is
 # checked in full games below: in single rounds its margin (about 0.32 against 0.25) does
 # not show in a quick sample (0.25 of 24 and of 48 seeded rounds).
