@@ -175,6 +175,13 @@ def _play_one(args: tuple[Any, ...]) -> tuple[float, float, list[float], list[fl
     return play_one(*args)
 
 
+def _default_signals() -> None:
+    """A worker process dies of SIGTERM (``Pool.terminate``) and leaves Ctrl-C to the
+    match's own process."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
               max_games: int, look: int, seed: int, log: Any = None,
               time_budget: float | None = None, jobs: int = 1) -> dict[str, Any]:
@@ -191,7 +198,10 @@ def run_match(name: str, a: str, b: str, players: int, options: dict[str, Any],
     if jobs > 1:
         import multiprocessing
 
-        pool = multiprocessing.get_context("fork").Pool(jobs)
+        # A fork server, not a fork of this process: a fork of a process with threads (a
+        # test runner's) can inherit a held lock, and the workers must not inherit this
+        # process's SIGTERM handler either, or terminate() could not stop them.
+        pool = multiprocessing.get_context("forkserver").Pool(jobs, _default_signals)
         results: Any = pool.imap(_play_one, tasks, chunksize=4)
     else:
         results = map(_play_one, tasks)
