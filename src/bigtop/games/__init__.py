@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,12 @@ class Teaching:
     trick_result: Callable[[State, State, int | None], str]
     """``trick_result(before, after, player)``: like ``outcome``, what the action ended,
     in one clause ("P1 wins the trick (3 cards)"); ``trick_summary`` says it at length."""
+
+    @property
+    def tells_outcomes(self) -> bool:
+        """Whether :meth:`played` can add anything to a describe line (it needs the position
+        before the action only then)."""
+        return self.outcome is not _nothing or self.trick_result is not _nothing
 
     def played(self, line: str, before: State, after: State, player: int | None = None, *,
                results: bool = True) -> str:
@@ -102,8 +109,10 @@ def _the_score(state: State, player: int) -> str:
     return f"{score:g}"
 
 
+@functools.cache
 def teaching(name: str) -> Teaching:
-    """The teaching functions of game ``name`` (an UnknownGameError for no such game)."""
+    """The teaching functions of game ``name`` (an UnknownGameError for no such game); one
+    shared, immutable :class:`Teaching` a game."""
     module = importlib.import_module(game_module(name).__name__ + ".teach")
     return Teaching(module.intro, module.rules, module.commands, module.round_summary,
                     getattr(module, "trick_summary", _no_lines),

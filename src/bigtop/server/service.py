@@ -29,7 +29,6 @@ as it is now.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import json
@@ -51,7 +50,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
-from bigtop.games import Teaching, teaching
+from bigtop.games import teaching
 from bigtop.server import errors
 from bigtop.server.schema import events, moves, seats, tables
 from bigtop.server.settings import Settings
@@ -227,16 +226,11 @@ def _a(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-@functools.cache
-def _teaching(name: str) -> Teaching:
-    return teaching(name)
-
-
 def log_line(line: str, before: State, after: State) -> str:
     """The public log line of the action from ``before`` to ``after``: its describe line
     (said before it) and what it did once played (a Tricky Landing throw: where the card
     landed, who won the trick), in the words of the game's ``teach`` module."""
-    return _teaching(after.game.name).played(line, before, after)
+    return teaching(after.game.name).played(line, before, after)
 
 
 def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
@@ -246,9 +240,11 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     while state.current_player() == CHANCE:
         action = state.sample_chance()
         line = state.describe(action)
-        before = state.clone()
+        # The position before is needed only where the log says what the luck did.
+        before = state.clone() if teaching(state.game.name).tells_outcomes else None
         state.apply(action)
-        out.append((CHANCE, action.to_json(), log_line(line, before, state)))
+        out.append((CHANCE, action.to_json(),
+                    line if before is None else log_line(line, before, state)))
     return out
 
 
