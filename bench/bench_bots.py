@@ -27,7 +27,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
 from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
+
+# The repository's root, so that ``bench.*`` imports work when this file runs as a script.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 SETUPS: dict[str, tuple[int, dict[str, Any]]] = {
     "scout": (4, {}),
@@ -73,20 +76,34 @@ before issue #14's rework), kept to measure the new ones against: ``hard-v1`` or
 ``hard-v1@iterations``."""
 
 
-OLD_SCOUT_PLANNER: dict[str, int] = {"hard-v2": 12}
-"""SCOUT's ``hard`` before its deep search (the 1-ply planner with the standard profile, 12
-determinizations a move), kept to measure the new one against: ``hard-v2``."""
+OLD_SCOUT_PLANNER: dict[str, int] = {"hard-v2": 12, "hard-v3": 12}
+"""SCOUT's earlier ``hard`` levels, kept to measure the new one against: ``hard-v2`` (the
+1-ply planner with the standard profile, 12 determinizations a move) and ``hard-v3`` (the
+same, in a one-round game its reward against the best other seat's gain: issue #14's
+second and third rounds)."""
+
+
+YARDSTICK_PLANNING_PLAYER = "planning-player"
+"""The public SCOUT AI project's baseline, the fixed point of its skill scale
+(``scout_planning_player.py``)."""
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
-    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), or a SCOUT ``*-v1`` or
-    ``*-v2`` level."""
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` or
+    ``*-v2`` level, or SCOUT's ``planning-player``."""
     name, _, iters = spec.partition("@")
+    if name == YARDSTICK_PLANNING_PLAYER:
+        if game.name != "scout":
+            raise BigtopError(f"{name} is a SCOUT bot")
+        from bench.scout_planning_player import PlanningPlayer
+        return PlanningPlayer()
     if name in OLD_SCOUT_PLANNER:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
-        return PlannerAgent(int(iters) if iters else OLD_SCOUT_PLANNER[name], seed,
-                            SEARCH)
+        # hard-v3 counted a one-round game's reward against the best other seat's gain.
+        profile = (replace(SEARCH, against_best=True)
+                   if name == "hard-v3" and getattr(game, "rounds", None) == 1 else SEARCH)
+        return PlannerAgent(int(iters) if iters else OLD_SCOUT_PLANNER[name], seed, profile)
     if name in OLD_SCOUT_SEARCH:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
@@ -245,10 +262,16 @@ SCOUT_YARDSTICKS: list[tuple[str, str, dict[str, Any]]] = [
     ("hard", "hard-v1", {"rounds": 1}),
     ("hard", "hard-v2", {"rounds": 1}),
     ("hard", "hard-v2", {"rounds": 4}),
+    ("hard", "planning-player", {"rounds": 1}),
+    ("hard", "planning-player", {}),
+    ("medium", "planning-player", {"rounds": 1}),
+    ("medium", "planning-player", {}),
+    ("easy", "planning-player", {"rounds": 1}),
 ]
 """SCOUT against the older bots whose scores against the public SCOUT AI are known (issue
-#14): one of ours against three of them, single rounds and full games; and ``hard``
-against the earlier ones."""
+#14): one of ours against three of them, single rounds and full games; ``hard`` against
+the earlier ones; and the levels against the public AI project's planning player, the
+fixed point of its skill scale."""
 
 
 PUBLIC_AI_FIGURES: dict[str, tuple[float, int]] = {
@@ -259,6 +282,13 @@ PUBLIC_AI_FIGURES: dict[str, tuple[float, int]] = {
 """Issue #14's single-round figures against the public SCOUT AI (myselph/scout-ai): the
 share one bot took against three copies of that AI, and the games (stated for
 ``heuristic``; for the other two the number a Wilson interval of the stated width needs)."""
+
+
+PUBLIC_AI_SKILL = 1.95
+"""The public SCOUT AI's strongest policy on that project's own skill scale, where its
+planning player (:data:`YARDSTICK_PLANNING_PLAYER`) is 1.0: a Plackett–Luce rating from its
+matches, stated in the name of the weights it ships (``…_skill_1.95``; its README puts its
+simple networks at about 1.5). The larger figure is taken: the harder yardstick."""
 
 
 def luce_ratio(share: float, games: float, players: int) -> tuple[float, float]:
@@ -303,6 +333,33 @@ def public_ai_estimate(rows: Sequence[dict[str, Any]], ours: str) -> dict[str, A
             "cochran_q": q, "df": len(routes) - 1}
 
 
+def planning_player_estimate(rows: Sequence[dict[str, Any]], ours: str,
+                             full_games: bool) -> dict[str, Any] | None:
+    """What the 4-player matches of ``ours`` against three planning players predict for
+    ``ours`` against three copies of the public AI, through the AI's published skill over
+    that player (:data:`PUBLIC_AI_SKILL`, taken as exact): single rounds, or with
+    ``full_games`` games of four rounds. ``None`` without such matches.
+
+    >>> row = {"game": "scout", "a": "x", "b": "planning-player", "players": 4,
+    ...        "options": {"rounds": 1}, "games": 400, "a_share": 200.0}
+    >>> est = planning_player_estimate([row], "x", full_games=False)
+    >>> round(est["share"], 2), round(est["predicted"], 3)
+    (0.5, 0.339)
+    """
+    mine = [r for r in rows if r["game"] == "scout" and r["a"] == ours
+            and r["b"] == YARDSTICK_PLANNING_PLAYER and r["players"] == 4
+            and (r["options"].get("rounds", 4) == 4 if full_games
+                 else r["options"].get("rounds") == 1)]
+    games = sum(r["games"] for r in mine)
+    if not games:
+        return None
+    share = sum(r["a_share"] for r in mine) / games
+    lr, var = luce_ratio(share, games, 4)
+    out = {"ours": ours, "games": games, "share": share, "full_games": full_games}
+    out.update(_luce_share(lr - math.log(PUBLIC_AI_SKILL), var))
+    return out
+
+
 def _luce_share(log_ratio: float, var: float) -> dict[str, Any]:
     """The share against three copies at a log strength ratio, with its 95% interval."""
     half = 1.96 * math.sqrt(var)
@@ -330,6 +387,18 @@ def public_ai_report(paths: Sequence[Path], bots: Sequence[str]) -> str:
             lines.append(f"| **{b}** | all (Cochran's Q {est['cochran_q']:.1f}, "
                          f"{est['df']} df) | | | **{p['predicted']:.3f} "
                          f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]** |")
+    pp = [e for b in bots for full in (False, True)
+          if (e := planning_player_estimate(rows, b, full)) is not None]
+    if pp:
+        lines += ["", f"Through the planning player (the AI's published skill "
+                  f"{PUBLIC_AI_SKILL} over it):", "",
+                  "| ours | game | our games | our share against three planning players | "
+                  "predicted share against the AI [95% CI] |", "|---|---|---|---|---|"]
+        for e in pp:
+            lo, hi = e["ci95"]
+            lines.append(f"| {e['ours']} | {'full games' if e['full_games'] else 'single rounds'}"
+                         f" | {e['games']} | {e['share']:.3f} | {e['predicted']:.3f} "
+                         f"[{lo:.3f}, {hi:.3f}] |")
     return "\n".join(lines)
 
 

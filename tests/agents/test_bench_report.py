@@ -3,19 +3,25 @@ replaces its earlier record; a bad file is refused with one clear line."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
 import pytest
 from bench.bench_bots import (
     PUBLIC_AI_FIGURES,
+    PUBLIC_AI_SKILL,
     main,
+    planning_player_estimate,
     public_ai_estimate,
     read_matches,
     run_match,
 )
+from bench.scout_planning_player import PlanningPlayer, hand_value
 
+from bigtop import new_state
 from bigtop.core.errors import BigtopError
+from bigtop.games.scout.rules import Insert, Scout, _strength
 
 
 def _record(game: str, a: str, b: str, games: int) -> dict[str, object]:
@@ -93,3 +99,77 @@ def test_the_public_ai_estimate_chains_strength_ratios() -> None:
     lo, hi = est["pooled"]["ci95"]
     assert lo < est["pooled"]["predicted"] < hi
     assert public_ai_estimate(rows, "nobody") == {"ours": "nobody", "routes": []}
+
+
+def _fake_pp(a: str, share: float, games: int, rounds: int | None) -> dict[str, object]:
+    options = {} if rounds is None else {"rounds": rounds}
+    return {"game": "scout", "players": 4, "options": options, "a": a,
+            "b": "planning-player", "games": games, "a_share": share * games}
+
+
+def test_the_planning_player_route_divides_by_the_ais_published_skill() -> None:
+    # A bot exactly as strong as the AI (PUBLIC_AI_SKILL planning players) is predicted a
+    # fair share against it; single rounds and full games are told apart.
+    w = PUBLIC_AI_SKILL
+    share = w / (w + 3)
+    rows = [_fake_pp("x", share, 10**6, 1), _fake_pp("x", 0.6, 300, None)]
+    single = planning_player_estimate(rows, "x", full_games=False)
+    full = planning_player_estimate(rows, "x", full_games=True)
+    assert single is not None and full is not None
+    assert single["predicted"] == pytest.approx(0.25, abs=1e-3)
+    assert full["games"] == 300 and full["share"] == pytest.approx(0.6)
+    assert full["ci95"][0] < full["predicted"] < full["ci95"][1]
+    assert planning_player_estimate(rows, "nobody", full_games=True) is None
+
+
+def _windows_value(tops: list[int]) -> float:
+    """The planning player's hand value by brute force over every window."""
+    total = 0.0
+    for i in range(len(tops)):
+        for k in range(2, len(tops) - i + 1):
+            w = tops[i:i + k]
+            if len(set(w)) == 1:
+                total += k - 0.5
+            elif all(b - a == 1 for a, b in itertools.pairwise(w)) or all(
+                    a - b == 1 for a, b in itertools.pairwise(w)):
+                total += k - 1
+    return total
+
+
+@pytest.mark.parametrize("tops", [[], [5], [3, 4, 5], [7, 7, 7, 2], [1, 2, 3, 2, 1],
+                                  [4, 4, 5, 6, 6, 6, 9, 8, 7, 6], [10, 9, 9, 9, 8]])
+def test_planning_player_hand_value_counts_every_set_window(tops: list[int]) -> None:
+    assert hand_value(tops) == _windows_value(tops)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_planning_player_plays_whole_games_legally(players: int) -> None:
+    # Every phase: turning the hand, Shows, Scouts, and Scout & Show with its insert and Show.
+    seen: set[str] = set()
+    for seed in range(6):
+        s = new_state("scout", players=players, seed=seed, options={"rounds": 2})
+        bot = PlanningPlayer()
+        while not s.is_terminal():
+            a = bot.act(s)
+            assert a in s.legal_actions()
+            if isinstance(a, Scout):
+                seen.add("scout & show" if a.and_show else "scout")
+            elif isinstance(a, Insert) and s.pending_and_show:
+                seen.add("insert for a show")
+            s.apply(a)
+    assert {"scout", "scout & show", "insert for a show"} <= seen
+
+
+def test_planning_player_scout_and_show_keeps_a_show_possible() -> None:
+    # After its Scout & Show the card goes where a Show beats what is left on the table.
+    for seed in range(30):
+        s = new_state("scout", players=4, seed=seed, options={"rounds": 1})
+        bot = PlanningPlayer()
+        while not s.is_terminal():
+            if s.phase == "show":
+                rest = [c[0] for c in s.active]
+                beat = _strength(rest, 0, len(rest)) if rest else -1
+                tops = [c[0] for c in s.hands[s.current_player()]]
+                assert any(_strength(tops, a.start, a.length) > beat
+                           for a in s.legal_actions())
+            s.apply(bot.act(s))

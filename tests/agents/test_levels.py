@@ -26,6 +26,7 @@ from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 from bigtop.core.registry import game_module, game_names, get_game, new_game, new_state
+from bigtop.games.scout.bot import last_round
 
 # Small tables of every game, one or two rounds, for quick games.
 TABLES: dict[str, tuple[int, dict[str, object]]] = {
@@ -239,15 +240,44 @@ def test_deep_levels_search_with_the_games_deep_profile(
         search_profile(new_game("clown-15-go", 2), "deep")
 
 
-def test_scout_hard_counts_its_reward_against_the_best_other_seat() -> None:
-    """SCOUT's deep profile (``hard``) is, in a one-round game, the standard one with the
-    reward against the best other seat's gain, nothing else changed; in a full game the
-    standard one."""
-    game = new_game("scout", 4, {"rounds": 1})
-    standard, deep = search_profile(game), search_profile(game, "deep")
-    assert deep.against_best and not standard.against_best
-    assert replace(deep, against_best=False, summary=standard.summary) == standard
-    full = new_game("scout", 4)
-    assert replace(search_profile(full, "deep"), summary="") == replace(search_profile(full),
-                                                                        summary="")
+def test_scout_hard_plays_the_last_round_for_the_final_standing() -> None:
+    """SCOUT's deep profile (``hard``) is the standard one whose game's last round (a
+    one-round game's only one) is played for the final standing, nothing else changed."""
+    for rounds in (1, 4):
+        game = new_game("scout", 4, {"rounds": rounds})
+        standard, deep = search_profile(game), search_profile(game, "deep")
+        assert deep.final_stage is last_round and standard.final_stage is None
+        assert replace(deep, final_stage=None, summary=standard.summary) == standard
     assert BUDGETS["scout"].hard.iterations > BUDGETS["scout"].medium.iterations
+
+
+def test_the_planner_plays_the_last_round_for_the_final_standing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``final_stage`` the planner's rollouts of the game's last round are valued from
+    nothing (every seat's value itself, the standing) against the best other seat; in
+    earlier rounds from the position's values (the gains) against the others' mean."""
+    import bigtop.agents.planner as planner
+
+    seen: list[tuple[list[float], bool]] = []
+    real = planner.playout
+
+    def recording(det: State, base: list[float], profile: object, *rest: object) -> object:
+        seen.append((list(base), profile.against_best))  # type: ignore[attr-defined]
+        return real(det, base, profile, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(planner, "playout", recording)
+    full = new_game("scout", 4)
+    profile = search_profile(full, "deep")
+    state = full.new_initial_state(5)
+    for stage in ("earlier", "last"):
+        while last_round(state) != (stage == "last") or len(
+                profile.candidates(state)) < 2:  # type: ignore[misc]
+            state.apply(state.legal_actions()[-1])
+        seen.clear()
+        action = PlannerAgent(3, 1, profile).act(state)
+        assert action in state.legal_actions() and len(seen) >= 6
+        if stage == "last":
+            assert all(base == [0.0] * 4 and best for base, best in seen)
+            assert any(state.totals)  # the earlier rounds' points are in the standing
+        else:
+            assert all(base != [0.0] * 4 and not best for base, best in seen)

@@ -62,6 +62,11 @@ class SearchProfile:
       it by more than this many standard errors of the paired reward differences (0: the
       best mean always wins). Where skill matters little, a few noisy samples would
       otherwise overrule a good heuristic.
+    - ``final_stage``: planner only — whether a searched state is in the game's last stage
+      (its last round). There the reward of a seat is its value itself against the best
+      other seat's (the standing that decides the game), not the gains since the search
+      began: a leader guards the lead, a seat behind takes the risk that can win.
+      ``None`` = never.
     - ``summary``: one line saying what the search does in this game (``bigtop bots``).
     """
 
@@ -74,6 +79,7 @@ class SearchProfile:
     evaluate: Callable[[State], list[float]] | None = None
     against_best: bool = False
     keep_default: float = 0.0
+    final_stage: Callable[[State], bool] | None = None
     summary: str = "IS-MCTS"
 
 

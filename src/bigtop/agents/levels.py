@@ -90,7 +90,7 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "scout": Budget(medium=Search("planner", 4), hard=Search("planner", 12, depth="deep")),
+    "scout": Budget(medium=Search("planner", 4), hard=Search("planner", 48, depth="deep")),
     "tricky-landing": Budget(medium=Search("planner", 6),
                              hard=Search("planner", 32, depth="deep")),
     "so-ein-zirkus": Budget(medium=Search("planner", 6),

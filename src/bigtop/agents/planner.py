@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile, playout, values
@@ -80,12 +81,17 @@ class PlannerAgent:
             own = make(game, me)
         default = own.act(state.clone())
         rewards_of: list[list[float]] = [[] for _ in legal]
+        # In the game's last stage the final standing decides: rewards count every seat's
+        # value itself against the best other seat's, not the gains from here.
+        standing = profile.final_stage is not None and profile.final_stage(state)
+        if standing:
+            profile = replace(profile, against_best=True)
         deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
         for k in range(self.iterations):
             if deadline is not None and k and time.perf_counter() > deadline:
                 break
             det = state.resample_hidden(me, self._rng.getrandbits(63))
-            base = values(det, profile)
+            base = [0.0] * game.num_players if standing else values(det, profile)
             rollout_seed = self._rng.getrandbits(63)
             for i, action in enumerate(legal):
                 copy = det.clone()
