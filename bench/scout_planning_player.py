@@ -88,10 +88,9 @@ class PlanningPlayer:
                 card = state.active[0] if a.end == "left" else state.active[-1]
                 if a.and_show:
                     # As published: the table's size before the Scout counts as captured.
-                    value = max((self._show_value(new, Show(s, n), captured)
-                                 for new in _inserted(tops, card)
-                                 for s, n, strength in _valid_sets(new)
-                                 if strength > _beat(state, a.end)), default=-float("inf"))
+                    beat = state.strength_after_scout(a.end)
+                    value = max(self._best_show_value(new, beat, captured)
+                                for new in _inserted(tops, card))
                 else:
                     value = max(C * hand_value(new) - len(new) for new in _inserted(tops, card))
                 value -= SCOUT_PENALTY
@@ -103,8 +102,15 @@ class PlanningPlayer:
 
     @staticmethod
     def _show_value(tops: list[int], show: Show, captured: int) -> float:
-        rest = tops[:show.start] + tops[show.start + show.length:]
+        rest = [*tops[:show.start], *tops[show.start + show.length:]]
         return C * hand_value(rest) - len(rest) + captured
+
+    @classmethod
+    def _best_show_value(cls, tops: list[int], beat: int, captured: int) -> float:
+        """The value of the best Show from ``tops`` stronger than ``beat`` (-inf: none)."""
+        return max((cls._show_value(tops, Show(s, n), captured)
+                    for s, n, strength in _valid_sets(tops) if strength > beat),
+                   default=-float("inf"))
 
     def _insert(self, state: ScoutState, legal: list[Action], tops: list[int]) -> Action:
         pending = state.pending
@@ -119,24 +125,10 @@ class PlanningPlayer:
             return max(inserts, key=lambda a: C * hand_value(new_hand(a)))
         beat = state._active_strength()
         captured = len(state.active)
-
-        def after_show(a: Insert) -> float:
-            new = new_hand(a)
-            return max((self._show_value(new, Show(s, n), captured)
-                        for s, n, strength in _valid_sets(new) if strength > beat),
-                       default=-float("inf"))
-
-        return max(inserts, key=after_show)
+        return max(inserts, key=lambda a: self._best_show_value(new_hand(a), beat, captured))
 
 
 def _inserted(tops: list[int], card: tuple[int, int]) -> list[list[int]]:
     """Every hand the scouted ``card`` can make: each side up, each place."""
     return [[*tops[:p], v, *tops[p:]] for v in card for p in range(len(tops) + 1)]
 
-
-def _beat(state: ScoutState, end: str) -> int:
-    """The strength a Show must beat after scouting from ``end``."""
-    from bigtop.games.scout.rules import _strength
-    rest = [c[0] for c in state.active]
-    rest = rest[1:] if end == "left" else rest[:-1]
-    return _strength(rest, 0, len(rest)) if rest else -1

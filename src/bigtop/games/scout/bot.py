@@ -24,7 +24,6 @@ from bigtop.games.scout.rules import (
     ScoutState,
     Show,
     TurnHand,
-    _strength,
     _valid_sets,
 )
 
@@ -280,9 +279,8 @@ class ScoutPlanner:
                         end: str) -> float:
         """The value of Scout & Show from ``end``: the insert with the best hand value among
         those after which a Show is possible, then the best Show."""
-        rest = state.active[1:] if end == "left" else state.active[:-1]
-        rest_tops = [c[0] for c in rest]
-        beat = _strength(rest_tops, 0, len(rest_tops)) if rest_tops else -1
+        beat = state.strength_after_scout(end)
+        left = len(state.active) - 1  # the cards the Show then captures
         tops = shape.tops
         check = InsertCheck(tops, beat)
         options = [(shape.after_insert(pos, v), pos, v) for v in card
@@ -300,7 +298,7 @@ class ScoutPlanner:
             if length == n:
                 return math.inf
             value = (self.weights.shape * new_shape.after_show(start, length) - (n - length)
-                     + len(rest))
+                     + left)
             best = max(best, value)
         return best
 

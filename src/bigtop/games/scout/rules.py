@@ -410,11 +410,16 @@ class ScoutState(State[ScoutGame]):
         tops = [c[0] for c in self.active]
         return tops[1:] if end == "left" else tops[:-1]
 
+    def strength_after_scout(self, end: str) -> int:
+        """The strength a Show must beat once the card at ``end`` of the active set is
+        scouted (-1 when that leaves the table empty)."""
+        rest = self._reduced_active(end)
+        return _strength(rest, 0, len(rest)) if rest else -1
+
     def _scout_and_show_possible(self, end: str, hand_best: int) -> bool:
         """Scout & Show needs a Show afterwards: some insertion must leave a set that beats
         what remains of the active set."""
-        rest = self._reduced_active(end)
-        beat = _strength(rest, 0, len(rest)) if rest else -1
+        beat = self.strength_after_scout(end)
         if hand_best > beat:
             return True  # insert at the far end: no set is broken
         # Every set wholly inside the hand is too weak: the new card must be part of it.
