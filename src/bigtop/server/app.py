@@ -30,6 +30,7 @@ from bigtop.core.errors import BigtopError, InputLimitError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
+from bigtop.server.net import RealClient
 from bigtop.server.routers import games, lobby, records, tables, ws
 from bigtop.server.runtime import Runtime
 from bigtop.server.service import TableService
@@ -172,7 +173,10 @@ def create_app(settings: Settings) -> FastAPI:
 
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
 
+    app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
+    # Outermost (added last): everything below sees the real client address and scheme.
+    app.add_middleware(RealClient, trusted_proxies=settings.trusted_proxies)
     return app
 
 

@@ -95,6 +95,19 @@ class Settings:
     migrate_on_start: bool = True
     """Migrate the database when the app starts (`bigtop serve` migrates once itself,
     before its workers start)."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses or networks (CIDR) of the reverse proxies in front of the server. Only a
+    peer in this list may name the client (the right-most ``X-Forwarded-For`` hop that is
+    not a proxy) and the scheme (``X-Forwarded-Proto: https``); from anyone else those
+    headers are ignored and the peer's own address is the client (server/net.py). The
+    default trusts only this machine (a proxy on the same host, as docs/deploy.md sets it
+    up); ``()`` trusts nobody."""
+
+    def __post_init__(self) -> None:
+        from bigtop.server.net import trusted_networks
+
+        object.__setattr__(self, "trusted_proxies", tuple(self.trusted_proxies))
+        trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
 
     @property
     def is_postgresql(self) -> bool:
