@@ -135,8 +135,10 @@ class Mover:
 
 async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
                  think: Callable[[], float]) -> None:
-    url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws?token={table.tokens[seat]}"
-    async with websockets.connect(url, max_size=2**22, open_timeout=600) as ws:
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws"
+    auth = {"authorization": f"Bearer {table.tokens[seat]}"}
+    async with websockets.connect(url, max_size=2**22, open_timeout=600,
+                                  additional_headers=auth) as ws:
         await clock.connected()
         deadline = clock.deadline
         first = True

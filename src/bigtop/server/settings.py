@@ -95,6 +95,10 @@ class Settings:
     migrate_on_start: bool = True
     """Migrate the database when the app starts (`bigtop serve` migrates once itself,
     before its workers start)."""
+    api_docs: bool = True
+    """Serve the interactive API docs at /docs: Swagger UI vendored in the package
+    (web/static/vendor/swagger-ui), nothing from another host. False: only the schema at
+    /openapi.json."""
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or networks (CIDR) of the reverse proxies in front of the server. Only a
     peer in this list may name the client (the right-most ``X-Forwarded-For`` hop that is
