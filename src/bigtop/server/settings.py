@@ -56,8 +56,26 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    max_header_bytes: int = 16 * 1024
+    """Largest request head (request line and headers); more is answered 431 and the
+    connection closed, as soon as that many bytes came (server/protocol.py)."""
+    request_timeout_seconds: float = 15.0
+    """A request must arrive whole (head and body) within this time from its first byte,
+    and a new connection must start one within it: else 408 (or a plain close) — a
+    half-sent request never holds a socket longer."""
+    keep_alive_seconds: int = 5
+    """An idle connection between two requests is closed after this long (uvicorn's
+    keep-alive timeout)."""
+    max_connections: int = 1000
+    """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
+    once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
+    ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
 
     def __post_init__(self) -> None:
+        for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
+                     "max_connections"):
+            if not getattr(self, name) > 0:
+                raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
