@@ -85,6 +85,17 @@ def _spin_word(spin: float) -> str:
     return f"spin {number(spin)} rev/s"
 
 
+def aim_words(x: float, y: float) -> str:
+    """An aim in the thrower's frame in words, whole centimetres: "the target's centre",
+    "4 cm beyond and 2 cm left of the target's centre" (the log speaks no coordinates)."""
+    parts = []
+    if abs(y) >= 0.5:
+        parts.append(f"{abs(y):.0f} cm {'beyond' if y > 0 else 'short of'}")
+    if abs(x) >= 0.5:
+        parts.append(f"{abs(x):.0f} cm {'right of' if x > 0 else 'left of'}")
+    return f"{' and '.join(parts)} the target's centre" if parts else "the target's centre"
+
+
 def _number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -410,8 +421,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
                 else "a card")
         t = Told(p, player)  # "You throw …" to the thrower, "P1 throws …" to the others
-        return (f"{t.who} {t.verb('throws')} {what} aiming at ({number(action.x)}, "
-                f"{number(action.y)}) cm with {_spin_word(action.spin)}")
+        return (f"{t.who} {t.verb('throws')} {what} at {aim_words(action.x, action.y)} with "
+                f"{_spin_word(action.spin)}")
 
     def _render(self, player: int | None = None) -> str:
         g = self.game

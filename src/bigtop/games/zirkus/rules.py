@@ -596,8 +596,9 @@ class ZirkusState(State[ZirkusGame]):
             return
         self._end_turn()
 
-    def _walk(self, k: int, steps: str) -> bool:
-        """Walk clown ``k`` along ``steps``; True if the game ended on the way."""
+    def _walk(self, k: int, steps: str) -> int:
+        """Walk clown ``k`` along ``steps``; the number of steps walked when the game ended on
+        the way (Z6: the rest of the path is not walked), else 0."""
         g = self.game
         step = g.step_by_dir
         pos = self.clown_field[k]
@@ -624,12 +625,12 @@ class ZirkusState(State[ZirkusGame]):
                     self.clown_field[other] = beyond
                     self.clown_field[k] = nxt
                     if self._enter(other, beyond, True):
-                        return True
+                        return i + 1
             self.clown_field[k] = nxt
             if self._enter(k, nxt, i == last):
-                return True
+                return i + 1
             pos = nxt
-        return False
+        return 0
 
     def _enter(self, k: int, field: int, stops: bool) -> bool:
         """Clown ``k`` enters ``field``: over an empty hole its bottom ball drops. True if
@@ -794,6 +795,9 @@ class ZirkusState(State[ZirkusGame]):
                              f"{g.field_names[f]}")
         if ended:
             notes.append("the game ends")
+            # Z6: the clown stops where the 6-point hole filled; name only the fields walked.
+            walked = self.clone()._walk(k, action.steps)
+            line = f"{who} {t.verb('moves')} clown {k} {'-'.join(fields[:walked + 1])}"
         return line + (" (" + "; ".join(notes) + ")" if notes else "")
 
     def _render(self, player: int | None = None) -> str:
