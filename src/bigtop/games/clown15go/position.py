@@ -26,7 +26,8 @@ _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "co
 
 
 class Clown15GoTable(Protocol):
-    """What the checks read of a :class:`~bigtop.games.clown15go.rules.Clown15GoGame`."""
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.clown15go.rules.Clown15GoGame`."""
 
     @property
     def num_players(self) -> int: ...

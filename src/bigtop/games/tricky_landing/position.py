@@ -16,11 +16,13 @@ from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.text import count
 from bigtop.games.tricky_landing.cards import SUITS, sort_key, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
+from bigtop.games.tricky_landing.physics import ThrowModel
 from bigtop.games.tricky_landing.tricks import Landing
 
 
 class TrickyLandingTable(Protocol):
-    """What the checks read of a :class:`~bigtop.games.tricky_landing.rules.TrickyLandingGame`."""
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.tricky_landing.rules.TrickyLandingGame`."""
 
     @property
     def num_players(self) -> int: ...
@@ -34,6 +36,10 @@ class TrickyLandingTable(Protocol):
     def leftover(self) -> int: ...
     @property
     def rounds(self) -> int: ...
+    @property
+    def model(self) -> ThrowModel: ...
+    @property
+    def seats(self) -> list[float]: ...
 
 
 class TrickyLandingPosition(Protocol):

@@ -56,6 +56,7 @@ from bigtop.games.tricky_landing.physics import (
     wrap_degrees,
 )
 from bigtop.games.tricky_landing.position import load_position, problems
+from bigtop.games.tricky_landing.tensor import TENSOR_SIZE, encode
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 __all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
@@ -159,14 +160,10 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
-        from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
-
         return (TENSOR_SIZE,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.tricky_landing.tensor import encode
-
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:

@@ -19,7 +19,8 @@ from bigtop.games.zirkus.options import ENDINGS, MAX_SERIES_GAMES, ZirkusOptions
 
 
 class ZirkusTable(Protocol):
-    """What the checks read of a :class:`~bigtop.games.zirkus.rules.ZirkusGame`."""
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.zirkus.rules.ZirkusGame`."""
 
     @property
     def num_players(self) -> int: ...
