@@ -55,6 +55,8 @@ from bigtop.games.tricky_landing.physics import (
     seat_angle,
     wrap_degrees,
 )
+from bigtop.games.tricky_landing.position import load_position, problems
+from bigtop.games.tricky_landing.tensor import TENSOR_SIZE, encode
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 __all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
@@ -169,20 +171,16 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
-        from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
-
         return (TENSOR_SIZE,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.tricky_landing.tensor import encode
-
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
-        from bigtop.games.tricky_landing.position import load_position
-
-        return load_position(self, position, seed)
+        state = TrickyLandingState(self, seed)
+        load_position(state, position)
+        return state
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -629,11 +627,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         new._legal = None
         return new
 
-    def audit(self) -> None:
-        from bigtop.games.tricky_landing.position import problems
-
-        trouble = problems(self)
-        assert not trouble, "; ".join(trouble)
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> TrickyLandingState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a
