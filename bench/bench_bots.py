@@ -33,13 +33,14 @@ from typing import Any
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import LEVELS, make_bot
+from bigtop.agents.levels import LEVELS, NEURAL, NEURAL_SEARCH, make_bot, search_profile
+from bigtop.agents.neural import Network, NeuralPolicyAgent, neural_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
-from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH
+from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH, last_round
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 # The repository's root, so that ``bench.*`` imports work when this file runs as a script.
@@ -83,20 +84,47 @@ same, in a one-round game its reward against the best other seat's gain: issue #
 second and third rounds)."""
 
 
+HARD_V5 = 48
+"""SCOUT's ``hard`` of issue #14's fifth round, kept fixed as ``hard-v5``: the 1-ply planner
+with the deep profile (the game's last round played for the final standing), 48
+determinizations a move."""
+
+NETS = Path(__file__).resolve().parent / "nets"
+"""Trained networks of earlier ages (``bench/nets/<game>-<players>p-gen<N>.npz``, each with
+its training record), kept as fixed yardsticks: ``policy-genN`` plays the policy head of
+generation N alone, ``neural-genN`` the ``neural`` level's planner with that network."""
+
+
 YARDSTICK_PLANNING_PLAYER = "planning-player"
 """The public SCOUT AI project's baseline, the fixed point of its skill scale
 (``scout_planning_player.py``)."""
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
-    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` or
-    ``*-v2`` level, or SCOUT's ``planning-player``."""
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` to ``*-v3``
+    level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, or
+    a network of an earlier age (:data:`NETS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
         from bench.scout_planning_player import PlanningPlayer
         return PlanningPlayer()
+    if name == "hard-v5":
+        if game.name != "scout":
+            raise BigtopError(f"{name} is a SCOUT bot")
+        return PlannerAgent(int(iters) if iters else HARD_V5, seed,
+                            replace(SEARCH, final_stage=last_round))
+    if name == "policy":
+        return NeuralPolicyAgent()
+    if name.startswith(("policy-gen", "neural-gen")):
+        kind, _, age = name.partition("-gen")
+        path = NETS / f"{game.name}-{game.num_players}p-gen{age}.npz"
+        net = Network.load(path)
+        if kind == "policy":
+            return NeuralPolicyAgent(net)
+        return PlannerAgent(int(iters) if iters else NEURAL.iterations, seed,
+                            neural_profile(search_profile(game), NEURAL_SEARCH, net))
     if name in OLD_SCOUT_PLANNER:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
