@@ -82,8 +82,13 @@ class Encoder:
                 parts.append(v.reshape(-1))
             self.perms.append(np.concatenate(parts).astype(np.int64))
 
+        self._flat = np.zeros(self.size, np.float32)
+        self._views = self.layout.views(self._flat)
+
     def encode(self, state: State, player: int) -> F32:
-        flat = self.layout.tensor(state, player)
+        flat = self._flat
+        flat[:] = 0.0
+        self.layout.fill(state, player, self._views)
         out: F32 = flat[self.perms[player]]
         return out
 
@@ -118,11 +123,36 @@ class Network:
 
     def forward(self, features: F32) -> tuple[F32, F32]:
         """Policy logits ``(B, actions)`` and values in points ``(B,)`` for a batch of
-        encoder feature rows ``(B, size)``."""
-        h = self.hidden(self.inputs(features))
+        encoder feature rows ``(B, size)``.
+
+        The standardization is folded into the first layer, which then reads only the
+        features that are not zero (a view is mostly zeros: one-hots of a few cards), so a
+        forward pass costs little more than the other layers."""
+        w1, b1 = self._folded()
+        nz = np.flatnonzero(features.any(axis=0))
+        nz = nz[nz < len(w1)]  # features after the last column: never read
+        h = np.maximum(features[:, nz] @ w1[nz] + b1, 0.0)
+        for w, b in self.trunk[1:]:
+            h = np.maximum(h @ w + b, 0.0)
         logits: F32 = h @ self.policy[0] + self.policy[1]
         v: F32 = (h @ self.value[0] + self.value[1])[:, 0] * np.float32(self.value_scale)
         return logits, v
+
+    def _folded(self) -> tuple[F32, F32]:
+        """The first layer over every encoder feature: ``W / scale`` in the columns' rows
+        (zero elsewhere) and the bias less the mean's share."""
+        folded = self.__dict__.get("_fold")
+        if folded is None:
+            w, b = self.trunk[0]
+            size = int(self.columns.max()) + 1 if len(self.columns) else 0
+            full = np.zeros((size, w.shape[1]), np.float32)
+            full[self.columns] = w / self.scale[:, None]
+            folded = (full, (b - (self.mean / self.scale) @ w).astype(np.float32))
+            self.__dict__["_fold"] = folded
+        return folded  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_fold"}
 
     def arrays(self) -> dict[str, npt.NDArray[Any]]:
         out: dict[str, npt.NDArray[Any]] = {"columns": self.columns, "mean": self.mean,
