@@ -141,7 +141,7 @@ class Network:
     def _folded(self) -> tuple[F32, F32]:
         """The first layer over every encoder feature: ``W / scale`` in the columns' rows
         (zero elsewhere) and the bias less the mean's share."""
-        folded = self.__dict__.get("_fold")
+        folded: tuple[F32, F32] | None = self.__dict__.get("_fold")
         if folded is None:
             w, b = self.trunk[0]
             size = int(self.columns.max()) + 1 if len(self.columns) else 0
@@ -149,7 +149,7 @@ class Network:
             full[self.columns] = w / self.scale[:, None]
             folded = (full, (b - (self.mean / self.scale) @ w).astype(np.float32))
             self.__dict__["_fold"] = folded
-        return folded  # type: ignore[no-any-return]
+        return folded
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_fold"}
