@@ -267,9 +267,11 @@ def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
 
 
 def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float],
-               moves_over: str, db: str, workers: int, logs: Path) -> dict[str, Any]:
-    """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``."""
-    servers = [Server(db, logs / f"server-{n}-{w}.log", "--moves-per-second", "1000")
+               moves_over: str, db: str, workers: int, logs: Path,
+               http: str) -> dict[str, Any]:
+    """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``, speaking ``http``."""
+    servers = [Server(db, logs / f"server-{n}-{w}-{http}.log", "--moves-per-second", "1000",
+                      "--http", http)
                for w in range(workers)]
     try:
         for s in servers:
@@ -409,6 +411,11 @@ def main() -> None:
                    help="seconds played before moves count (default: the longest think)")
     p.add_argument("--moves", choices=("ws", "http"), default="ws",
                    help="send moves over the WebSocket (default) or as HTTP POSTs")
+    p.add_argument("--http", nargs="+", choices=("bounded", "httptools", "h11"),
+                   default=["bounded"],
+                   help="the servers' HTTP protocol: bounded (bigtop serve's: httptools with "
+                        "head, time and connection limits), or uvicorn's own without them; "
+                        "several: run each in turn, and print the ratios to the first")
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     p.add_argument("--workers", type=int, default=None,
                    help="server processes (default: 1 on SQLite, 2 on PostgreSQL)")
@@ -434,19 +441,30 @@ def main() -> None:
             for r in range(args.rounds if args.beside else 1):
                 sides = in_turn(r) if args.beside else SIDES[:1]
                 for side in sides:
-                    if side == "bigtop":
-                        db = (new_database(cluster) if cluster
-                              else f"sqlite:///{tmp}/bench-{n}-{r}.sqlite3")
-                        out = run_bigtop(n, args.seconds, warmup, think, args.moves, db,
-                                         workers, tmp)
-                        out.update(moves_over=args.moves, db=args.db, workers=workers)
-                    else:
+                    if side != "bigtop":
                         store = "memory" if side.endswith("memory") else "flatfile"
-                        out = run_boardgameio(store, n, args.seconds, warmup, low, high, tmp)
-                    out.update(side=side, round=r + 1, think_s=[low, high] if high != low
-                               else low, load_average=round(os.getloadavg()[0], 1))
-                    print(json.dumps(out), flush=True)
-                    runs.setdefault(side, []).append(out)
+                        outs = [run_boardgameio(store, n, args.seconds, warmup, low, high, tmp)]
+                    else:
+                        outs = []
+                        for http in args.http:  # each HTTP protocol beside the first
+                            db = (new_database(cluster) if cluster
+                                  else f"sqlite:///{tmp}/bench-{n}-{r}-{http}.sqlite3")
+                            out = run_bigtop(n, args.seconds, warmup, think, args.moves, db,
+                                             workers, tmp, http)
+                            out.update(moves_over=args.moves, db=args.db, workers=workers,
+                                       http=http)
+                            if http != args.http[0]:
+                                ref = outs[0]
+                                out["ratio_to_" + args.http[0]] = {
+                                    k: round(out[k] / ref[k], 3) if ref.get(k) else None
+                                    for k in ("moves_per_s", "p50_ms", "p99_ms",
+                                              "server_cpu_ms_per_move")}
+                            outs.append(out)
+                    for out in outs:
+                        out.update(side=side, round=r + 1, think_s=[low, high] if high != low
+                                   else low, load_average=round(os.getloadavg()[0], 1))
+                        print(json.dumps(out), flush=True)
+                    runs.setdefault(side, []).append(outs[0])
             if args.beside:
                 think_said = f"think {low:g}–{high:g} s" if high != low else f"think {low:g} s"
                 print(report(f"{n:,} tables, {think_said}",

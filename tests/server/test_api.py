@@ -570,3 +570,20 @@ def test_the_picture_of_a_wide_so_ein_zirkus_board(client: TestClient) -> None:
                    headers=auth(made["seats"][0]["token"]))
     assert r.status_code == 200, r.text
     assert 'data-field="Z3"' in r.text and 'data-field="Y3" data-points="6"' in r.text
+
+
+def test_live_connections_per_client_address(sqlite_url: str) -> None:
+    with make_client(sqlite_url, limits=Limits(max_sockets_per_client=2)) as c:
+        t = create(c)["table"]
+        other = create(c)["table"]
+        with c.websocket_connect(f"/api/tables/{t}/ws") as a, \
+                c.websocket_connect(f"/api/tables/{other}/ws") as b:
+            a.receive_json(), b.receive_json()
+            with c.websocket_connect(f"/api/tables/{t}/ws") as refused:
+                assert refused.receive_json()["problem"]["status"] == 429
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    refused.receive_json()
+                assert closed.value.code == 4429
+        # Closed sockets give their places back.
+        with c.websocket_connect(f"/api/tables/{t}/ws") as again:
+            assert again.receive_json()["type"] == "view"

@@ -38,7 +38,8 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
 def test_the_api_docs_load_nothing_from_another_host(client: TestClient) -> None:
     page = client.get("/docs")
     assert page.status_code == 200
-    sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    sources = [s for s in re.findall(r'(?:src|href)="([^"]+)"', page.text)
+               if s != "data:,"]  # the empty icon: no request for /favicon.ico
     assert sources and all(s.startswith("/docs/assets/") for s in sources), sources
     assert "<script>" not in page.text  # no inline script: every script is a file
     for s in sources:
@@ -52,3 +53,12 @@ def test_the_api_docs_can_be_turned_off(sqlite_url: str) -> None:
     with make_client(sqlite_url, api_docs=False) as c:
         assert c.get("/docs").status_code == 404
         assert c.get("/openapi.json").status_code == 200
+
+
+def test_hsts_only_over_https(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as c:
+        assert "strict-transport-security" not in c.get("/api/games").headers
+        secure = c.get("https://testserver/api/games")
+        assert secure.headers["strict-transport-security"] == "max-age=31536000"
+    with make_client(sqlite_url, hsts_seconds=0) as c:
+        assert "strict-transport-security" not in c.get("https://testserver/api/games").headers

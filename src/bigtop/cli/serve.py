@@ -95,6 +95,10 @@ def serve(
         "--trusted-proxy", help="Address or network (CIDR) of a reverse proxy whose "
         "X-Forwarded-For/-Proto are believed; repeat for several (default: 127.0.0.1 and "
         "::1; 'none': nobody).")] = None,
+    http: Annotated[str, typer.Option(
+        "--http", hidden=True, help="HTTP protocol: bounded (default), or uvicorn's own "
+        "httptools or h11 WITHOUT the head/time/connection limits (bench_server.py compares "
+        "them).")] = "bounded",
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", help="NAME=NUMBER: any limit of bigtop.server.settings.Limits, e.g. "
         "--limit max_connections=5000 (docs/server.md lists them); repeatable.")] = None,
@@ -111,6 +115,8 @@ def serve(
         if not 0 < port < 65536:
             raise BigtopError(f"--port must be 1..65535, got {port}")
         port_is_free(host, port)
+        if http not in ("bounded", "httptools", "h11"):
+            raise BigtopError(f"--http must be bounded, httptools or h11, got {http!r}")
         if workers < 1 or bot_processes < 1:
             raise BigtopError("--workers and --bot-processes must be at least 1")
         seconds_or_rate("--bot-delay", bot_delay, zero=True)
@@ -143,6 +149,7 @@ def serve(
     # the HTTP protocol is httptools' with the head, time and connection limits added.
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=limits.max_ws_message_bytes,
-                log_level="warning", loop=EVENT_LOOP, http=HTTP_PROTOCOL,
+                log_level="warning", loop=EVENT_LOOP,
+                http=HTTP_PROTOCOL if http == "bounded" else http,
                 proxy_headers=False, timeout_keep_alive=limits.keep_alive_seconds,
                 backlog=min(2048, limits.max_connections))

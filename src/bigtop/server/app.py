@@ -33,7 +33,7 @@ from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
-from bigtop.server.net import RealClient
+from bigtop.server.net import ClientCount, RealClient
 from bigtop.server.routers import games, lobby, records, tables, ws
 from bigtop.server.runtime import Runtime
 from bigtop.server.service import TableService
@@ -185,8 +185,9 @@ def create_app(settings: Settings) -> FastAPI:
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
 
     app.state.settings = settings
+    app.state.sockets = ClientCount(settings.limits.max_sockets_per_client)
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)
     # Outermost (added last): everything below sees the real client address and scheme.
     app.add_middleware(RealClient, trusted_proxies=settings.trusted_proxies)
     return app

@@ -41,22 +41,27 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 
 class SecurityHeaders:
     """ASGI middleware: adds :data:`SECURITY_HEADERS` to every HTTP response (pages, API,
-    errors, static files), replacing any the app set itself."""
+    errors, static files), replacing any the app set itself; over HTTPS (as the client
+    reached us: a trusted proxy's ``X-Forwarded-Proto``, server/net.py) also
+    ``Strict-Transport-Security`` for ``hsts_seconds`` (0: never)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, hsts_seconds: int = 0) -> None:
         self.app = app
-        self.names = {name for name, _ in SECURITY_HEADERS}
+        self.hsts = [(b"strict-transport-security", f"max-age={hsts_seconds}".encode())] \
+            if hsts_seconds > 0 else []
+        self.names = {name for name, _ in SECURITY_HEADERS} | {k for k, _ in self.hsts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        extra = [*SECURITY_HEADERS, *(self.hsts if scope.get("scheme") == "https" else [])]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", [])
                            if k.lower() not in self.names]
-                message = {**message, "headers": [*headers, *SECURITY_HEADERS]}
+                message = {**message, "headers": [*headers, *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

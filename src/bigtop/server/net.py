@@ -156,3 +156,32 @@ class RealClient:
                 scope["client"] = (address, 0)
             scope["scheme"] = scheme
         await self.app(scope, receive, send)
+
+
+class ClientCount:
+    """How many of something (open WebSockets) each client address holds, with a cap.
+
+    >>> c = ClientCount(2)
+    >>> c.take("a"), c.take("a"), c.take("a"), c.take("b")
+    (True, True, False, True)
+    >>> c.give_back("a"); c.take("a")
+    True
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.held: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        n = self.held.get(address, 0)
+        if n >= self.cap:
+            return False
+        self.held[address] = n + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        n = self.held.get(address, 0) - 1
+        if n > 0:
+            self.held[address] = n
+        else:
+            self.held.pop(address, None)

@@ -56,6 +56,9 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    max_sockets_per_client: int = 32
+    """WebSocket connections one client address (server/net.py) holds at once in one
+    worker, over all tables; one more is refused (error message, close 4429)."""
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers); more is answered 431 and the
     connection closed, as soon as that many bytes came (server/protocol.py)."""
@@ -117,6 +120,9 @@ class Settings:
     """Serve the interactive API docs at /docs: Swagger UI vendored in the package
     (web/static/vendor/swagger-ui), nothing from another host. False: only the schema at
     /openapi.json."""
+    hsts_seconds: int = 365 * 24 * 3600
+    """``Strict-Transport-Security: max-age`` sent on responses to HTTPS requests (the
+    scheme as a trusted proxy reports it); 0: not sent."""
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or networks (CIDR) of the reverse proxies in front of the server. Only a
     peer in this list may name the client (the right-most ``X-Forwarded-For`` hop that is

@@ -22,6 +22,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.deps import bearer, refuse_token_in_url
+from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, Runtime
 
@@ -54,16 +55,30 @@ async def live(
     authorization: Annotated[str | None, Header()] = None,
 ) -> None:
     runtime: Runtime = ws.app.state.runtime
+    sockets: ClientCount = ws.app.state.sockets
     protocol = PROTOCOL if PROTOCOL in ws.scope.get("subprotocols", []) else None
+    client = client_address(ws)
+    counted = False
     try:
-        loaded, seat = await open_table(runtime, table_id, _token(ws, authorization))
+        token = _token(ws, authorization)
+        if not sockets.take(client):
+            raise errors.TooManyRequests(
+                f"one address may hold at most {sockets.cap} live connections at once")
+        counted = True
+        loaded, seat = await open_table(runtime, table_id, token)
         conn = Connection(ws, table_id, seat)
         runtime.add(conn)
     except errors.Problem as e:  # told in a message, then closed with 4000 + the status
+        if counted:
+            sockets.give_back(client)
         await ws.accept(subprotocol=protocol)
         await ws.send_json({"type": "error", "problem": e.problem()})
         await ws.close(code=4000 + e.status)
         return
+    except BaseException:
+        if counted:
+            sockets.give_back(client)
+        raise
     try:
         await ws.accept(subprotocol=protocol)
         await runtime.send(conn, runtime.service.cached(table_id) or loaded, since=since,
@@ -83,6 +98,7 @@ async def live(
         pass
     finally:
         runtime.remove(conn)
+        sockets.give_back(client)
 
 
 async def _receive(ws: WebSocket) -> str | bytes:
