@@ -57,7 +57,7 @@ def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[
     with tempfile.TemporaryDirectory() as tmp, \
             make_client(f"sqlite:///{tmp}/profile.sqlite3") as c:
         runtime = c.app.state.runtime  # type: ignore[attr-defined]
-        service = runtime.service
+        service = runtime.master
         ids, tokens = [], []
         for i in range(tables):
             made = c.post("/api/tables", json={"game": "scout", "players": 2, "seed": i,
