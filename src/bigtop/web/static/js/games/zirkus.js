@@ -53,7 +53,7 @@ function drawBoard(obs, ctx) {
     const ball = obs.holes[f];
     // A ball that just fell in drops into view (with motion on).
     const fell = ball && ctx.motion && ctx.prev && !ctx.prev.holes[f];
-    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f},
+    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f}, role: "img",
       fill: ball ? BALL[ball] : "#3a2a1a", "aria-label": ball ? `${points}-point hole with a ${ball} ball` : `empty ${points}-point hole`}));
     svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`}, points));
   }
@@ -107,6 +107,9 @@ function drawClowns(svg, obs, ctx) {
     // Balls bottom first: the top ball (the one that counts for moving) is drawn highest.
     clown.balls.forEach((ball, k) => {
       g.append(s("circle", {cx: x, cy: y + 16 - k * 16, r: 7.5, fill: BALL[ball], class: "ball"}));
+      // Its colour's letter (k: black), so that no ball relies on colour alone.
+      g.append(s("text", {x, y: y + 19 - k * 16, class: "ball-letter",
+        fill: ["black", "red", "blue", "green"].includes(ball) ? "#fff" : "#222"}, ball === "black" ? "k" : ball[0]));
     });
     g.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
     svg.append(g);
