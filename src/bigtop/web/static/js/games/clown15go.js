@@ -61,7 +61,7 @@ function player(obs, ctx, p) {
     (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
   const box = seatBox(p, ctx, obs.to_act === p,
     h("div", {class: "c15-piles"},
-      h("span", {class: "c15-card back", title: "closed pile", "aria-label": `closed pile: ${pl.closed} cards`}, pl.closed), pile),
+      h("span", {class: "c15-card back", title: "closed pile", role: "img", "aria-label": `closed pile: ${pl.closed} cards`}, pl.closed), pile),
     h("div", {class: "seat-facts"}, facts));
   box.dataset.spot = `seat-${p}`;
   return box;

@@ -59,7 +59,7 @@ function tableCard(landing, o, {outline = null, dashed = false, order = null, mi
   const fill = up && known ? SUIT[landing.card[0]] : BACK;
   const g = s("g", {class: `tl-card${up ? "" : " down"}`,
     transform: `translate(${landing.x * PX} ${-landing.y * PX}) rotate(${-landing.rotation})`,
-    dataset: {card: landing.card || "", player: landing.player},
+    dataset: {card: landing.card || "", player: landing.player}, role: "img",
     "aria-label": `P${landing.player}: ${up ? cardName(landing.card) : "face down"}`});
   g.append(s("rect", {x: (-o.cardW / 2) * PX, y: (-o.cardL / 2) * PX, width: o.cardW * PX,
     height: o.cardL * PX, rx: 5, fill, stroke: outline || "#333",
@@ -280,7 +280,7 @@ function handRow(obs, ctx) {
     // The suit's letter is drawn too (CSS, from data-suit): no card relies on colour alone.
     "aria-label": cardName(c), dataset: {card: c, suit: c[0]},
     onclick: () => { ui.card = c; ctx.redraw(); }}, c.slice(1)));
-  const parts = [h("div", {class: "hand tl-hand", "aria-label": "your hand"}, cards)];
+  const parts = [h("div", {class: "hand tl-hand", role: "group", "aria-label": "your hand"}, cards)];
   // Practice at the start of a game, as the rulebook recommends: before your first throw.
   const fresh = obs.round === 0 && obs.hand.length === obs.tricks_per_round && !obs.table.some((l) => l.player === ctx.seat);
   if (ctx.myTurn || ui.practice) {

@@ -97,7 +97,7 @@ function drawClowns(svg, obs, ctx) {
     const [x, y] = centre(board, clown.field);
     const selectable = ctx.myTurn && movers.has(i);
     const g = s("g", {class: `clown${selectable ? " legal" : ""}${ui.clown === i ? " selected" : ""}`,
-      dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : undefined,
+      dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : "img",
       "aria-label": `clown ${i} at ${clown.field} with ${clown.balls.length} balls`,
       onclick: selectable ? () => { ui.clown = ui.clown === i ? null : i; ctx.redraw(); } : undefined,
       onkeydown: selectable ? (ev) => {
@@ -173,7 +173,7 @@ function facts(obs, ctx) {
     .map(([c, n]) => h("span", {class: "supply"}, h("span", {class: "swatch", style: {background: BALL[c]}}), `${n}`));
   const die = obs.roll
     ? h("div", {class: "die", style: {background: BALL[obs.roll], color: ["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"},
-      "aria-label": `the die shows ${obs.roll}`}, obs.roll)
+      role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
   return h("div", {class: "zirkus-side"},
     h("div", {class: "die-line"}, h("span", {class: "label"}, `P${obs.turn_of} rolled`), die),
