@@ -311,14 +311,15 @@ function focusSelector(node) {
   return attrs.length ? `#board ${node.tagName.toLowerCase()}${attrs.join("")}` : null;
 }
 
-function draw() {
+/** Draw the view; `moves`: the table moved on (the pump's step), so what moved glides. */
+function draw(moves = false) {
   const view = page.replay ? page.replay.view : page.view;
   if (!view) return;
   const active = document.activeElement;
   const focused = focusSelector(active);
   // Where the action was: a control of the board or of "Your moves".
   const wasPlaying = active && (active.closest("#board") || active.closest("#moves"));
-  const before = moving() && !page.replay ? places() : null;
+  const before = moves && moving() && !page.replay ? places() : null;
   try {
     drawAll(view);
   } finally {
@@ -339,11 +340,22 @@ function draw() {
 // one with data-from starts where that key was (a shown set from the hand, a scouted card
 // from the active set, a turned card onto a row, a card from another seat).
 
+/** Where an element is: in its drawing's units for SVG (a board that scales to the window
+ * does not make its pieces move), else on the screen. */
+function where(e) {
+  if (e instanceof SVGGraphicsElement && e.ownerSVGElement) {
+    const b = e.getBBox();
+    return {svg: true, left: b.x, top: b.y};
+  }
+  const r = e.getBoundingClientRect();
+  return {svg: false, left: r.left, top: r.top};
+}
+
 function places() {
   const out = new Map();
-  for (const e of document.querySelectorAll("#board [data-key]")) out.set(e.dataset.key, e.getBoundingClientRect());
+  for (const e of document.querySelectorAll("#board [data-key]")) out.set(e.dataset.key, where(e));
   // Places things come from without moving themselves: a seat, the turned card's spot.
-  for (const e of document.querySelectorAll("#board [data-spot]")) out.set(e.dataset.spot, e.getBoundingClientRect());
+  for (const e of document.querySelectorAll("#board [data-spot]")) out.set(e.dataset.spot, where(e));
   return out;
 }
 
@@ -353,12 +365,12 @@ function glide(before) {
   for (const e of document.querySelectorAll("#board [data-key]")) {
     const was = before.get(e.dataset.key) || (e.dataset.from && before.get(e.dataset.from));
     if (!was) continue;
-    const now = e.getBoundingClientRect();
+    const now = where(e);
+    if (now.svg !== was.svg) continue;
     const dx = was.left - now.left, dy = was.top - now.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    // SVG elements move in the drawing's units; HTML ones in CSS pixels.
-    const k = e instanceof SVGElement && e.ownerSVGElement ? 1 / (e.ownerSVGElement.getScreenCTM()?.a || 1) : 1;
-    e.animate([{transform: `translate(${dx * k}px, ${dy * k}px)`}, {transform: "none"}],
+    // SVG elements move in the drawing's units (CSS px there), HTML ones in CSS pixels.
+    e.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}],
       {duration: ms, easing: "ease-out"});
     moved += 1;
   }
@@ -428,7 +440,7 @@ async function pump() {
         const animate = stepped && moving() && !fast;
         page.prevObs = animate ? prev.observation : null;
         if (animate && mod.animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
-        draw();
+        draw(animate);
         if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
         if (animate) await settled();
         // A result stays until seen: a round's summary, a trick (the module says which).

@@ -5,8 +5,10 @@ import { h, sleep } from "../dom.js";
 import { actionButton, findLegal, legalOfType, seatBox, tableGrid } from "./common.js";
 
 // The default box's letters (V violet; P purple for a box given with the colours option).
-const COLOURS = {R: "#d63c3c", O: "#f08a24", Y: "#f2c81b", G: "#3fa34d", B: "#3b73d1",
-  V: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8", P: "#8e4fc2"};
+// Shades dark enough for white numbers (orange, yellow and white cards take dark ones).
+const COLOURS = {R: "#c62828", O: "#f08a24", Y: "#f2c81b", G: "#2e7d32", B: "#1f5fbf",
+  V: "#7b3fb0", K: "#2b2b2b", W: "#f4f1e8", P: "#7b3fb0"};
+const DARK_TEXT = new Set(["O", "Y", "W"]);
 const NAMES = {R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", V: "violet",
   K: "black", W: "white", P: "purple"};
 
@@ -16,10 +18,11 @@ function cardName(text) {
 
 function card(text, extra = "", attrs = {}) {
   if (!text) return h("span", {class: `c15-card empty ${extra}`}, "");
-  const light = text[0] === "Y" || text[0] === "W";
-  return h("span", {class: `c15-card ${extra}`, title: cardName(text), "aria-label": cardName(text),
-    style: {"--c": COLOURS[text[0]] || "#777", color: light ? "#222" : "#fff"}, ...attrs},
-  text.slice(1));
+  // The colour's letter is drawn too (CSS, from data-suit): no card relies on colour alone.
+  const {dataset = {}, ...rest} = attrs;
+  return h("span", {class: `c15-card ${extra}`, title: cardName(text), "aria-label": cardName(text), role: "img",
+    style: {"--c": COLOURS[text[0]] || "#777", color: DARK_TEXT.has(text[0]) ? "#222" : "#fff"},
+    dataset: {...dataset, suit: text[0]}, ...rest}, text.slice(1));
 }
 
 /** A place a card may go: a button, highlighted when the move is legal. */
@@ -58,7 +61,7 @@ function player(obs, ctx, p) {
     (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
   const box = seatBox(p, ctx, obs.to_act === p,
     h("div", {class: "c15-piles"},
-      h("span", {class: "c15-card back", title: "closed pile", "aria-label": `closed pile: ${pl.closed} cards`}, pl.closed), pile),
+      h("span", {class: "c15-card back", title: "closed pile", role: "img", "aria-label": `closed pile: ${pl.closed} cards`}, pl.closed), pile),
     h("div", {class: "seat-facts"}, facts));
   box.dataset.spot = `seat-${p}`;
   return box;

@@ -73,7 +73,7 @@ export function tableGrid(ctx, n, seat, middle, mine, head = null) {
   const places = seatPlaces(n, ctx.seat);
   const at = (where) => Object.keys(places).filter((p) => places[p] === where).map((p) => seat(Number(p)));
   return h("div", {class: "tbl"},
-    h("div", {class: "tbl-top", "aria-label": "the seats across"}, at("top")),
+    h("div", {class: "tbl-top"}, at("top")),
     h("div", {class: "tbl-left"}, at("left")),
     h("div", {class: "tbl-mid"}, middle),
     h("div", {class: "tbl-right"}, at("right")),

@@ -13,8 +13,13 @@ function resetUi(version) {
 
 /** One SCOUT card: the number that counts on top, the other one upside down below. */
 function card([top, bottom], attrs = {}) {
-  return h("span", {class: "scout-card", dataset: {key: cardKey([top, bottom])}, ...attrs},
-    h("span", {class: "top"}, top), h("span", {class: "bottom"}, bottom));
+  return h("span", {class: "scout-card", dataset: {key: cardKey([top, bottom])}, ...attrs}, faces([top, bottom]));
+}
+
+/** A card's two numbers as seen, and as said to a screen reader ("card 7 over 2"). */
+function faces([top, bottom], what = "card") {
+  return [h("span", {class: "vh"}, `${what} `), h("span", {class: "top"}, top), h("span", {class: "vh"}, " over "),
+    h("span", {class: "bottom"}, bottom)];
 }
 
 /** A card's name for the motion between draws: the same card whichever way up. */
@@ -23,7 +28,7 @@ function cardKey([a, b]) {
 }
 
 function hiddenCard() {
-  return h("span", {class: "scout-card back", "aria-label": "a hidden card"}, "");
+  return h("span", {class: "scout-card back", role: "img", "aria-label": "a hidden card"}, "");
 }
 
 function selectCard(index, ctx) {
@@ -67,10 +72,10 @@ function activeSet(obs, ctx) {
     // A set somebody just showed comes from their seat.
     const from = obs.active_owner === null ? undefined : `seat-${obs.active_owner}`;
     if (end && ctx.myTurn && obs.phase === "turn") {
-      return h("button", {type: "button", ...attrs, "aria-label": `take the ${end} card ${c[0]}/${c[1]}`,
+      return h("button", {type: "button", ...attrs,
         dataset: {active: i, end, key: cardKey(c), from},
         onclick: () => { ui.scoutEnd = ui.scoutEnd === end ? null : end; ctx.redraw(); }},
-      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1]));
+      faces(c, `take the ${end} card`));
     }
     return card(c, {...attrs, dataset: {key: cardKey(c), from}});
   });
@@ -100,8 +105,8 @@ function handRow(obs, ctx) {
   const gap = (position) => {
     const ok = findLegal(ctx.legal, {type: "insert", position, flip: ui.flip});
     return h("button", {type: "button", class: `gap${ok ? " legal" : ""}`, dataset: {gap: position},
-      "aria-label": `insert before card ${position}`,
-      onclick: () => ctx.play({type: "insert", position, flip: ui.flip})}, "+");
+      onclick: () => ctx.play({type: "insert", position, flip: ui.flip})}, "+",
+      h("span", {class: "vh"}, ` insert before card ${position}`));
   };
   hand.forEach((c, i) => {
     if (inserting) row.push(gap(i));
@@ -110,15 +115,14 @@ function handRow(obs, ctx) {
     const cls = `scout-card${selected ? " selected" : ""}${inShow.has(i) ? " legal" : ""}`;
     if (interactive) {
       row.push(h("button", {type: "button", class: cls, dataset: {hand: i, key: cardKey(c)},
-        "aria-pressed": selected ? "true" : "false", "aria-label": `card ${c[0]}/${c[1]}`,
-        onclick: () => selectCard(i, ctx)},
-      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1])));
+        "aria-pressed": selected ? "true" : "false",
+        onclick: () => selectCard(i, ctx)}, faces(c)));
     } else {
       row.push(card(c, {class: cls, dataset: {hand: i, key: cardKey(c)}}));
     }
   });
   if (inserting) row.push(gap(hand.length));
-  return h("div", {class: "hand", "aria-label": "your hand"}, row);
+  return h("div", {class: "hand", role: "group", "aria-label": "your hand"}, row);
 }
 
 function controls(obs, ctx) {

@@ -59,13 +59,14 @@ function tableCard(landing, o, {outline = null, dashed = false, order = null, mi
   const fill = up && known ? SUIT[landing.card[0]] : BACK;
   const g = s("g", {class: `tl-card${up ? "" : " down"}`,
     transform: `translate(${landing.x * PX} ${-landing.y * PX}) rotate(${-landing.rotation})`,
-    dataset: {card: landing.card || "", player: landing.player},
+    dataset: {card: landing.card || "", player: landing.player}, role: "img",
     "aria-label": `P${landing.player}: ${up ? cardName(landing.card) : "face down"}`});
   g.append(s("rect", {x: (-o.cardW / 2) * PX, y: (-o.cardL / 2) * PX, width: o.cardW * PX,
     height: o.cardL * PX, rx: 5, fill, stroke: outline || "#333",
     "stroke-width": outline ? 5 : 1.2, "stroke-dasharray": dashed ? "10 6" : undefined}));
   if (up && known) {
     g.append(s("text", {x: 0, y: 10, class: "tl-number"}, landing.card.slice(1)));
+    g.append(s("text", {x: 0, y: 34, class: "tl-suit-letter"}, landing.card[0]));
   } else if (!up && known && mine) {
     // Your own face-down card: you know it, the others do not.
     g.append(s("text", {x: 0, y: 8, class: "tl-number faint"}, landing.card.slice(1)));
@@ -193,7 +194,8 @@ function aimLayer(svg, obs, ctx) {
   svg.classList.add("aiming");
   // By hand: flick from anywhere toward where the card should go; the release decides.
   svg.addEventListener("pointerdown", (ev) => {
-    svg.setPointerCapture(ev.pointerId);
+    // Keep the flick when it leaves the table (a pointer that is not down cannot be captured).
+    try { svg.setPointerCapture(ev.pointerId); } catch { /* nothing to capture */ }
     ui.flick = [[ev.timeStamp, ...toCm(svg, ev)]];
   });
   svg.addEventListener("pointermove", (ev) => {
@@ -214,6 +216,8 @@ function aimLayer(svg, obs, ctx) {
       return;
     }
     say(`Flicked at ${f.speed.toFixed(0)} cm/s: it would stop at ${aimWords(f.aim)}.`);
+    // The last flick, for people's tools and the tests: speed (cm/s), the stop point (cm).
+    document.body.dataset.flick = `${f.speed.toFixed(1)} ${f.aim[0]} ${f.aim[1]}`;
     if (ui.practice) practiceThrow(svg, obs, ctx, f.aim);
     else ctx.play({type: "throw", card: ui.card, x: f.aim[0], y: f.aim[1], spin: ui.spin});
   });
@@ -273,9 +277,10 @@ function handRow(obs, ctx) {
   const cards = obs.hand.map((c) => h("button", {type: "button",
     class: `tl-hand-card${ui.card === c ? " selected" : ""}${ctx.myTurn ? " legal" : ""}`,
     style: {background: SUIT[c[0]]}, "aria-pressed": ui.card === c ? "true" : "false",
-    "aria-label": cardName(c), dataset: {card: c},
+    // The suit's letter is drawn too (CSS, from data-suit): no card relies on colour alone.
+    "aria-label": cardName(c), dataset: {card: c, suit: c[0]},
     onclick: () => { ui.card = c; ctx.redraw(); }}, c.slice(1)));
-  const parts = [h("div", {class: "hand tl-hand", "aria-label": "your hand"}, cards)];
+  const parts = [h("div", {class: "hand tl-hand", role: "group", "aria-label": "your hand"}, cards)];
   // Practice at the start of a game, as the rulebook recommends: before your first throw.
   const fresh = obs.round === 0 && obs.hand.length === obs.tricks_per_round && !obs.table.some((l) => l.player === ctx.seat);
   if (ctx.myTurn || ui.practice) {
@@ -285,7 +290,7 @@ function handRow(obs, ctx) {
     const spinText = h("span", {id: "tl-spin-text"}, spinLabel());
     parts.push(h("div", {class: "controls"},
       h("label", {for: "tl-spin"}, "Spin "), spin, spinText,
-      h("span", {id: "tl-aim-text", class: "hint"}, ""),
+      h("span", {id: "tl-aim-text", class: "hint"}, `aim (${ui.aim[0].toFixed(1)}, ${ui.aim[1].toFixed(1)}) cm`),
       h("button", {type: "button", class: "act legal", id: "tl-throw",
         onclick: () => throwNow(document.querySelector("#board svg.tl-table"), obs, ctx)},
       ui.practice ? "Practice throw" : `Throw the ${cardName(ui.card)}`),

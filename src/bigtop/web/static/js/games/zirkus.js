@@ -53,7 +53,7 @@ function drawBoard(obs, ctx) {
     const ball = obs.holes[f];
     // A ball that just fell in drops into view (with motion on).
     const fell = ball && ctx.motion && ctx.prev && !ctx.prev.holes[f];
-    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f},
+    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f}, role: "img",
       fill: ball ? BALL[ball] : "#3a2a1a", "aria-label": ball ? `${points}-point hole with a ${ball} ball` : `empty ${points}-point hole`}));
     svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`}, points));
   }
@@ -97,7 +97,7 @@ function drawClowns(svg, obs, ctx) {
     const [x, y] = centre(board, clown.field);
     const selectable = ctx.myTurn && movers.has(i);
     const g = s("g", {class: `clown${selectable ? " legal" : ""}${ui.clown === i ? " selected" : ""}`,
-      dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : undefined,
+      dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : "img",
       "aria-label": `clown ${i} at ${clown.field} with ${clown.balls.length} balls`,
       onclick: selectable ? () => { ui.clown = ui.clown === i ? null : i; ctx.redraw(); } : undefined,
       onkeydown: selectable ? (ev) => {
@@ -107,6 +107,9 @@ function drawClowns(svg, obs, ctx) {
     // Balls bottom first: the top ball (the one that counts for moving) is drawn highest.
     clown.balls.forEach((ball, k) => {
       g.append(s("circle", {cx: x, cy: y + 16 - k * 16, r: 7.5, fill: BALL[ball], class: "ball"}));
+      // Its colour's letter (k: black), so that no ball relies on colour alone.
+      g.append(s("text", {x, y: y + 19 - k * 16, class: "ball-letter",
+        fill: ["black", "red", "blue", "green"].includes(ball) ? "#fff" : "#222"}, ball === "black" ? "k" : ball[0]));
     });
     g.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
     svg.append(g);
@@ -170,7 +173,7 @@ function facts(obs, ctx) {
     .map(([c, n]) => h("span", {class: "supply"}, h("span", {class: "swatch", style: {background: BALL[c]}}), `${n}`));
   const die = obs.roll
     ? h("div", {class: "die", style: {background: BALL[obs.roll], color: ["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"},
-      "aria-label": `the die shows ${obs.roll}`}, obs.roll)
+      role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
   return h("div", {class: "zirkus-side"},
     h("div", {class: "die-line"}, h("span", {class: "label"}, `P${obs.turn_of} rolled`), die),
