@@ -48,3 +48,15 @@ def seat_token(
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 TokenDep = Annotated[str | None, Depends(seat_token)]
+
+
+def player_key(
+    request: Request,
+    authorization: Annotated[str | None, Header(description="Bearer PLAYER_KEY")] = None,
+) -> str | None:
+    """The player key of the request, if any."""
+    refuse_token_in_url(request.query_params)
+    return bearer(authorization)
+
+
+KeyDep = Annotated[str | None, Depends(player_key)]

@@ -45,6 +45,10 @@ class Unauthorized(Problem):
     status, slug, title = 401, "seat-token-required", "A seat token is required"
 
 
+class NoPlayerKey(Unauthorized):
+    slug, title = "player-key-required", "A player key is required"
+
+
 class Forbidden(Problem):
     status, slug, title = 403, "wrong-token", "This token is not a seat at this table"
 
@@ -90,7 +94,7 @@ class IllegalMove(Unprocessable):
 
 
 class TooManyRequests(Problem):
-    status, slug, title = 429, "rate-limited", "Too many moves"
+    status, slug, title = 429, "rate-limited", "Too many requests"
 
 
 class Unavailable(Problem):

@@ -30,6 +30,7 @@ checked again on the table as it is now.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hmac
 import secrets
@@ -58,11 +59,13 @@ from bigtop.server.model import (
     LogEntry,
     Meta,
     MoveRecord,
+    Player,
     Seat,
     SeatSpec,
     TableSpec,
     hash_token,
     new_token,
+    plain_text,
 )
 from bigtop.server.settings import Settings
 from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
@@ -157,8 +160,13 @@ class TableMaster:
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
                     seat_rev=0, created_at=now, updated_at=now)
+        # A table created with a player key seats its creator in the first person's seat
+        # (claimed: nobody else may join there).
+        creator = min(tokens, default=None) if spec.player_id is not None else None
         seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
-                          s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
+                          s.kind == BOT or i == creator, now, None,
+                          spec.player_id if i == creator else None)
+                     for i, s in enumerate(seat_specs)]
         try:
             self.storage.create_table(
                 meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
@@ -238,6 +246,11 @@ class TableMaster:
         for s in loaded.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 return s.seat
+        # A player key opens the seat its identity sat down in, on any device.
+        for s in loaded.seats:
+            if s.player_key_hash is not None and hmac.compare_digest(s.player_key_hash,
+                                                                     digest):
+                return s.seat
         raise errors.Forbidden(f"that token is not a seat at table {loaded.table_id}")
 
     def touch(self, table_id: str, seat: int) -> Loaded | None:
@@ -251,10 +264,15 @@ class TableMaster:
         """Store when these (table, seat) people were last seen, in one transaction."""
         self.storage.mark_present(present)
 
-    def join(self, table_id: str, seat: int | None) -> tuple[int, str]:
+    def join(self, table_id: str, seat: int | None,
+             player: Player | None = None) -> tuple[int, str]:
         """Take a free person's seat of a listed table: a fresh token (the old invite link of
-        that seat stops working)."""
+        that seat stops working). With a ``player``, the seat is that identity's (one seat
+        per identity and table)."""
         loaded = self.load(table_id)
+        player_id = None if player is None else player.id
+        if player is not None and any(s.player_id == player.id for s in loaded.seats):
+            raise errors.Conflict(f"{player.name} sits at table {table_id} already")
         if loaded.meta.status != PLAYING:
             raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
         if not loaded.meta.listed:
@@ -267,7 +285,8 @@ class TableMaster:
         if not 0 <= seat < loaded.meta.players:
             raise errors.Unprocessable(f"seat must be 0..{loaded.meta.players - 1}")
         token = new_token()
-        if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now()):
+        if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now(),
+                                           player_id):
             raise errors.Conflict(f"seat {seat} of table {table_id} is not free")
         self.load(table_id)
         return seat, token
@@ -419,6 +438,44 @@ class TableMaster:
                    for r in records)
         meta = replace(loaded.meta, version=start + len(rows), updated_at=now, status=status)
         return self._remember(Loaded(meta, loaded.seats, work, tuple(log), loaded.last_event))
+
+    # -- players --------------------------------------------------------------------------
+    def name_of(self, raw: str) -> str:
+        """A player name as stored: plain text, trimmed, bounded (else 422)."""
+        try:
+            return plain_text(raw, "name", self.limits.max_name_chars)
+        except ValueError as e:
+            raise errors.Unprocessable(str(e)) from None
+
+    def new_player(self, name: str) -> tuple[Player, str]:
+        """A new identity and its key (128 random bits; shown once, stored hashed)."""
+        player = Player(secrets.token_urlsafe(12), self.name_of(name), _now())
+        key = new_token()
+        self.storage.create_player(player, hash_token(key))
+        return player, key
+
+    def player(self, key: str | None) -> Player:
+        """The identity of a player key (401: none sent, or no such key)."""
+        if not key:
+            raise errors.NoPlayerKey("send your player key: 'Authorization: Bearer KEY'")
+        found = self.storage.player_by_key(hash_token(key))
+        if found is None:
+            raise errors.NoPlayerKey("that player key is not known here")
+        return found
+
+    def rename(self, player: Player, name: str) -> tuple[Player, list[str]]:
+        """Rename an identity; also the ids of the open tables that now show the new name."""
+        renamed = replace(player, name=self.name_of(name))
+        return renamed, self.storage.rename_player(player.id, renamed.name)
+
+    def player_tables(self, player: Player) -> list[tuple[Loaded, int]]:
+        """The tables where the identity sits and its seat there, the last changed first
+        (at most ``max_my_tables``)."""
+        out = []
+        for table_id, seat in self.storage.player_seats(player.id, self.limits.max_my_tables):
+            with contextlib.suppress(errors.NotFound):  # deleted meanwhile
+                out.append((self.load(table_id), seat))
+        return out
 
     # -- records --------------------------------------------------------------------------
     def move_rows(self, table_id: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,50 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                           "\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them (a name must not turn the line it is shown
+in around)."""
+
+
+def plain_text(raw: str, what: str, max_chars: int) -> str:
+    """``raw`` trimmed, if it is plain text of 1 to ``max_chars`` characters: no control
+    characters, line breaks or reordering marks. It is stored and shown as it is, never
+    interpreted as markup (the web page sets it with ``textContent``).
+
+    >>> plain_text("  Anna <b> ", "name", 32)
+    'Anna <b>'
+    >>> plain_text("A" + chr(10) + "B", "name", 32)
+    Traceback (most recent call last):
+    ...
+    ValueError: name: no control characters or line breaks (U+000A at 2)
+    >>> plain_text("   ", "name", 32)
+    Traceback (most recent call last):
+    ...
+    ValueError: name: empty
+    """
+    text = raw.strip()
+    if not text:
+        raise ValueError(f"{what}: empty")
+    if len(text) > max_chars:
+        raise ValueError(f"{what}: at most {max_chars} characters, not {len(text)}")
+    for i, ch in enumerate(text, 1):
+        if (unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
+                or ch in _BIDI_CONTROLS):
+            raise ValueError(
+                f"{what}: no control characters or line breaks (U+{ord(ch):04X} at {i})")
+    return text
+
+
+@dataclass(frozen=True)
+class Player:
+    """An identity without a password: whoever holds its key (stored hashed) is it."""
+
+    id: str
+    name: str
+    created_at: float
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``."""
@@ -48,6 +93,8 @@ class TableSpec:
     listed: bool = True
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
+    player_id: str | None = None
+    """The identity creating the table (sits in the first person's seat)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +107,13 @@ class Seat:
     last_seen: float
     bot_playing: str | None
     """The level of the bot playing for an absent person (takeover), else None."""
+    player_id: str | None = None
+    """The identity that sat down here with its player key (None: a seat token only)."""
+    name: str | None = None
+    """That identity's name (read with the seat, not stored in it)."""
+    player_key_hash: str | None = field(default=None, repr=False)
+    """The SHA-256 of that identity's key (read with the seat): the key opens the seat as
+    its token does, on every device."""
 
     @property
     def bot_level(self) -> str | None:

@@ -178,6 +178,8 @@ class Runtime:
         self.settings = settings
         self.limits = settings.limits
         self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
+        self.new_players = RateLimiter(self.limits.new_players_per_hour / 3600.0,
+                                       self.limits.new_player_burst)
         self.connections: dict[str, set[Connection]] = {}
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())
@@ -504,4 +506,4 @@ def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
 
 def seat_info(s: Any) -> dict[str, Any]:
     return {"seat": s.seat, "kind": s.kind, "level": s.level, "claimed": s.claimed,
-            "bot_playing": s.bot_playing}
+            "bot_playing": s.bot_playing, "name": s.name}

@@ -8,6 +8,8 @@ upgrade it; this module is what the code reads and writes.
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
   racing moves for one turn end with exactly one stored.
 - ``events``: public notes that are not moves (a bot took over a seat, a player came back).
+- ``players``: identities without passwords: a name and the SHA-256 of a secret key. A
+  person's seat names the identity that sat down there (``seats.player_id``).
 """
 
 from __future__ import annotations
@@ -59,7 +61,10 @@ seats = Table(
     Column("claimed", Boolean, nullable=False),
     Column("last_seen", Float, nullable=False),
     Column("bot_playing", String(32), nullable=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="SET NULL"),
+           nullable=True),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
+    Index("ix_seats_player", "player_id"),
 )
 
 moves = Table(
@@ -84,4 +89,12 @@ events = Table(
     Column("text", Text, nullable=False),
     Column("created_at", Float, nullable=False),
     Index("ix_events_table", "table_id", "id"),
+)
+
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(255), nullable=False),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
 )

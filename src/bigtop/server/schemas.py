@@ -60,6 +60,8 @@ class SeatInfo(BaseModel):
     claimed: bool
     bot_playing: str | None = Field(description="Level of the bot playing for an absent "
                                                 "person, else null.")
+    name: str | None = Field(None, description="The name of the person sitting here with a "
+                                               "player key (plain text; null: none).")
 
 
 class LogLine(BaseModel):
@@ -214,3 +216,35 @@ class ProblemOut(BaseModel):
     title: str
     status: int
     detail: str
+
+
+class NewPlayer(_Strict):
+    name: str = Field(description="Your name as others see it (plain text, trimmed; see "
+                                  "limits.max_name_chars).")
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerOut):
+    key: str = Field(description="Your secret player key (shown once, stored hashed): send "
+                                 "it as 'Authorization: Bearer KEY'.")
+
+
+class MyTable(TableHead):
+    seat: int = Field(description="Your seat there.")
+    status: Literal["playing", "finished", "expired"]
+    state: Literal["your_turn", "waiting", "finished"] = Field(
+        description="your_turn: you are to move; waiting: someone else is (or a bot plays "
+                    "for you); finished: the game is over or the table expired.")
+    current_player: int
+    updated_at: float
+    seats: list[SeatInfo]
+    spectator_url: str
+
+
+class Me(PlayerOut):
+    tables: list[MyTable] = Field(description="Your tables: your turn, waiting, finished; "
+                                              "the last changed first in each.")

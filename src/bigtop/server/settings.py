@@ -74,9 +74,19 @@ class Limits:
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
     ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
 
+    max_name_chars: int = 32
+    """Longest player name (after trimming; no control characters)."""
+    new_players_per_hour: float = 20.0
+    """Sustained identities one client address may create (POST /api/players)."""
+    new_player_burst: int = 5
+    """Identities a client address may create at once before that rate applies."""
+    max_my_tables: int = 100
+    """Most tables GET /api/players/me lists (the newest the identity sits at)."""
+
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
-                     "max_connections"):
+                     "max_connections", "max_name_chars", "new_players_per_hour",
+                     "new_player_burst", "max_my_tables"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Response
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
 from bigtop.server import errors
-from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
@@ -57,13 +57,16 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
-async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
+async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep) -> TableCreated:
     """A new table: any game, player count and rule options (checked by the engine). Each
-    person's seat gets a secret token and an invite link (shown only here)."""
+    person's seat gets a secret token and an invite link (shown only here). With a player
+    key (``Authorization: Bearer KEY``) its identity sits in the first person's seat."""
+    player = None if key is None else await runtime.db(runtime.master.player, key)
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
-                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level,
+                     player_id=None if player is None else player.id)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -118,10 +121,13 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
 
 
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
-async def join(table_id: str, runtime: RuntimeDep, body: JoinIn | None = None) -> Joined:
-    """Take a free person's seat of a listed table; answers with your seat token."""
+async def join(table_id: str, runtime: RuntimeDep, key: KeyDep,
+               body: JoinIn | None = None) -> Joined:
+    """Take a free person's seat of a listed table; answers with your seat token. With a
+    player key the seat is your identity's (your key opens it too, on any device)."""
+    player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
-                                  body.seat if body else None)
+                                  body.seat if body else None, player)
     await runtime.publish(table_id)
     return Joined(table=table_id, seat=seat, token=token,
                   invite_url=invite_url(runtime, table_id, token))

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bigtop.server.model import EventRecord, Meta, MoveRecord, Seat
+from bigtop.server.model import EventRecord, Meta, MoveRecord, Player, Seat
 
 
 class TurnTaken(Exception):
@@ -85,13 +85,27 @@ class Storage(Protocol):
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
 
-    def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float) -> bool:
-        """Give an unclaimed person's seat a new token (False: it is not free)."""
+    def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
+                       player_id: str | None = None) -> bool:
+        """Give an unclaimed person's seat a new token, and the identity ``player_id``
+        (False: it is not free, or that identity sits at the table already)."""
 
     def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+
+    def create_player(self, player: Player, key_hash: str) -> None:
+        """Store a new identity and the hash of its key."""
+
+    def player_by_key(self, key_hash: str) -> Player | None:
+        """The identity whose key has this hash (None: no such key)."""
+
+    def rename_player(self, player_id: str, name: str) -> list[str]:
+        """Rename an identity; the open tables where it sits (their seats changed)."""
+
+    def player_seats(self, player_id: str, limit: int) -> list[tuple[str, int]]:
+        """(table, seat) where the identity sits, the last changed table first."""
 
     def expire_idle(self, before: float) -> list[str]:
         """Expire open tables with no move since ``before``; their ids."""

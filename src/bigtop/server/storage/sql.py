@@ -23,8 +23,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    exists,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from bigtop.server.model import (
     BOT,
@@ -34,9 +45,10 @@ from bigtop.server.model import (
     EventRecord,
     Meta,
     MoveRecord,
+    Player,
     Seat,
 )
-from bigtop.server.schema import events, moves, seats, tables
+from bigtop.server.schema import events, moves, players, seats, tables
 from bigtop.server.storage.base import Full, Guard, Known, Stored, TurnTaken
 
 NOTIFY_CHANNEL = "bigtop_tables"
@@ -73,6 +85,12 @@ _SQLITE_STORE_VERSION = ("UPDATE tables SET version = ?, updated_at = ?, status 
 
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
+_SEAT_COLUMNS = tuple(c.name for c in seats.c if c.name != "table_id")
+"""What of a :class:`Seat` is stored in its row (its identity's name and key hash are read
+from ``players`` with it)."""
+_SEATS_OF = (select(seats, players.c.name, players.c.key_hash.label("player_key_hash"))
+             .outerjoin(players, players.c.id == seats.c.player_id)
+             .where(seats.c.table_id == bindparam("table_id")).order_by(seats.c.seat))
 
 
 class SqlStorage:
@@ -112,7 +130,7 @@ class SqlStorage:
             conn.execute(insert(tables).values(
                 **{k: getattr(meta, k) for k in _META_FIELDS}, result=result))
             conn.execute(insert(seats), [
-                {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_FIELDS}}
+                {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_COLUMNS}}
                 for s in seat_list])
             if opening:
                 conn.execute(insert(moves), [
@@ -135,8 +153,7 @@ class SqlStorage:
             if known is None or known.seat_rev != meta.seat_rev:
                 seat_list = tuple(
                     Seat(**{k: r[k] for k in _SEAT_FIELDS})
-                    for r in conn.execute(select(seats).where(seats.c.table_id == table_id)
-                                          .order_by(seats.c.seat)).mappings())
+                    for r in conn.execute(_SEATS_OF, {"table_id": table_id}).mappings())
             # Events first, then moves: every event read was stored after the moves it
             # follows.
             after = 0 if known is None else known.last_event
@@ -255,12 +272,18 @@ class SqlStorage:
                 [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
             conn.commit()
 
-    def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float) -> bool:
+    def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
+                       player_id: str | None = None) -> bool:
         with self._write() as conn:
-            done = conn.execute(update(seats).where(
-                seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
-                seats.c.claimed.is_(False)).values(
-                    token_hash=token_hash, claimed=True, last_seen=now)).rowcount
+            cond = [seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+                    seats.c.claimed.is_(False)]
+            if player_id is not None:  # one seat per identity and table
+                other = aliased(seats)
+                cond.append(~exists().where(other.c.table_id == table_id,
+                                            other.c.player_id == player_id))
+            done = conn.execute(update(seats).where(*cond).values(
+                token_hash=token_hash, claimed=True, last_seen=now,
+                player_id=player_id)).rowcount
             if done != 1:
                 return False
             conn.execute(update(tables).where(tables.c.id == table_id)
@@ -292,6 +315,41 @@ class SqlStorage:
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    # -- players --------------------------------------------------------------------------
+    def create_player(self, player: Player, key_hash: str) -> None:
+        with self._write() as conn:
+            conn.execute(insert(players).values(id=player.id, name=player.name,
+                                                key_hash=key_hash,
+                                                created_at=player.created_at))
+            conn.commit()
+
+    def player_by_key(self, key_hash: str) -> Player | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(players.c.id, players.c.name, players.c.created_at)
+                               .where(players.c.key_hash == key_hash)).first()
+        return None if row is None else Player(row.id, row.name, row.created_at)
+
+    def rename_player(self, player_id: str, name: str) -> list[str]:
+        with self._write() as conn:
+            conn.execute(update(players).where(players.c.id == player_id).values(name=name))
+            # The open tables where the identity sits show the new name: their seats changed.
+            changed = [r[0] for r in conn.execute(
+                update(tables).where(tables.c.status == PLAYING, tables.c.id.in_(
+                    select(seats.c.table_id).where(seats.c.player_id == player_id)))
+                .values(seat_rev=tables.c.seat_rev + 1).returning(tables.c.id))]
+            for table_id in changed:
+                self._notify(conn, table_id)
+            conn.commit()
+        return changed
+
+    def player_seats(self, player_id: str, limit: int) -> list[tuple[str, int]]:
+        with self.engine.connect() as conn:
+            return [(r[0], r[1]) for r in conn.execute(
+                select(seats.c.table_id, seats.c.seat)
+                .join(tables, tables.c.id == seats.c.table_id)
+                .where(seats.c.player_id == player_id)
+                .order_by(tables.c.updated_at.desc(), tables.c.id).limit(limit))]
 
     # -- periodic -------------------------------------------------------------------------
     def expire_idle(self, before: float) -> list[str]:
