@@ -1,10 +1,12 @@
 """No view leaks hidden cards: for every game, at many positions, the JSON a seat token (or a
 spectator) receives — the whole view, and the picture where the game draws one — is unchanged
-when everything that seat cannot see is resampled."""
+when everything that seat cannot see is resampled. Chat and my-games hold no hidden card and
+no secret."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -12,7 +14,7 @@ from bigtop.core.game import State
 from bigtop.core.registry import game_module, game_names, get_game, new_game
 from bigtop.server.db import make_engine
 from bigtop.server.master import TableMaster
-from bigtop.server.model import HUMAN, Loaded, LogEntry, Meta, Seat
+from bigtop.server.model import HUMAN, Loaded, LogEntry, Meta, Seat, hash_token
 from bigtop.server.runtime import Runtime
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
@@ -76,3 +78,57 @@ def test_resampling_changes_something_the_views_hide() -> None:
     assert other.observation(1) != state.observation(1)
 
 
+
+
+def test_chat_and_my_games_reveal_no_hidden_card_and_no_secret(client: Any) -> None:
+    """Everything chat and my-games send (HTTP and WebSocket) holds no seat token, no player
+    key or its hash, and nothing of a seat's own view: a my-games entry is the same for
+    every seat at the table but for the seat's number and standing."""
+    secrets: list[str] = []
+
+    def player(name: str) -> dict[str, Any]:
+        made: dict[str, Any] = client.post("/api/players", json={"name": name}).json()
+        secrets.extend([made["key"], hash_token(made["key"])])
+        return made
+
+    def auth(key: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {key}"}
+
+    anna, ben = player("Anna"), player("Ben")
+    tables = []
+    for seed in (1, 2):
+        made = client.post("/api/tables", json={"game": "scout", "players": 2, "seed": seed},
+                           headers=auth(anna["key"])).json()
+        secrets.extend(s["token"] for s in made["seats"])
+        secrets.extend(hash_token(s["token"]) for s in made["seats"])
+        joined = client.post(f"/api/tables/{made['table']}/join",
+                             headers=auth(ben["key"])).json()
+        secrets.extend([joined["token"], hash_token(joined["token"])])
+        tables.append(made["table"])
+    t = tables[0]
+    view = client.get(f"/api/tables/{t}", headers=auth(anna["key"])).json()
+    client.post(f"/api/tables/{t}/moves", json={"version": view["version"], "index": 0},
+                headers=auth(anna["key"]))
+    hands = [json.dumps(client.get(f"/api/tables/{t}", headers=auth(k)).json()["observation"])
+             for k in (anna["key"], ben["key"])]
+    sent = []
+    with client.websocket_connect(f"/api/tables/{t}/ws") as spectator:
+        spectator.receive_json()
+        client.post(f"/api/tables/{t}/chat", json={"text": "good luck"},
+                    headers=auth(ben["key"]))
+        sent.append(spectator.receive_json())
+    for key in (anna["key"], ben["key"]):
+        sent.append(client.get(f"/api/tables/{t}/chat", headers=auth(key)).json())
+        sent.append(client.get("/api/players/me", headers=auth(key)).json())
+    text = json.dumps(sent)
+    for secret in secrets:
+        assert secret not in text
+    for hand in hands:
+        assert hand not in text
+    assert "observation" not in text and "legal_actions" not in text
+    mine = {k: [e for e in sent[i]["tables"] if e["table"] == t][0] for k, i in
+            (("anna", 2), ("ben", 4))}
+    for entry in mine.values():
+        entry.pop("seat"), entry.pop("state")
+    assert mine["anna"] == mine["ben"]
+    assert sent[0]["message"]["text"] == "good luck" and sent[0]["message"]["name"] == "Ben"

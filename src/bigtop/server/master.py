@@ -54,6 +54,7 @@ from bigtop.server.model import (
     FINISHED,
     HUMAN,
     PLAYING,
+    ChatRecord,
     Created,
     Loaded,
     LogEntry,
@@ -159,7 +160,8 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now)
+                    seat_rev=0, created_at=now, updated_at=now,
+                    chat_spectators_read=spec.chat_spectators_read)
         # A table created with a player key seats its creator in the first person's seat
         # (claimed: nobody else may join there).
         creator = min(tokens, default=None) if spec.player_id is not None else None
@@ -438,6 +440,26 @@ class TableMaster:
                    for r in records)
         meta = replace(loaded.meta, version=start + len(rows), updated_at=now, status=status)
         return self._remember(Loaded(meta, loaded.seats, work, tuple(log), loaded.last_event))
+
+    # -- chat -------------------------------------------------------------------------------
+    def post_chat(self, table_id: str, seat: int, raw: str) -> ChatRecord:
+        """Store what ``seat`` wrote: plain text, trimmed, bounded (else 422); 409 when the
+        table's chat is full."""
+        try:
+            text = plain_text(raw, "text", self.limits.max_chat_chars)
+        except ValueError as e:
+            raise errors.Unprocessable(str(e)) from None
+        stored = self.storage.add_chat(table_id, seat, text, _now(),
+                                       self.limits.max_chat_messages)
+        if stored is None:
+            raise errors.Conflict(
+                f"table {table_id} holds {self.limits.max_chat_messages} chat messages, "
+                "its limit")
+        return stored
+
+    def chat(self, table_id: str, after: int) -> list[ChatRecord]:
+        """The chat messages after id ``after``, oldest first (``max_chat_page`` at most)."""
+        return self.storage.chat_after(table_id, after, self.limits.max_chat_page)
 
     # -- players --------------------------------------------------------------------------
     def name_of(self, raw: str) -> str:

@@ -95,6 +95,7 @@ class TableSpec:
     takeover_level: str = DEFAULT_LEVEL
     player_id: str | None = None
     """The identity creating the table (sits in the first person's seat)."""
+    chat_spectators_read: bool = True
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,18 @@ class Meta:
     seat_rev: int
     created_at: float
     updated_at: float
+    chat_spectators_read: bool = True
+    """Whether spectators read the table's chat (the host's choice; players always do)."""
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """One stored chat message of a seat."""
+
+    id: int
+    seat: int
+    text: str
+    created_at: float
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,9 @@ from bigtop.server import errors
 from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
-from bigtop.server.model import Loaded, LogEntry
+from bigtop.server.model import ChatRecord, Loaded, LogEntry
 from bigtop.server.settings import Settings
+from bigtop.server.storage.sql import CHAT_NOTE
 from bigtop.server.views import seat_view
 
 log = logging.getLogger("bigtop.server")
@@ -168,6 +169,8 @@ class Connection:
     sent_log: tuple[LogEntry, ...] = ()
     """The log of the table as of the last message."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sent_chat: int = 0
+    """The id of the last chat message sent (each goes out once, however it was heard)."""
 
 
 class Runtime:
@@ -178,6 +181,8 @@ class Runtime:
         self.settings = settings
         self.limits = settings.limits
         self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
+        chat_rate = self.limits.chat_per_minute / 60.0
+        self.chat_limit = RateLimiter(chat_rate, self.limits.chat_burst)
         self.new_players = RateLimiter(self.limits.new_players_per_hour / 3600.0,
                                        self.limits.new_player_burst)
         self.connections: dict[str, set[Connection]] = {}
@@ -316,6 +321,7 @@ class Runtime:
             "log_since": log_since,
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
+            "chat_spectators_read": m.chat_spectators_read,
         }
 
     # -- presence -------------------------------------------------------------------------
@@ -391,6 +397,33 @@ class Runtime:
                 await self.send(conn, loaded)
             except Exception:  # a closed socket: its own handler removes it
                 log.debug("send to a closed connection of %s", table_id)
+
+    async def send_chat(self, table_id: str, loaded: Loaded | None = None) -> None:
+        """Send every connection of the table on this worker the chat messages it has not
+        had (``{"type": "chat", "message": …}`` each; spectators only where the host lets
+        them read). Messages are read from the storage, so whichever worker stored one,
+        every worker sends it once."""
+        conns = list(self.connections.get(table_id, ()))
+        if not conns:
+            return
+        if loaded is None:
+            loaded = await self.db(self.master.load, table_id)
+        after = min(c.sent_chat for c in conns)
+        messages = await self.db(self.master.chat, table_id, after)
+        for conn in conns:
+            if conn.seat is None and not loaded.meta.chat_spectators_read:
+                continue
+            async with conn.lock:
+                for msg in messages:
+                    if msg.id <= conn.sent_chat:
+                        continue
+                    try:
+                        await conn.ws.send_text(dumps(
+                            {"type": "chat", "message": chat_json(loaded, msg)}))
+                    except Exception:  # a closed socket: its own handler removes it
+                        log.debug("chat to a closed connection of %s", table_id)
+                        break
+                    conn.sent_chat = msg.id
 
     async def after_change(self, loaded: Loaded) -> None:
         """Broadcast a table that changed here, and let a bot move if it is a bot's turn."""
@@ -488,11 +521,14 @@ class Runtime:
         return known is None or known.meta.takeover_after is not None
 
     # -- other workers (PostgreSQL) -------------------------------------------------------
-    def _heard(self, table_id: str) -> None:
+    def _heard(self, payload: str) -> None:
         loop = self.loop
+        is_chat = payload.startswith(CHAT_NOTE)
+        table_id = payload[len(CHAT_NOTE):] if is_chat else payload
         if loop is None or table_id not in self.connections:
             return
-        asyncio.run_coroutine_threadsafe(self.publish(table_id), loop)
+        work = self.send_chat(table_id) if is_chat else self.publish(table_id)
+        asyncio.run_coroutine_threadsafe(work, loop)
 
 
 def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
@@ -502,6 +538,12 @@ def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
         return loaded.log
     return tuple(e for e in loaded.log
                  if e.version > since or (e.kind != "move" and e.version == since))
+
+
+def chat_json(loaded: Loaded, msg: ChatRecord) -> dict[str, Any]:
+    """A chat message as clients get it: the writer's seat and name (plain text)."""
+    return {"id": msg.id, "seat": msg.seat, "name": loaded.seats[msg.seat].name,
+            "text": msg.text, "at": msg.created_at}
 
 
 def seat_info(s: Any) -> dict[str, Any]:

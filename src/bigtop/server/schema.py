@@ -8,6 +8,7 @@ upgrade it; this module is what the code reads and writes.
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
   racing moves for one turn end with exactly one stored.
 - ``events``: public notes that are not moves (a bot took over a seat, a player came back).
+- ``chat``: what a table's players wrote, oldest first (plain text).
 - ``players``: identities without passwords: a name and the SHA-256 of a secret key. A
   person's seat names the identity that sat down there (``seats.player_id``).
 """
@@ -28,6 +29,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    true,
 )
 
 metadata = MetaData()
@@ -48,6 +50,7 @@ tables = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
+    Column("chat_spectators_read", Boolean, nullable=False, server_default=true()),
     Index("ix_tables_status", "status"),
 )
 
@@ -97,4 +100,14 @@ players = Table(
     Column("name", String(255), nullable=False),
     Column("key_hash", String(64), nullable=False, unique=True),
     Column("created_at", Float, nullable=False),
+)
+
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_chat_table", "table_id", "id"),
 )

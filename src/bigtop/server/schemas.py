@@ -36,6 +36,8 @@ class CreateTable(_Strict):
         None, description="Seconds a person may be away on their turn before a bot plays for "
                           "them (null: never).")
     takeover_level: str = Field(DEFAULT_LEVEL, description="Level of that bot.")
+    chat_spectators_read: bool = Field(True, description="Spectators read the table's chat "
+                                                         "(players always do).")
 
 
 class SeatLink(BaseModel):
@@ -106,6 +108,7 @@ class TableView(TableHead):
                                             "draws one.")
     takeover_after: float | None
     listed: bool
+    chat_spectators_read: bool = True
 
 
 class MoveIn(_Strict):
@@ -248,3 +251,20 @@ class MyTable(TableHead):
 class Me(PlayerOut):
     tables: list[MyTable] = Field(description="Your tables: your turn, waiting, finished; "
                                               "the last changed first in each.")
+
+
+class ChatIn(_Strict):
+    text: str = Field(description="Plain text (trimmed; see limits.max_chat_chars).")
+
+
+class ChatMessage(BaseModel):
+    id: int = Field(description="Increasing within a table (ask for those after it).")
+    seat: int
+    name: str | None = Field(description="The writer's player name (null: none).")
+    text: str
+    at: float = Field(description="When it was written (Unix time).")
+
+
+class Chat(BaseModel):
+    table: str
+    messages: list[ChatMessage] = Field(description="Oldest first.")

@@ -82,11 +82,22 @@ class Limits:
     """Identities a client address may create at once before that rate applies."""
     max_my_tables: int = 100
     """Most tables GET /api/players/me lists (the newest the identity sits at)."""
+    max_chat_chars: int = 500
+    """Longest chat message (after trimming; no control characters)."""
+    chat_per_minute: float = 20.0
+    """Sustained chat messages per seat, and per client address."""
+    chat_burst: int = 5
+    """Chat messages a seat (or an address) may send at once before that rate applies."""
+    max_chat_messages: int = 2000
+    """Chat messages one table stores; more are refused (409)."""
+    max_chat_page: int = 200
+    """Most chat messages one GET answers (the oldest after ``after``)."""
 
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
                      "max_connections", "max_name_chars", "new_players_per_hour",
-                     "new_player_burst", "max_my_tables"):
+                     "new_player_burst", "max_my_tables", "max_chat_chars", "chat_per_minute",
+                     "chat_burst", "max_chat_messages", "max_chat_page"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

@@ -66,7 +66,8 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep) -> T
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
-                     player_id=None if player is None else player.id)
+                     player_id=None if player is None else player.id,
+                     chat_spectators_read=body.chat_spectators_read)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)

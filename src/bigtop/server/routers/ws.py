@@ -7,7 +7,9 @@ token). ``?token=`` is refused (error message, then close 4400). No token: a spe
 
 On connect the server sends ``{"type": "view", "view": …}`` (the log after ``?since=``, or
 all of it), then one such message whenever the table changes (its log holds only the new
-entries). A client may send ``{"type": "move", "version": v, "action"|"index"|"id": …}``
+entries), and ``{"type": "chat", "message": …}`` for each chat message written after it
+connected (to spectators only where the host lets them read). A client may send
+``{"type": "move", "version": v, "action"|"index"|"id": …}``
 (answered by the next view, or ``{"type": "error", "problem": …}``) and
 ``{"type": "ping"}`` (answered ``{"type": "pong"}``).
 """
@@ -67,6 +69,8 @@ async def live(
         counted = True
         loaded, seat = await open_table(runtime, table_id, token)
         conn = Connection(ws, table_id, seat)
+        # Chat goes out live from here on (what came before: GET .../chat).
+        conn.sent_chat = await runtime.db(runtime.master.storage.last_chat_id, table_id)
         runtime.add(conn)
     except errors.Problem as e:  # told in a message, then closed with 4000 + the status
         if counted:

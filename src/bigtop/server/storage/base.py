@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bigtop.server.model import EventRecord, Meta, MoveRecord, Player, Seat
+from bigtop.server.model import ChatRecord, EventRecord, Meta, MoveRecord, Player, Seat
 
 
 class TurnTaken(Exception):
@@ -94,6 +94,17 @@ class Storage(Protocol):
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+
+    def add_chat(self, table_id: str, seat: int, text: str, now: float,
+                 max_count: int) -> ChatRecord | None:
+        """Store a chat message of ``seat`` (None: the table holds ``max_count`` already;
+        nothing stored)."""
+
+    def last_chat_id(self, table_id: str) -> int:
+        """The id of the table's newest chat message (0: none)."""
+
+    def chat_after(self, table_id: str, after: int, limit: int) -> list[ChatRecord]:
+        """The table's chat messages after id ``after``, oldest first, at most ``limit``."""
 
     def create_player(self, player: Player, key_hash: str) -> None:
         """Store a new identity and the hash of its key."""

@@ -42,17 +42,20 @@ from bigtop.server.model import (
     EXPIRED,
     HUMAN,
     PLAYING,
+    ChatRecord,
     EventRecord,
     Meta,
     MoveRecord,
     Player,
     Seat,
 )
-from bigtop.server.schema import events, moves, players, seats, tables
+from bigtop.server.schema import chat, events, moves, players, seats, tables
 from bigtop.server.storage.base import Full, Guard, Known, Stored, TurnTaken
 
 NOTIFY_CHANNEL = "bigtop_tables"
-"""PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed."""
+"""PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed, or
+``CHAT_NOTE`` and that id for a new chat message."""
+CHAT_NOTE = "chat "
 
 # The statements of every move and every load, built once: a statement made anew on each
 # call costs more in SQLAlchemy (its cache key) than SQLite takes to run it.
@@ -315,6 +318,36 @@ class SqlStorage:
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    # -- chat -------------------------------------------------------------------------------
+    def add_chat(self, table_id: str, seat: int, text_: str, now: float,
+                 max_count: int) -> ChatRecord | None:
+        with self._write() as conn:
+            count = conn.execute(select(func.count()).select_from(chat).where(
+                chat.c.table_id == table_id)).scalar_one()
+            if count >= max_count:
+                return None
+            new_id = conn.execute(insert(chat).values(
+                table_id=table_id, seat=seat, text=text_, created_at=now)
+                .returning(chat.c.id)).scalar_one()
+            if self._pg:
+                conn.execute(text("SELECT pg_notify(:c, :p)"),
+                             {"c": NOTIFY_CHANNEL, "p": CHAT_NOTE + table_id})
+            conn.commit()
+        return ChatRecord(new_id, seat, text_, now)
+
+    def last_chat_id(self, table_id: str) -> int:
+        with self.engine.connect() as conn:
+            last = conn.execute(select(func.max(chat.c.id)).where(
+                chat.c.table_id == table_id)).scalar_one()
+        return 0 if last is None else int(last)
+
+    def chat_after(self, table_id: str, after: int, limit: int) -> list[ChatRecord]:
+        with self.engine.connect() as conn:
+            return [ChatRecord(r.id, r.seat, r.text, r.created_at) for r in conn.execute(
+                select(chat.c.id, chat.c.seat, chat.c.text, chat.c.created_at)
+                .where(chat.c.table_id == table_id, chat.c.id > after)
+                .order_by(chat.c.id).limit(limit))]
 
     # -- players --------------------------------------------------------------------------
     def create_player(self, player: Player, key_hash: str) -> None:
