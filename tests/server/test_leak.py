@@ -126,7 +126,7 @@ def test_chat_and_my_games_reveal_no_hidden_card_and_no_secret(client: Any) -> N
     for hand in hands:
         assert hand not in text
     assert "observation" not in text and "legal_actions" not in text
-    mine = {k: [e for e in sent[i]["tables"] if e["table"] == t][0] for k, i in
+    mine = {k: next(e for e in sent[i]["tables"] if e["table"] == t) for k, i in
             (("anna", 2), ("ben", 4))}
     for entry in mine.values():
         entry.pop("seat"), entry.pop("state")
