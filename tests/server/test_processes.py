@@ -257,3 +257,29 @@ def api_view(base: str, table: str, token: str) -> dict[str, Any]:
                                      headers={"authorization": f"Bearer {token}"},
                                      timeout=10).json()
     return view
+
+
+def test_chat_and_players_across_two_workers_on_postgresql(pg_url: str,
+                                                           server_factory: Any) -> None:
+    """A player made on one worker is known to the other; a chat message written through
+    one worker reaches a WebSocket client of the other once (LISTEN/NOTIFY)."""
+    one, two = server_factory(pg_url).start(), server_factory(pg_url).start()
+    anna = httpx.post(f"{one.base}/api/players", json={"name": "Anna"}, timeout=10).json()
+    key = {"authorization": f"Bearer {anna['key']}"}
+    made = httpx.post(f"{two.base}/api/tables", json={"game": "scout", "players": 2},
+                      headers=key, timeout=10).json()
+    table = made["table"]
+    me = httpx.get(f"{one.base}/api/players/me", headers=key, timeout=10).json()
+    assert [t["table"] for t in me["tables"]] == [table]
+    ws_url = two.base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
+    with websockets.sync.client.connect(ws_url, open_timeout=10) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        r = httpx.post(f"{one.base}/api/tables/{table}/chat", json={"text": "hi from one"},
+                       headers=key, timeout=10)
+        assert r.status_code == 201, r.text
+        while (got := json.loads(ws.recv(timeout=10)))["type"] != "chat":
+            assert got["type"] == "view"  # Anna's seat claimed: news as well
+        assert got["message"] == r.json() and got["message"]["name"] == "Anna"
+        ws.send(json.dumps({"type": "ping"}))
+        while (got := json.loads(ws.recv(timeout=10)))["type"] != "pong":
+            assert got["type"] == "view"  # never the chat message a second time
