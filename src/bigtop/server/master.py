@@ -30,8 +30,10 @@ checked again on the table as it is now.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
+import hashlib
 import hmac
 import secrets
 import threading
@@ -107,6 +109,19 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     return out
 
 
+def rematch_token(token: str, new_table: str) -> str:
+    """The seat token of a rematch seat for the holder of ``token`` (the old seat's): a
+    hash of that secret and the new table's id, so the same caller always gets the same
+    token and nobody without the old token can compute it (128 bits, URL-safe).
+
+    >>> t = rematch_token("abc", "T1")
+    >>> len(t), t == rematch_token("abc", "T1"), t == rematch_token("abc", "T2")
+    (22, True, False)
+    """
+    digest = hashlib.sha256(f"bigtop rematch\0{new_table}\0{token}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+
+
 class TableMaster:
     """Create, load and play tables on one storage (thread-safe)."""
 
@@ -118,9 +133,10 @@ class TableMaster:
         self._lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------
-    def create(self, spec: TableSpec) -> Created:
+    def create(self, spec: TableSpec, *, rematch_of: Loaded | None = None) -> Created:
         """Validate ``spec`` through the core and store a new table (with any opening chance
-        outcomes in its log)."""
+        outcomes in its log). ``rematch_of``: the finished table whose people sit down
+        again (see :meth:`rematch`)."""
         if not isinstance(spec.options, Mapping):
             raise errors.Unprocessable("options must be an object")
         try:
@@ -162,23 +178,68 @@ class TableMaster:
                     status=FINISHED if terminal else PLAYING, version=len(opening),
                     seat_rev=0, created_at=now, updated_at=now,
                     chat_spectators_read=spec.chat_spectators_read)
-        # A table created with a player key seats its creator in the first person's seat
-        # (claimed: nobody else may join there).
-        creator = min(tokens, default=None) if spec.player_id is not None else None
-        seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
-                          s.kind == BOT or i == creator, now, None,
-                          spec.player_id if i == creator else None)
-                     for i, s in enumerate(seat_specs)]
+        if rematch_of is None:
+            # A table created with a player key seats its creator in the first person's
+            # seat (claimed: nobody else may join there).
+            creator = min(tokens, default=None) if spec.player_id is not None else None
+            seat_list = [Seat(i, s.kind, s.level,
+                              hash_token(tokens[i]) if i in tokens else None,
+                              s.kind == BOT or i == creator, now, None,
+                              spec.player_id if i == creator else None)
+                         for i, s in enumerate(seat_specs)]
+        else:
+            # The same people, rotated (seat k sits at k - 1): claimed, and without a token
+            # until each asks for theirs (:meth:`rematch`); identities carried over.
+            n = len(rematch_of.seats)
+            old = [rematch_of.seats[(i + 1) % n] for i in range(n)]
+            seat_list = [Seat(i, s.kind, s.level, None, True, now, None, s.player_id)
+                         for i, s in enumerate(old)]
+            tokens = {}
         try:
-            self.storage.create_table(
+            made = self.storage.create_table(
                 meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                   in enumerate(opening)],
                 result=state.result() if terminal else None,
-                max_open=self.limits.max_open_tables)
+                max_open=self.limits.max_open_tables,
+                rematch_of=None if rematch_of is None else rematch_of.table_id)
         except Full as e:
             raise errors.Unavailable(
                 f"the server has {e.open_tables} open tables, its limit; try later") from None
+        if not made:  # another request made this table's rematch first
+            raced = self.load(rematch_of.table_id if rematch_of else table_id).meta.rematch_id
+            assert raced is not None
+            return Created(raced, {})
         return Created(table_id, tokens)
+
+    def rematch(self, table_id: str, seat: int, token: str) -> tuple[str, int, str | None]:
+        """The rematch of a finished table (made by the first of its people to ask): the
+        same people and bots, a new seed, seats rotated. Answers the new table, the caller's
+        seat there and its token, derived from the caller's own seat token (the same
+        answer each time they ask; nobody else can derive it); None when ``token`` is the
+        caller's player key, which opens the new seat as it opened the old one."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        if m.status != FINISHED:
+            raise errors.Conflict(f"table {table_id} is {m.status}: a rematch follows the end",
+                                  version=m.version)
+        if loaded.seats[seat].kind != HUMAN:
+            raise errors.Conflict(f"seat {seat} is a bot's seat")
+        new_id = m.rematch_id
+        if new_id is None:
+            spec = TableSpec(m.game, m.players, m.options, None,
+                             tuple(SeatSpec(s.kind, s.level) for s in loaded.seats),
+                             m.listed, m.takeover_after, m.takeover_level,
+                             chat_spectators_read=m.chat_spectators_read)
+            new_id = self.create(spec, rematch_of=loaded).table_id
+        new_seat = (seat - 1) % m.players
+        by_key = loaded.seats[seat].token_hash != hash_token(token)
+        if by_key:
+            return new_id, new_seat, None
+        mine = rematch_token(token, new_id)
+        if not self.storage.set_seat_token(new_id, new_seat, hash_token(mine)):
+            raise errors.Conflict(f"seat {new_seat} of table {new_id} has its token already")
+        self.load(new_id)
+        return new_id, new_seat, mine
 
     # -- loading --------------------------------------------------------------------------
     def cached(self, table_id: str) -> Loaded | None:

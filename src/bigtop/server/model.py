@@ -158,6 +158,8 @@ class Meta:
     updated_at: float
     chat_spectators_read: bool = True
     """Whether spectators read the table's chat (the host's choice; players always do)."""
+    rematch_id: str | None = None
+    """The table of this finished table's rematch (None: none yet)."""
 
 
 @dataclass(frozen=True)

@@ -321,7 +321,7 @@ class Runtime:
             "log_since": log_since,
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
-            "chat_spectators_read": m.chat_spectators_read,
+            "chat_spectators_read": m.chat_spectators_read, "rematch": m.rematch_id,
         }
 
     # -- presence -------------------------------------------------------------------------

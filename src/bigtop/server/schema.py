@@ -51,6 +51,7 @@ tables = Table(
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
     Column("chat_spectators_read", Boolean, nullable=False, server_default=true()),
+    Column("rematch_id", String(32), nullable=True),
     Index("ix_tables_status", "status"),
 )
 

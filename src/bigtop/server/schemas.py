@@ -109,6 +109,8 @@ class TableView(TableHead):
     takeover_after: float | None
     listed: bool
     chat_spectators_read: bool = True
+    rematch: str | None = Field(None, description="The table of this finished game's rematch, "
+                                                  "once someone asked for it.")
 
 
 class MoveIn(_Strict):
@@ -268,3 +270,13 @@ class ChatMessage(BaseModel):
 class Chat(BaseModel):
     table: str
     messages: list[ChatMessage] = Field(description="Oldest first.")
+
+
+class Rematched(BaseModel):
+    table: str = Field(description="The rematch's table (the same for everyone who asks).")
+    seat: int = Field(description="Your seat there (seats rotate: seat k sits at k - 1).")
+    token: str | None = Field(description="Your seat token there (the same each time you ask); "
+                                          "null when you asked with your player key, which "
+                                          "opens the seat.")
+    invite_url: str | None
+    spectator_url: str

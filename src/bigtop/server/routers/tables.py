@@ -13,7 +13,15 @@ from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.runtime import Runtime, in_thread
-from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
+from bigtop.server.schemas import (
+    CreateTable,
+    Joined,
+    JoinIn,
+    MoveIn,
+    Rematched,
+    SeatLink,
+    TableCreated,
+)
 from bigtop.server.schemas import TableView as TableViewModel
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
@@ -145,6 +153,23 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
     done = await runtime.db(runtime.master.reclaim, table_id, seat)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat)
+
+
+@router.post("/{table_id}/rematch", response_model=Rematched, responses=PROBLEMS)
+async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Rematched:
+    """After the end: the same people and bots at a new table, a new seed, seats rotated.
+    The first to ask makes it; everyone asks with their own seat token (or player key) and
+    learns only their own new seat token. The old table's view names it (``rematch``)."""
+    _, seat = await open_table(runtime, table_id, token)
+    if seat is None or token is None:
+        raise errors.Unauthorized("a rematch is asked for by a seat's token or player key")
+    new_id, new_seat, new_tok = await runtime.db(runtime.master.rematch, table_id, seat, token)
+    await runtime.publish(table_id)
+    runtime.kick(await runtime.db(runtime.master.load, new_id))
+    return Rematched(table=new_id, seat=new_seat, token=new_tok,
+                     invite_url=None if new_tok is None else invite_url(runtime, new_id,
+                                                                        new_tok),
+                     spectator_url=spectator_url(runtime, new_id))
 
 
 @router.get("/{table_id}/picture.svg", responses={

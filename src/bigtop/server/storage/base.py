@@ -64,10 +64,11 @@ class Storage(Protocol):
     ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
-                     *, result: Any, max_open: int) -> None:
+                     *, result: Any, max_open: int, rematch_of: str | None = None) -> bool:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
-        already (nothing stored)."""
+        already (nothing stored). ``rematch_of``: the table it is the rematch of, linked in
+        the same transaction (False, nothing stored: that table has its rematch already)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
         """The table (None: no such table) as now stored, beyond what is ``known``."""
@@ -84,6 +85,10 @@ class Storage(Protocol):
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
+
+    def set_seat_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """Give a person's seat without a token this one (True also when it has this one
+        already; False: it has another)."""
 
     def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
                        player_id: str | None = None) -> bool:

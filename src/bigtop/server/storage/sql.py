@@ -124,12 +124,22 @@ class SqlStorage:
 
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
-                     opening: Sequence[MoveRecord], *, result: Any, max_open: int) -> None:
+                     opening: Sequence[MoveRecord], *, result: Any, max_open: int,
+                     rematch_of: str | None = None) -> bool:
         with self._write() as conn:
             open_tables = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.status == PLAYING)).scalar_one()
             if open_tables >= max_open:
                 raise Full(open_tables)
+            if rematch_of is not None:
+                # One rematch per table: whoever links it first creates it.
+                if conn.execute(update(tables).where(
+                        tables.c.id == rematch_of, tables.c.rematch_id.is_(None))
+                        .values(rematch_id=meta.id, seat_rev=tables.c.seat_rev + 1)
+                        ).rowcount != 1:
+                    conn.rollback()
+                    return False
+                self._notify(conn, rematch_of)
             conn.execute(insert(tables).values(
                 **{k: getattr(meta, k) for k in _META_FIELDS}, result=result))
             conn.execute(insert(seats), [
@@ -141,6 +151,7 @@ class SqlStorage:
                      "text": m.text, "by_bot": m.by_bot, "created_at": meta.created_at}
                     for m in opening])
             conn.commit()
+            return True
 
     # -- reading --------------------------------------------------------------------------
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
@@ -274,6 +285,19 @@ class SqlStorage:
                 seats.c.last_seen < bindparam("at")).values(last_seen=bindparam("at")),
                 [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
             conn.commit()
+
+    def set_seat_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(seats).where(
+                seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+                seats.c.token_hash.is_(None) | (seats.c.token_hash == token_hash))
+                .values(token_hash=token_hash)).rowcount
+            if done == 1:
+                conn.execute(update(tables).where(tables.c.id == table_id)
+                             .values(seat_rev=tables.c.seat_rev + 1))
+                self._notify(conn, table_id)
+            conn.commit()
+            return done == 1
 
     def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
                        player_id: str | None = None) -> bool:
