@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -58,8 +59,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager, ExitStack
+from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -154,12 +155,15 @@ class Mover:
         return r.status_code == 200
 
 
-def open_socket(base: str, table: Table, seat: int) -> AbstractAsyncContextManager[Any]:
-    """The WebSocket of ``seat`` at ``table``, authenticated as that seat (how the token
-    travels is said here only)."""
+@contextlib.asynccontextmanager
+async def open_socket(base: str, table: Table, seat: int) -> AsyncIterator[Any]:
+    """The WebSocket of ``seat`` at ``table``, authenticated as that seat: how the token
+    travels is said here only (a header, never the URL)."""
     url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws"
     auth = {"authorization": f"Bearer {table.tokens[seat]}"}
-    return websockets.connect(url, max_size=2**22, open_timeout=600, additional_headers=auth)
+    async with websockets.connect(url, max_size=2**22, open_timeout=600,
+                                  additional_headers=auth) as ws:
+        yield ws
 
 
 async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
