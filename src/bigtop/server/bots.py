@@ -32,8 +32,12 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
 
 
 def bot_input(state: State, seat: int, seed: int) -> dict[str, Any]:
-    """What is sent to the pool: the position as ``seat`` may know it."""
-    return state.resample_hidden(seat, seed).to_json()
+    """What is sent to the pool: the position as ``seat`` may know it, without its history
+    (a bot decides from the position; the observation holds everything public a player
+    with perfect memory has). With the history a bot move cost as much as the game was
+    long, and past the core's ``MAX_HISTORY`` (100,000 actions) the pool could not load
+    the state at all: no bot moved again."""
+    return state.resample_hidden(seat, seed).to_json(with_history=False)
 
 
 def think(state_json: dict[str, Any], level: str, seat: int, seed: int) -> dict[str, Any]:

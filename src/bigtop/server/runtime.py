@@ -168,6 +168,8 @@ class Connection:
     sent_log: tuple[LogEntry, ...] = ()
     """The log of the table as of the last message."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    token: str | None = None
+    """The seat token the connection opened with (each move is checked against it)."""
 
 
 class Runtime:
@@ -317,17 +319,18 @@ class Runtime:
         }
 
     # -- presence -------------------------------------------------------------------------
-    async def seen(self, loaded: Loaded, seat: int | None) -> Loaded:
-        """Note that the person of ``seat`` is here. The first time claims the seat (stored
-        and broadcast at once); after that presence is kept in memory and stored for all
-        seats in one statement per sweep. Returns the table as it is now."""
-        if seat is None:
+    async def seen(self, loaded: Loaded, seat: int | None, token: str | None) -> Loaded:
+        """Note that the person of ``seat`` (holding ``token``) is here. The first time
+        claims the seat (stored and broadcast at once, if the token still opens it); after
+        that presence is kept in memory and stored for all seats in one statement per
+        sweep. Returns the table as it is now."""
+        if seat is None or token is None:
             return loaded
         key = (loaded.table_id, seat)
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await self.db(self.master.touch, loaded.table_id, seat)
+        changed = await self.db(self.master.touch, loaded.table_id, seat, token)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -443,12 +446,13 @@ class Runtime:
 
     # -- periodic work --------------------------------------------------------------------
     async def _sweeper(self) -> None:
-        rounds = 0
         while True:
             try:
-                if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await self.db(self.master.tables_waiting_for_bots):
-                        self.kick(await self.db(self.master.load, table_id))
+                # Bot turns nobody took (after a restart): only those (an index finds them).
+                for table_id in await self.db(self.master.tables_waiting_for_bots):
+                    loaded = self.master.cached(table_id)
+                    self.kick(loaded if loaded is not None
+                              else await self.db(self.master.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await self.db(self.master.sweep):
                     loaded = await self.db(self.master.load, table_id)
@@ -457,7 +461,6 @@ class Runtime:
                 raise
             except Exception:
                 log.exception("sweep failed; trying again")
-            rounds += 1
             await asyncio.sleep(self.settings.sweep_seconds)
 
     async def _collecting(self, collector: Collector) -> None:
