@@ -41,8 +41,9 @@ def serve(
              "(default: SQLite in the user's data directory).")] = None,
     workers: Annotated[int, typer.Option(
         help="Server processes (more than one needs PostgreSQL).")] = 1,
-    bot_processes: Annotated[int, typer.Option(
-        "--bot-processes", help="Processes in each worker's bot pool.")] = 1,
+    bot_processes: Annotated[int | None, typer.Option(
+        "--bot-processes", help="Processes in each worker's bot pool (default: the "
+                                "machine's cores shared by the workers).")] = None,
     bot_delay: Annotated[float, typer.Option(
         "--bot-delay", help="Seconds a bot waits before moving (so people can follow).")
     ] = 0.5,
@@ -62,13 +63,15 @@ def serve(
         if not 0 < port < 65536:
             raise BigtopError(f"--port must be 1..65535, got {port}")
         port_is_free(host, port)
-        if workers < 1 or bot_processes < 1:
+        if workers < 1 or (bot_processes is not None and bot_processes < 1):
             raise BigtopError("--workers and --bot-processes must be at least 1")
         seconds_or_rate("--bot-delay", bot_delay, zero=True)
         limits = Limits()
         if moves_per_second is not None:
             seconds_or_rate("--moves-per-second", moves_per_second, zero=False)
             limits = dataclasses.replace(limits, moves_per_second=moves_per_second)
+        if bot_processes is None:
+            bot_processes = max(1, (os.cpu_count() or 1) // workers)
         settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
                             bot_delay_seconds=bot_delay, migrate_on_start=False)
         if workers > 1 and not settings.is_postgresql:

@@ -174,6 +174,9 @@ class TableMaster:
             raise errors.Unprocessable(
                 f"takeover_after must be {self.limits.min_takeover_seconds:g} to "
                 f"{self.limits.max_takeover_seconds:g} seconds")
+        if spec.bot_seconds is not None and not 0.01 <= spec.bot_seconds <= 3600:
+            raise errors.Unprocessable("bot_seconds must be 0.01 to 3600 (the server's own "
+                                       "limit cuts it further)")
         state = game.new_initial_state(seed)
         opening = _advance_chance(state)
         table_id = secrets.token_urlsafe(9)
@@ -184,7 +187,7 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now)
+                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds)
         seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
                           s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
         to_move = state.current_player()

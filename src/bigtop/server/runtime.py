@@ -27,7 +27,7 @@ from fastapi import WebSocket
 from bigtop.agents.levels import make_bot
 from bigtop.core.registry import game_module
 from bigtop.server import errors
-from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
 from bigtop.server.model import Loaded, LogEntry
@@ -189,6 +189,7 @@ class Runtime:
         self._present: dict[tuple[str, int], float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
+        self.bots = BotPool(None, 1)
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self._collector: Collector | None = None
@@ -211,6 +212,7 @@ class Runtime:
         if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
+        self.bots = BotPool(self._pool, self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
         if self.master.storage.dialect == "postgresql":
@@ -418,9 +420,9 @@ class Runtime:
                     await asyncio.sleep(self.settings.bot_delay_seconds)
                 seed = bot_seed(loaded.meta.seed, seat, loaded.version)
                 data = await in_thread(bot_input, loaded.state, seat, seed)
-                assert self.loop is not None
-                action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
-                                                         seed)
+                limit = move_limit(level, loaded.meta.bot_seconds,
+                                   self.settings.bot_move_seconds)
+                action = await self.bots.run(table_id, think, data, level, seat, seed, limit)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)

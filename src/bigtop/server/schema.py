@@ -48,6 +48,7 @@ tables = Table(
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
     Column("bot_waiting_since", Float, nullable=True),
+    Column("bot_seconds", Float, nullable=True),
     Index("ix_tables_status", "status"),
     Index("ix_tables_status_updated", "status", "updated_at"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),

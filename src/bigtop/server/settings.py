@@ -78,8 +78,13 @@ class Settings:
 
     db_url: str
     limits: Limits = field(default_factory=Limits)
-    bot_processes: int = 1
-    """Processes in the bot pool (bots think there, never on the event loop)."""
+    bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Processes in the bot pool (bots think there, never on the event loop): at most this
+    many bot moves at once, taken table by table (server/bots.py)."""
+    bot_move_seconds: float = 5.0
+    """The most any bot move may take (wall clock): each move's limit is its level's budget
+    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
+    thinking at 1.5 times its limit is interrupted and a random legal move played."""
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0

@@ -64,7 +64,8 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
-                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level,
+                     bot_seconds=body.bot_seconds)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
