@@ -99,3 +99,28 @@ def test_a_bot_moves_whatever_the_length_of_the_game() -> None:
     assert "history" not in data
     action = state.game.action_from_json(think(data, "easy", seat, 5))
     assert action in state.legal_actions()
+
+
+def test_a_long_games_view_carries_only_the_latest_log(sqlite_url: str) -> None:
+    from tests.server.conftest import make_client
+
+    with make_client(sqlite_url, limits=Limits(max_view_log=5)) as client:
+        made = client.post("/api/tables", json={"game": "scout", "players": 2,
+                                                "seed": 2}).json()
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        view = client.get(f"/api/tables/{table}").json()
+        while view["version"] < 12:
+            p = view["current_player"]
+            client.post(f"/api/tables/{table}/moves", json={"version": view["version"],
+                                                            "index": 0},
+                        headers={"authorization": f"Bearer {tokens[p]}"})
+            view = client.get(f"/api/tables/{table}").json()
+        assert len(view["log"]) == 5 and view["log_since"] == view["version"] - 5
+        assert [e["version"] for e in view["log"]] == list(range(view["version"] - 4,
+                                                                 view["version"] + 1))
+        with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+            assert ws.receive_json()["view"]["log"] == view["log"]
+        # asked from an older version, the same bound holds; from a newer one, as before
+        assert client.get(f"/api/tables/{table}?since=1").json()["log"] == view["log"]
+        assert len(client.get(f"/api/tables/{table}?since=10").json()["log"]) == 2
+        assert len(client.get(f"/api/tables/{table}/replay").json()["steps"]) == 12

@@ -274,6 +274,7 @@ class Runtime:
         the same view (the same table version, seat and new log entries): a mover's HTTP
         answer and its WebSocket update, a seat open in two tabs, spectators."""
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -294,6 +295,16 @@ class Runtime:
                 self._texts.popitem(last=False)
         return text
 
+    def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:
+        """``since``, moved on so that a view carries at most ``Limits.max_view_log`` log
+        entries (the latest; events at the version where it starts too)."""
+        limit = self.limits.max_view_log
+        log = loaded.log
+        if len(log) <= limit:
+            return since
+        start = log[-limit].version - 1
+        return start if since is None or since < start else since
+
     def view(self, loaded: Loaded, seat: int | None, since: int | None = None, *,
              entries: tuple[LogEntry, ...] | None = None,
              log_since: int | None = None) -> dict[str, Any]:
@@ -302,6 +313,7 @@ class Runtime:
         ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
         m = loaded.meta
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since

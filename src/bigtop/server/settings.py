@@ -56,6 +56,9 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    max_view_log: int = 1000
+    """Log entries a whole view carries at most (the latest; ``log_since`` says from
+    where): a long game's first view stays small. The replay has every move."""
     max_table_moves: int = 20_000
     """Longest game (entries in a table's log, chance outcomes included): a table that
     reaches it stops (status ``expired``, 410 on moves). At most half the core's
