@@ -48,6 +48,7 @@ class TableSpec:
     listed: bool = True
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
+    bot_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ class Meta:
     seat_rev: int
     created_at: float
     updated_at: float
+    bot_seconds: float | None = None
+    """The table's limit on one bot move (None: the level's and the server's)."""
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ your seat back from a bot, and the picture of your view."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -53,7 +54,7 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
     if loaded is None:
         loaded = await runtime.db(runtime.master.load, table_id)
         seat = runtime.master.seat_of(loaded, token)
-    return await runtime.seen(loaded, seat), seat
+    return await runtime.seen(loaded, seat, token), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
@@ -63,7 +64,8 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
-                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level,
+                     bot_seconds=body.bot_seconds)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -97,7 +99,8 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat),
+                      token=token)
     # The view is built by the server itself, so it is sent as it is (the response model
     # documents it; validating it again would cost more than the move); its text is the
     # one the mover's WebSocket update got.
@@ -105,14 +108,17 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> Loaded:
+               choice: dict[str, Any], key: Any, token: str | None) -> Loaded:
     """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
-    Returns the table after the move."""
+    The move is stored only if ``token`` still opens ``seat`` (checked in the transaction
+    that stores it, whatever this worker's memory says). Returns the table after the
+    move."""
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await runtime.db(runtime.master.play, loaded.table_id, seat, version, choice,
-                           None, loaded)
+    done = await runtime.db(functools.partial(
+        runtime.master.play, loaded.table_id, seat, version, choice, None, loaded,
+        token=token))
     await runtime.after_change(done)
     return done
 
