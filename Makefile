@@ -12,7 +12,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench lock clean postgresql chromium nginx screenshots
+.PHONY: run test lint typecheck unit bench bench-server lock clean postgresql chromium nginx screenshots
 
 $(STAMP): requirements.lock pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -75,11 +75,28 @@ unit: $(BUILT) $(CHROMIUM) nginx
 bench: $(BUILT)
 	$(BIN)/python bench/bench_games.py
 
+# The server's load benchmark beside boardgame.io 0.50 (docs/benchmarks.md): its Node part
+# (bench/boardgameio) installs from the lock file, here only, never for the tests. The
+# defaults are docs/benchmarks.md's table (about half an hour on a quiet machine); shorter:
+# make bench-server BENCH_SERVER_ARGS="--tables 10 100 --seconds 15" BENCH_SERVER_PEOPLE=
+BGIO := bench/boardgameio
+BENCH_SERVER_ARGS ?= --tables 10 100 1000 --seconds 25
+BENCH_SERVER_PEOPLE ?= --tables 1000 --think 2 --think-max 10 --seconds 25
+$(BGIO)/node_modules/.installed: $(BGIO)/package.json $(BGIO)/package-lock.json
+	@command -v npm >/dev/null || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; }
+	cd $(BGIO) && npm ci --no-audit --no-fund
+	touch $@
+bench-server: $(BUILT) $(BGIO)/node_modules/.installed
+	$(BIN)/python bench/bench_server.py --beside boardgame.io $(BENCH_SERVER_ARGS)
+	$(if $(strip $(BENCH_SERVER_PEOPLE)),$(BIN)/python bench/bench_server.py \
+		--beside boardgame.io $(BENCH_SERVER_PEOPLE))
+
 # Re-pin after changing dependencies in pyproject.toml (needs the registry).
 lock: $(STAMP)
 	$(BIN)/python -m pip freeze --all --exclude-editable | grep -iv -e '^bigtop' -e '^pip==' > requirements.lock
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build bench/boardgameio/node_modules
 	find src -name '*.so' -delete
 	rm -f src/bigtop/_build.json

@@ -33,11 +33,12 @@ from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
+from bigtop.server.master import TableMaster
 from bigtop.server.net import ClientCount, RealClient
 from bigtop.server.routers import games, lobby, records, tables, ws
 from bigtop.server.runtime import Runtime
-from bigtop.server.service import TableService
 from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
 
 log = logging.getLogger("bigtop.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -123,13 +124,13 @@ def _validation_problem(exc: RequestValidationError) -> errors.Problem:
 def create_app(settings: Settings) -> FastAPI:
     """The bigtop server for ``settings`` (the database is migrated when it starts)."""
     engine = make_engine(settings.db_url)
-    service = TableService(engine, settings)
+    master = TableMaster(SqlStorage(engine), settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.migrate_on_start:
             await anyio.to_thread.run_sync(migrate, engine)
-        runtime = Runtime(service, settings)
+        runtime = Runtime(master, settings)
         app.state.runtime = runtime
         await runtime.start()
         try:

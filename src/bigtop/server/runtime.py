@@ -29,7 +29,8 @@ from bigtop.core.registry import game_module
 from bigtop.server import errors
 from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.service import NOTIFY_CHANNEL, Loaded, LogEntry, TableService
+from bigtop.server.master import TableMaster
+from bigtop.server.model import Loaded, LogEntry
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
 
@@ -172,8 +173,8 @@ class Connection:
 class Runtime:
     """One worker's live parts. Created by the app's lifespan."""
 
-    def __init__(self, service: TableService, settings: Settings) -> None:
-        self.service = service
+    def __init__(self, master: TableMaster, settings: Settings) -> None:
+        self.master = master
         self.settings = settings
         self.limits = settings.limits
         self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
@@ -195,7 +196,7 @@ class Runtime:
         self._db: DatabaseThread | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run database work (a :class:`TableService` method) off the event loop (the
+        """Run database work (a :class:`TableMaster` method) off the event loop (the
         event loop doing SQLite's work itself spends less CPU per move but answers later,
         since every disk write stops it: measured)."""
         if self._db is not None:
@@ -205,14 +206,15 @@ class Runtime:
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        if self.service.engine.dialect.name == "sqlite":
+        if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
-        if self.service.engine.dialect.name == "postgresql":
-            self._listener = threading.Thread(target=self._listen, name="bigtop-listen",
-                                              daemon=True)
+        if self.master.storage.dialect == "postgresql":
+            self._listener = threading.Thread(
+                target=self.master.storage.listen, args=(self._stop, self._heard),
+                name="bigtop-listen", daemon=True)
             self._listener.start()
         self._spawn(self._sweeper())
         if self.settings.gc_freeze_seconds is not None:
@@ -325,7 +327,7 @@ class Runtime:
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await self.db(self.service.touch, loaded.table_id, seat)
+        changed = await self.db(self.master.touch, loaded.table_id, seat)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -381,7 +383,7 @@ class Runtime:
         if not conns:
             return
         if loaded is None:
-            loaded = await self.db(self.service.load, table_id)
+            loaded = await self.db(self.master.load, table_id)
         for conn in conns:
             try:
                 await self.send(conn, loaded)
@@ -417,7 +419,7 @@ class Runtime:
                 action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
                                                          seed)
                 try:
-                    loaded = await self.db(self.service.play, table_id, seat,
+                    loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)
                 except errors.IllegalMove as e:
                     # The bot's view disagreed with the table (a bug): a random legal move
@@ -425,7 +427,7 @@ class Runtime:
                     log.error("bot %s at %s played an illegal move: %s", level, table_id, e)
                     fallback = make_bot("random", loaded.state.game, seat, seed)
                     choice = {"action": fallback.act(loaded.state).to_json()}
-                    loaded = await self.db(self.service.play, table_id, seat,
+                    loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, choice, level)
                 await self.publish(table_id, loaded)
         except errors.Problem:
@@ -445,11 +447,11 @@ class Runtime:
         while True:
             try:
                 if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await self.db(self.service.tables_waiting_for_bots):
-                        self.kick(await self.db(self.service.load, table_id))
+                    for table_id in await self.db(self.master.tables_waiting_for_bots):
+                        self.kick(await self.db(self.master.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
-                for table_id in await self.db(self.service.sweep):
-                    loaded = await self.db(self.service.load, table_id)
+                for table_id in await self.db(self.master.sweep):
+                    loaded = await self.db(self.master.load, table_id)
                     await self.after_change(loaded)
             except asyncio.CancelledError:
                 raise
@@ -476,31 +478,14 @@ class Runtime:
         present, self._present = self._present, {}
         present = {key: at for key, at in present.items() if self._takeover(key[0])}
         if present:
-            await self.db(self.service.mark_present, present)
+            await self.db(self.master.mark_present, present)
 
     def _takeover(self, table_id: str) -> bool:
         """Whether the table lets a bot take over absent seats (unknown here: assume so)."""
-        known = self.service.cached(table_id)
+        known = self.master.cached(table_id)
         return known is None or known.meta.takeover_after is not None
 
     # -- other workers (PostgreSQL) -------------------------------------------------------
-    def _listen(self) -> None:
-        import psycopg
-
-        url = self.service.engine.url.set(drivername="postgresql")
-        conninfo = url.render_as_string(hide_password=False)
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            self._heard(note.payload)
-            except Exception:
-                if not self._stop.is_set():
-                    log.exception("LISTEN connection lost; reconnecting")
-                    self._stop.wait(1.0)
-
     def _heard(self, table_id: str) -> None:
         loop = self.loop
         if loop is None or table_id not in self.connections:

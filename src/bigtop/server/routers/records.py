@@ -9,10 +9,10 @@ from fastapi import APIRouter, Query
 from bigtop.core.registry import new_game
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.model import FINISHED, Loaded
 from bigtop.server.routers.tables import PROBLEMS, open_table
 from bigtop.server.runtime import in_thread
 from bigtop.server.schemas import Replay, ReplayStep
-from bigtop.server.service import FINISHED, Loaded
 
 router = APIRouter(prefix="/api/tables", tags=["records"])
 
@@ -59,7 +59,7 @@ async def replay(
 async def export(table_id: str, runtime: RuntimeDep) -> dict[str, Any]:
     """The finished game as the engine's JSON (loadable by ``bigtop replay``). Refused (409)
     while the game goes on: the whole state shows every hand."""
-    loaded = await runtime.db(runtime.service.load, table_id)
+    loaded = await runtime.db(runtime.master.load, table_id)
     if loaded.meta.status != FINISHED:
         raise errors.Conflict("the game is not over; only a finished game can be exported "
                               "(its record shows every hand)")

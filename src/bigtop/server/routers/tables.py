@@ -11,10 +11,10 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
 from bigtop.server.schemas import TableView as TableViewModel
-from bigtop.server.service import HUMAN, Loaded, SeatSpec, TableSpec
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -43,16 +43,16 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
     ``fresh=False`` (a move) takes the table from this worker's memory when it is there:
     the move's transaction checks it against the database anyway; a token it does not
     know is looked up in the database before it is refused (another worker gave it)."""
-    loaded = None if fresh else runtime.service.cached(table_id)
+    loaded = None if fresh else runtime.master.cached(table_id)
     seat: int | None = None
     if loaded is not None:
         try:
-            seat = runtime.service.seat_of(loaded, token)
+            seat = runtime.master.seat_of(loaded, token)
         except errors.Forbidden:
             loaded = None
     if loaded is None:
-        loaded = await runtime.db(runtime.service.load, table_id)
-        seat = runtime.service.seat_of(loaded, token)
+        loaded = await runtime.db(runtime.master.load, table_id)
+        seat = runtime.master.seat_of(loaded, token)
     return await runtime.seen(loaded, seat), seat
 
 
@@ -64,8 +64,8 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level)
-    made = await runtime.db(runtime.service.create, spec)
-    loaded = await runtime.db(runtime.service.load, made.table_id)
+    made = await runtime.db(runtime.master.create, spec)
+    loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
     return TableCreated(
         table=made.table_id, version=loaded.version,
@@ -111,7 +111,7 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await runtime.db(runtime.service.play, loaded.table_id, seat, version, choice,
+    done = await runtime.db(runtime.master.play, loaded.table_id, seat, version, choice,
                            None, loaded)
     await runtime.after_change(done)
     return done
@@ -120,7 +120,7 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
 async def join(table_id: str, runtime: RuntimeDep, body: JoinIn | None = None) -> Joined:
     """Take a free person's seat of a listed table; answers with your seat token."""
-    seat, token = await runtime.db(runtime.service.join, table_id,
+    seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None)
     await runtime.publish(table_id)
     return Joined(table=table_id, seat=seat, token=token,
@@ -135,7 +135,7 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
         raise errors.Unauthorized("reclaiming a seat needs its token")
     if loaded.seats[seat].kind != HUMAN:
         raise errors.Conflict(f"seat {seat} is a bot's seat")
-    done = await runtime.db(runtime.service.reclaim, table_id, seat)
+    done = await runtime.db(runtime.master.reclaim, table_id, seat)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat)
 

@@ -81,7 +81,7 @@ async def live(
         raise
     try:
         await ws.accept(subprotocol=protocol)
-        await runtime.send(conn, runtime.service.cached(table_id) or loaded, since=since,
+        await runtime.send(conn, runtime.master.cached(table_id) or loaded, since=since,
                            first=True)
         while True:
             raw = await _receive(ws)
@@ -134,9 +134,9 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
         # The table as this worker knows it (its WebSocket is kept up to date): the move's
         # transaction checks it against the database.
-        loaded = runtime.service.cached(conn.table_id)
+        loaded = runtime.master.cached(conn.table_id)
         if loaded is None:
-            loaded = await runtime.db(runtime.service.load, conn.table_id)
+            loaded = await runtime.db(runtime.master.load, conn.table_id)
         await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})
