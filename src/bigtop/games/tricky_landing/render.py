@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from bigtop.core.game import State
 from bigtop.core.registry import load_state
 from bigtop.games.tricky_landing.cards import SUIT_NAMES, card_name, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
@@ -254,3 +255,17 @@ def render_png(obj: Any, path: str, *, trump: str | None = None,
         fig.savefig(path, bbox_inches="tight")
     finally:
         plt.close(fig)
+
+
+class _TablePictures:
+    """The pictures of a position as a seat sees it, as the game's capability record
+    declares them (the functions above also draw lists of landings)."""
+
+    def render_svg(self, state: State, player: int | None = None) -> str:
+        return render_svg(state, player=player)
+
+    def render_png(self, state: State, path: str, player: int | None = None) -> None:
+        render_png(state, path, player=player)
+
+
+PICTURES = _TablePictures()
