@@ -131,7 +131,7 @@ class Canvas:
     def png(self, path: str, dpi: int = 100) -> None:
         """Draw the same shapes with matplotlib into a PNG file (one SVG pixel = one PNG
         pixel at the default ``dpi``)."""
-        import matplotlib
+        import matplotlib  # lazy: plotting loads only for a PNG
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
