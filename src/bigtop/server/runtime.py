@@ -25,7 +25,7 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
@@ -153,7 +153,7 @@ class RateLimiter:
 @functools.cache
 def has_picture(game: str) -> bool:
     """Whether ``game`` draws its views (asked for every view sent)."""
-    return hasattr(game_module(game), "render_svg")
+    return capabilities(game).picture is not None
 
 
 @dataclass(eq=False)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
@@ -152,12 +152,11 @@ async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Respon
     """An SVG of the table as your seat sees it (without a token: as a spectator sees it,
     no hidden card), for games that draw (``picture`` in GET /api/games)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    module = game_module(loaded.meta.game)
-    render = getattr(module, "render_svg", None)
-    if render is None:
+    picture = capabilities(loaded.meta.game).picture
+    if picture is None:
         raise errors.NotFound(f"{loaded.state.game.title} has no picture")
     try:
-        svg = await in_thread(lambda: render(loaded.state, player=seat))
+        svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
     except BigtopError as e:
         raise errors.Unprocessable(str(e)) from None
     return Response(svg, media_type="image/svg+xml")
