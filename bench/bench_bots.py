@@ -302,12 +302,13 @@ the earlier ones; and the levels against the public AI project's planning player
 fixed point of its skill scale."""
 
 
-YARDSTICKS: tuple[str, ...] = ("hard-v5", "planning-player", "policy-gen1", "policy-gen4")
+YARDSTICKS: tuple[str, ...] = ("hard-v5", "planning-player", "policy-gen1")
 """SCOUT's fixed, versioned opponents (``yardsticks``): today's hard as it was in issue
-#14's fifth round, the public SCOUT AI project's planning player, and the trained policy at
-two ages (``bench/nets``). They do not change when the ladder does, so a ladder measured
-against them at two times is comparable; what a bot would take against the public AI
-itself is measured with that AI (issue #26), not predicted from these."""
+#14's fifth round, the public SCOUT AI project's planning player, and the trained policy of
+the first generation (``bench/nets``; later generations join as they are trained). They do
+not change when the ladder does, so a ladder measured against them at two times is
+comparable; what a bot would take against the public AI itself is measured with that AI
+(issue #26), not predicted from these."""
 
 LADDER_BOTS: tuple[str, ...] = ("easy", "medium", "hard", "neural")
 """The bots the ``yardsticks`` command measures against every yardstick."""
