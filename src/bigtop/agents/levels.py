@@ -111,10 +111,12 @@ NEURAL = Search("planner", 12, depth="deep")
 """``neural``: the 1-ply planner with the game's deep profile and the trained network
 inside it (:data:`NEURAL_SEARCH`), this many determinizations a move."""
 
-NEURAL_SEARCH = NeuralSearch(horizon=2)
-"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of two moves, then the
-value network's estimate of every seat's points to the round's end (instead of rollouts of
-twenty moves and the rule-of-thumb value: about a fifth of the cost a determinization)."""
+NEURAL_SEARCH = NeuralSearch(horizon=8)
+"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of eight moves, then
+the value network's estimate of every seat's points to the round's end (instead of
+rollouts of twenty moves and the rule-of-thumb value: 12 determinizations for about the
+time of medium's 4 with hard's last-round reward). Two moves were far too few: the value
+network tells candidate moves apart less well than a longer rollout does (docs/bots.md)."""
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
