@@ -13,6 +13,7 @@ import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 
 EVENT_LOOP = "uvloop" if sys.platform != "win32" else "asyncio"
 """uvicorn's event loop, named (not "auto", which would quietly fall back to asyncio's, a
@@ -51,6 +52,9 @@ def serve(
     ] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
+    require_extra("server", *(["uvloop"] if EVENT_LOOP == "uvloop" else []), what="bigtop serve")
+    if db is not None and not db.startswith("sqlite"):
+        require_extra("postgresql", what="--db postgresql://…")
     import uvicorn
 
     from bigtop.server.db import make_engine, migrate, normalise_url

@@ -11,14 +11,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 from bigtop.sim.runner import Finished, Job, play_chunk
 
 
 def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise BigtopError("--ray needs Ray: pip install 'bigtop[ray]'") from None
+    require_extra("ray", what="--ray")
+    import ray
+
     return ray
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from bigtop.core.extras import require_extra
 from bigtop.games.tricky_landing.cards import SUIT_NAMES, card_name, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle
@@ -206,6 +207,7 @@ def render_png(obj: Any, path: str, *, trump: str | None = None,
                options: TrickyLandingOptions | None = None, players: int | None = None,
                player: int | None = None, title: str | None = None, dpi: int = 100) -> None:
     """The same picture as :func:`render_svg`, drawn with matplotlib into a PNG file."""
+    require_extra("lab", "matplotlib", what="a PNG picture")
     import matplotlib
 
     matplotlib.use("Agg")
