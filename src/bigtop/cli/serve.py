@@ -52,7 +52,9 @@ def serve(
     ] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
-    require_extra("server", *(["uvloop"] if EVENT_LOOP == "uvloop" else []), what="bigtop serve")
+    require_extra("server", what="bigtop serve")
+    if EVENT_LOOP == "uvloop":
+        require_extra("server", "uvloop", what="bigtop serve")
     if db is not None and not db.startswith("sqlite"):
         require_extra("postgresql", what="--db postgresql://…")
     import uvicorn
