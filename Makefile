@@ -1,5 +1,7 @@
 # Two commands matter: `make run` (the server: play in the browser) and `make test` (everything).
-# Both bootstrap .venv from the pinned lock file on a fresh machine.
+# Both bootstrap .venv from the lock on a fresh machine: pip installs uv (hashed, from
+# requirements-bootstrap.txt), uv installs bigtop[all] and the dev tools (requirements.lock:
+# every package pinned and hashed, exported from uv.lock; docs/install.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,12 +14,15 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench bench-server lock clean postgresql chromium nginx screenshots
+.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium nginx \
+	screenshots
 
-$(STAMP): requirements.lock pyproject.toml setup.py
+$(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+		-r requirements-bootstrap.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r requirements.lock
 	$(INSTALL_SELF)
 	touch $(STAMP) $(BUILT)
 
@@ -92,11 +97,24 @@ bench-server: $(BUILT) $(BGIO)/node_modules/.installed
 	$(if $(strip $(BENCH_SERVER_PEOPLE)),$(BIN)/python bench/bench_server.py \
 		--beside boardgame.io $(BENCH_SERVER_PEOPLE))
 
-# Re-pin after changing dependencies in pyproject.toml (needs the registry).
+
+# Re-pin after changing dependencies in pyproject.toml (needs the registry): uv.lock for every
+# platform and Python, then the two files pip and uv install from. UPGRADE=1 moves every pin
+# to the newest release; otherwise pins change only where pyproject.toml asks.
 lock: $(STAMP)
-	$(BIN)/python -m pip freeze --all --exclude-editable | grep -iv -e '^bigtop' -e '^pip==' > requirements.lock
+	$(BIN)/uv lock $(if $(UPGRADE),--upgrade)
+	$(BIN)/uv export --frozen --all-extras --group dev --no-emit-project \
+		-o requirements.lock >/dev/null
+	$(BIN)/uv export --frozen --only-group bootstrap --no-emit-project \
+		-o requirements-bootstrap.txt >/dev/null
+
+# The sdist and the platform wheel (compiled with mypyc for this interpreter) in dist/, built
+# with the lock's setuptools and mypy; docs/install.md says how a release builds the others.
+wheel: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build bench/boardgameio/node_modules
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist bench/boardgameio/node_modules
 	find src -name '*.so' -delete
 	rm -f src/bigtop/_build.json

@@ -13,6 +13,7 @@ import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 
 if TYPE_CHECKING:
     from bigtop.server.settings import Limits
@@ -105,6 +106,11 @@ def serve(
         "--limit max_connections=5000 (docs/server.md lists them); repeatable.")] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
+    require_extra("server", what="bigtop serve")
+    if EVENT_LOOP == "uvloop":
+        require_extra("server", "uvloop", what="bigtop serve")
+    if db is not None and not db.startswith("sqlite"):
+        require_extra("postgresql", what="--db postgresql://…")
     import uvicorn
 
     from bigtop.server.db import make_engine, migrate, normalise_url

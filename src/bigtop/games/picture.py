@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from bigtop.core.extras import require_extra
+
 if TYPE_CHECKING:
     from bigtop.core.game import State
 
@@ -131,7 +133,8 @@ class Canvas:
     def png(self, path: str, dpi: int = 100) -> None:
         """Draw the same shapes with matplotlib into a PNG file (one SVG pixel = one PNG
         pixel at the default ``dpi``)."""
-        import matplotlib  # lazy: plotting loads only for a PNG
+        require_extra("lab", "matplotlib", what="a PNG picture")
+        import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
