@@ -74,7 +74,7 @@ def scout_summary(state: State, player: int) -> list[float]:
     tops = [c[0] for c in hand]
     n = len(tops)
     sets = [(length, strength) for _, length, strength in _valid_sets(tops) if length > 1]
-    beat = state._active_strength()
+    beat = state.active_strength()
     beating = [length for _, length, strength in _valid_sets(tops) if strength > beat]
     return [_hand_value(tops) / 10.0, _hand_value([c[1] for c in reversed(hand)]) / 10.0,
             0.0 if state.hand_decided[player] else 1.0, float(n),
