@@ -158,8 +158,8 @@ function drawLog(view) {
     fill(list, h("li", {class: "hint empty"}, "No moves yet."));
     return;
   }
-  // A chain of forced moves the page played for us is one line ("You (the only moves, played
-  // for you): put R3 on row 2 (on R2), lay B4 …"); every line is numbered in full ("106.").
+  // A chain of forced moves the page played for us is one line ("Played for you, the only
+  // moves (2): You put R3 on row 2 (on R2); You lay B4 …"); every line is numbered in full.
   const items = [];
   for (const l of lines) {
     const last = items.at(-1);
@@ -174,11 +174,10 @@ function drawLog(view) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** One line for a chain of forced moves: "You (the only moves, played for you): put …, …". */
+/** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
 function forcedLine(texts) {
-  const what = texts.map((t) => t.replace(/^You /, ""));
-  const head = texts.length === 1 ? "You (the only move, played for you)" : `You (${texts.length} only moves, played for you)`;
-  return `${head}: ${what.join(", ")}`;
+  const head = texts.length === 1 ? "Played for you, the only move" : `Played for you, the only moves (${texts.length})`;
+  return `${head}: ${texts.join("; ")}`;
 }
 
 function drawMoves(view, ctx) {
