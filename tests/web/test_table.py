@@ -116,6 +116,8 @@ def test_every_game_fits_and_plays_to_the_end(server: Server, browsers: Browsers
     view = server.api("GET", f"/api/tables/{table}", token=token)
     assert view["status"] == "finished"
     browsers.axe(page, f"{game} at {size}, the final scores")
+    # Moves were animated from where they came from (and ended in place: check_layout).
+    assert int(page.evaluate("document.body.dataset.moved || '0'")) > 0
     check_log_numbers(page)
     if game == "tricky-landing":
         # The last trick lies where the engine put each card (the animation ended there).

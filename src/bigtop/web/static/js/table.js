@@ -4,7 +4,7 @@
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
 import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
-import { roundTable } from "./games/common.js";
+import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
 import trickyLanding from "./games/tricky_landing.js";
@@ -108,6 +108,9 @@ function context(view) {
     over: view.status !== "playing" || view.current_player < 0,
     players: view.players, options: view.options, speed: pace(), play, motion: moving(),
     prev: page.replay ? null : page.prevObs,
+    // The log's line for the move that led to this view (what a module may animate by).
+    moveLine: [...page.log.values()].filter((l) => l.kind === "move" && l.seat >= 0 && l.version <= view.version)
+      .sort((a, b) => a.version - b.version).at(-1)?.text ?? null,
     redraw: () => draw(),
     // A short line beside the turn ("Round 1 of 4"), outside the play area.
     head: (text) => { $("round-line").textContent = text || ""; },
@@ -364,7 +367,7 @@ function glide(before) {
       {duration: ms, easing: "ease-out"});
     moved += 1;
   }
-  if (moved) document.body.dataset.moved = String(Number(document.body.dataset.moved || 0) + moved);
+  if (moved) countMotion(moved);
 }
 
 /** Wait until every animation of the board has finished. */
@@ -425,7 +428,7 @@ async function pump() {
         const mod = page.module;
         // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
         // caught up faster, without animations.
-        const stepped = prev && next.version === prev.version + 1;
+        const stepped = oneMove(prev, next);
         const fast = page.queue.length > BACKLOG;
         const animate = stepped && moving() && !fast;
         page.prevObs = animate ? prev.observation : null;
@@ -453,6 +456,17 @@ async function pump() {
     page.busy = false;
     markIdle();
   }
+}
+
+/** Whether `next` is one player's move after `prev` (with the chance that follows it, a So
+ * ein Zirkus roll): such a step is animated and paced; a jump is caught up at once. */
+function oneMove(prev, next) {
+  if (!prev || next.version <= prev.version) return false;
+  if (next.version === prev.version + 1) return true;
+  const lines = (next.log || []).filter((l) => l.version > prev.version && l.version <= next.version);
+  const versions = new Set(lines.map((l) => l.version));
+  return versions.size === next.version - prev.version &&
+    lines.filter((l) => l.kind === "move" && l.seat >= 0).length <= 1;
 }
 
 /** Clown 15 Go: a move that is the only one possible is played after a short pause; true

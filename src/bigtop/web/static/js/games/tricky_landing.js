@@ -6,7 +6,7 @@
 // outlined in their trick's colour, misses dashed; face-down cards stay hidden as in the
 // observation.
 import { h, s, sleep } from "../dom.js";
-import { seatBox, tableGrid } from "./common.js";
+import { countMotion, seatBox, tableGrid } from "./common.js";
 
 // The colours of render.py, so the page and the project's pictures look alike.
 const SUIT = {y: "#f4d03f", p: "#f39ac7", g: "#58b368", b: "#4a8fe0", o: "#f39c34"};
@@ -378,6 +378,7 @@ async function animateLanding(root, obs, landing, ctx) {
   const ghost = tableCard({...landing, x: sx, y: sy, rotation: start}, o, {mine: landing.player === ctx.seat});
   ghost.classList.add("flying");
   svg.append(ghost);
+  countMotion();
   const begin = performance.now();
   await new Promise((resolve) => {
     const frame = (now) => {
