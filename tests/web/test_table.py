@@ -310,10 +310,16 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
         page.evaluate("delete document.body.dataset.flick")
         drive.flick(page, 0.0, step_cm=step)
         page.wait_for_function("document.body.dataset.flick !== undefined")
-        speed, x, y = (float(v) for v in page.evaluate("document.body.dataset.flick").split())
+        speed, x, y, _ = (float(v) for v in page.evaluate("document.body.dataset.flick").split())
         assert abs(x) < 1 and speed > 0  # straight ahead
         distances.append(y + 30)  # from our seat, 30 cm before the target's centre
     assert distances[0] < distances[1], distances
+    # A straight flick keeps the slider's spin; a curled one (a twist) sets it.
+    assert page.input_value("#tl-spin") == "3"
+    drive.flick(page, 0.0, curl=-20.0)
+    page.wait_for_function(PRACTICED)
+    spin = float(page.evaluate("document.body.dataset.flick").split()[3])
+    assert spin > 0 and page.input_value("#tl-spin") == f"{spin:g}", spin
     page.click("#tl-practice")  # done practising: the real throw
     assert page.locator("#board g.tl-card").count() == 0
     drive.flick(page, 0.0)
