@@ -73,6 +73,7 @@ async function play(action, {auto = false} = {}) {
   page.sending = true;
   markIdle();
   showError("");
+  if (!auto) $("summary").hidden = true; // you move on: you have seen the round's result
   try {
     const entry = view.legal_actions.find((e) => sameAction(e.action, action));
     const next = await api.move(page.table, page.token, view.version, entry ? entry.action : action);
@@ -260,8 +261,8 @@ function drawSummary(view) {
   }
   const r = info.rounds.length;
   page.summarySeen = r;
-  // Over the middle of the table until seen: the pump holds the next moves a few seconds
-  // (or until Continue); the side panel's round table keeps it after.
+  // Over the middle of the table until seen (Continue, or your next move); the pump holds
+  // others' moves a few seconds meanwhile; the side panel's round table keeps it after.
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
     info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
@@ -439,9 +440,10 @@ async function pump() {
         // A result stays until seen: a round's summary, a trick (the module says which).
         const held = !fast && prev && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
         if (page.holdNeeded === "summary" && !fast) {
+          // Others' moves wait a few seconds (or Continue); the summary itself stays until
+          // Continue or your own next move.
           page.holdNeeded = null;
           await holdFor(HOLD_MS * 1.5 * SPEED);
-          seen();
         } else if (held && SPEED > 0) {
           await holdFor(HOLD_MS * SPEED, held);
         }
