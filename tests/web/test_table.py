@@ -83,7 +83,7 @@ def check_log_numbers(page: Any) -> int:
 
 GAMES: dict[str, tuple[int, dict[str, object], list[str], Any]] = {
     "scout": (4, {"rounds": 1}, ["random", "random", "random"], drive.play_scout_turn),
-    "clown-15-go": (2, {"sets": 2, "stall_rounds": 3, "placing": "voluntary"}, ["random"],
+    "clown-15-go": (2, {"sets": 3, "stall_rounds": 4, "placing": "voluntary"}, ["random"],
                     drive.play_clown_turn),
     "so-ein-zirkus": (3, {}, ["easy", "random"], drive.play_zirkus_turn),
     "tricky-landing": (3, {"rounds": 1}, ["easy", "random"], drive.play_tricky_turn),
@@ -106,8 +106,9 @@ def test_every_game_fits_and_plays_to_the_end(server: Server, browsers: Browsers
         state = drive.wait_ready(page)
         check_layout(page, f"{game} at {size}, version {drive.version(page)}")
         if turns == 0:
+            assert state == "turn", f"{game}: over before our first choice"
             browsers.axe(page, f"{game} at {size}, the first turn")
-            browsers.shot(page, f"{game}-{size}")
+            browsers.shot(page, f"table-{game}-{size}")
         if state == "over":
             break
         turn(page, rng)
