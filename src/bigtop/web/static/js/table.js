@@ -31,6 +31,8 @@ const page = {
   sending: false, replay: null, summarySeen: 0, connected: true,
   motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
   prevObs: null, // the observation shown before the current one (what moved, and from where)
+  holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
+  release: null, // ends the hold now (a click on Continue or Go on)
 };
 
 /** The factor for pauses and animations: the tests' ?speed times the player's Motion. */
