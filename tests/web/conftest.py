@@ -166,10 +166,11 @@ class Browsers:
         """Run axe-core (vendored under tests/web/vendor, never fetched) on the page as it is:
         no serious or critical violation of its WCAG 2 A/AA rules."""
         if not page.evaluate("() => typeof window.axe === 'object'"):
-            page.evaluate(AXE.read_text())  # through the DevTools protocol: the page's CSP allows no inline script
+            # Through the DevTools protocol: the page's CSP allows no inline script.
+            page.evaluate(AXE.read_text())
         found = page.evaluate("""async () => {
-          const r = await axe.run(document, {runOnly: {type: 'tag',
-            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}, resultTypes: ['violations']});
+          const r = await axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}});
           return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
             .map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
               v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
