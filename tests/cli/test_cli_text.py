@@ -31,6 +31,9 @@ def test_games_shows_one_game_in_80_columns() -> None:
     assert max(len(line) for line in res.output.splitlines()) <= 80
     one = json.loads(runner.invoke(app, ["games", "clown-15-go", "--json"]).output)
     assert one["name"] == "clown-15-go"
+    # What the game's capability record declares (bigtop.core.capabilities).
+    assert one["provides"]["picture"] and one["provides"]["observation_tensor"]
+    assert not one["provides"]["chance_nodes"] and one["provides"]["easy_bot"]
     res = runner.invoke(app, ["games", "chess"])
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
 
