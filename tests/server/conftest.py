@@ -24,6 +24,7 @@ BIGTOP = str(Path(sys.executable).with_name("bigtop"))
 
 def make_client(db_url: str, **settings: Any) -> TestClient:
     limits = settings.pop("limits", Limits())
+    settings.setdefault("bot_processes", 1)  # not one per core in every test app
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
                  **settings)
     # On uvloop, as `bigtop serve` runs (the server's code must not depend on asyncio's

@@ -11,9 +11,11 @@ import pytest
 from bigtop.core.game import State
 from bigtop.core.registry import game_module, game_names, get_game, new_game
 from bigtop.server.db import make_engine
+from bigtop.server.master import TableMaster
+from bigtop.server.model import HUMAN, Loaded, LogEntry, Meta, Seat
 from bigtop.server.runtime import Runtime
-from bigtop.server.service import HUMAN, Loaded, LogEntry, Meta, Seat, TableService
 from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
 from tests.conftest import random_game_states
 
 SETTINGS = Settings(db_url="sqlite://")
@@ -40,7 +42,7 @@ def sent(runtime: Runtime, state: State, log: tuple[LogEntry, ...], seat: int | 
 @pytest.mark.parametrize("name", game_names())
 def test_views_do_not_change_when_hidden_information_is_resampled(name: str) -> None:
     cls = get_game(name)
-    runtime = Runtime(TableService(make_engine("sqlite://"), SETTINGS), SETTINGS)
+    runtime = Runtime(TableMaster(SqlStorage(make_engine("sqlite://")), SETTINGS), SETTINGS)
     checked = 0
     for players in sorted({cls.min_players, cls.max_players}):
         game = new_game(name, players)

@@ -18,8 +18,9 @@ import websockets.sync.client
 
 from bigtop.core.registry import new_game
 from bigtop.server.db import make_engine
-from bigtop.server.service import TableService
+from bigtop.server.master import TableMaster
 from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
 from bigtop.server.views import seat_view
 from tests.server.conftest import Server
 
@@ -51,7 +52,8 @@ def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[i
     """Every acknowledged move is stored where it was acknowledged; the server's view of each
     table equals the view of a replay of its stored log. Returns the moves stored per
     table."""
-    svc = TableService(make_engine(db), Settings(db_url=db))
+    engine = make_engine(db)
+    svc = TableMaster(SqlStorage(engine), Settings(db_url=db))
     stored: dict[str, int] = {}
     for t in tables:
         rows = svc.move_rows(t["id"])
@@ -73,7 +75,7 @@ def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[i
         assert [e["text"] for e in view["log"] if e["kind"] == "move"] == [
             r["text"] for r in rows]
         stored[t["id"]] = len(rows)
-    svc.engine.dispose()
+    engine.dispose()
     return stored
 
 
@@ -142,12 +144,13 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
         while any(Path(f"/proc/{k}").exists() for k in kids) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(Path(f"/proc/{k}").exists() for k in kids)
-        svc = TableService(make_engine(db), Settings(db_url=db))
+        engine = make_engine(db)
+        svc = TableMaster(SqlStorage(engine), Settings(db_url=db))
         for t in tables:
             rows = svc.move_rows(t["id"])
             bot_moves_after_restart += sum(
                 1 for r in rows[versions_at_start[t["id"]]:] if r["by_bot"])
-        svc.engine.dispose()
+        engine.dispose()
     server.start()
     with httpx.Client(base_url=server.base, timeout=5.0) as api:
         _check_tables(db, tables, acked, api)

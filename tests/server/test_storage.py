@@ -13,15 +13,17 @@ from sqlalchemy import func, insert, select
 from bigtop.core.registry import new_game
 from bigtop.server import errors
 from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
+from bigtop.server.master import TableMaster
+from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.schema import moves, tables
-from bigtop.server.service import SeatSpec, TableService, TableSpec
 from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
 
 
-def service(url: str) -> TableService:
+def service(url: str) -> TableMaster:
     engine = make_engine(url)
     migrate(engine)
-    return TableService(engine, Settings(db_url=url))
+    return TableMaster(SqlStorage(engine), Settings(db_url=url))
 
 
 def test_fresh_database_is_migrated_to_head(db_url: str) -> None:
@@ -69,7 +71,7 @@ def test_log_is_the_truth_after_a_restart(db_url: str) -> None:
     for row in svc.move_rows(made.table_id):
         replay.apply_json(row["action"])
     assert replay == fresh.state
-    with svc.engine.connect() as conn:
+    with make_engine(db_url).connect() as conn:
         n = conn.execute(select(func.count()).select_from(moves).where(
             moves.c.table_id == made.table_id)).scalar_one()
     assert n == fresh.version  # chance outcomes (die rolls) are logged as moves too
@@ -95,10 +97,10 @@ def test_the_unique_key_refuses_a_second_move_for_one_version(db_url: str) -> No
     action = work.legal_actions()[0]
     work.apply(action)
     row = [(0, action.to_json(), "first")]
-    svc._store(t, work, row, None)
+    svc.store(t, work, row, None)
     # the same version again, past every check in Python: the database refuses it
     with pytest.raises(errors.StaleVersion) as e:
-        svc._store(t, work, row, None)
+        svc.store(t, work, row, None)
     assert e.value.extra["version"] == 1
     assert [r["text"] for r in svc.move_rows(made.table_id)] == ["first"]
 
@@ -146,7 +148,7 @@ def test_a_position_in_memory_behind_the_database_is_checked_against_it(db_url: 
     made = a.create(TableSpec("scout", 2, seed=11, takeover_after=5.0))
     table = made.table_id
 
-    def step(svc: TableService, version: int, bot: str | None = None) -> Any:
+    def step(svc: TableMaster, version: int, bot: str | None = None) -> Any:
         seat = svc.load(table).state.current_player()
         return svc.play(table, seat, version, {"index": 0}, bot)
 
@@ -162,7 +164,7 @@ def test_a_position_in_memory_behind_the_database_is_checked_against_it(db_url: 
     assert t.version == 3 and t.state == b.load(table).state
     # b lets a bot play the seat to move (its person is away); a thinks the person plays it
     seat = t.state.current_player()
-    assert b._seat_event(table, seat, "takeover", "away", "easy",
+    assert b.seat_event(table, seat, "takeover", "away", "easy",
                          only_if="absent") is not None
     assert a.cached(table).seats[seat].bot_playing is None  # type: ignore[union-attr]
     with pytest.raises(errors.Conflict, match=f"bot plays seat {seat}"):
@@ -174,7 +176,7 @@ def test_a_position_in_memory_behind_the_database_is_checked_against_it(db_url: 
 def test_positions_in_memory_are_bounded_and_rebuilt_from_the_log(db_url: str) -> None:
     engine = make_engine(db_url)
     migrate(engine)
-    svc = TableService(engine, Settings(db_url=db_url, cached_tables=2))
+    svc = TableMaster(SqlStorage(engine), Settings(db_url=db_url, cached_tables=2))
     ids = [svc.create(TableSpec("scout", 2, seed=s)).table_id for s in range(3)]
     played = {i: svc.play(i, 0, 0, {"index": 0}).state for i in ids}
     assert svc.cached(ids[0]) is None and svc.cached(ids[2]) is not None  # oldest dropped

@@ -38,10 +38,11 @@ from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
+from bigtop.agents.neural import NeuralSearch, network_for, neural_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
-from bigtop.core.registry import game_module, get_game, heuristic_agent_factory, new_game
+from bigtop.core.registry import capabilities, get_game, new_game
 
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The strength ladder, weakest first."""
@@ -57,7 +58,12 @@ takeover): the cheapest search level, well inside 100 ms a move in every game, a
 level issue #14 asks to hold its own against the public SCOUT AI; ``easy`` plays by
 rules of thumb and is there for beginners who ask for it."""
 
-SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts")
+LEARNED: tuple[str, ...] = ("neural",)
+"""Bots that play with a trained network (:mod:`bigtop.agents.neural`), for the tables
+with shipped weights only (SCOUT with four players so far); kept off the ladder until the
+sequential test places them on it at every table (docs/bots.md#trained-networks)."""
+
+SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts", "neural")
 """The bots that search, and so take an iteration budget and a time limit."""
 
 
@@ -100,6 +106,17 @@ BUDGETS: dict[str, Budget] = {
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
+
+NEURAL = Search("planner", 12, depth="deep")
+"""``neural``: the 1-ply planner with the game's deep profile and the trained network
+inside it (:data:`NEURAL_SEARCH`), this many determinizations a move."""
+
+NEURAL_SEARCH = NeuralSearch(horizon=8)
+"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of eight moves, then
+the value network's estimate of every seat's points to the round's end (instead of
+rollouts of twenty moves and the rule-of-thumb value: 12 determinizations for about the
+time of medium's 4 with hard's last-round reward). Two moves were far too few: the value
+network tells candidate moves apart less well than a longer rollout does (docs/bots.md)."""
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
@@ -178,30 +195,25 @@ def level_infos(game_name: str) -> list[LevelInfo]:
 
 
 def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
-    """The game's search profile: ``search_profile(game)`` of its package, or with
-    ``depth="deep"`` its ``deep_search_profile(game)``.
+    """The game's search profile, as its capability record declares it: ``search_profile``,
+    or with ``depth="deep"`` ``deep_search_profile``.
 
     >>> search_profile(new_game("tricky-landing", 3), "deep").stage is not None
     True
     """
-    module = game_module(game.name)
-    make = getattr(module, "deep_search_profile" if depth == "deep" else "search_profile", None)
-    if make is None:
-        raise BigtopError(f"{game.name} has no {depth} search profile")
-    profile: SearchProfile = make(game)
-    return profile
+    record = capabilities(game.name)
+    make = record.deep_search_profile if depth == "deep" else record.search_profile
+    return make(game)
 
 
 def _easy(game: Game, seat: int, seed: int) -> Agent:
-    module = game_module(game.name)
-    factory = getattr(module, "easy_agent", None)
-    agent: Agent = (factory(game, seat) if factory is not None
-                    else heuristic_agent_factory(game.name)(game, seat))
-    return _reseeded(agent, seed)
+    record = capabilities(game.name)
+    factory = record.easy_agent or record.heuristic_agent
+    return _reseeded(factory(game, seat), seed)
 
 
 def _heuristic(game: Game, seat: int, seed: int) -> Agent:
-    return _reseeded(heuristic_agent_factory(game.name)(game, seat), seed)
+    return _reseeded(capabilities(game.name).heuristic_agent(game, seat), seed)
 
 
 def _reseeded(agent: Agent, seed: int) -> Agent:
@@ -231,6 +243,11 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
     if name == "ismcts":
         return ISMCTSAgent(iterations=iterations or PLAIN_ISMCTS_ITERATIONS, seed=seed,
                            time_limit=time_limit)
+    if name == "neural":
+        network_for(game)  # a table without shipped weights is refused by name here
+        profile = neural_profile(search_profile(game, NEURAL.depth), NEURAL_SEARCH)
+        return PlannerAgent(NEURAL.iterations if iterations is None else iterations, seed,
+                            profile, time_limit=time_limit)
     if name in ("medium", "hard"):
         budget = BUDGETS[game.name]
         search = budget.medium if name == "medium" else budget.hard
@@ -239,4 +256,4 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
         if search.method == "planner":
             return PlannerAgent(n, seed, profile, time_limit=time_limit)
         return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
-    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
+    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES + LEARNED)}")

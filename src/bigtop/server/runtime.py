@@ -25,11 +25,12 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
-from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.service import NOTIFY_CHANNEL, Loaded, LogEntry, TableService
+from bigtop.server.master import TableMaster
+from bigtop.server.model import Loaded, LogEntry
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
 
@@ -152,7 +153,7 @@ class RateLimiter:
 @functools.cache
 def has_picture(game: str) -> bool:
     """Whether ``game`` draws its views (asked for every view sent)."""
-    return hasattr(game_module(game), "render_svg")
+    return capabilities(game).picture is not None
 
 
 @dataclass(eq=False)
@@ -167,13 +168,15 @@ class Connection:
     sent_log: tuple[LogEntry, ...] = ()
     """The log of the table as of the last message."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    token: str | None = None
+    """The seat token the connection opened with (each move is checked against it)."""
 
 
 class Runtime:
     """One worker's live parts. Created by the app's lifespan."""
 
-    def __init__(self, service: TableService, settings: Settings) -> None:
-        self.service = service
+    def __init__(self, master: TableMaster, settings: Settings) -> None:
+        self.master = master
         self.settings = settings
         self.limits = settings.limits
         self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
@@ -186,6 +189,7 @@ class Runtime:
         self._present: dict[tuple[str, int], float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
+        self.bots = BotPool(None, 1)
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self._collector: Collector | None = None
@@ -195,7 +199,7 @@ class Runtime:
         self._db: DatabaseThread | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run database work (a :class:`TableService` method) off the event loop (the
+        """Run database work (a :class:`TableMaster` method) off the event loop (the
         event loop doing SQLite's work itself spends less CPU per move but answers later,
         since every disk write stops it: measured)."""
         if self._db is not None:
@@ -205,14 +209,16 @@ class Runtime:
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        if self.service.engine.dialect.name == "sqlite":
+        if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
+        self.bots = BotPool(self._pool, self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
-        if self.service.engine.dialect.name == "postgresql":
-            self._listener = threading.Thread(target=self._listen, name="bigtop-listen",
-                                              daemon=True)
+        if self.master.storage.dialect == "postgresql":
+            self._listener = threading.Thread(
+                target=self.master.storage.listen, args=(self._stop, self._heard),
+                name="bigtop-listen", daemon=True)
             self._listener.start()
         self._spawn(self._sweeper())
         if self.settings.gc_freeze_seconds is not None:
@@ -268,6 +274,7 @@ class Runtime:
         the same view (the same table version, seat and new log entries): a mover's HTTP
         answer and its WebSocket update, a seat open in two tabs, spectators."""
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -288,6 +295,16 @@ class Runtime:
                 self._texts.popitem(last=False)
         return text
 
+    def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:
+        """``since``, moved on so that a view carries at most ``Limits.max_view_log`` log
+        entries (the latest; events at the version where it starts too)."""
+        limit = self.limits.max_view_log
+        log = loaded.log
+        if len(log) <= limit:
+            return since
+        start = log[-limit].version - 1
+        return start if since is None or since < start else since
+
     def view(self, loaded: Loaded, seat: int | None, since: int | None = None, *,
              entries: tuple[LogEntry, ...] | None = None,
              log_since: int | None = None) -> dict[str, Any]:
@@ -296,6 +313,7 @@ class Runtime:
         ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
         m = loaded.meta
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -315,17 +333,18 @@ class Runtime:
         }
 
     # -- presence -------------------------------------------------------------------------
-    async def seen(self, loaded: Loaded, seat: int | None) -> Loaded:
-        """Note that the person of ``seat`` is here. The first time claims the seat (stored
-        and broadcast at once); after that presence is kept in memory and stored for all
-        seats in one statement per sweep. Returns the table as it is now."""
-        if seat is None:
+    async def seen(self, loaded: Loaded, seat: int | None, token: str | None) -> Loaded:
+        """Note that the person of ``seat`` (holding ``token``) is here. The first time
+        claims the seat (stored and broadcast at once, if the token still opens it); after
+        that presence is kept in memory and stored for all seats in one statement per
+        sweep. Returns the table as it is now."""
+        if seat is None or token is None:
             return loaded
         key = (loaded.table_id, seat)
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await self.db(self.service.touch, loaded.table_id, seat)
+        changed = await self.db(self.master.touch, loaded.table_id, seat, token)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -381,7 +400,7 @@ class Runtime:
         if not conns:
             return
         if loaded is None:
-            loaded = await self.db(self.service.load, table_id)
+            loaded = await self.db(self.master.load, table_id)
         for conn in conns:
             try:
                 await self.send(conn, loaded)
@@ -413,11 +432,11 @@ class Runtime:
                     await asyncio.sleep(self.settings.bot_delay_seconds)
                 seed = bot_seed(loaded.meta.seed, seat, loaded.version)
                 data = await in_thread(bot_input, loaded.state, seat, seed)
-                assert self.loop is not None
-                action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
-                                                         seed)
+                limit = move_limit(level, loaded.meta.bot_seconds,
+                                   self.settings.bot_move_seconds)
+                action = await self.bots.run(table_id, think, data, level, seat, seed, limit)
                 try:
-                    loaded = await self.db(self.service.play, table_id, seat,
+                    loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)
                 except errors.IllegalMove as e:
                     # The bot's view disagreed with the table (a bug): a random legal move
@@ -425,7 +444,7 @@ class Runtime:
                     log.error("bot %s at %s played an illegal move: %s", level, table_id, e)
                     fallback = make_bot("random", loaded.state.game, seat, seed)
                     choice = {"action": fallback.act(loaded.state).to_json()}
-                    loaded = await self.db(self.service.play, table_id, seat,
+                    loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, choice, level)
                 await self.publish(table_id, loaded)
         except errors.Problem:
@@ -441,21 +460,21 @@ class Runtime:
 
     # -- periodic work --------------------------------------------------------------------
     async def _sweeper(self) -> None:
-        rounds = 0
         while True:
             try:
-                if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await self.db(self.service.tables_waiting_for_bots):
-                        self.kick(await self.db(self.service.load, table_id))
+                # Bot turns nobody took (after a restart): only those (an index finds them).
+                for table_id in await self.db(self.master.tables_waiting_for_bots):
+                    loaded = self.master.cached(table_id)
+                    self.kick(loaded if loaded is not None
+                              else await self.db(self.master.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
-                for table_id in await self.db(self.service.sweep):
-                    loaded = await self.db(self.service.load, table_id)
+                for table_id in await self.db(self.master.sweep):
+                    loaded = await self.db(self.master.load, table_id)
                     await self.after_change(loaded)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("sweep failed; trying again")
-            rounds += 1
             await asyncio.sleep(self.settings.sweep_seconds)
 
     async def _collecting(self, collector: Collector) -> None:
@@ -476,31 +495,14 @@ class Runtime:
         present, self._present = self._present, {}
         present = {key: at for key, at in present.items() if self._takeover(key[0])}
         if present:
-            await self.db(self.service.mark_present, present)
+            await self.db(self.master.mark_present, present)
 
     def _takeover(self, table_id: str) -> bool:
         """Whether the table lets a bot take over absent seats (unknown here: assume so)."""
-        known = self.service.cached(table_id)
+        known = self.master.cached(table_id)
         return known is None or known.meta.takeover_after is not None
 
     # -- other workers (PostgreSQL) -------------------------------------------------------
-    def _listen(self) -> None:
-        import psycopg
-
-        url = self.service.engine.url.set(drivername="postgresql")
-        conninfo = url.render_as_string(hide_password=False)
-        while not self._stop.is_set():
-            try:
-                with psycopg.connect(conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            self._heard(note.payload)
-            except Exception:
-                if not self._stop.is_set():
-                    log.exception("LISTEN connection lost; reconnecting")
-                    self._stop.wait(1.0)
-
     def _heard(self, table_id: str) -> None:
         loop = self.loop
         if loop is None or table_id not in self.connections:

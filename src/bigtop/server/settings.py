@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.limits import MAX_JSON_BYTES
+from bigtop.core.limits import MAX_HISTORY, MAX_JSON_BYTES
 
 ENV_SETTINGS = "BIGTOP_SERVER_SETTINGS"
 """Environment variable through which `bigtop serve --workers N` hands its settings (JSON) to
@@ -56,12 +56,43 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    max_sockets_per_client: int = 32
+    """WebSocket connections one client address (server/net.py) holds at once in one
+    worker, over all tables; one more is refused (error message, close 4429)."""
+    max_header_bytes: int = 16 * 1024
+    """Largest request head (request line and headers); more is answered 431 and the
+    connection closed, as soon as that many bytes came (server/protocol.py)."""
+    request_timeout_seconds: float = 15.0
+    """A request must arrive whole (head and body) within this time from its first byte,
+    and a new connection must start one within it: else 408 (or a plain close) — a
+    half-sent request never holds a socket longer."""
+    keep_alive_seconds: int = 5
+    """An idle connection between two requests is closed after this long (uvicorn's
+    keep-alive timeout)."""
+    max_connections: int = 1000
+    """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
+    once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
+    ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
+    max_view_log: int = 1000
+    """Log entries a whole view carries at most (the latest; ``log_since`` says from
+    where): a long game's first view stays small. The replay has every move."""
+    max_table_moves: int = 20_000
+    """Longest game (entries in a table's log, chance outcomes included): a table that
+    reaches it stops (status ``expired``, 410 on moves). At most half the core's
+    ``MAX_HISTORY`` (100,000), so its export loads in ``bigtop replay``; the longest games
+    seen in play are far shorter (docs/server.md)."""
 
     def __post_init__(self) -> None:
+        for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
+                     "max_connections"):
+            if not getattr(self, name) > 0:
+                raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
                     f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+        if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
+            raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
 
 @dataclass(frozen=True)
@@ -71,13 +102,28 @@ class Settings:
 
     db_url: str
     limits: Limits = field(default_factory=Limits)
-    bot_processes: int = 1
-    """Processes in the bot pool (bots think there, never on the event loop)."""
+    bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Processes in the bot pool (bots think there, never on the event loop): at most this
+    many bot moves at once, taken table by table (server/bots.py)."""
+    bot_move_seconds: float = 5.0
+    """The most any bot move may take (wall clock): each move's limit is its level's budget
+    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
+    thinking at 1.5 times its limit is interrupted and a random legal move played."""
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0
     """How often a worker stores who is present (requests, open WebSockets), then looks for
     absent seats, idle tables and bot turns nobody took."""
+    sweep_batch: int = 200
+    """Most tables one sweep touches for each of its tasks (expiring, taking over absent
+    seats, bot turns nobody took); the rest wait for the next sweep. Each task finds what
+    is due through an index and reads nothing else."""
+    bot_stuck_seconds: float = 20.0
+    """A bot turn nobody has played for this long (a restart, a worker that died, a bot
+    that failed) is started again by the sweep."""
+    snapshot_every: int = 500
+    """Moves between two stored positions of a table: a replay at move K, or a table
+    rebuilt after a restart, plays at most this many moves from the latest one."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""
@@ -95,6 +141,26 @@ class Settings:
     migrate_on_start: bool = True
     """Migrate the database when the app starts (`bigtop serve` migrates once itself,
     before its workers start)."""
+    api_docs: bool = True
+    """Serve the interactive API docs at /docs: Swagger UI vendored in the package
+    (web/static/vendor/swagger-ui), nothing from another host. False: only the schema at
+    /openapi.json."""
+    hsts_seconds: int = 365 * 24 * 3600
+    """``Strict-Transport-Security: max-age`` sent on responses to HTTPS requests (the
+    scheme as a trusted proxy reports it); 0: not sent."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses or networks (CIDR) of the reverse proxies in front of the server. Only a
+    peer in this list may name the client (the right-most ``X-Forwarded-For`` hop that is
+    not a proxy) and the scheme (``X-Forwarded-Proto: https``); from anyone else those
+    headers are ignored and the peer's own address is the client (server/net.py). The
+    default trusts only this machine (a proxy on the same host, as docs/deploy.md sets it
+    up); ``()`` trusts nobody."""
+
+    def __post_init__(self) -> None:
+        from bigtop.server.net import trusted_networks
+
+        object.__setattr__(self, "trusted_proxies", tuple(self.trusted_proxies))
+        trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
 
     @property
     def is_postgresql(self) -> bool:

@@ -21,7 +21,8 @@ from bigtop.core.extras import require_extra
 
 if TYPE_CHECKING:
     from bigtop.sim.compare import Comparison
-    from bigtop.sim.runner import GameRecord, Run
+    from bigtop.sim.jobs import GameRecord
+    from bigtop.sim.summary import Run
     from bigtop.sim.tournament import Tournament
 
 Scalar = str | int | float | bool | None

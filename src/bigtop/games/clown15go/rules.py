@@ -40,10 +40,10 @@ from bigtop.games.clown15go.actions import (
     ToRow,
     TurnOver,
 )
-from bigtop.games.clown15go.cards import HIGHEST, Deck, colour, number
+from bigtop.games.clown15go.cards import HIGHEST, Deck, colour
 from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions, end_reason_text
-from bigtop.games.clown15go.position import PHASES, load_position
-from bigtop.games.clown15go.scoring import expected_points, out_points, row_points
+from bigtop.games.clown15go.position import PHASES, load_position, problems
+from bigtop.games.clown15go.scoring import out_points, row_points
 from bigtop.games.clown15go.tensor import encode, tensor_size
 
 __all__ = [  # the actions and options live in their own modules; importable from here too
@@ -149,7 +149,9 @@ class Clown15GoGame(Game[Clown15GoOptions]):
         return state
 
     def _state_from_position(self, position: JSON, seed: int) -> Clown15GoState:
-        return load_position(Clown15GoState(self, seed), position)
+        state = Clown15GoState(self, seed)
+        load_position(state, position)
+        return state
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor`: it depends on the number of sets only (see
@@ -701,10 +703,13 @@ class Clown15GoState(State[Clown15GoGame]):
 
     def _observation(self, player: int | None) -> JSON:
         """What ``player`` sees (the same for everybody, ruling G4): rows, open piles, the
-        turned card, closed-pile sizes; a renewed closed pile's cards (they lay open) but not
-        their order; the sorted union of the never-renewed closed piles."""
+        turned card, closed-pile sizes; a renewed closed pile's cards (they lay open), in
+        pile order under ``recycle=turn-over`` (everybody saw the open pile turned over as it
+        lay), sorted under ``recycle=shuffle`` (its order is hidden); the sorted union of the
+        never-renewed closed piles."""
         n = self.game.num_players
         d = self.deck
+        in_order = self.game.options.recycle == "turn-over"
         return {
             "game": self.game.name,
             "player": player,
@@ -715,8 +720,9 @@ class Clown15GoState(State[Clown15GoGame]):
             "completed": [{"by": by, "cards": d.texts(c)} for by, c in self.completed],
             "players": [{
                 "closed": len(self.closed[q]),
-                "closed_cards": sorted(d.texts(sorted(self.closed[q])))
-                if self.recycled[q] else None,
+                "closed_cards": (None if not self.recycled[q]
+                                 else d.texts(self.closed[q]) if in_order
+                                 else sorted(d.texts(sorted(self.closed[q])))),
                 "open": d.texts(self.open_piles[q]),
                 "cards": self.cards_left(q),
                 "out": q in self.out_order,
@@ -734,7 +740,8 @@ class Clown15GoState(State[Clown15GoGame]):
 
     def _resample_hidden(self, player: int, seed: int) -> Clown15GoState:
         """Redraw what nobody can see: the never-renewed closed piles are dealt afresh from
-        their union (sizes kept), every renewed pile is reshuffled, and the seed is new."""
+        their union (sizes kept), every renewed pile is reshuffled under ``recycle=shuffle``
+        (under ``turn-over`` its order is public and kept, G4), and the seed is new."""
         new = self.clone()
         rng = random.Random(self.fresh_seed(seed))
         n = self.game.num_players
@@ -747,45 +754,16 @@ class Clown15GoState(State[Clown15GoGame]):
             k = len(self.closed[q])
             new.closed[q] = pool[i:i + k]
             i += k
-        for q in range(n):
-            if self.recycled[q]:
-                new.closed[q] = sorted(new.closed[q])
-                shuffle(rng, new.closed[q])
+        if self.game.options.recycle == "shuffle":
+            for q in range(n):
+                if self.recycled[q]:
+                    new.closed[q] = sorted(new.closed[q])
+                    shuffle(rng, new.closed[q])
         new.seed = rng.getrandbits(63)
         return new
 
-    def audit(self) -> None:
-        g = self.game
-        n = g.num_players
-        everything = [c for pile in self.closed for c in pile]
-        everything += [c for pile in self.open_piles for c in pile]
-        everything += [c for row in self.rows for c in row]
-        everything += [c for _, row in self.completed for c in row]
-        if self.pending is not None:
-            everything.append(self.pending)
-        assert sorted(everything) == list(self.deck.cards), "cards not conserved"
-        for row in self.rows:
-            assert [number(c) for c in row] == list(range(1, len(row) + 1)), f"bad row {row}"
-            assert len(row) < HIGHEST, "a complete row was left in the middle"
-        assert len(self.rows) <= g.max_rows
-        for by, row in self.completed:
-            assert 0 <= by < n
-            assert [number(c) for c in row] == list(range(1, HIGHEST + 1)), "bad completed row"
-        assert len(set(self.out_order)) == len(self.out_order)
-        for q in range(n):
-            assert (self.cards_left(q) == 0) == (q in self.out_order), f"P{q} out bookkeeping"
-        expect = (expected_points(n, self.completed, self.out_order) if g.options.points
-                  else [0] * n)
-        assert expect == self.points, f"points {self.points} != {expect}"
-        assert self.phase != "card" or self.pending is not None
-        assert self.phase != "turn" or self.pending is None
-        assert (self.end_reason is not None) == (self.phase == "over")
-        if self.phase != "over":
-            assert self.to_act not in self.out_order
-            assert self.turns < g.options.max_turns
-            if not g.options.points:
-                assert not self.out_order
-        assert 0 <= self.pass_streak <= self.quiet_turns <= self.turns
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> Clown15GoState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

@@ -55,6 +55,8 @@ from bigtop.games.tricky_landing.physics import (
     seat_angle,
     wrap_degrees,
 )
+from bigtop.games.tricky_landing.position import load_position, problems
+from bigtop.games.tricky_landing.tensor import TENSOR_SIZE, encode
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 __all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
@@ -67,14 +69,14 @@ SPINS: dict[str, float] = {"none": 0.0, "low": 1.5, "medium": 3.0, "high": 6.0}
 """Named spins (rev/s) for typed actions."""
 GRID_AIMS: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (5.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, -5.0),
-    (22.0, 0.0), (-22.0, 0.0), (0.0, 28.0), (0.0, -18.0))
+    (30.0, 0.0), (-30.0, 0.0), (0.0, 40.0), (0.0, -22.0))
 """The discrete aim points of the legal-action list, in the thrower's frame (x to the right,
-y away from the thrower), so every seat gets the same choices: the centre, four points 5 cm
-off it (on or next to the target) and four deliberate misses: 22 cm to the left and right,
-28 cm beyond and 18 cm short of the centre. Each touches the target at most 2.7% of the time
-at the default skill 0.8, from every seat and with every grid spin (a long throw errs most
-along its line, so the miss beyond lies farthest out; 18 cm beyond touched 9% even at
-skill 1)."""
+y away from the thrower), so every seat gets the same choices (ruling T10): the centre, four
+points 5 cm off it (on or next to the target) and four deliberate misses: 30 cm to the left
+and right, 40 cm beyond and 22 cm short of the centre. Each touches the target at most 0.6%
+of the time at the default skill 0.8, from every seat of 3–6 players and with every grid
+spin (20,000 throws each; a long throw errs most along its line, so the miss beyond lies
+farthest out: 18 cm beyond touched 9% even at skill 1, 28 cm beyond still 2.8%)."""
 GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 
 
@@ -83,6 +85,17 @@ def _spin_word(spin: float) -> str:
         if v == spin:
             return "no spin" if v == 0 else f"{name} spin"
     return f"spin {number(spin)} rev/s"
+
+
+def aim_words(x: float, y: float) -> str:
+    """An aim in the thrower's frame in words, whole centimetres: "the target's centre",
+    "4 cm beyond and 2 cm left of the target's centre" (the log speaks no coordinates)."""
+    parts = []
+    if abs(y) >= 0.5:
+        parts.append(f"{abs(y):.0f} cm {'beyond' if y > 0 else 'short of'}")
+    if abs(x) >= 0.5:
+        parts.append(f"{abs(x):.0f} cm {'right of' if x > 0 else 'left of'}")
+    return f"{' and '.join(parts)} the target's centre" if parts else "the target's centre"
 
 
 def _number(v: object) -> bool:
@@ -158,20 +171,16 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
-        from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
-
         return (TENSOR_SIZE,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.tricky_landing.tensor import encode
-
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
-        from bigtop.games.tricky_landing.position import load_position
-
-        return load_position(self, position, seed)
+        state = TrickyLandingState(self, seed)
+        load_position(state, position)
+        return state
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -410,8 +419,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
                 else "a card")
         t = Told(p, player)  # "You throw …" to the thrower, "P1 throws …" to the others
-        return (f"{t.who} {t.verb('throws')} {what} aiming at ({number(action.x)}, "
-                f"{number(action.y)}) cm with {_spin_word(action.spin)}")
+        return (f"{t.who} {t.verb('throws')} {what} at {aim_words(action.x, action.y)} with "
+                f"{_spin_word(action.spin)}")
 
     def _render(self, player: int | None = None) -> str:
         g = self.game
@@ -618,11 +627,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         new._legal = None
         return new
 
-    def audit(self) -> None:
-        from bigtop.games.tricky_landing.position import problems
-
-        trouble = problems(self)
-        assert not trouble, "; ".join(trouble)
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> TrickyLandingState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

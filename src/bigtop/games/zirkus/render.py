@@ -18,6 +18,7 @@ class="player" data-player data-colour>``.
 
 from __future__ import annotations
 
+from string import ascii_uppercase
 from typing import Any
 
 from bigtop.core.text import count
@@ -28,7 +29,8 @@ FACE_COLOURS = {**BALL_COLOURS, "black": "#1c1c1c", "white": "#fdfefe"}
 FIELD = 72.0
 _MARGIN = 20.0
 _TOP = 70.0
-_LETTERS = "ABCDEFGHIJ"
+_LETTERS = ascii_uppercase
+"""Column letters, as board.field_name names them (a board has up to 26 columns)."""
 
 
 def _field_xy(name: str, rows: int) -> tuple[float, float]:
@@ -140,7 +142,8 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
     return c
 
 
-_PICTURES = Pictures(canvas_from_observation)
-svg_from_observation = _PICTURES.svg_from_observation
-render_svg = _PICTURES.render_svg
-render_png = _PICTURES.render_png
+PICTURES = Pictures(canvas_from_observation)
+"""The game's pictures, as its capability record declares them."""
+svg_from_observation = PICTURES.svg_from_observation
+render_svg = PICTURES.render_svg
+render_png = PICTURES.render_png

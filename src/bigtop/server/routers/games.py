@@ -65,7 +65,7 @@ async def table_rules(table_id: str, runtime: RuntimeDep) -> TableRules:
     """The rules as this table's options and player count play them (the engine's own
     text, public: no token needed) and the game's notes on this configuration. They never
     change during a game, so a client reads them once (they are not part of the views)."""
-    loaded = await runtime.db(runtime.service.load, table_id)
+    loaded = await runtime.db(runtime.master.load, table_id)
     m, game = loaded.meta, loaded.state.game
     return TableRules(table=m.id, game=m.game, title=game.title, players=m.players,
                       options=m.options, rules=rules_of(game), notes=game.notes())

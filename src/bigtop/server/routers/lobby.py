@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["lobby"])
 async def lobby(runtime: RuntimeDep) -> Lobby:
     """Open tables anyone may join (``listed``), newest first, with their free seats."""
     out = []
-    for t in await runtime.db(runtime.service.lobby):
+    for t in await runtime.db(runtime.master.lobby):
         m = t.meta
         out.append(LobbyTable(
             table=m.id, game=m.game, title=t.state.game.title, players=m.players,

@@ -3,18 +3,19 @@ your seat back from a bot, and the picture of your view."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
 from bigtop.server.schemas import TableView as TableViewModel
-from bigtop.server.service import HUMAN, Loaded, SeatSpec, TableSpec
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -43,17 +44,17 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
     ``fresh=False`` (a move) takes the table from this worker's memory when it is there:
     the move's transaction checks it against the database anyway; a token it does not
     know is looked up in the database before it is refused (another worker gave it)."""
-    loaded = None if fresh else runtime.service.cached(table_id)
+    loaded = None if fresh else runtime.master.cached(table_id)
     seat: int | None = None
     if loaded is not None:
         try:
-            seat = runtime.service.seat_of(loaded, token)
+            seat = runtime.master.seat_of(loaded, token)
         except errors.Forbidden:
             loaded = None
     if loaded is None:
-        loaded = await runtime.db(runtime.service.load, table_id)
-        seat = runtime.service.seat_of(loaded, token)
-    return await runtime.seen(loaded, seat), seat
+        loaded = await runtime.db(runtime.master.load, table_id)
+        seat = runtime.master.seat_of(loaded, token)
+    return await runtime.seen(loaded, seat, token), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
@@ -63,9 +64,10 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
-                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
-    made = await runtime.db(runtime.service.create, spec)
-    loaded = await runtime.db(runtime.service.load, made.table_id)
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level,
+                     bot_seconds=body.bot_seconds)
+    made = await runtime.db(runtime.master.create, spec)
+    loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
     return TableCreated(
         table=made.table_id, version=loaded.version,
@@ -97,7 +99,8 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat),
+                      token=token)
     # The view is built by the server itself, so it is sent as it is (the response model
     # documents it; validating it again would cost more than the move); its text is the
     # one the mover's WebSocket update got.
@@ -105,14 +108,17 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> Loaded:
+               choice: dict[str, Any], key: Any, token: str | None) -> Loaded:
     """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
-    Returns the table after the move."""
+    The move is stored only if ``token`` still opens ``seat`` (checked in the transaction
+    that stores it, whatever this worker's memory says). Returns the table after the
+    move."""
     if not runtime.moves.allow(key):
         raise errors.TooManyRequests(
             f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await runtime.db(runtime.service.play, loaded.table_id, seat, version, choice,
-                           None, loaded)
+    done = await runtime.db(functools.partial(
+        runtime.master.play, loaded.table_id, seat, version, choice, None, loaded,
+        token=token))
     await runtime.after_change(done)
     return done
 
@@ -120,7 +126,7 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
 async def join(table_id: str, runtime: RuntimeDep, body: JoinIn | None = None) -> Joined:
     """Take a free person's seat of a listed table; answers with your seat token."""
-    seat, token = await runtime.db(runtime.service.join, table_id,
+    seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None)
     await runtime.publish(table_id)
     return Joined(table=table_id, seat=seat, token=token,
@@ -135,7 +141,7 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
         raise errors.Unauthorized("reclaiming a seat needs its token")
     if loaded.seats[seat].kind != HUMAN:
         raise errors.Conflict(f"seat {seat} is a bot's seat")
-    done = await runtime.db(runtime.service.reclaim, table_id, seat)
+    done = await runtime.db(runtime.master.reclaim, table_id, seat)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat)
 
@@ -146,12 +152,11 @@ async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Respon
     """An SVG of the table as your seat sees it (without a token: as a spectator sees it,
     no hidden card), for games that draw (``picture`` in GET /api/games)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    module = game_module(loaded.meta.game)
-    render = getattr(module, "render_svg", None)
-    if render is None:
+    picture = capabilities(loaded.meta.game).picture
+    if picture is None:
         raise errors.NotFound(f"{loaded.state.game.title} has no picture")
     try:
-        svg = await in_thread(lambda: render(loaded.state, player=seat))
+        svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
     except BigtopError as e:
         raise errors.Unprocessable(str(e)) from None
     return Response(svg, media_type="image/svg+xml")

@@ -15,14 +15,33 @@ function currentGame() {
   return state.games.find((g) => g.name === $("game").value);
 }
 
-function drawPlayers() {
+// The player count a new table starts with, where the smallest is not the game at its best:
+// SCOUT's rulebook deal for two lets one scout end a round.
+const DEFAULT_PLAYERS = {scout: 4};
+// What a player count means, said when it is picked (the engine's deal, rulings S6).
+const PLAYER_NOTES = {
+  scout: {2: "Two players: the rulebook's deal, 11 cards each from 44 (the rest unused). " +
+    "A round ends as soon as play comes back to a set nobody beat, so when the other player " +
+    "only scouts your first Show, the round is over: short, swingy rounds. Three to five " +
+    "players is the game as designed."},
+};
+
+function drawPlayers(fresh = false) {
   const game = currentGame();
-  const keep = Number($("players").value) || game.min_players;
+  const keep = fresh ? DEFAULT_PLAYERS[game.name] ?? game.min_players : Number($("players").value) || game.min_players;
   fill($("players"), Array.from({length: game.max_players - game.min_players + 1}, (_, i) => {
     const n = game.min_players + i;
     return h("option", {value: n, selected: n === Math.min(Math.max(keep, game.min_players), game.max_players)}, n);
   }));
   drawSeats();
+}
+
+/** A word on the chosen player count, where the rules make it matter. */
+function drawPlayersNote() {
+  const game = currentGame();
+  const note = (PLAYER_NOTES[game.name] || {})[Number($("players").value)];
+  $("players-note").textContent = note || "";
+  $("players-note").hidden = !note;
 }
 
 /** The bot levels as the server describes them (GET /api/games: bot_level_docs, from
@@ -39,6 +58,7 @@ function levelOption(doc, value) {
 }
 
 function drawSeats() {
+  drawPlayersNote();
   const n = Number($("players").value);
   const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
   const docs = levelDocs();
@@ -141,6 +161,18 @@ function chosenOptions() {
   return out;
 }
 
+// Tricky Landing thrown by hand: a person's flick is their own precision, so the engine's
+// release errors for a person's seat model only the card (skill 10: a tenth of the reference
+// thrower's spread); bots keep the skill model. Only when the skill option is left alone.
+const HAND_SKILL = 10;
+
+function byHand(game, seats, options) {
+  const skill = game.options.find((o) => o.name === "skill");
+  if (game.name !== "tricky-landing" || !skill || "skill" in options) return;
+  if (!seats.some((s) => s.kind === "human")) return;
+  options.skill = seats.map((s) => (s.kind === "human" ? HAND_SKILL : skill.default));
+}
+
 async function create(ev) {
   ev.preventDefault();
   showError("");
@@ -151,8 +183,9 @@ async function create(ev) {
     return;
   }
   const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
-  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats,
-    listed: $("listed").checked};
+  const options = chosenOptions();
+  byHand(game, seats, options);
+  const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
   let made;
   try {
     made = await api.createTable(spec);
@@ -262,12 +295,12 @@ async function start() {
     return;
   }
   fill($("game"), state.games.map((g) => h("option", {value: g.name}, g.title)));
-  $("game").onchange = () => { drawOptions(); drawPlayers(); };
-  $("players").onchange = drawSeats;
+  $("game").onchange = () => { drawOptions(); drawPlayers(true); };
+  $("players").onchange = () => drawSeats();
   $("create").onsubmit = create;
   $("refresh").onclick = drawOpen;
   drawOptions();
-  drawPlayers();
+  drawPlayers(true);
   drawLevels();
   drawOpen();
   drawRecent();

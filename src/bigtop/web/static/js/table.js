@@ -2,9 +2,9 @@
 // server), draws it with the game's module (js/games/*.js), and adds what every game shares:
 // whose turn it is, the server's message for an illegal attempt, the rules panel, the move
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
-import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
+import { ApiError, OfflineError, api, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
-import { roundTable } from "./games/common.js";
+import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
 import trickyLanding from "./games/tricky_landing.js";
@@ -15,6 +15,12 @@ const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]
 
 // ?speed=0 turns the pauses and animations off (the browser tests use a small value).
 const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
+// The player's own pace (the Motion setting, kept in this browser): 0 turns motion off; the
+// system's "reduce motion" makes off the default.
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const MOTION_KEY = "bigtop.motion";
+const MOVE_MS = 380; // a card or a clown going from where it was to where it goes
+const HOLD_MS = 4000; // a trick's or round's result stays at least this long (or a click)
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
 const BACKLOG = 6; // more moves waiting than this: shown faster
 const MAX_LISTED = 60; // moves listed under "Your moves" (the board offers every one)
@@ -23,7 +29,21 @@ const CHANCE = -1; // the engines' current_player while chance acts (core.game.C
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
   sending: false, replay: null, summarySeen: 0, connected: true,
+  motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
+  prevObs: null, // the observation shown before the current one (what moved, and from where)
+  holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
+  release: null, // ends the hold now (a click on Continue or Go on)
 };
+
+/** The factor for pauses and animations: the tests' ?speed times the player's Motion. */
+function pace() {
+  return SPEED * (page.motion || 1);
+}
+
+/** Whether moves are animated at all (the Motion setting, the system's reduced motion). */
+function moving() {
+  return SPEED > 0 && page.motion > 0;
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +75,7 @@ async function play(action, {auto = false} = {}) {
   page.sending = true;
   markIdle();
   showError("");
+  if (!auto) $("summary").hidden = true; // you move on: you have seen the round's result
   try {
     const entry = view.legal_actions.find((e) => sameAction(e.action, action));
     const next = await api.move(page.table, page.token, view.version, entry ? entry.action : action);
@@ -88,8 +109,14 @@ function context(view) {
     obs: view.observation, legal: legalList(view), seat: view.seat, version: view.version,
     myTurn: view.seat !== null && view.legal_actions.length > 0 && !page.replay,
     over: view.status !== "playing" || view.current_player < 0,
-    players: view.players, options: view.options, speed: SPEED, play,
+    players: view.players, options: view.options, speed: pace(), play, motion: moving(),
+    prev: page.replay ? null : page.prevObs,
+    // The log's line for the move that led to this view (what a module may animate by).
+    moveLine: [...page.log.values()].filter((l) => l.kind === "move" && l.seat >= 0 && l.version <= view.version)
+      .sort((a, b) => a.version - b.version).at(-1)?.text ?? null,
     redraw: () => draw(),
+    // A short line beside the turn ("Round 1 of 4"), outside the play area.
+    head: (text) => { $("round-line").textContent = text || ""; },
   };
 }
 
@@ -137,9 +164,26 @@ function drawLog(view) {
     fill(list, h("li", {class: "hint empty"}, "No moves yet."));
     return;
   }
-  fill(list, lines.map((l) => h("li", {class: `log-${l.kind}`, dataset: {version: l.version}},
-    l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : "")));
+  // A chain of forced moves the page played for us is one line ("Played for you, the only
+  // moves (2): You put R3 on row 2 (on R2); You lay B4 …"); every line is numbered in full.
+  const items = [];
+  for (const l of lines) {
+    const last = items.at(-1);
+    const forced = l.kind === "move" && page.auto.has(l.version);
+    if (forced && last && last.forced && last.seat === l.seat) { last.texts.push(l.text); last.version = l.version; continue; }
+    items.push({...l, forced, texts: [l.text]});
+  }
+  fill(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
+    h("span", {class: "n"}, `${i + 1}.`),
+    h("span", {class: "t"}, l.forced ? forcedLine(l.texts)
+      : [l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : ""]))));
   list.scrollTop = list.scrollHeight;
+}
+
+/** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
+function forcedLine(texts) {
+  const head = texts.length === 1 ? "Played for you, the only move" : `Played for you, the only moves (${texts.length})`;
+  return `${head}: ${texts.join("; ")}`;
 }
 
 function drawMoves(view, ctx) {
@@ -179,10 +223,19 @@ function drawScores(view) {
   }
   if (view.picture && !page.replay) {
     // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
+    // The link itself carries no token (it is the spectators' picture); a seat's click
+    // fetches its own picture with the token in a header and opens it as a blob: address.
     const url = new URL(view.picture, window.location.origin);
-    if (page.token) url.searchParams.set("token", page.token);
-    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link"},
-      "This position as an SVG picture")));
+    const openOwn = page.token ? (ev) => {
+      ev.preventDefault();
+      pictureBlob(view.picture, page.token).then((blob) => {
+        const own = URL.createObjectURL(blob);
+        window.open(own, "_blank", "noopener");
+        setTimeout(() => URL.revokeObjectURL(own), 60_000);
+      }).catch((err) => showError(err.message));
+    } : undefined;
+    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link",
+      onclick: openOwn}, "This position as an SVG picture")));
   }
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));
@@ -219,11 +272,37 @@ function drawSummary(view) {
   }
   const r = info.rounds.length;
   page.summarySeen = r;
+  // Over the middle of the table until seen (Continue, or your next move); the pump holds
+  // others' moves a few seconds meanwhile; the side panel's round table keeps it after.
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
     info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
-    h("button", {type: "button", class: "act", id: "summary-close", onclick: () => { box.hidden = true; }}, "Continue"));
+    h("button", {type: "button", class: "act legal", id: "summary-close", onclick: () => seen()}, "Continue"));
   box.hidden = false;
+  page.holdNeeded = "summary";
+}
+
+/** The player has seen a result (clicked, or its time is up): play goes on. */
+function seen() {
+  $("summary").hidden = true;
+  $("hold").hidden = true;
+  if (page.release) page.release();
+}
+
+/** Hold the next moves until a result was seen: `ms`, or a click on its button. */
+async function holdFor(ms, text = null) {
+  if (text) {
+    $("hold-text").textContent = text;
+    $("hold").hidden = false;
+  }
+  document.body.dataset.holding = "yes";
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    page.release = () => { clearTimeout(timer); resolve(); };
+  });
+  page.release = null;
+  document.body.dataset.holding = "no";
+  $("hold").hidden = true;
 }
 
 // Redrawing replaces the board's elements; keyboard users keep their place through it.
@@ -237,16 +316,84 @@ function focusSelector(node) {
   return attrs.length ? `#board ${node.tagName.toLowerCase()}${attrs.join("")}` : null;
 }
 
-function draw() {
+/** Draw the view; `moves`: the table moved on (the pump's step), so what moved glides. */
+function draw(moves = false) {
   const view = page.replay ? page.replay.view : page.view;
   if (!view) return;
-  const focused = focusSelector(document.activeElement);
+  const active = document.activeElement;
+  const focused = focusSelector(active);
+  // Where the action was: a control of the board or of "Your moves".
+  const wasPlaying = active && (active.closest("#board") || active.closest("#moves"));
+  const before = moves && moving() && !page.replay ? places() : null;
   try {
     drawAll(view);
   } finally {
     const again = focused && document.querySelector(focused);
     if (again && again !== document.activeElement) again.focus({preventScroll: true});
+    else if (!again && wasPlaying && !document.activeElement.closest("#board, #moves")) {
+      // The control is gone (a Scout: the card now goes into the hand): the focus stays at
+      // the table, on the first thing to do next, never back at the top of the page.
+      const next = document.querySelector("#board button.legal, #board .legal[tabindex], #board [tabindex='0']") || $("board");
+      next.focus({preventScroll: true});
+    }
   }
+  if (before) glide(before);
+  sizeBoard();
+}
+
+// -- motion: every element with data-key goes from where it was to where it is now; a new
+// one with data-from starts where that key was (a shown set from the hand, a scouted card
+// from the active set, a turned card onto a row, a card from another seat).
+
+/** Where an element is: in its drawing's units for SVG (a board that scales to the window
+ * does not make its pieces move), else on the screen. */
+function where(e) {
+  if (e instanceof SVGGraphicsElement && e.ownerSVGElement) {
+    const b = e.getBBox();
+    return {svg: true, left: b.x, top: b.y};
+  }
+  const r = e.getBoundingClientRect();
+  return {svg: false, left: r.left, top: r.top};
+}
+
+function places() {
+  const out = new Map();
+  for (const e of document.querySelectorAll("#board [data-key]")) out.set(e.dataset.key, where(e));
+  // Places things come from without moving themselves: a seat, the turned card's spot.
+  for (const e of document.querySelectorAll("#board [data-spot]")) out.set(e.dataset.spot, where(e));
+  return out;
+}
+
+function glide(before) {
+  const ms = MOVE_MS * pace();
+  let moved = 0;
+  for (const e of document.querySelectorAll("#board [data-key]")) {
+    const was = before.get(e.dataset.key) || (e.dataset.from && before.get(e.dataset.from));
+    if (!was) continue;
+    const now = where(e);
+    if (now.svg !== was.svg) continue;
+    const dx = was.left - now.left, dy = was.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    // SVG elements move in the drawing's units (CSS px there), HTML ones in CSS pixels.
+    e.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}],
+      {duration: ms, easing: "ease-out"});
+    moved += 1;
+  }
+  if (moved) countMotion(moved);
+}
+
+/** Wait until every animation of the board has finished. */
+async function settled() {
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+}
+
+/** The play area takes the window's height below the top lines (custom property --board-h). */
+function sizeBoard() {
+  const play = $("play");
+  if (!play || $("layout").hidden) return;
+  const top = play.getBoundingClientRect().top + window.scrollY;
+  const h = Math.max(288, Math.floor(window.innerHeight - top - 6));
+  document.documentElement.style.setProperty("--board-h", `${h}px`);
 }
 
 function drawAll(view) {
@@ -293,13 +440,26 @@ async function pump() {
         const mod = page.module;
         // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
         // caught up faster, without animations.
-        const stepped = prev && next.version === prev.version + 1;
-        const animate = stepped && SPEED > 0 && mod.animate && page.queue.length <= BACKLOG;
-        if (animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
-        draw();
-        if (animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        const stepped = oneMove(prev, next);
+        const fast = page.queue.length > BACKLOG;
+        const animate = stepped && moving() && !fast;
+        page.prevObs = animate ? prev.observation : null;
+        if (animate && mod.animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
+        draw(animate);
+        if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        if (animate) await settled();
+        // A result stays until seen: a round's summary, a trick (the module says which).
+        const held = !fast && prev && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
+        if (page.holdNeeded === "summary" && !fast) {
+          // Others' moves wait a few seconds (or Continue); the summary itself stays until
+          // Continue or your own next move.
+          page.holdNeeded = null;
+          await holdFor(HOLD_MS * 1.5 * SPEED);
+        } else if (held && SPEED > 0) {
+          await holdFor(HOLD_MS * SPEED, held);
+        }
         if (stepped && page.queue.length && SPEED > 0) {
-          await sleep((mod.pauseMs ?? PAUSE_MS) * SPEED * (page.queue.length > BACKLOG ? 0.25 : 1));
+          await sleep((mod.pauseMs ?? PAUSE_MS) * pace() * (fast ? 0.25 : 1));
         }
       }
       // Only once everything is shown: a forced move may be played for us.
@@ -311,17 +471,28 @@ async function pump() {
   }
 }
 
+/** Whether `next` is one player's move after `prev` (with the chance that follows it, a So
+ * ein Zirkus roll): such a step is animated and paced; a jump is caught up at once. */
+function oneMove(prev, next) {
+  if (!prev || next.version <= prev.version) return false;
+  if (next.version === prev.version + 1) return true;
+  const lines = (next.log || []).filter((l) => l.version > prev.version && l.version <= next.version);
+  const versions = new Set(lines.map((l) => l.version));
+  return versions.size === next.version - prev.version &&
+    lines.filter((l) => l.kind === "move" && l.seat >= 0).length <= 1;
+}
+
 /** Clown 15 Go: a move that is the only one possible is played after a short pause; true
  * when it was sent. */
 async function playForced(view) {
   if (!view || !page.module.autoForced || !$("auto-forced").checked || page.replay) return false;
   if (view.seat === null || view.legal_actions.length !== 1) return false;
-  await sleep(600 * SPEED);
+  // Fast: long enough to see the card go, the page waits only where there is a choice.
+  await sleep(150 * pace());
   if (page.view !== view || page.queue.length) return page.queue.length > 0;
   const only = view.legal_actions[0];
-  // Said in the log just before the move itself, so nothing happens silently.
-  page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
-    seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
+  // The log folds a chain of these into one line that says they were played for us.
+  page.auto.add(view.version + 1);
   return play(only.action, {auto: true});
 }
 
@@ -450,6 +621,23 @@ function cannotOpen(table, err) {
   }
 }
 
+function setupMotion() {
+  const select = $("motion");
+  let saved = null;
+  try { saved = localStorage.getItem(MOTION_KEY); } catch { /* storage off: the default */ }
+  page.motion = saved !== null ? Number(saved) : (REDUCED ? 0 : 1);
+  select.value = String(page.motion);
+  $("motion-hint").textContent = REDUCED && saved === null ? "off: your system asks for reduced motion" : "";
+  const setPace = () => document.documentElement.style.setProperty("--pace", String(pace()));
+  setPace();
+  select.onchange = () => {
+    page.motion = Number(select.value);
+    setPace();
+    try { localStorage.setItem(MOTION_KEY, select.value); } catch { /* kept for this page only */ }
+    $("motion-hint").textContent = "";
+  };
+}
+
 async function start() {
   const {table, token} = tableFromUrl();
   if (!table) {
@@ -472,6 +660,11 @@ async function start() {
     showError(`This page cannot draw the game ${view.game}.`);
     return;
   }
+  // Only a table that can be shown gets its board and panels (a bad link shows its line).
+  $("layout").hidden = false;
+  setupMotion();
+  window.addEventListener("resize", sizeBoard);
+  $("hold-go").onclick = seen;
   document.title = `${view.title} — bigtop`;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));

@@ -1,0 +1,517 @@
+"""The table master: who may do what at a table, played through the core API (synchronous;
+the web layer calls it from its database thread or pool). It decides; a
+:class:`~bigtop.server.storage.Storage` keeps (as boardgame.io's ``master`` and ``db``).
+
+The storage is the truth: a table is its game, options, seed and the append-only move log.
+Each worker keeps the latest position of the tables it served in memory (an LRU of
+``Settings.cached_tables``) and catches up from the log (moves after the version it has)
+whenever the table's row says it moved on, so any number of workers can serve one table. A
+move is played on the position in memory, without reading the storage first, and stored in
+one short transaction that holds only if the row still has the version, seats and status
+the position in memory was checked against. Two moves racing for one turn hit the log's
+key and exactly one is stored (the other gets 409 with the current version); a table that
+changed elsewhere (another worker, a seat taken over) makes the guard miss, and the move is
+checked again on the table as it is now.
+
+>>> from bigtop.server.db import make_engine, migrate
+>>> from bigtop.server.settings import Settings
+>>> from bigtop.server.storage import SqlStorage
+>>> engine = make_engine("sqlite://"); migrate(engine)
+>>> master = TableMaster(SqlStorage(engine), Settings(db_url="sqlite://"))
+>>> made = master.create(TableSpec("scout", 2, seed=3,
+...                                seats=(SeatSpec(), SeatSpec("bot", "random"))))
+>>> t = master.load(made.table_id)
+>>> t.version, t.state.current_player(), [s.kind for s in t.seats]
+(0, 0, ['human', 'bot'])
+>>> t = master.play(made.table_id, master.seat_of(t, made.tokens[0]), 0, {"index": 0})
+>>> t.version, t.log[0].text.startswith("P0 ")
+(1, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bigtop.agents.levels import BOT_NAMES
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import CHANCE, State
+from bigtop.core.registry import new_game
+from bigtop.core.rng import check_seed
+from bigtop.games import teaching
+from bigtop.server import errors
+from bigtop.server.model import (
+    BOT,
+    EXPIRED,
+    FINISHED,
+    HUMAN,
+    PLAYING,
+    Created,
+    Loaded,
+    LogEntry,
+    Meta,
+    MoveRecord,
+    Seat,
+    SeatSpec,
+    TableSpec,
+    hash_token,
+    new_token,
+)
+from bigtop.server.settings import Settings
+from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
+
+
+def _now() -> float:
+    return time.time()
+
+
+def _a(word: str) -> str:
+    """The article before ``word``.
+
+    >>> _a("easy"), _a("hard")
+    ('an', 'a')
+    """
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def log_line(line: str, before: State, after: State) -> str:
+    """The public log line of the action from ``before`` to ``after``: its describe line
+    (said before it) and what it did once played (a Tricky Landing throw: where the card
+    landed, who won the trick), in the words of the game's ``teach`` module."""
+    return teaching(after.game.name).played(line, before, after)
+
+
+def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
+    """Apply chance outcomes (from the state's seed) until a player is to act; each is
+    logged like a move."""
+    out = []
+    while state.current_player() == CHANCE:
+        action = state.sample_chance()
+        line = state.describe(action)
+        # The position before is needed only where the log says what the luck did.
+        before = state.clone() if teaching(state.game.name).tells_outcomes else None
+        state.apply(action)
+        out.append((CHANCE, action.to_json(),
+                    line if before is None else log_line(line, before, state)))
+    return out
+
+
+def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
+    """The table's position after ``at`` moves, from ``found``, the latest snapshot at or
+    before it (:meth:`TableMaster.snapshot_at_most`; None: from the start): at most
+    ``Settings.snapshot_every`` moves are played.
+
+    >>> from bigtop import new_state
+    >>> s = new_state("scout", players=2, seed=1)
+    >>> for _ in range(3): s.apply(s.legal_actions()[0])
+    >>> snap = s.clone(); snap.apply(s.legal_actions()[0])
+    >>> s.apply(s.legal_actions()[0]); s.apply(s.legal_actions()[0])
+    >>> t = Loaded(None, (), s, (), 0)  # type: ignore[arg-type]
+    >>> state_at(t, 5, (4, snap.to_json(with_history=False))) == s
+    True
+    """
+    history = loaded.state.history
+    game = loaded.state.game
+    if found is None:
+        state = game.new_initial_state(loaded.state.seed)
+        start = 0
+    else:
+        start, position = found
+        state = game.state_from_json(position)
+        state.history = list(history[:start])
+    for action in history[start:at]:
+        state.apply(action)
+    return state
+
+
+class TableMaster:
+    """Create, load and play tables on one storage (thread-safe)."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.limits = settings.limits
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()  # least recently used first
+        self._lock = threading.Lock()
+
+    # -- creating -------------------------------------------------------------------------
+    def create(self, spec: TableSpec) -> Created:
+        """Validate ``spec`` through the core and store a new table (with any opening chance
+        outcomes in its log)."""
+        if not isinstance(spec.options, Mapping):
+            raise errors.Unprocessable("options must be an object")
+        try:
+            game = new_game(spec.game, spec.players, spec.options)
+            seed = secrets.randbits(63) if spec.seed is None else check_seed(spec.seed)
+        except BigtopError as e:
+            raise errors.Unprocessable(str(e)) from None
+        seat_specs = spec.seats or tuple(SeatSpec() for _ in range(spec.players))
+        if len(seat_specs) != spec.players:
+            raise errors.Unprocessable(
+                f"{len(seat_specs)} seats given for {spec.players} players")
+        for i, s in enumerate(seat_specs):
+            if s.kind == BOT:
+                if s.level not in BOT_NAMES:
+                    raise errors.Unprocessable(
+                        f"seat {i}: unknown bot level {s.level!r}; levels: {', '.join(BOT_NAMES)}")
+            elif s.kind != HUMAN:
+                raise errors.Unprocessable(f"seat {i}: kind must be 'human' or 'bot'")
+            elif s.level is not None:
+                raise errors.Unprocessable(f"seat {i}: a person's seat has no bot level")
+        if spec.takeover_level not in BOT_NAMES:
+            raise errors.Unprocessable(
+                f"unknown takeover level {spec.takeover_level!r}; levels: {', '.join(BOT_NAMES)}")
+        if spec.takeover_after is not None and not (
+                self.limits.min_takeover_seconds <= spec.takeover_after
+                <= self.limits.max_takeover_seconds):
+            raise errors.Unprocessable(
+                f"takeover_after must be {self.limits.min_takeover_seconds:g} to "
+                f"{self.limits.max_takeover_seconds:g} seconds")
+        if spec.bot_seconds is not None and not 0.01 <= spec.bot_seconds <= 3600:
+            raise errors.Unprocessable("bot_seconds must be 0.01 to 3600 (the server's own "
+                                       "limit cuts it further)")
+        state = game.new_initial_state(seed)
+        opening = _advance_chance(state)
+        table_id = secrets.token_urlsafe(9)
+        tokens = {i: new_token() for i, s in enumerate(seat_specs) if s.kind == HUMAN}
+        now = _now()
+        terminal = state.is_terminal()
+        meta = Meta(id=table_id, game=game.name, players=game.num_players,
+                    options=game.options.to_json(), seed=seed, listed=spec.listed,
+                    takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
+                    status=FINISHED if terminal else PLAYING, version=len(opening),
+                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds)
+        seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
+                          s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
+        to_move = state.current_player()
+        try:
+            self.storage.create_table(
+                meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
+                                  in enumerate(opening)],
+                result=state.result() if terminal else None,
+                bot_waiting=to_move >= 0 and seat_list[to_move].kind == BOT,
+                max_open=self.limits.max_open_tables)
+        except Full as e:
+            raise errors.Unavailable(
+                f"the server has {e.open_tables} open tables, its limit; try later") from None
+        return Created(table_id, tokens)
+
+    # -- loading --------------------------------------------------------------------------
+    def cached(self, table_id: str) -> Loaded | None:
+        """The table as this worker last knew it (None: not in memory). It may be behind
+        the storage when another worker moved; :meth:`play` copes with that."""
+        with self._lock:
+            hit = self._cache.get(table_id)
+            if hit is not None:
+                self._cache.move_to_end(table_id)
+            return hit
+
+    def _remember(self, loaded: Loaded) -> Loaded:
+        with self._lock:
+            old = self._cache.get(loaded.table_id)
+            if old is None or (loaded.version, loaded.meta.seat_rev, loaded.last_event) >= (
+                    old.version, old.meta.seat_rev, old.last_event):
+                old = self._cache[loaded.table_id] = loaded
+            self._cache.move_to_end(loaded.table_id)
+            while len(self._cache) > self.settings.cached_tables:
+                self._cache.popitem(last=False)  # rebuilt from the log when asked again
+            return old
+
+    def load(self, table_id: str) -> Loaded:
+        """The table as the storage has it now (from memory plus whatever the log added)."""
+        return self._remember(self._refresh(table_id))
+
+    def _refresh(self, table_id: str) -> Loaded:
+        have = self.cached(table_id)
+        known = None if have is None else Known(have.version, have.meta.seat_rev,
+                                                have.meta.status, have.last_event)
+        start = 0 if have is None else len(have.state.history)
+        stored = self.storage.read(table_id, known, start)
+        if stored is None:
+            raise errors.NotFound(f"no table {table_id!r}")
+        if stored.unchanged and have is not None:
+            return have
+        meta = stored.meta
+        moves = stored.moves
+        if have is None:
+            game = new_game(meta.game, meta.players, meta.options)
+            log: list[LogEntry] = []
+            last_event = 0
+            if stored.snapshot is not None and stored.snapshot[0] <= len(moves):
+                # From the latest snapshot: the moves before it only read, not played.
+                idx, position = stored.snapshot
+                state = game.state_from_json(position)
+                state.history = [game.action_from_json(m.action) for m in moves[:idx]]
+                for mv in moves[:idx]:
+                    log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text,
+                                        mv.by_bot))
+                moves = moves[idx:]
+            else:
+                state = game.new_initial_state(meta.seed)
+        else:
+            state = have.state.clone()
+            log = list(have.log)
+            last_event = have.last_event
+        seat_list = stored.seats if stored.seats is not None else (
+            have.seats if have is not None else ())
+        for ev in stored.events:
+            log.append(LogEntry(f"e{ev.id}", ev.kind, ev.at_version, ev.seat, ev.text))
+            last_event = ev.id
+        for mv in moves:
+            if mv.idx != len(state.history):
+                raise BigtopError(f"table {table_id}: move {mv.idx} missing from the log")
+            state.apply_json(mv.action)
+            log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text, mv.by_bot))
+        meta = replace(meta, version=len(state.history))
+        return Loaded(meta, seat_list, state, tuple(log), last_event)
+
+    # -- seats and tokens -----------------------------------------------------------------
+    def seat_of(self, loaded: Loaded, token: str | None) -> int | None:
+        """The seat a token opens (None: no token, a spectator); a token of no seat at this
+        table is refused."""
+        if token is None or token == "":
+            return None
+        digest = hash_token(token)
+        for s in loaded.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        raise errors.Forbidden(f"that token is not a seat at table {loaded.table_id}")
+
+    def touch(self, table_id: str, seat: int, token: str) -> Loaded | None:
+        """Mark ``seat`` present now (and claimed), if ``token`` still opens it. Returns the
+        new table when that changed what others see (the seat was unclaimed), else None."""
+        if not self.storage.claim(table_id, seat, hash_token(token), _now()):
+            return None
+        return self.load(table_id)
+
+    def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
+        """Store when these (table, seat) people were last seen, in one transaction."""
+        self.storage.mark_present(present)
+
+    def join(self, table_id: str, seat: int | None) -> tuple[int, str]:
+        """Take a free person's seat of a listed table: a fresh token (the old invite link of
+        that seat stops working)."""
+        loaded = self.load(table_id)
+        if loaded.meta.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
+        if not loaded.meta.listed:
+            raise errors.Forbidden(f"table {table_id} is private: ask for an invite link")
+        free = [s.seat for s in loaded.seats if s.kind == HUMAN and not s.claimed]
+        if seat is None:
+            if not free:
+                raise errors.Conflict(f"table {table_id} has no free seat")
+            seat = free[0]
+        if not 0 <= seat < loaded.meta.players:
+            raise errors.Unprocessable(f"seat must be 0..{loaded.meta.players - 1}")
+        token = new_token()
+        if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now()):
+            raise errors.Conflict(f"seat {seat} of table {table_id} is not free")
+        self.load(table_id)
+        return seat, token
+
+    def seat_event(self, table_id: str, seat: int, kind: str, line: str,
+                   bot_playing: str | None, *, only_if: str | None) -> Loaded | None:
+        """Set who plays a person's seat and log it publicly. ``only_if`` guards the change
+        (``"absent"``: no bot yet; ``"taken"``: a bot plays it) so two workers do it once."""
+        if not self.storage.set_bot_playing(table_id, seat, bot_playing, only_if=only_if,
+                                            kind=kind, text=line, now=_now()):
+            return None
+        return self.load(table_id)
+
+    def reclaim(self, table_id: str, seat: int) -> Loaded:
+        """The person of ``seat`` takes it back from the bot playing for them."""
+        loaded = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
+                                 None, only_if="taken")
+        return loaded if loaded is not None else self.load(table_id)
+
+    def sweep(self) -> list[str]:
+        """Bots take over absent seats whose table allows it; idle tables expire. Returns
+        the ids of tables that changed."""
+        now = _now()
+        batch = self.settings.sweep_batch
+        absent = self.storage.absent_seats(now, batch)
+        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds, batch)
+        for table_id, level, seat in absent:
+            if self.seat_event(table_id, seat, "takeover",
+                               f"P{seat} is away: {_a(level)} {level} bot plays for them "
+                               "until they come back", level, only_if="absent") is not None:
+                changed.append(table_id)
+        return changed
+
+    def tables_waiting_for_bots(self) -> list[str]:
+        """Open tables where a bot has been to move for ``Settings.bot_stuck_seconds`` (a
+        restart, a worker that died, a bot that failed), or whose seats changed since: only
+        those are read (an index finds them), at most ``Settings.sweep_batch`` of them."""
+        out = []
+        for table_id in self.storage.bots_waiting(_now() - self.settings.bot_stuck_seconds,
+                                                  self.settings.sweep_batch):
+            loaded = self.load(table_id)
+            if loaded.bot_turn() is None:
+                self.storage.not_waiting(table_id, loaded.version, loaded.meta.seat_rev)
+            else:
+                out.append(table_id)
+        return out
+
+    # -- playing --------------------------------------------------------------------------
+    def play(self, table_id: str, seat: int | None, version: int, choice: Mapping[str, Any],
+             bot: str | None = None, loaded: Loaded | None = None, *,
+             token: str | None = None) -> Loaded:
+        """Apply one action of ``seat`` to the table at ``version`` and store it (with the
+        chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
+        ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
+        ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
+        the table as the caller knows it (else this worker's memory, else the storage).
+        ``token`` is the person's seat token (the web layer always passes it; None: the
+        seat's holder as ``loaded`` has it, for trusted callers): the move is stored only
+        if that token still opens the seat, checked in the transaction that stores it.
+        The storage is not read first: the transaction that stores the move decides (see
+        the module's doc). A position in memory that is behind the client's version is
+        brought up to date first."""
+        token_hash = None if token is None else hash_token(token)
+        fresh = False
+        if loaded is None:
+            loaded = self.cached(table_id)
+        if loaded is None or version > loaded.version:  # moves this worker has not heard of
+            loaded, fresh = self.load(table_id), True
+        for _ in range(3):  # the table changed under us only so often (seats, expiry)
+            try:
+                done = self._play(loaded, seat, version, choice, bot, token_hash)
+            except errors.Problem:
+                if fresh:
+                    raise
+                done = None  # memory may be behind the storage: ask it before refusing
+            if done is not None:
+                return done
+            loaded, fresh = self.load(table_id), True
+        raise errors.Conflict(f"table {table_id} keeps changing; try again",
+                              version=loaded.version)
+
+    def _play(self, loaded: Loaded, seat: int | None, version: int, choice: Mapping[str, Any],
+              bot: str | None, token_hash: str | None = None) -> Loaded | None:
+        """:meth:`play` on ``loaded``; None when the table's row no longer matches it."""
+        table_id = loaded.table_id
+        if seat is None:
+            raise errors.Unauthorized("moving needs a seat token; spectators only watch")
+        if not 0 <= seat < len(loaded.seats):
+            raise errors.Unprocessable(f"seat must be 0..{len(loaded.seats) - 1}")
+        holder = loaded.seats[seat].token_hash
+        if bot is None and token_hash is not None and (
+                holder is None or not hmac.compare_digest(holder, token_hash)):
+            raise errors.Forbidden(f"that token is not a seat at table {table_id}")
+        if loaded.meta.status == EXPIRED:
+            if loaded.version >= self.limits.max_table_moves:
+                raise errors.Gone(f"table {table_id} reached {self.limits.max_table_moves:,} "
+                                  "moves, the server's limit for one game; it stopped there")
+            raise errors.Gone(f"table {table_id} expired after being idle")
+        state = loaded.state
+        if loaded.meta.status == FINISHED or state.is_terminal():
+            raise errors.GameOver("the game is over; no more moves")
+        if version != loaded.version:
+            raise errors.StaleVersion(loaded.version, version)
+        if state.current_player() != seat:
+            raise errors.NotYourTurn(
+                f"it is P{state.current_player()}'s turn, not P{seat}'s", version=loaded.version)
+        playing = loaded.seats[seat].bot_level
+        if bot is None and playing is not None:
+            raise errors.Conflict(
+                f"a {playing} bot plays seat {seat}; reclaim the seat first",
+                version=loaded.version)
+        if bot is not None and playing != bot:
+            raise errors.Conflict(f"no {bot} bot plays seat {seat} now",
+                                  version=loaded.version)
+        work = state.clone()
+        action = self._choose(work, choice)
+        try:
+            line = work.describe(action)  # public: what every seat may know of the move
+            work.apply(action)
+        except BigtopError as e:
+            raise errors.IllegalMove(str(e), version=loaded.version) from None
+        # ``state`` (the table's, never changed) is the position before the move.
+        rows = [(seat, action.to_json(), log_line(line, state, work)), *_advance_chance(work)]
+        return self.store(loaded, work, rows, bot)
+
+    @staticmethod
+    def _choose(state: State, choice: Mapping[str, Any]) -> Any:
+        keys = [k for k in ("action", "index", "id") if k in choice]
+        if len(keys) != 1:
+            raise errors.Unprocessable("give exactly one of 'action', 'index' or 'id'")
+        key = keys[0]
+        value = choice[key]
+        try:
+            if key == "action":
+                return state.game.action_from_json(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise errors.Unprocessable(f"{key!r} must be a whole number")
+            if key == "index":
+                legal = state.legal_actions()
+                if not 0 <= value < len(legal):
+                    raise errors.IllegalMove(
+                        f"index {value} is not a legal action now (0..{len(legal) - 1})")
+                return legal[value]
+            return state.game.action_from_int(value)
+        except errors.Problem:
+            raise
+        except (BigtopError, IndexError, KeyError, TypeError) as e:
+            raise errors.IllegalMove(str(e) or f"{value!r} is not an action") from None
+
+    def store(self, loaded: Loaded, work: State, rows: list[tuple[int, Any, str]],
+              bot: str | None) -> Loaded | None:
+        """Store the move rows and the table's new version in one transaction, guarded by
+        what ``loaded`` was checked against (its version, seats and status); None (nothing
+        stored) when that guard misses; 409 when the turn was taken meanwhile."""
+        table_id = loaded.table_id
+        start = loaded.version
+        now = _now()
+        terminal = work.is_terminal()
+        end = start + len(rows)
+        # A game that reaches the length bound stops there (every bot, the export and
+        # `bigtop replay` handle a log of that length).
+        status = FINISHED if terminal else (
+            EXPIRED if end >= self.limits.max_table_moves else PLAYING)
+        every = self.settings.snapshot_every
+        snapshot = work.to_json(with_history=False) if end // every > start // every else None
+        to_move = work.current_player()
+        bot_waiting = status == PLAYING and to_move >= 0 and (
+            loaded.seats[to_move].bot_level is not None)
+        records = [MoveRecord(start + i, p, a, line, bot if i == 0 else None)
+                   for i, (p, a, line) in enumerate(rows)]
+        seat = rows[0][0]
+        # Who may move the seat, checked again in the transaction that stores the move: a
+        # bot of that level, or the holder of the token the move was checked against.
+        guard = Guard(start, loaded.meta.seat_rev, seat, bot=bot) if bot is not None else (
+            Guard(start, loaded.meta.seat_rev, seat, token_hash=loaded.seats[seat].token_hash))
+        try:
+            stored = self.storage.append_moves(
+                table_id, guard, records, status=status,
+                result=work.result() if terminal else None, now=now,
+                bot_waiting=bot_waiting, snapshot=snapshot)
+        except TurnTaken:
+            # Another request stored a move for this version first.
+            raise errors.StaleVersion(self.load(table_id).version, start) from None
+        if not stored:
+            return None
+        log = list(loaded.log)
+        log.extend(LogEntry(f"m{r.idx}", "move", r.idx + 1, r.seat, r.text, r.by_bot)
+                   for r in records)
+        meta = replace(loaded.meta, version=start + len(rows), updated_at=now, status=status)
+        return self._remember(Loaded(meta, loaded.seats, work, tuple(log), loaded.last_event))
+
+    # -- records --------------------------------------------------------------------------
+    def snapshot_at_most(self, table_id: str, at: int) -> tuple[int, Any] | None:
+        """The latest stored position at or before move ``at`` (for :func:`state_at`)."""
+        return self.storage.snapshot_at_most(table_id, at)
+
+    def move_rows(self, table_id: str) -> list[dict[str, Any]]:
+        """The stored log of a table, oldest first (seat, action JSON, describe line)."""
+        return [dataclasses.asdict(r) for r in self.storage.move_records(table_id)]
+
+    def lobby(self) -> list[Loaded]:
+        """Listed open tables with a free person's seat, newest first."""
+        return [self.load(i) for i in self.storage.lobby_ids(self.limits.max_lobby_tables)]

@@ -1,0 +1,166 @@
+"""The server's data: what a table, a seat and a log line are, as the table master reasons
+about them and the storage keeps them (no SQL, no rules here).
+
+>>> len(hash_token("x")), len(new_token())
+(64, 22)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bigtop.agents.levels import DEFAULT_LEVEL
+from bigtop.core.game import State
+
+PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
+HUMAN, BOT = "human", "bot"
+
+
+def hash_token(token: str) -> str:
+    """What the database stores of a seat token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``."""
+
+    kind: str = HUMAN
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    game: str
+    players: int
+    options: Mapping[str, object] = field(default_factory=dict)
+    seed: int | None = None
+    seats: tuple[SeatSpec, ...] = ()
+    listed: bool = True
+    takeover_after: float | None = None
+    takeover_level: str = DEFAULT_LEVEL
+    bot_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str
+    level: str | None
+    token_hash: str | None
+    claimed: bool
+    last_seen: float
+    bot_playing: str | None
+    """The level of the bot playing for an absent person (takeover), else None."""
+
+    @property
+    def bot_level(self) -> str | None:
+        """Which bot moves for this seat now (a bot seat, or a taken-over one)."""
+        return self.level if self.kind == BOT else self.bot_playing
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the public log: a move's describe line or an event (takeover, return).
+    ``version`` is the table's version after the move (for events: when it happened)."""
+
+    id: str
+    kind: str
+    version: int
+    seat: int
+    text: str
+    bot: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "version": self.version, "seat": self.seat,
+                "text": self.text, "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A table's row: what it is and where it stands."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    listed: bool
+    takeover_after: float | None
+    takeover_level: str
+    status: str
+    version: int
+    seat_rev: int
+    created_at: float
+    updated_at: float
+    bot_seconds: float | None = None
+    """The table's limit on one bot move (None: the level's and the server's)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A table as one worker knows it: read-only (``state`` must not be changed; play on a
+    clone)."""
+
+    meta: Meta
+    seats: tuple[Seat, ...]
+    state: State
+    log: tuple[LogEntry, ...]
+    last_event: int
+
+    @property
+    def version(self) -> int:
+        return self.meta.version
+
+    @property
+    def table_id(self) -> str:
+        return self.meta.id
+
+    def bot_turn(self) -> tuple[int, str] | None:
+        """(seat, level) when a bot is to move now."""
+        if self.meta.status != PLAYING:
+            return None
+        p = self.state.current_player()
+        if p < 0:
+            return None
+        level = self.seats[p].bot_level
+        return None if level is None else (p, level)
+
+
+@dataclass(frozen=True)
+class Created:
+    table_id: str
+    tokens: dict[int, str]
+    """Seat -> secret token, for the people's seats (shown once, stored hashed)."""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One stored move (chance outcomes too): its index in the log (the table's version
+    before it), who played it, the action's JSON, its public log line, the bot level."""
+
+    idx: int
+    seat: int
+    action: Any
+    text: str
+    by_bot: str | None = None
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One stored public event (a bot took a seat, a person came back)."""
+
+    id: int
+    at_version: int
+    seat: int
+    kind: str
+    text: str

@@ -1,0 +1,137 @@
+"""The storage interface the table master works through, and what it hands back."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bigtop.server.model import EventRecord, Meta, MoveRecord, Seat
+
+
+class TurnTaken(Exception):
+    """A move for a log index already stored (the ``(table, idx)`` key refused it)."""
+
+
+class Full(Exception):
+    """Creating a table was refused: ``open_tables`` are open, the limit."""
+
+    def __init__(self, open_tables: int) -> None:
+        super().__init__(open_tables)
+        self.open_tables = open_tables
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a worker already holds of a table: a read returns only what is newer."""
+
+    version: int
+    seat_rev: int
+    status: str
+    last_event: int
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A table as read: its row; its seats (None: unchanged since ``Known.seat_rev``); the
+    events after ``Known.last_event`` and the moves from the index asked for. ``unchanged``:
+    the row is exactly as known (nothing else was read)."""
+
+    meta: Meta
+    seats: tuple[Seat, ...] | None
+    events: tuple[EventRecord, ...]
+    moves: tuple[MoveRecord, ...]
+    unchanged: bool = False
+    snapshot: tuple[int, Any] | None = None
+    """The latest snapshot (move index, position) when the whole table was read."""
+
+
+@dataclass(frozen=True)
+class Guard:
+    """What a move was checked against: stored only if the table's row still has this
+    version, seat revision and status ``playing``, and ``seat`` is still played by the
+    mover: the person holding the token whose hash is ``token_hash`` (no bot playing for
+    them), or the bot of level ``bot``. Checked in the transaction that stores the move,
+    so a token revoked through any worker fails at once on every other."""
+
+    version: int
+    seat_rev: int
+    seat: int
+    token_hash: str | None = None
+    bot: str | None = None
+
+
+class Storage(Protocol):
+    """Tables kept somewhere. Every method is one transaction (thread-safe); none decides
+    a rule of the game or the table: it stores what the master decided, and refuses what
+    its keys and guards refuse."""
+
+    dialect: str
+    """``"sqlite"`` (one writer: a worker does its database work on one thread) or
+    ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
+
+    def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
+                     *, result: Any, bot_waiting: bool, max_open: int) -> None:
+        """Store a new table, its seats and its opening chance outcomes (``result``: of a
+        game over before anyone moved); :class:`Full` when ``max_open`` tables are open
+        already (nothing stored)."""
+
+    def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
+        """The table (None: no such table) as now stored, beyond what is ``known`` (with
+        its latest snapshot when nothing is known and every move is asked for)."""
+
+    def snapshot_at_most(self, table_id: str, idx: int) -> tuple[int, Any] | None:
+        """The latest snapshot (move index, position JSON) at or before move ``idx``."""
+
+    def append_moves(self, table_id: str, guard: Guard, moves: Sequence[MoveRecord], *,
+                     status: str, result: Any, now: float, bot_waiting: bool = False,
+                     snapshot: Any = None) -> bool:
+        """Store the moves (a player's and the chance outcomes after it) and the table's
+        new version, only if ``guard`` holds (False: nothing stored); :class:`TurnTaken`
+        when the first index is stored already. ``bot_waiting``: a bot is to move next;
+        ``snapshot``: the position after these moves, kept for replays and rebuilds."""
+
+    def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
+        """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
+        if it was not claimed before (the table's seat revision moves on), False if it was,
+        None: no such seat with that token."""
+
+    def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
+        """Store when these (table, seat) people were last seen."""
+
+    def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float) -> bool:
+        """Give an unclaimed person's seat a new token (False: it is not free)."""
+
+    def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
+                        only_if: str | None, kind: str, text: str, now: float) -> bool:
+        """Set who plays a person's seat and log the event; ``only_if`` guards it
+        (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+
+    def expire_idle(self, before: float, limit: int) -> list[str]:
+        """Expire up to ``limit`` open tables with no move since ``before`` (the longest
+        idle first; an index finds them); their ids."""
+
+    def absent_seats(self, now: float, limit: int) -> list[tuple[str, str, int]]:
+        """(table, takeover level, seat) of up to ``limit`` people away longer than their
+        table allows (an index finds them)."""
+
+    def bots_waiting(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` tables where a bot has been to move since before ``before`` (or
+        whose seats changed then), the longest waiting first (an index finds them)."""
+
+    def not_waiting(self, table_id: str, version: int, seat_rev: int) -> None:
+        """No bot is to move at the table as of this version and seat revision."""
+
+    def move_records(self, table_id: str) -> list[MoveRecord]:
+        """The whole stored log of a table, oldest first."""
+
+    def lobby_ids(self, limit: int) -> list[str]:
+        """Listed open tables with a free person's seat, newest first."""
+
+    def open_ids(self) -> list[str]:
+        """Every open table."""
+
+    def listen(self, stop: threading.Event, heard: Callable[[str], None]) -> None:
+        """Call ``heard(table_id)`` for every change another worker commits, until ``stop``
+        (returns at once where there are no other workers to hear)."""
