@@ -39,6 +39,8 @@ EXTRAS: dict[str, Extra] = {
     "openspiel": Extra("the OpenSpiel adapter (bigtop.interop.openspiel)", ("pyspiel",)),
     "pettingzoo": Extra("the PettingZoo adapter (bigtop.interop.pettingzoo)",
                         ("pettingzoo", "gymnasium")),
+    "train": Extra("bigtop train's plot of the learning curve (numpy is the core's)",
+                   ("matplotlib",)),
 }
 
 
