@@ -51,13 +51,14 @@ tables = Table(
     Column("bot_seconds", Float, nullable=True),
     Column("idle_bucket", Integer, nullable=True),
     Index("ix_tables_status", "status"),
-    Index("ix_tables_idle", "status", "idle_bucket"),
+    Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
 )
 """``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
 over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:
-``updated_at`` in 64ths of ``Limits.idle_table_seconds``, indexed with the status, so idle
-tables are found by an index that changes once a bucket rather than with every move."""
+``updated_at`` in 64ths of ``Limits.idle_table_seconds`` (NULL once the table ended),
+indexed, so idle tables are found by an index that changes once a bucket rather than with
+every move."""
 
 seats = Table(
     "seats", metadata,

@@ -120,7 +120,9 @@ _AWAY_AT: Any = bindparam("at", type_=seats.c.away_at.type) + (select(tables.c.t
 """A seat's ``away_at`` when its person was seen at ``at``: NULL at a table without a
 takeover time (NULL plus a number is NULL)."""
 _SQLITE_INSERT_SNAPSHOT = "INSERT INTO snapshots (table_id, idx, position) VALUES (?, ?, ?)"
-_SQLITE_GAME_OVER = "UPDATE seats SET away_at = NULL WHERE table_id = ?"
+_SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
+                     "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
+                     "WHERE id = ?")
 
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
@@ -164,7 +166,7 @@ class SqlStorage:
             conn.execute(insert(tables).values(
                 **{k: getattr(meta, k) for k in _META_FIELDS}, result=result,
                 bot_waiting_since=meta.created_at if bot_waiting else None,
-                idle_bucket=idle_bucket))
+                idle_bucket=idle_bucket if meta.status == PLAYING else None))
             away = meta.takeover_after if meta.status == PLAYING else None
             conn.execute(insert(seats), [
                 {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_FIELDS},
@@ -277,9 +279,11 @@ class SqlStorage:
                 if snapshot is not None:
                     conn.execute(insert(snapshots).values(table_id=table_id, idx=new_version,
                                                           position=snapshot))
-                if status != PLAYING:  # nobody is taken over at a table that ended
+                if status != PLAYING:  # a table that ended is due for nothing
                     conn.execute(update(seats).where(seats.c.table_id == table_id)
                                  .values(away_at=None))
+                    conn.execute(update(tables).where(tables.c.id == table_id)
+                                 .values(idle_bucket=None, bot_waiting_since=None))
                 self._notify(conn, table_id)
                 conn.commit()
                 return True
@@ -307,7 +311,8 @@ class SqlStorage:
                     if guarded and snapshot is not None:
                         cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
                     if guarded and ended is not None:
-                        cur.execute(_SQLITE_GAME_OVER, (ended,))
+                        for statement in _SQLITE_GAME_OVER:
+                            cur.execute(statement, (ended,))
                     cur.execute("COMMIT" if guarded else "ROLLBACK")
                 except BaseException:
                     if driver.in_transaction:
@@ -394,8 +399,8 @@ class SqlStorage:
         # gets its own and is not read again.
         with self.engine.connect() as conn:
             rows = conn.execute(select(tables.c.id, tables.c.updated_at).where(
-                tables.c.status == PLAYING,
-                tables.c.idle_bucket < int(before // bucket_seconds))
+                tables.c.idle_bucket < int(before // bucket_seconds),
+                tables.c.status == PLAYING)
                 .order_by(tables.c.idle_bucket).limit(limit)).all()
         stale = [(t, u) for t, u in rows if u >= before]
         if stale:
@@ -411,7 +416,7 @@ class SqlStorage:
                     tables.c.id == table_id, tables.c.status == PLAYING,
                     tables.c.updated_at < before)
                     .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1,
-                            bot_waiting_since=None)).rowcount
+                            bot_waiting_since=None, idle_bucket=None)).rowcount
                 if n:
                     conn.execute(update(seats).where(seats.c.table_id == table_id)
                                  .values(away_at=None))
