@@ -97,7 +97,7 @@ def test_a_bot_moves_whatever_the_length_of_the_game() -> None:
     seat = state.current_player()
     data = bot_input(state, seat, 5)
     assert "history" not in data
-    action = state.game.action_from_json(think(data, "easy", seat, 5))
+    action = state.game.action_from_json(think(data, "easy", seat, 5, 10.0))
     assert action in state.legal_actions()
 
 

@@ -139,6 +139,9 @@ class TableMaster:
         self.settings = settings
         self.limits = settings.limits
         self._cache: OrderedDict[str, Loaded] = OrderedDict()  # least recently used first
+        # Idle tables are found by the bucket of their last move (a 64th of the idle time):
+        # its index entry changes once a bucket, not with every move.
+        self._bucket_seconds = self.limits.idle_table_seconds / 64
         self._lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------
@@ -197,11 +200,15 @@ class TableMaster:
                                   in enumerate(opening)],
                 result=state.result() if terminal else None,
                 bot_waiting=to_move >= 0 and seat_list[to_move].kind == BOT,
+                idle_bucket=self._idle_bucket(now),
                 max_open=self.limits.max_open_tables)
         except Full as e:
             raise errors.Unavailable(
                 f"the server has {e.open_tables} open tables, its limit; try later") from None
         return Created(table_id, tokens)
+
+    def _idle_bucket(self, t: float) -> int:
+        return int(t // self._bucket_seconds)
 
     # -- loading --------------------------------------------------------------------------
     def cached(self, table_id: str) -> Loaded | None:
@@ -337,7 +344,8 @@ class TableMaster:
         now = _now()
         batch = self.settings.sweep_batch
         absent = self.storage.absent_seats(now, batch)
-        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds, batch)
+        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds,
+                                           self._bucket_seconds, batch)
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "
@@ -478,8 +486,11 @@ class TableMaster:
         every = self.settings.snapshot_every
         snapshot = work.to_json(with_history=False) if end // every > start // every else None
         to_move = work.current_player()
-        bot_waiting = status == PLAYING and to_move >= 0 and (
+        bot_next = status == PLAYING and to_move >= 0 and (
             loaded.seats[to_move].bot_level is not None)
+        # Left as it is between people's moves (the hot path); a bot's turn set or cleared.
+        bot_waiting = None if bot is None and not bot_next else bot_next
+        bucket = self._idle_bucket(now)
         records = [MoveRecord(start + i, p, a, line, bot if i == 0 else None)
                    for i, (p, a, line) in enumerate(rows)]
         seat = rows[0][0]
@@ -491,7 +502,9 @@ class TableMaster:
             stored = self.storage.append_moves(
                 table_id, guard, records, status=status,
                 result=work.result() if terminal else None, now=now,
-                bot_waiting=bot_waiting, snapshot=snapshot)
+                bot_waiting=bot_waiting, snapshot=snapshot,
+                idle_bucket=None if bucket == self._idle_bucket(loaded.meta.updated_at)
+                else bucket)
         except TurnTaken:
             # Another request stored a move for this version first.
             raise errors.StaleVersion(self.load(table_id).version, start) from None

@@ -49,12 +49,16 @@ tables = Table(
     Column("result", JSON, nullable=True),
     Column("bot_waiting_since", Float, nullable=True),
     Column("bot_seconds", Float, nullable=True),
+    Column("idle_bucket", Integer, nullable=True),
     Index("ix_tables_status", "status"),
-    Index("ix_tables_status_updated", "status", "updated_at"),
+    Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
 )
 """``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
-over); the sweep finds a bot turn nobody took through its index alone."""
+over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:
+``updated_at`` in 64ths of ``Limits.idle_table_seconds`` (NULL once the table ended),
+indexed, so idle tables are found by an index that changes once a bucket rather than with
+every move."""
 
 seats = Table(
     "seats", metadata,

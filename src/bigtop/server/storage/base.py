@@ -72,7 +72,8 @@ class Storage(Protocol):
     ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
-                     *, result: Any, bot_waiting: bool, max_open: int) -> None:
+                     *, result: Any, bot_waiting: bool, idle_bucket: int,
+                     max_open: int) -> None:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
         already (nothing stored)."""
@@ -85,12 +86,14 @@ class Storage(Protocol):
         """The latest snapshot (move index, position JSON) at or before move ``idx``."""
 
     def append_moves(self, table_id: str, guard: Guard, moves: Sequence[MoveRecord], *,
-                     status: str, result: Any, now: float, bot_waiting: bool = False,
-                     snapshot: Any = None) -> bool:
+                     status: str, result: Any, now: float, bot_waiting: bool | None = None,
+                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
         """Store the moves (a player's and the chance outcomes after it) and the table's
         new version, only if ``guard`` holds (False: nothing stored); :class:`TurnTaken`
-        when the first index is stored already. ``bot_waiting``: a bot is to move next;
-        ``snapshot``: the position after these moves, kept for replays and rebuilds."""
+        when the first index is stored already. ``bot_waiting``: whether a bot is to move
+        next (None: unchanged); ``idle_bucket``: the table's new ``updated_at`` bucket
+        (None: unchanged); ``snapshot``: the position after these moves, kept for replays
+        and rebuilds."""
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
@@ -108,9 +111,10 @@ class Storage(Protocol):
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
 
-    def expire_idle(self, before: float, limit: int) -> list[str]:
-        """Expire up to ``limit`` open tables with no move since ``before`` (the longest
-        idle first; an index finds them); their ids."""
+    def expire_idle(self, before: float, bucket_seconds: float, limit: int) -> list[str]:
+        """Expire up to ``limit`` open tables with no move since ``before``, found by their
+        ``idle_bucket`` (``updated_at // bucket_seconds``, indexed): a table expires at most
+        one bucket late. Their ids."""
 
     def absent_seats(self, now: float, limit: int) -> list[tuple[str, str, int]]:
         """(table, takeover level, seat) of up to ``limit`` people away longer than their

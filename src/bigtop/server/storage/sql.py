@@ -74,21 +74,30 @@ _BOT_MOVES = exists().where(*_SEAT, or_(
 """A bot of this level still plays the seat."""
 
 
-def _store_version(holder: Any) -> Any:
+def _store_version(bot: bool, waiting: bool, bucket: bool) -> Any:
+    values: dict[str, Any] = {
+        "version": bindparam("new_version"), "updated_at": bindparam("now"),
+        "status": bindparam("new_status"),
+        "result": bindparam("new_result", type_=tables.c.result.type)}
+    # Indexed columns are set only when they change (most moves change neither): an index
+    # entry rewritten on every move cost a fifth of a move's CPU on SQLite (measured).
+    if waiting:
+        values["bot_waiting_since"] = bindparam("waiting",
+                                                type_=tables.c.bot_waiting_since.type)
+    if bucket:
+        values["idle_bucket"] = bindparam("bucket", type_=tables.c.idle_bucket.type)
     return update(tables).where(
         tables.c.id == bindparam("table_id"), tables.c.version == bindparam("old_version"),
         tables.c.seat_rev == bindparam("old_seat_rev"), tables.c.status == PLAYING,
-        holder).values(
-        version=bindparam("new_version"), updated_at=bindparam("now"),
-        status=bindparam("new_status"),
-        result=bindparam("new_result", type_=tables.c.result.type),
-        bot_waiting_since=bindparam("waiting", type_=tables.c.bot_waiting_since.type))
+        _BOT_MOVES if bot else _HOLDER_MOVES).values(**values)
 
 
-_STORE_VERSION = {False: _store_version(_HOLDER_MOVES), True: _store_version(_BOT_MOVES)}
-"""The table's new version after a move (keyed by: a bot moves), only if its row is still
-as the move was checked against (version, seats, status) and the mover still plays the
-seat."""
+_VARIANTS = [(bot, waiting, bucket) for bot in (False, True) for waiting in (False, True)
+             for bucket in (False, True)]
+_STORE_VERSION = {v: _store_version(*v) for v in _VARIANTS}
+"""The table's new version after a move (keyed by: a bot moves, ``bot_waiting_since`` and
+``idle_bucket`` change), only if its row is still as the move was checked against
+(version, seats, status) and the mover still plays the seat."""
 
 # The same two statements for SQLite's own driver (sqlite3), in the order of ``_store_sqlite``'s
 # parameters: a move is the server's hottest write, and SQLAlchemy's execution layer (its
@@ -97,21 +106,23 @@ seat."""
 # read back through SQLAlchemy (every table rebuilt from its log in the storage tests).
 _SQLITE_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by_bot, "
                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-_SQLITE_STORE_VERSION = {bot: (
-    "UPDATE tables SET version = ?, updated_at = ?, status = ?, result = ?, "
-    "bot_waiting_since = ? WHERE id = ? AND "
-    f"version = ? AND seat_rev = ? AND status = '{PLAYING}' AND EXISTS (SELECT 1 FROM seats "
-    "WHERE table_id = tables.id AND seat = ? AND " + holder + ")")
-    for bot, holder in [
-        (False, f"kind = '{HUMAN}' AND bot_playing IS NULL AND token_hash = ?"),
-        (True, f"((kind = '{BOT}' AND level = ?) OR bot_playing = ?)")]}
+_SQLITE_HOLDER = {False: f"kind = '{HUMAN}' AND bot_playing IS NULL AND token_hash = ?",
+                  True: f"((kind = '{BOT}' AND level = ?) OR bot_playing = ?)"}
+_SQLITE_STORE_VERSION = {(bot, waiting, bucket): (
+    "UPDATE tables SET version = ?, updated_at = ?, status = ?, result = ?"
+    + (", bot_waiting_since = ?" if waiting else "") + (", idle_bucket = ?" if bucket else "")
+    + f" WHERE id = ? AND version = ? AND seat_rev = ? AND status = '{PLAYING}' AND EXISTS "
+    "(SELECT 1 FROM seats WHERE table_id = tables.id AND seat = ? AND "
+    + _SQLITE_HOLDER[bot] + ")") for bot, waiting, bucket in _VARIANTS}
 
 _AWAY_AT: Any = bindparam("at", type_=seats.c.away_at.type) + (select(tables.c.takeover_after)
                               .where(tables.c.id == seats.c.table_id).scalar_subquery())
 """A seat's ``away_at`` when its person was seen at ``at``: NULL at a table without a
 takeover time (NULL plus a number is NULL)."""
 _SQLITE_INSERT_SNAPSHOT = "INSERT INTO snapshots (table_id, idx, position) VALUES (?, ?, ?)"
-_SQLITE_GAME_OVER = "UPDATE seats SET away_at = NULL WHERE table_id = ?"
+_SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
+                     "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
+                     "WHERE id = ?")
 
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
@@ -146,7 +157,7 @@ class SqlStorage:
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
                      opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
-                     max_open: int) -> None:
+                     idle_bucket: int, max_open: int) -> None:
         with self._write() as conn:
             open_tables = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.status == PLAYING)).scalar_one()
@@ -154,7 +165,8 @@ class SqlStorage:
                 raise Full(open_tables)
             conn.execute(insert(tables).values(
                 **{k: getattr(meta, k) for k in _META_FIELDS}, result=result,
-                bot_waiting_since=meta.created_at if bot_waiting else None))
+                bot_waiting_since=meta.created_at if bot_waiting else None,
+                idle_bucket=idle_bucket if meta.status == PLAYING else None))
             away = meta.takeover_after if meta.status == PLAYING else None
             conn.execute(insert(seats), [
                 {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_FIELDS},
@@ -233,17 +245,20 @@ class SqlStorage:
 
     # -- moving ---------------------------------------------------------------------------
     def append_moves(self, table_id: str, guard: Guard, moves_: Sequence[MoveRecord], *,
-                     status: str, result: Any, now: float, bot_waiting: bool = False,
-                     snapshot: Any = None) -> bool:
+                     status: str, result: Any, now: float, bot_waiting: bool | None = None,
+                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
         new_version = guard.version + len(moves_)
         waiting = now if bot_waiting else None
+        variant = (guard.bot is not None, bot_waiting is not None, idle_bucket is not None)
         try:
             if self._sqlite:
                 return self._store_sqlite(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
-                    guard.bot is not None,
-                    (new_version, now, status, json.dumps(result), waiting, table_id,
+                    variant,
+                    (new_version, now, status, json.dumps(result),
+                     *((waiting,) if variant[1] else ()),
+                     *((idle_bucket,) if variant[2] else ()), table_id,
                      guard.version, guard.seat_rev, guard.seat,
                      *((guard.token_hash,) if guard.bot is None else (guard.bot, guard.bot))),
                     None if snapshot is None else (table_id, new_version, json.dumps(snapshot)),
@@ -252,28 +267,30 @@ class SqlStorage:
                 conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
                      "text": m.text, "by_bot": m.by_bot, "created_at": now} for m in moves_])
-                guarded = conn.execute(_STORE_VERSION[guard.bot is not None], {
+                guarded = conn.execute(_STORE_VERSION[variant], {
                     "table_id": table_id, "old_version": guard.version,
                     "old_seat_rev": guard.seat_rev, "new_version": new_version, "now": now,
                     "new_status": status, "new_result": result, "seat": guard.seat,
                     "token_hash": guard.token_hash, "bot": guard.bot,
-                    "waiting": waiting}).rowcount
+                    "waiting": waiting, "bucket": idle_bucket}).rowcount
                 if guarded != 1:
                     conn.rollback()
                     return False
                 if snapshot is not None:
                     conn.execute(insert(snapshots).values(table_id=table_id, idx=new_version,
                                                           position=snapshot))
-                if status != PLAYING:  # nobody is taken over at a table that ended
+                if status != PLAYING:  # a table that ended is due for nothing
                     conn.execute(update(seats).where(seats.c.table_id == table_id)
                                  .values(away_at=None))
+                    conn.execute(update(tables).where(tables.c.id == table_id)
+                                 .values(idle_bucket=None, bot_waiting_since=None))
                 self._notify(conn, table_id)
                 conn.commit()
                 return True
         except (IntegrityError, sqlite3.IntegrityError):
             raise TurnTaken(table_id) from None
 
-    def _store_sqlite(self, move_rows: list[tuple[Any, ...]], bot: bool,
+    def _store_sqlite(self, move_rows: list[tuple[Any, ...]], variant: tuple[bool, bool, bool],
                       version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
                       ended: str | None) -> bool:
         """:meth:`append_moves`'s transaction on SQLite, through its own driver: the move
@@ -289,12 +306,13 @@ class SqlStorage:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
                     cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
-                    cur.execute(_SQLITE_STORE_VERSION[bot], version)
+                    cur.execute(_SQLITE_STORE_VERSION[variant], version)
                     guarded = cur.rowcount == 1
                     if guarded and snapshot is not None:
                         cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
                     if guarded and ended is not None:
-                        cur.execute(_SQLITE_GAME_OVER, (ended,))
+                        for statement in _SQLITE_GAME_OVER:
+                            cur.execute(statement, (ended,))
                     cur.execute("COMMIT" if guarded else "ROLLBACK")
                 except BaseException:
                     if driver.in_transaction:
@@ -375,19 +393,30 @@ class SqlStorage:
             return True
 
     # -- periodic -------------------------------------------------------------------------
-    def expire_idle(self, before: float, limit: int) -> list[str]:
+    def expire_idle(self, before: float, bucket_seconds: float, limit: int) -> list[str]:
+        # Through the index on (status, idle_bucket): only tables idle since an older bucket
+        # than ``before``'s are read; one whose bucket is stale (set before migration 0005)
+        # gets its own and is not read again.
         with self.engine.connect() as conn:
-            idle = [r[0] for r in conn.execute(select(tables.c.id).where(
-                tables.c.status == PLAYING, tables.c.updated_at < before)
-                .order_by(tables.c.updated_at).limit(limit))]
+            rows = conn.execute(select(tables.c.id, tables.c.updated_at).where(
+                tables.c.idle_bucket < int(before // bucket_seconds),
+                tables.c.status == PLAYING)
+                .order_by(tables.c.idle_bucket).limit(limit)).all()
+        stale = [(t, u) for t, u in rows if u >= before]
+        if stale:
+            with self._write() as conn:
+                conn.execute(update(tables).where(tables.c.id == bindparam("t"))
+                             .values(idle_bucket=bindparam("b")),
+                             [{"t": t, "b": int(u // bucket_seconds)} for t, u in stale])
+                conn.commit()
         changed = []
-        for table_id in idle:
+        for table_id in [t for t, u in rows if u < before]:
             with self._write() as conn:
                 n = conn.execute(update(tables).where(
                     tables.c.id == table_id, tables.c.status == PLAYING,
                     tables.c.updated_at < before)
                     .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1,
-                            bot_waiting_since=None)).rowcount
+                            bot_waiting_since=None, idle_bucket=None)).rowcount
                 if n:
                     conn.execute(update(seats).where(seats.c.table_id == table_id)
                                  .values(away_at=None))
