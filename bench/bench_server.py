@@ -135,8 +135,10 @@ class Mover:
 
 async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
                  think: Callable[[], float]) -> None:
-    url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws?token={table.tokens[seat]}"
-    async with websockets.connect(url, max_size=2**22, open_timeout=600) as ws:
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws"
+    auth = {"authorization": f"Bearer {table.tokens[seat]}"}
+    async with websockets.connect(url, max_size=2**22, open_timeout=600,
+                                  additional_headers=auth) as ws:
         await clock.connected()
         deadline = clock.deadline
         first = True
@@ -250,6 +252,11 @@ def main() -> None:
                    help="seconds played before moves count (default: the longest think)")
     p.add_argument("--moves", choices=("ws", "http"), default="ws",
                    help="send moves over the WebSocket (default) or as HTTP POSTs")
+    p.add_argument("--http", nargs="+", choices=("bounded", "httptools", "h11"),
+                   default=["bounded"],
+                   help="the servers' HTTP protocol: bounded (bigtop serve's: httptools with "
+                        "head, time and connection limits), or uvicorn's own without them; "
+                        "several: run each in turn, and print the ratios to the first")
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     p.add_argument("--workers", type=int, default=None,
                    help="server processes (default: 1 on SQLite, 2 on PostgreSQL)")
@@ -262,12 +269,15 @@ def main() -> None:
     def think() -> float:
         return low if high == low else rng.uniform(low, high)
 
+    results: dict[int, dict[str, Any]] = {}
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         cluster = stack.enter_context(throwaway_cluster()) if args.db == "postgresql" else None
-        for n in args.tables:
-            db = new_database(cluster) if cluster else f"sqlite:///{tmp}/bench-{n}.sqlite3"
-            servers = [Server(db, tmp / f"server-{n}-{w}.log", "--moves-per-second", "1000")
+        for n, http in ((n, h) for n in args.tables for h in args.http):
+            db = new_database(cluster) if cluster else \
+                f"sqlite:///{tmp}/bench-{n}-{http}.sqlite3"
+            servers = [Server(db, tmp / f"server-{n}-{w}.log", "--moves-per-second", "1000",
+                              "--http", http)
                        for w in range(workers)]
             for s in servers:
                 s.start(timeout=120)
@@ -280,7 +290,15 @@ def main() -> None:
                 for s in servers:
                     s.stop()
             out.update(think_s=[low, high] if high != low else low, moves_over=args.moves,
-                       db=args.db, workers=workers, load_average=round(os.getloadavg()[0], 1))
+                       db=args.db, workers=workers, http=http,
+                       load_average=round(os.getloadavg()[0], 1))
+            if http != args.http[0]:  # beside the first protocol's run at this size
+                ref = results[n]
+                out["ratio_to_" + args.http[0]] = {
+                    k: round(out[k] / ref[k], 3) if ref.get(k) else None
+                    for k in ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")}
+            else:
+                results[n] = out
             print(json.dumps(out), flush=True)
 
 

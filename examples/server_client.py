@@ -21,8 +21,10 @@ async def play(base: str) -> dict[str, object]:
             "game": "scout", "players": 2, "seed": 1,
             "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})).json()
     table, token = made["table"], made["seats"][0]["token"]
-    url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws?token={token}"
-    async with websockets.connect(url) as ws:
+    url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
+    # The token in a header, never in the URL (the server refuses ?token=).
+    headers = {"authorization": f"Bearer {token}"}
+    async with websockets.connect(url, additional_headers=headers) as ws:
         while True:
             msg = json.loads(await ws.recv())
             if msg["type"] != "view":

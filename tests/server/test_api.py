@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from bigtop.agents.levels import ABOUT, ALIASES, BOT_NAMES
 from bigtop.core.registry import game_names, new_state
@@ -122,7 +125,7 @@ def test_view_as_seat_and_as_spectator(client: TestClient) -> None:
     # the log does ("P0 turns their hand upside down").
     assert all(e["text"].startswith("You ") and "P0" not in e["text"]
                for e in mine["legal_actions"]), mine["legal_actions"]
-    theirs = client.get(f"/api/tables/{t}?token={tok1}").json()
+    theirs = client.get(f"/api/tables/{t}", headers=auth(tok1)).json()
     assert theirs["seat"] == 1 and theirs["legal_actions"] == []
     public = client.get(f"/api/tables/{t}").json()
     assert public["seat"] is None and public["legal_actions"] == []
@@ -318,13 +321,14 @@ def test_lobby_join_and_private_tables(client: TestClient) -> None:
 def test_picture_of_a_seat_view(client: TestClient) -> None:
     made = create(client, game="tricky-landing", players=3)
     t, tok = made["table"], made["seats"][0]["token"]
-    r = client.get(f"/api/tables/{t}/picture.svg?token={tok}")
+    r = client.get(f"/api/tables/{t}/picture.svg", headers=auth(tok))
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.startswith("<svg")
     assert client.get(f"/api/tables/{t}", headers=auth(tok)).json()["picture"] == (
         f"/api/tables/{t}/picture.svg")
     assert client.get(f"/api/tables/{t}").json()["picture"] == f"/api/tables/{t}/picture.svg"
-    problem(client.get(f"/api/tables/{t}/picture.svg?token=bad"), 403, "wrong-token")
+    problem(client.get(f"/api/tables/{t}/picture.svg", headers=auth("bad")), 403,
+            "wrong-token")
     scout = create(client)  # every game draws its view now
     assert client.get(f"/api/tables/{scout['table']}",
                       headers=auth(scout["seats"][0]["token"])).json()["picture"] == (
@@ -341,7 +345,7 @@ def test_picture_of_a_seat_view(client: TestClient) -> None:
 def test_websocket_first_view_updates_moves_and_errors(client: TestClient) -> None:
     made = create(client)
     t, tok0, tok1 = made["table"], made["seats"][0]["token"], made["seats"][1]["token"]
-    with client.websocket_connect(f"/api/tables/{t}/ws?token={tok0}") as ws0, \
+    with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth(tok0)) as ws0, \
             client.websocket_connect(f"/api/tables/{t}/ws") as spectator:
         first = ws0.receive_json()["view"]
         assert first["seat"] == 0 and first["version"] == 0 and first["legal_actions"]
@@ -366,11 +370,11 @@ def test_websocket_first_view_updates_moves_and_errors(client: TestClient) -> No
     r = client.post(f"/api/tables/{t}/moves", json={"version": 1, "index": 0},
                     headers=auth(tok0 if update["current_player"] == 0 else tok1))
     assert r.status_code == 200
-    with client.websocket_connect(f"/api/tables/{t}/ws?token={tok1}&since=1") as ws1:
+    with client.websocket_connect(f"/api/tables/{t}/ws?since=1", headers=auth(tok1)) as ws1:
         again = ws1.receive_json()["view"]
         assert again["version"] == 2 and [e["id"] for e in again["log"]] == ["m1"]
         assert again["log_since"] == 1
-    with client.websocket_connect(f"/api/tables/{t}/ws?token=wrong") as bad:
+    with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth("wrong")) as bad:
         assert bad.receive_json()["problem"]["status"] == 403
     with client.websocket_connect("/api/tables/nope/ws") as bad:
         assert bad.receive_json()["problem"]["status"] == 404
@@ -381,9 +385,9 @@ def test_a_move_answer_is_the_view_the_movers_websocket_gets(client: TestClient)
     HTTP answer is exactly its WebSocket update; the other seat's is its own view."""
     made = create(client, seed=3)
     t, toks = made["table"], [s["token"] for s in made["seats"]]
-    with client.websocket_connect(f"/api/tables/{t}/ws?token={toks[0]}") as ws0:
+    with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth(toks[0])) as ws0:
         view = ws0.receive_json()["view"]
-        with client.websocket_connect(f"/api/tables/{t}/ws?token={toks[1]}") as ws1:
+        with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth(toks[1])) as ws1:
             ws1.receive_json()
             ws0.receive_json()  # seat 1 was claimed: a new view for seat 0 too
             for _ in range(4):
@@ -496,7 +500,7 @@ def test_json_beyond_the_core_limits_is_refused(client: TestClient) -> None:
         detail = problem(client.post(url, content=body, headers=headers), 400,
                          "bad-request")["detail"]
         assert message in detail, detail
-    with client.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+    with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth(tok)) as ws:
         ws.receive_json()
         ws.send_text('{"type": "move", "version": 0, "index": Infinity}')
         assert "Infinity" in ws.receive_json()["problem"]["detail"]
@@ -517,7 +521,68 @@ def test_a_present_player_is_not_taken_over(sqlite_url: str) -> None:
     with make_client(sqlite_url) as c:
         made = create(c, takeover_after=1.0, takeover_level="random")
         t, tok = made["table"], made["seats"][0]["token"]
-        with c.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+        with c.websocket_connect(f"/api/tables/{t}/ws", headers=auth(tok)) as ws:
             ws.receive_json()  # connected: present, though silent
             view = wait_for(c, t, lambda v: v["seats"][1]["bot_playing"] is not None)
             assert view["seats"][0]["bot_playing"] is None  # P1 never came; P0 is here
+
+
+def test_a_seat_token_never_travels_in_a_url(client: TestClient) -> None:
+    """``?token=`` is refused everywhere (400 ``token-in-url``, nothing changes); the token
+    goes in the Authorization header, or for a browser's WebSocket in a subprotocol."""
+    made = create(client)
+    t, tok = made["table"], made["seats"][0]["token"]
+    for path in (f"/api/tables/{t}", f"/api/tables/{t}/picture.svg",
+                 f"/api/tables/{t}/replay"):
+        detail = problem(client.get(f"{path}?token={tok}"), 400, "token-in-url")["detail"]
+        assert "Authorization: Bearer" in detail
+    problem(client.post(f"/api/tables/{t}/moves?token={tok}", json={"version": 0, "index": 0}),
+            400, "token-in-url")
+    assert client.get(f"/api/tables/{t}").json()["version"] == 0
+    with client.websocket_connect(f"/api/tables/{t}/ws?token={tok}") as ws:
+        assert ws.receive_json()["problem"]["type"] == "/problems/token-in-url"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    # A browser offers "bigtop" and "bigtop.token.TOKEN"; the server answers "bigtop" only.
+    with client.websocket_connect(f"/api/tables/{t}/ws",
+                                  subprotocols=["bigtop", f"bigtop.token.{tok}"]) as ws:
+        assert ws.accepted_subprotocol == "bigtop"
+        assert ws.receive_json()["view"]["seat"] == 0
+    with client.websocket_connect(f"/api/tables/{t}/ws", subprotocols=["bigtop"]) as ws:
+        assert ws.accepted_subprotocol == "bigtop"
+        assert ws.receive_json()["view"]["seat"] is None  # no token: a spectator
+    with client.websocket_connect(f"/api/tables/{t}/ws", headers=auth(tok)) as ws:
+        assert ws.receive_json()["view"]["seat"] == 0
+    with client.websocket_connect(f"/api/tables/{t}/ws",
+                                  subprotocols=["bigtop", "bigtop.token.wrong"]) as ws:
+        assert ws.receive_json()["problem"]["status"] == 403
+
+
+def test_the_picture_of_a_wide_so_ein_zirkus_board(client: TestClient) -> None:
+    """Boards up to 26 columns are legal; the picture drew only columns A..J (500 past)."""
+    board = {"name": "wide", "columns": 26, "rows": 3, "start": ["A1", "M1", "Z1"],
+             "holes": {"K2": 1, "Y3": 6}}
+    made = create(client, game="so-ein-zirkus", players=2,
+                  options={"board": json.dumps(board)})
+    r = client.get(f"/api/tables/{made['table']}/picture.svg",
+                   headers=auth(made["seats"][0]["token"]))
+    assert r.status_code == 200, r.text
+    assert 'data-field="Z3"' in r.text and 'data-field="Y3" data-points="6"' in r.text
+
+
+def test_live_connections_per_client_address(sqlite_url: str) -> None:
+    with make_client(sqlite_url, limits=Limits(max_sockets_per_client=2)) as c:
+        t = create(c)["table"]
+        other = create(c)["table"]
+        with c.websocket_connect(f"/api/tables/{t}/ws") as a, \
+                c.websocket_connect(f"/api/tables/{other}/ws") as b:
+            a.receive_json(), b.receive_json()
+            with c.websocket_connect(f"/api/tables/{t}/ws") as refused:
+                assert refused.receive_json()["problem"]["status"] == 429
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    refused.receive_json()
+                assert closed.value.code == 4429
+        # Closed sockets give their places back.
+        with c.websocket_connect(f"/api/tables/{t}/ws") as again:
+            assert again.receive_json()["type"] == "view"

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from tests.core.test_fuzz import fuzz
 from tests.server.conftest import make_client
+from tests.server.test_api import auth
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
@@ -144,7 +145,7 @@ def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
         app: tuple[TestClient, str, str]) -> None:
     c, table, token = app
     before = table_record(c, table)
-    with c.websocket_connect(f"/api/tables/{table}/ws?token={token}") as ws:
+    with c.websocket_connect(f"/api/tables/{table}/ws", headers=auth(token)) as ws:
         assert ws.receive_json()["type"] == "view"
 
         @fuzz
@@ -172,7 +173,7 @@ def test_a_binary_websocket_frame_is_read_like_text(app: tuple[TestClient, str, 
     """Regression: a binary frame made ``receive_text`` raise KeyError('text'), which closed
     the connection with no error message."""
     c, table, token = app
-    with c.websocket_connect(f"/api/tables/{table}/ws?token={token}") as ws:
+    with c.websocket_connect(f"/api/tables/{table}/ws", headers=auth(token)) as ws:
         assert ws.receive_json()["type"] == "view"
         ws.send_bytes(b'{"type": "ping"}')
         assert ws.receive_json() == {"type": "pong"}

@@ -7,16 +7,24 @@ import errno
 import os
 import socket
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
 
+if TYPE_CHECKING:
+    from bigtop.server.settings import Limits
+
 EVENT_LOOP = "uvloop" if sys.platform != "win32" else "asyncio"
 """uvicorn's event loop, named (not "auto", which would quietly fall back to asyncio's, a
 tenth more CPU per move): uvloop, a dependency wherever it exists."""
+
+
+HTTP_PROTOCOL = "bigtop.server.protocol:BoundedHttp"
+"""uvicorn's httptools protocol with a bounded request head, a request timeout and a
+connection cap (server/protocol.py; the numbers are in server/settings.py)."""
 
 
 def port_is_free(host: str, port: int) -> None:
@@ -30,6 +38,40 @@ def port_is_free(host: str, port: int) -> None:
             raise BigtopError(f"port {port} on {host} is in use (another bigtop serve?): stop "
                               f"it, or choose another port: --port {port + 1} (make PORT="
                               f"{port + 1} run)") from None
+
+
+def limit_overrides(pairs: list[str]) -> Limits:
+    """The default :class:`Limits` with ``NAME=NUMBER`` pairs applied (checked: a known
+    name, a finite number above 0, a whole number where the limit is one).
+
+    >>> limit_overrides(["max_connections=5", "request_timeout_seconds=0.5"]).max_connections
+    5
+    >>> limit_overrides(["max_conections=5"])
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: --limit: no limit 'max_conections' (see docs/server.md)
+    """
+    from bigtop.server.settings import Limits
+
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, raw = pair.partition("=")
+        name = name.strip()
+        if not hasattr(defaults, name) or name.startswith("_"):
+            raise BigtopError(f"--limit: no limit {name!r} (see docs/server.md)")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise BigtopError(f"--limit {name}: {raw!r} is not a number") from None
+        seconds_or_rate(f"--limit {name}", value, zero=False)
+        if isinstance(getattr(defaults, name), int):
+            if value != int(value):
+                raise BigtopError(f"--limit {name} must be a whole number, got {raw}")
+            changes[name] = int(value)
+        else:
+            changes[name] = value
+    return dataclasses.replace(defaults, **changes)
 
 
 @app.command()
@@ -49,12 +91,23 @@ def serve(
     moves_per_second: Annotated[float | None, typer.Option(
         "--moves-per-second", help="Moves a second per seat (default: see docs/server.md).")
     ] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", help="Address or network (CIDR) of a reverse proxy whose "
+        "X-Forwarded-For/-Proto are believed; repeat for several (default: 127.0.0.1 and "
+        "::1; 'none': nobody).")] = None,
+    http: Annotated[str, typer.Option(
+        "--http", hidden=True, help="HTTP protocol: bounded (default), or uvicorn's own "
+        "httptools or h11 WITHOUT the head/time/connection limits (bench_server.py compares "
+        "them).")] = "bounded",
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="NAME=NUMBER: any limit of bigtop.server.settings.Limits, e.g. "
+        "--limit max_connections=5000 (docs/server.md lists them); repeatable.")] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
     import uvicorn
 
     from bigtop.server.db import make_engine, migrate, normalise_url
-    from bigtop.server.settings import ENV_SETTINGS, Limits, Settings, default_db_url
+    from bigtop.server.settings import ENV_SETTINGS, Settings, default_db_url
 
     try:
         url = db or default_db_url()
@@ -62,15 +115,21 @@ def serve(
         if not 0 < port < 65536:
             raise BigtopError(f"--port must be 1..65535, got {port}")
         port_is_free(host, port)
+        if http not in ("bounded", "httptools", "h11"):
+            raise BigtopError(f"--http must be bounded, httptools or h11, got {http!r}")
         if workers < 1 or bot_processes < 1:
             raise BigtopError("--workers and --bot-processes must be at least 1")
         seconds_or_rate("--bot-delay", bot_delay, zero=True)
-        limits = Limits()
+        limits = limit_overrides(limit or [])
         if moves_per_second is not None:
             seconds_or_rate("--moves-per-second", moves_per_second, zero=False)
             limits = dataclasses.replace(limits, moves_per_second=moves_per_second)
+        proxies: tuple[str, ...] = Settings.trusted_proxies
+        if trusted_proxy:
+            proxies = () if trusted_proxy == ["none"] else tuple(trusted_proxy)
         settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
-                            bot_delay_seconds=bot_delay, migrate_on_start=False)
+                            bot_delay_seconds=bot_delay, migrate_on_start=False,
+                            trusted_proxies=proxies)
         if workers > 1 and not settings.is_postgresql:
             raise BigtopError("--workers above 1 needs --db postgresql://… "
                               "(SQLite serves one process)")
@@ -85,6 +144,12 @@ def serve(
         return
     os.environ[ENV_SETTINGS] = settings.to_env()
     err.print(f"bigtop server on http://{host}:{port} (API docs at /docs), database {url}")
+    limits = settings.limits
+    # proxy_headers off: server/net.py alone reads X-Forwarded-* (from trusted proxies);
+    # the HTTP protocol is httptools' with the head, time and connection limits added.
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers, ws_max_size=settings.limits.max_ws_message_bytes,
-                log_level="warning", loop=EVENT_LOOP, http="httptools")
+                workers=workers, ws_max_size=limits.max_ws_message_bytes,
+                log_level="warning", loop=EVENT_LOOP,
+                http=HTTP_PROTOCOL if http == "bounded" else http,
+                proxy_headers=False, timeout_keep_alive=limits.keep_alive_seconds,
+                backlog=min(2048, limits.max_connections))

@@ -1,6 +1,7 @@
 """The FastAPI application: ``create_app(settings)``.
 
-JSON API under ``/api``, OpenAPI docs at ``/docs``, the web front end (if built) at ``/``.
+JSON API under ``/api``, OpenAPI docs at ``/docs`` (vendored Swagger UI), the web front end
+(if built) at ``/``. Every response carries the security headers of server/headers.py.
 On start the database is migrated (created fresh, or upgraded) and the worker's runtime
 (bot pool, sweeper, PostgreSQL listener) starts; on stop it ends.
 
@@ -21,7 +22,8 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -30,7 +32,9 @@ from bigtop.core.errors import BigtopError, InputLimitError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
+from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
 from bigtop.server.master import TableMaster
+from bigtop.server.net import ClientCount, RealClient
 from bigtop.server.routers import games, lobby, records, tables, ws
 from bigtop.server.runtime import Runtime
 from bigtop.server.settings import Settings
@@ -135,7 +139,10 @@ def create_app(settings: Settings) -> FastAPI:
             await runtime.stop()
             engine.dispose()
 
+    # FastAPI's own /docs and /redoc pages load their scripts from a CDN with an inline
+    # script: ours below serves the vendored Swagger UI instead.
     app = FastAPI(title="bigtop server", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Tables, seats and live play of the bigtop games. "
                               "See docs/server.md.")
 
@@ -167,13 +174,23 @@ def create_app(settings: Settings) -> FastAPI:
     for module in (games, lobby, tables, records, ws):
         app.include_router(module.router)
 
+    if settings.api_docs:
+        @app.get("/docs", include_in_schema=False)
+        async def _docs() -> HTMLResponse:
+            return HTMLResponse(DOCS_PAGE)
+
+        app.mount("/docs/assets", StaticFiles(directory=SWAGGER), name="api-docs")
+
     static = Path(settings.static_dir) if settings.static_dir else STATIC
     if (static / "index.html").exists():
-        from fastapi.staticfiles import StaticFiles
-
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
 
+    app.state.settings = settings
+    app.state.sockets = ClientCount(settings.limits.max_sockets_per_client)
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
+    app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)
+    # Outermost (added last): everything below sees the real client address and scheme.
+    app.add_middleware(RealClient, trusted_proxies=settings.trusted_proxies)
     return app
 
 

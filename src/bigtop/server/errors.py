@@ -37,6 +37,10 @@ class BadRequest(Problem):
     status, slug, title = 400, "bad-request", "Bad request"
 
 
+class TokenInUrl(BadRequest):
+    slug = "token-in-url"
+
+
 class Unauthorized(Problem):
     status, slug, title = 401, "seat-token-required", "A seat token is required"
 

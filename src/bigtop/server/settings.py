@@ -56,8 +56,29 @@ class Limits:
     """Most tables one lobby answer lists (newest first)."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    max_sockets_per_client: int = 32
+    """WebSocket connections one client address (server/net.py) holds at once in one
+    worker, over all tables; one more is refused (error message, close 4429)."""
+    max_header_bytes: int = 16 * 1024
+    """Largest request head (request line and headers); more is answered 431 and the
+    connection closed, as soon as that many bytes came (server/protocol.py)."""
+    request_timeout_seconds: float = 15.0
+    """A request must arrive whole (head and body) within this time from its first byte,
+    and a new connection must start one within it: else 408 (or a plain close) — a
+    half-sent request never holds a socket longer."""
+    keep_alive_seconds: int = 5
+    """An idle connection between two requests is closed after this long (uvicorn's
+    keep-alive timeout)."""
+    max_connections: int = 1000
+    """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
+    once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
+    ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
 
     def __post_init__(self) -> None:
+        for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
+                     "max_connections"):
+            if not getattr(self, name) > 0:
+                raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
@@ -95,6 +116,26 @@ class Settings:
     migrate_on_start: bool = True
     """Migrate the database when the app starts (`bigtop serve` migrates once itself,
     before its workers start)."""
+    api_docs: bool = True
+    """Serve the interactive API docs at /docs: Swagger UI vendored in the package
+    (web/static/vendor/swagger-ui), nothing from another host. False: only the schema at
+    /openapi.json."""
+    hsts_seconds: int = 365 * 24 * 3600
+    """``Strict-Transport-Security: max-age`` sent on responses to HTTPS requests (the
+    scheme as a trusted proxy reports it); 0: not sent."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses or networks (CIDR) of the reverse proxies in front of the server. Only a
+    peer in this list may name the client (the right-most ``X-Forwarded-For`` hop that is
+    not a proxy) and the scheme (``X-Forwarded-Proto: https``); from anyone else those
+    headers are ignored and the peer's own address is the client (server/net.py). The
+    default trusts only this machine (a proxy on the same host, as docs/deploy.md sets it
+    up); ``()`` trusts nobody."""
+
+    def __post_init__(self) -> None:
+        from bigtop.server.net import trusted_networks
+
+        object.__setattr__(self, "trusted_proxies", tuple(self.trusted_proxies))
+        trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
 
     @property
     def is_postgresql(self) -> bool:

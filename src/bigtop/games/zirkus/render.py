@@ -18,6 +18,7 @@ class="player" data-player data-colour>``.
 
 from __future__ import annotations
 
+from string import ascii_uppercase
 from typing import Any
 
 from bigtop.core.text import count
@@ -28,7 +29,8 @@ FACE_COLOURS = {**BALL_COLOURS, "black": "#1c1c1c", "white": "#fdfefe"}
 FIELD = 72.0
 _MARGIN = 20.0
 _TOP = 70.0
-_LETTERS = "ABCDEFGHIJ"
+_LETTERS = ascii_uppercase
+"""Column letters, as board.field_name names them (a board has up to 26 columns)."""
 
 
 def _field_xy(name: str, rows: int) -> tuple[float, float]:

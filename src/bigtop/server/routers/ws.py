@@ -1,5 +1,10 @@
 """WS /api/tables/{id}/ws: live views.
 
+The seat token comes in a header, never in the URL: ``Authorization: Bearer TOKEN`` (clients
+that can set headers), or, from a browser (which cannot), the subprotocol
+``bigtop.token.TOKEN`` offered beside ``bigtop`` (the server answers ``bigtop``, never the
+token). ``?token=`` is refused (error message, then close 4400). No token: a spectator.
+
 On connect the server sends ``{"type": "view", "view": …}`` (the log after ``?since=``, or
 all of it), then one such message whenever the table changes (its log holds only the new
 entries). A client may send ``{"type": "move", "version": v, "action"|"index"|"id": …}``
@@ -11,35 +16,71 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
+from bigtop.server.deps import bearer, refuse_token_in_url
+from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, Runtime
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 
+PROTOCOL = "bigtop"
+"""The subprotocol the server answers when a client offers it (a browser must offer one to
+carry its token there)."""
+TOKEN_PROTOCOL = "bigtop.token."
+"""Prefix of the offered subprotocol that carries a seat token."""
+
+
+def _token(ws: WebSocket, authorization: str | None) -> str | None:
+    """The seat token of the handshake: the Authorization header or a subprotocol."""
+    refuse_token_in_url(ws.query_params)
+    offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(TOKEN_PROTOCOL)]
+    if len(offered) > 1:
+        raise errors.BadRequest("at most one 'bigtop.token.' subprotocol")
+    in_protocol = offered[0][len(TOKEN_PROTOCOL):] if offered else None
+    token = bearer(authorization) or in_protocol or None
+    if token is not None and len(token) > 128:
+        raise errors.BadRequest("a seat token has at most 128 characters")
+    return token
+
 
 @router.websocket("/{table_id}/ws")
 async def live(
     ws: WebSocket, table_id: str,
-    token: Annotated[str | None, Query(max_length=128)] = None,
     since: Annotated[int | None, Query(ge=0)] = None,
+    authorization: Annotated[str | None, Header()] = None,
 ) -> None:
     runtime: Runtime = ws.app.state.runtime
+    sockets: ClientCount = ws.app.state.sockets
+    protocol = PROTOCOL if PROTOCOL in ws.scope.get("subprotocols", []) else None
+    client = client_address(ws)
+    counted = False
     try:
+        token = _token(ws, authorization)
+        if not sockets.take(client):
+            raise errors.TooManyRequests(
+                f"one address may hold at most {sockets.cap} live connections at once")
+        counted = True
         loaded, seat = await open_table(runtime, table_id, token)
         conn = Connection(ws, table_id, seat)
         runtime.add(conn)
     except errors.Problem as e:  # told in a message, then closed with 4000 + the status
-        await ws.accept()
+        if counted:
+            sockets.give_back(client)
+        await ws.accept(subprotocol=protocol)
         await ws.send_json({"type": "error", "problem": e.problem()})
         await ws.close(code=4000 + e.status)
         return
+    except BaseException:
+        if counted:
+            sockets.give_back(client)
+        raise
     try:
-        await ws.accept()
+        await ws.accept(subprotocol=protocol)
         await runtime.send(conn, runtime.master.cached(table_id) or loaded, since=since,
                            first=True)
         while True:
@@ -57,6 +98,7 @@ async def live(
         pass
     finally:
         runtime.remove(conn)
+        sockets.give_back(client)
 
 
 async def _receive(ws: WebSocket) -> str | bytes:

@@ -53,11 +53,24 @@ export const api = {
     request("GET", `/api/tables/${enc(table)}/replay${at === undefined ? "" : `?at=${at}`}`, {token}),
 };
 
-/** The seat token and table id of the current page's address (?table=ID#token=SECRET). */
+/** A seat's picture of its view (an SVG Blob), its token in a header, never in the URL. */
+export async function pictureBlob(path, token) {
+  let response;
+  try {
+    response = await fetch(path, {headers: {Authorization: `Bearer ${token}`}, cache: "no-store"});
+  } catch (err) {
+    throw new OfflineError(`the server cannot be reached (${err.message})`);
+  }
+  if (!response.ok) throw new ApiError(response.status, `no picture (HTTP ${response.status})`);
+  return response.blob();
+}
+
+/** The seat token and table id of the current page's address (?table=ID#token=SECRET; the
+ * token only after "#", which no request carries). */
 export function tableFromUrl(loc = window.location) {
   const query = new URLSearchParams(loc.search);
   const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
-  return {table: query.get("table") || query.get("t"), token: hash.get("token") || query.get("token") || null};
+  return {table: query.get("table") || query.get("t"), token: hash.get("token") || null};
 }
 
 /** The address of a table page for a seat token (null: spectator). */
@@ -81,11 +94,12 @@ export function liveUpdates(table, token, since, onUpdate, onStatus) {
   const connect = () => {
     const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
     const url = new URL(`${proto}//${window.location.host}/api/tables/${enc(table)}/ws`);
-    if (token) url.searchParams.set("token", token);
     // The server's first message is our view, with the log after the version we have.
     const have = since();
     if (have !== null) url.searchParams.set("since", String(have));
-    socket = new WebSocket(url);
+    // A browser cannot set headers on a WebSocket: the token rides in a subprotocol offered
+    // beside "bigtop" (the server answers "bigtop"), never in the URL.
+    socket = new WebSocket(url, token ? ["bigtop", `bigtop.token.${token}`] : ["bigtop"]);
     socket.onopen = () => { pause = 250; onStatus("open"); };
     socket.onmessage = (ev) => {
       try { onUpdate(JSON.parse(ev.data)); } catch (err) { console.warn("bad update", err); }

@@ -2,7 +2,7 @@
 // server), draws it with the game's module (js/games/*.js), and adds what every game shares:
 // whose turn it is, the server's message for an illegal attempt, the rules panel, the move
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
-import { ApiError, OfflineError, api, liveUpdates, recent, tableFromUrl, tableUrl } from "./api.js";
+import { ApiError, OfflineError, api, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
 import { roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
@@ -179,10 +179,19 @@ function drawScores(view) {
   }
   if (view.picture && !page.replay) {
     // The project's own SVG picture of this seat's view (the same one `bigtop render` draws).
+    // The link itself carries no token (it is the spectators' picture); a seat's click
+    // fetches its own picture with the token in a header and opens it as a blob: address.
     const url = new URL(view.picture, window.location.origin);
-    if (page.token) url.searchParams.set("token", page.token);
-    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link"},
-      "This position as an SVG picture")));
+    const openOwn = page.token ? (ev) => {
+      ev.preventDefault();
+      pictureBlob(view.picture, page.token).then((blob) => {
+        const own = URL.createObjectURL(blob);
+        window.open(own, "_blank", "noopener");
+        setTimeout(() => URL.revokeObjectURL(own), 60_000);
+      }).catch((err) => showError(err.message));
+    } : undefined;
+    parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link",
+      onclick: openOwn}, "This position as an SVG picture")));
   }
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));

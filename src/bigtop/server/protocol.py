@@ -1,0 +1,165 @@
+"""uvicorn's httptools protocol with the limits it lacks: request head size, time to send a
+request, and open connections per worker (``Limits.max_header_bytes``,
+``request_timeout_seconds``, ``max_connections``; ``bigtop serve`` names this class).
+
+httptools (llhttp) parses any amount of header: a 64 MiB header cost 8 s of CPU and held the
+memory. Here the head is counted as it arrives, in raw bytes while it is incomplete and in
+parsed bytes (URL, names, values) as the parser reports them; past the limit the client gets
+431 and the connection closes. A request must arrive whole (head and body) within the
+timeout from its first byte, and a new connection must start one within it: otherwise 408
+(or a plain close when nothing came) — a half-sent request no longer holds a socket forever.
+uvicorn's own keep-alive timeout closes idle connections between requests. A connection
+past ``max_connections`` is answered 503 at once and closed (WebSockets count too).
+
+Kept on httptools rather than h11 (which bounds its buffer but answers 400 and parses in
+Python): the checks are a counter and one timer per request (bench/bench_server.py --http
+compares; docs/benchmarks.md has the figures).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+import httptools
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
+
+
+def _limits() -> Limits:
+    # uvicorn builds the protocol from an import string in every worker: the settings come
+    # the way the app's do, through the environment `bigtop serve` sets.
+    return Settings.from_env().limits if os.environ.get(ENV_SETTINGS) else Limits()
+
+
+def _response(status: bytes, text: str) -> bytes:
+    body = text.encode()
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+            + body)
+
+
+class _HeadTooLarge(Exception):
+    pass
+
+
+class BoundedHttp(HttpToolsProtocol):
+    """The httptools protocol with a bounded head, a request timeout and a connection cap."""
+
+    limits: Limits | None = None  # read once per process
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if BoundedHttp.limits is None:
+            BoundedHttp.limits = _limits()
+        self.bounds: Limits = BoundedHttp.limits
+        self._in_head = True
+        self._head_bytes = 0  # raw bytes while the head is incomplete
+        self._head_parsed = 0  # URL, names and values the parser reported
+        self._began = False  # a byte of the current request has come
+        self._timer: asyncio.TimerHandle | None = None
+        self._refused = False
+
+    # -- connection ------------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if len(self.connections) >= self.bounds.max_connections:
+            self._refused = True
+            self.transport = transport
+            transport.write(_response(b"503 Service Unavailable",
+                                      "too many connections; try again in a few seconds"))
+            transport.close()
+            return
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._refused:
+            return
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused or self.transport.is_closing():
+            return
+        self._unset_keepalive_if_required()
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._disarm()  # the WebSocket protocol takes the connection over
+            if self._should_upgrade():
+                self.handle_websocket_upgrade()
+            else:
+                self._unsupported_upgrade_warning()
+            return
+        except httptools.HttpParserError as e:
+            if isinstance(e.__context__, _HeadTooLarge) or isinstance(e, _HeadTooLarge):
+                self._too_large()
+            else:
+                self.logger.warning("Invalid HTTP request received.")
+                self.send_400_response("Invalid HTTP request received.")
+            return
+        if self._in_head and self._began:
+            self._head_bytes += len(data)
+            if self._head_bytes > self.bounds.max_header_bytes:
+                self._too_large()
+
+    # -- parser callbacks ------------------------------------------------------------------
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head, self._began = True, True
+        self._head_bytes = self._head_parsed = 0
+        if self._timer is None:
+            self._arm()
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        self._began = False
+        super().on_message_complete()
+
+    # -- limits ----------------------------------------------------------------------------
+    def _count(self, n: int) -> None:
+        self._head_parsed += n
+        if self._head_parsed > self.bounds.max_header_bytes:
+            raise _HeadTooLarge
+
+    def _too_large(self) -> None:
+        self._disarm()
+        self.transport.write(_response(
+            b"431 Request Header Fields Too Large",
+            f"the request line and headers are limited to {self.bounds.max_header_bytes} "
+            "bytes"))
+        self.transport.close()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._timer = self.loop.call_later(self.bounds.request_timeout_seconds, self._timed_out)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self.transport.is_closing():
+            return
+        started = self.cycle is not None and getattr(self.cycle, "response_started", False)
+        if self._began and not started:
+            self.transport.write(_response(
+                b"408 Request Timeout",
+                f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s"))
+        self.transport.close()

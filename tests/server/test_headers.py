@@ -1,0 +1,64 @@
+"""Security headers on every response, and the API docs from vendored assets only."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi.testclient import TestClient
+
+from bigtop.server.headers import CSP
+from tests.server.conftest import make_client
+
+EXPECTED = {"content-security-policy": CSP, "x-frame-options": "DENY",
+            "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
+
+
+def has_security_headers(r: object) -> None:
+    headers = r.headers  # type: ignore[attr-defined]
+    for name, value in EXPECTED.items():
+        assert headers.get(name) == value, (name, headers.get(name))
+
+
+def test_every_response_carries_the_security_headers(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"game": "scout", "players": 2}).json()
+    for r in (client.get("/api/games"), client.get(f"/api/tables/{made['table']}"),
+              client.get("/api/tables/nope"),                         # 404 problem
+              client.post("/api/tables", content=b"x" * 70_000,
+                          headers={"content-type": "application/json"}),  # 413 (BodyLimit)
+              client.post("/api/tables", json={"game": "chess"}),     # 422
+              client.get(f"/api/tables/{made['table']}?token=x"),     # 400
+              client.get("/"), client.get("/table.html"), client.get("/js/api.js"),
+              client.get("/docs"), client.get("/docs/assets/swagger-ui.css"),
+              client.get("/openapi.json"), client.get("/no/such/page")):
+        has_security_headers(r)
+    assert "frame-ancestors 'none'" in CSP and "'unsafe-inline'" not in CSP
+    assert re.search(r"script-src 'self'(;|$)", CSP)
+
+
+def test_the_api_docs_load_nothing_from_another_host(client: TestClient) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200
+    sources = [s for s in re.findall(r'(?:src|href)="([^"]+)"', page.text)
+               if s != "data:,"]  # the empty icon: no request for /favicon.ico
+    assert sources and all(s.startswith("/docs/assets/") for s in sources), sources
+    assert "<script>" not in page.text  # no inline script: every script is a file
+    for s in sources:
+        assert client.get(s).status_code == 200, s
+    assert client.get("/redoc").status_code == 404  # FastAPI's CDN pages are off
+    bundle = client.get("/docs/assets/swagger-ui-bundle.js").text
+    assert "cdn.jsdelivr" not in page.text + bundle[:2000]
+
+
+def test_the_api_docs_can_be_turned_off(sqlite_url: str) -> None:
+    with make_client(sqlite_url, api_docs=False) as c:
+        assert c.get("/docs").status_code == 404
+        assert c.get("/openapi.json").status_code == 200
+
+
+def test_hsts_only_over_https(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as c:
+        assert "strict-transport-security" not in c.get("/api/games").headers
+        secure = c.get("https://testserver/api/games")
+        assert secure.headers["strict-transport-security"] == "max-age=31536000"
+    with make_client(sqlite_url, hsts_seconds=0) as c:
+        assert "strict-transport-security" not in c.get("https://testserver/api/games").headers

@@ -1,0 +1,124 @@
+"""HTTP limits of a real `bigtop serve` (uvicorn, httptools with server/protocol.py's
+bounds) on loopback: a request head past ``max_header_bytes`` gets 431 at once, a half-sent
+request is dropped after ``request_timeout_seconds``, connections past ``max_connections``
+are refused with 503. Bounded: small limits, a few sockets, every read with a timeout."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+LIMITS = ("--limit", "max_header_bytes=16384", "--limit", "request_timeout_seconds=2",
+          "--limit", "keep_alive_seconds=1", "--limit", "max_connections=6")
+WAIT = 30.0  # the longest any read waits (far above every limit: the test cannot hang)
+
+
+@pytest.fixture
+def server(server_factory: Any, tmp_path: Path) -> Iterator[Any]:
+    s = server_factory(f"sqlite:///{tmp_path / 't.sqlite3'}", *LIMITS)
+    s.start()
+    yield s
+
+
+def connect(server: Any) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
+    return sock
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    out = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(65536):
+            out += chunk
+    return out
+
+
+def test_a_big_request_head_gets_431_and_the_connection_closes(server: Any) -> None:
+    with connect(server) as sock:
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000
+                     + b"\r\n\r\n")
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b"16384 bytes" in answer
+    # An endless header: the server stops reading and closes after about the limit,
+    # however much more comes (here at most 4 MiB is offered).
+    with connect(server) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Endless: ")
+        sent = 0
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            while sent < 4 << 20:
+                sock.sendall(b"b" * 65536)
+                sent += 65536
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 431 ") or answer == b"", answer[:200]
+    assert sent < 4 << 20, "the server read 4 MiB of one header"
+    # Many headers that are each small add up just the same.
+    with connect(server) as sock:
+        many = b"".join(b"X-%d: %s\r\n" % (i, b"c" * 100) for i in range(400))
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+        assert read_all(sock).startswith(b"HTTP/1.1 431 ")
+    # A head within the limit is served as before.
+    assert httpx.get(server.base + "/api/games", headers={"x-ok": "d" * 8000}).status_code == 200
+
+
+def test_a_half_sent_request_is_dropped_after_the_timeout(server: Any) -> None:
+    with connect(server) as sock:  # half a head
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        assert read_all(sock).startswith(b"HTTP/1.1 408 ")
+    with connect(server) as sock:  # a whole head, half the body it announced
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json"
+                     b"\r\ncontent-length: 100\r\n\r\n{\"game\":")
+        assert b" 408 " in read_all(sock).split(b"\r\n")[0]
+    with connect(server) as sock:  # connected, never a byte
+        assert read_all(sock) == b""
+    with connect(server) as sock:  # one whole request, then idle: kept alive a while only
+        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_all(sock).startswith(b"HTTP/1.1 200 ")
+    # One byte at a time, slower than the whole may take: dropped too (no slowloris).
+    with connect(server) as sock:
+        got = b""
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for byte in b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: 1234567890\r\n":
+                sock.sendall(bytes([byte]))
+                time.sleep(0.2)
+        got = read_all(sock)
+        assert got.startswith(b"HTTP/1.1 408 ") or got == b""
+        assert not got.startswith(b"HTTP/1.1 200")
+
+
+def test_connections_past_the_limit_are_refused(server_factory: Any, tmp_path: Path) -> None:
+    # Long timeouts here: the held connections must stay open however slow the machine.
+    server = server_factory(f"sqlite:///{tmp_path / 't.sqlite3'}", "--limit",
+                            "max_connections=6", "--limit", "keep_alive_seconds=600",
+                            "--limit", "request_timeout_seconds=600").start()
+    held = [connect(server) for _ in range(6)]
+    try:
+        # Each held connection is known to the server once it answered on it.
+        for sock in held:
+            sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(12) == b"HTTP/1.1 200"
+        with connect(server) as extra:
+            answer = read_all(extra)
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]
+        assert b"too many connections" in answer
+    finally:
+        for sock in held:
+            sock.close()
+    # Room again once they are gone.
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            if httpx.get(server.base + "/api/games", timeout=WAIT).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the server never took connections again"
+        time.sleep(0.1)
