@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
@@ -22,13 +23,24 @@ from tests.server.pg import free_port, new_database, throwaway_cluster
 BIGTOP = str(Path(sys.executable).with_name("bigtop"))
 
 
-def make_client(db_url: str, **settings: Any) -> TestClient:
+@contextlib.contextmanager
+def drawn_seed(seed: int) -> Iterator[None]:
+    """Make the server's CSPRNG draw ``seed`` (in this process): tests that replay a table
+    with people at it on their own need to know its seed, which no client may choose."""
+    with mock.patch("bigtop.server.master.draw_seed", return_value=seed):
+        yield
+
+
+def make_client(db_url: str, *, peer: str = "testclient", **settings: Any) -> TestClient:
+    """A test client of an app on ``db_url``. ``peer``: the TCP peer the app sees (a
+    trusted proxy such as 127.0.0.1 may name other clients in ``X-Forwarded-For``)."""
     limits = settings.pop("limits", Limits())
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
                  **settings)
     # On uvloop, as `bigtop serve` runs (the server's code must not depend on asyncio's
     # own loop).
-    return TestClient(create_app(s), backend_options={"use_uvloop": True})
+    return TestClient(create_app(s), backend_options={"use_uvloop": True},
+                      client=(peer, 50000))
 
 
 @pytest.fixture

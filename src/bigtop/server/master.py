@@ -61,6 +61,7 @@ from bigtop.server.model import (
     Seat,
     SeatSpec,
     TableSpec,
+    draw_seed,
     hash_token,
     new_token,
 )
@@ -103,6 +104,28 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     return out
 
 
+SEED_CHOICE = ("a chosen seed is only for a table no one else can sit at (bots only, or one "
+               "person's seat, yours, with 'listed': false): whoever picks the seed knows "
+               "every hand. Leave 'seed' out: the server draws one, every view shows its "
+               "commitment and the export reveals it when the game ends")
+
+
+def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
+    """A creator may choose the seed only where nobody else can sit: bots only, or one
+    person's seat (the creator's) at an unlisted table (practice, a puzzle, a tutorial).
+
+    >>> _check_seed_choice((SeatSpec(), SeatSpec("bot", "easy")), listed=False)
+    >>> try:
+    ...     _check_seed_choice((SeatSpec(), SeatSpec()), listed=False)
+    ... except errors.Unprocessable as e:
+    ...     print(e.status, str(e)[:40])
+    422 a chosen seed is only for a table no one
+    """
+    people = sum(1 for s in seats if s.kind == HUMAN)
+    if people > 1 or (people == 1 and listed):
+        raise errors.Unprocessable(SEED_CHOICE)
+
+
 class TableMaster:
     """Create, load and play tables on one storage (thread-safe)."""
 
@@ -121,13 +144,15 @@ class TableMaster:
             raise errors.Unprocessable("options must be an object")
         try:
             game = new_game(spec.game, spec.players, spec.options)
-            seed = secrets.randbits(63) if spec.seed is None else check_seed(spec.seed)
+            seed = draw_seed() if spec.seed is None else check_seed(spec.seed)
         except BigtopError as e:
             raise errors.Unprocessable(str(e)) from None
         seat_specs = spec.seats or tuple(SeatSpec() for _ in range(spec.players))
         if len(seat_specs) != spec.players:
             raise errors.Unprocessable(
                 f"{len(seat_specs)} seats given for {spec.players} players")
+        if spec.seed is not None:
+            _check_seed_choice(seat_specs, spec.listed)
         for i, s in enumerate(seat_specs):
             if s.kind == BOT:
                 if s.level not in BOT_NAMES:
@@ -156,7 +181,8 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now)
+                    seat_rev=0, created_at=now, updated_at=now,
+                    seed_chosen=spec.seed is not None, creator=spec.creator)
         seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
                           s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
         try:

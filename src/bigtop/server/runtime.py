@@ -30,7 +30,7 @@ from bigtop.server import errors
 from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
-from bigtop.server.model import Loaded, LogEntry
+from bigtop.server.model import FINISHED, Loaded, LogEntry, Meta
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
 
@@ -314,6 +314,7 @@ class Runtime:
             "log_since": log_since,
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
+            **fairness(m),
         }
 
     # -- presence -------------------------------------------------------------------------
@@ -500,6 +501,14 @@ def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
         return loaded.log
     return tuple(e for e in loaded.log
                  if e.version > since or (e.kind != "move" and e.version == since))
+
+
+def fairness(m: Meta) -> dict[str, Any]:
+    """What a view tells of the seed: its commitment always, whether the creator chose it,
+    and the seed itself only once the game is over (an expired game never ends: its seed
+    stays secret, as the hands it would reveal were never played out)."""
+    return {"seed_commitment": m.seed_commitment, "seed_chosen_by_creator": m.seed_chosen,
+            "seed": m.seed if m.status == FINISHED else None}
 
 
 def seat_info(s: Any) -> dict[str, Any]:

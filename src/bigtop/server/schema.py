@@ -1,8 +1,9 @@
 """The database schema (SQLAlchemy Core). Alembic migrations under ``migrations/`` create and
 upgrade it; this module is what the code reads and writes.
 
-- ``tables``: one row per table: game, player count, options, seed, settings, status and the
-  number of moves applied (``version``, kept with the log in one transaction).
+- ``tables``: one row per table: game, player count, options, seed (and whether its creator
+  chose it), settings, status, the number of moves applied (``version``, kept with the log
+  in one transaction) and the client address that created it.
 - ``seats``: who sits where: a person (with the SHA-256 of their secret token) or a bot.
 - ``moves``: the append-only log, one row per applied action (chance outcomes included),
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
@@ -26,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -46,7 +48,10 @@ tables = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
+    Column("seed_chosen", Boolean, nullable=False, server_default=false()),
+    Column("creator", String(64), nullable=False, server_default=""),
     Index("ix_tables_status", "status"),
+    Index("ix_tables_creator_status", "creator", "status"),
 )
 
 seats = Table(

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from bigtop.server.deps import RuntimeDep
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import seat_info
+from bigtop.server.runtime import fairness, seat_info
 from bigtop.server.schemas import Lobby, LobbyTable, SeatInfo
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -23,5 +23,5 @@ async def lobby(runtime: RuntimeDep) -> Lobby:
             options=m.options, version=m.version, created_at=m.created_at,
             free_seats=[s.seat for s in t.seats if s.kind == "human" and not s.claimed],
             seats=[SeatInfo(**seat_info(s)) for s in t.seats],
-            spectator_url=spectator_url(runtime, m.id)))
+            spectator_url=spectator_url(runtime, m.id), **fairness(m)))
     return Lobby(tables=out)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_module
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
+from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import CreateTable, Joined, JoinIn, MoveIn, SeatLink, TableCreated
 from bigtop.server.schemas import TableView as TableViewModel
@@ -57,13 +58,15 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
-async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
+async def create_table(body: CreateTable, runtime: RuntimeDep,
+                       request: Request) -> TableCreated:
     """A new table: any game, player count and rule options (checked by the engine). Each
     person's seat gets a secret token and an invite link (shown only here)."""
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
-                     takeover_after=body.takeover_after, takeover_level=body.takeover_level)
+                     takeover_after=body.takeover_after, takeover_level=body.takeover_level,
+                     creator=client_address(request))
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -74,7 +77,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep) -> TableCreated:
                         token=made.tokens.get(s.seat),
                         invite_url=invite_url(runtime, made.table_id, made.tokens[s.seat])
                         if s.seat in made.tokens else None)
-               for s in loaded.seats])
+               for s in loaded.seats],
+        seed_commitment=loaded.meta.seed_commitment,
+        seed_chosen_by_creator=loaded.meta.seed_chosen)
 
 
 @router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
