@@ -21,6 +21,11 @@ from bigtop.server import Limits, Settings, create_app
 from tests.server.pg import free_port, new_database, throwaway_cluster
 
 BIGTOP = str(Path(sys.executable).with_name("bigtop"))
+ONE_CLIENT_MANY_TABLES = ("--limit", "table_burst=100000", "--limit",
+                          "max_open_tables_per_client=100000", "--limit",
+                          "client_move_burst=100000", "--limit", "client_moves_per_second=100000")
+"""Per-client limits lifted for servers that one test process drives with many tables from
+one address (tests/server/test_limits.py tests the limits themselves)."""
 
 
 @contextlib.contextmanager
@@ -94,7 +99,7 @@ class Server:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [BIGTOP, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
-                 *self.extra], stdout=out, stderr=subprocess.STDOUT)
+                 *ONE_CLIENT_MANY_TABLES, *self.extra], stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -18,7 +18,7 @@ checked again on the table as it is now.
 >>> from bigtop.server.storage import SqlStorage
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> master = TableMaster(SqlStorage(engine), Settings(db_url="sqlite://"))
->>> made = master.create(TableSpec("scout", 2, seed=3,
+>>> made = master.create(TableSpec("scout", 2, seed=3, listed=False,
 ...                                seats=(SeatSpec(), SeatSpec("bot", "random"))))
 >>> t = master.load(made.table_id)
 >>> t.version, t.state.current_player(), [s.kind for s in t.seats]
@@ -190,8 +190,15 @@ class TableMaster:
                 meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                   in enumerate(opening)],
                 result=state.result() if terminal else None,
-                max_open=self.limits.max_open_tables)
+                max_open=self.limits.max_open_tables,
+                max_open_per_creator=self.limits.max_open_tables_per_client)
         except Full as e:
+            if e.creator is not None:
+                raise errors.TooManyRequests(
+                    f"this address has {e.open_tables} open tables, its limit: finish or "
+                    "leave some first (a table nobody joined expires after "
+                    f"{self.limits.unjoined_table_seconds / 3600:g} h)",
+                    retry_after=60.0) from None
             raise errors.Unavailable(
                 f"the server has {e.open_tables} open tables, its limit; try later") from None
         return Created(table_id, tokens)

@@ -13,6 +13,7 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import queue
 import threading
 import time
@@ -121,13 +122,17 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
 
 
 class RateLimiter:
-    """Token buckets: ``rate`` per second, ``burst`` at once, per key.
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a client address, a
+    seat). In one worker's memory: with N workers behind a proxy that spreads one client's
+    requests, that client gets up to N times the rate (docs/server.md, Limits).
 
     >>> r = RateLimiter(rate=1.0, burst=2)
     >>> [r.allow("k", now=0.0) for _ in range(3)]
     [True, True, False]
-    >>> r.allow("k", now=1.0)
-    True
+    >>> r.take("k", now=0.5)  # seconds until the next token
+    0.5
+    >>> r.allow("k", now=1.0), r.allow("other", now=1.0)
+    (True, True)
     """
 
     def __init__(self, rate: float, burst: int) -> None:
@@ -137,17 +142,30 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def allow(self, key: Any, now: float | None = None) -> bool:
+        return self.take(key, now) == 0.0
+
+    def take(self, key: Any, now: float | None = None) -> float:
+        """Take one token of ``key``'s bucket: 0.0, or (none taken) the seconds until one
+        is there."""
         now = time.monotonic() if now is None else now
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
-                return False
+                return (1.0 - tokens) / self.rate
             self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 100_000:  # forget idle keys (a full bucket is the default)
-                self._buckets = {k: v for k, v in self._buckets.items() if v[0] < self.burst}
-            return True
+            if len(self._buckets) > 100_000:  # forget full buckets (a full one is the default)
+                self._buckets = {k: (t, at) for k, (t, at) in self._buckets.items()
+                                 if t + (now - at) * self.rate < self.burst}
+            return 0.0
+
+    def check(self, key: Any, what: str) -> None:
+        """Take a token of ``key`` or refuse: 429 with Retry-After."""
+        wait = self.take(key)
+        if wait:
+            raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
+                                         retry_after=wait)
 
 
 @functools.cache
@@ -161,6 +179,8 @@ class Connection:
     ws: WebSocket
     table_id: str
     seat: int | None
+    client: str = ""
+    """The real client address (server/net.py): its moves count toward its rate."""
     sent_version: int = -1
     sent_rev: int = -1
     sent_ids: set[str] = field(default_factory=set)
@@ -177,7 +197,13 @@ class Runtime:
         self.master = master
         self.settings = settings
         self.limits = settings.limits
-        self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
+        lim = self.limits
+        self.moves = RateLimiter(lim.moves_per_second, lim.move_burst)
+        """Moves per seat ``(table, seat)``, over HTTP and every WebSocket of the seat."""
+        self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
+        self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
+        self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
+        """Per client address (server/net.py)."""
         self.connections: dict[str, set[Connection]] = {}
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())

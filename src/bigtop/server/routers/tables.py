@@ -62,11 +62,15 @@ async def create_table(body: CreateTable, runtime: RuntimeDep,
                        request: Request) -> TableCreated:
     """A new table: any game, player count and rule options (checked by the engine). Each
     person's seat gets a secret token and an invite link (shown only here)."""
+    client = client_address(request)
+    runtime.creates.check(client, f"one address may create {runtime.limits.table_burst} "
+                                  f"tables at once and {runtime.limits.tables_per_hour:g} an "
+                                  "hour")
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
-                     creator=client_address(request))
+                     creator=client)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -94,15 +98,15 @@ async def get_table(
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
-async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
-                    token: TokenDep) -> Response:
+async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep, token: TokenDep,
+                    request: Request) -> Response:
     """Play one action for your seat at the version you saw. It is stored before this
     answer (your new view) and before any other client hears of it."""
     loaded, seat = await open_table(runtime, table_id, token, fresh=False)
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    done = await play(runtime, loaded, seat, body.version, choice, client_address(request))
     # The view is built by the server itself, so it is sent as it is (the response model
     # documents it; validating it again would cost more than the move); its text is the
     # one the mover's WebSocket update got.
@@ -110,12 +114,16 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> Loaded:
-    """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
+               choice: dict[str, Any], client: str) -> Loaded:
+    """The one path of a person's move (HTTP and WebSocket): rates (of the seat, however
+    many sockets it has open, and of the client address), engine, store, broadcast.
     Returns the table after the move."""
-    if not runtime.moves.allow(key):
-        raise errors.TooManyRequests(
-            f"more than {runtime.limits.moves_per_second:g} moves a second")
+    lim = runtime.limits
+    seat_key = (loaded.table_id, seat)
+    runtime.moves.check(seat_key, f"a seat may move {lim.move_burst} times at once and "
+                                  f"{lim.moves_per_second:g} times a second")
+    runtime.client_moves.check(client, f"one address may move {lim.client_move_burst} times "
+                                       f"at once and {lim.client_moves_per_second:g} a second")
     done = await runtime.db(runtime.master.play, loaded.table_id, seat, version, choice,
                            None, loaded)
     await runtime.after_change(done)
@@ -123,8 +131,12 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
 
 
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
-async def join(table_id: str, runtime: RuntimeDep, body: JoinIn | None = None) -> Joined:
+async def join(table_id: str, runtime: RuntimeDep, request: Request,
+               body: JoinIn | None = None) -> Joined:
     """Take a free person's seat of a listed table; answers with your seat token."""
+    runtime.joins.check(client_address(request),
+                        f"one address may take {runtime.limits.join_burst} seats at once "
+                        f"and {runtime.limits.joins_per_hour:g} an hour")
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None)
     await runtime.publish(table_id)

@@ -15,11 +15,13 @@ class TurnTaken(Exception):
 
 
 class Full(Exception):
-    """Creating a table was refused: ``open_tables`` are open, the limit."""
+    """Creating a table was refused: ``open_tables`` are open, the limit (of the server, or
+    of its creator's address when ``creator`` is set)."""
 
-    def __init__(self, open_tables: int) -> None:
+    def __init__(self, open_tables: int, creator: str | None = None) -> None:
         super().__init__(open_tables)
         self.open_tables = open_tables
+        self.creator = creator
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,11 @@ class Storage(Protocol):
     ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
-                     *, result: Any, max_open: int) -> None:
+                     *, result: Any, max_open: int, max_open_per_creator: int) -> None:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
-        already (nothing stored)."""
+        already, or ``max_open_per_creator`` created by ``meta.creator`` (nothing
+        stored)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
         """The table (None: no such table) as now stored, beyond what is ``known``."""

@@ -1,0 +1,106 @@
+"""What one client may cost the server: tables created, seats taken and moves made per
+client address (the real one, server/net.py), open tables per address, and moves per seat
+however many sockets it holds. Every test names clients through a trusted proxy (the test
+client's peer is 127.0.0.1, trusted by default) and shows another address is unaffected."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from bigtop.server import Limits
+from tests.server.conftest import make_client
+from tests.server.test_api import auth, problem, wait_for
+
+A, B, C = "198.51.100.1", "198.51.100.2", "203.0.113.3"
+BOTS = [{"kind": "bot", "level": "random"}] * 2
+
+
+def by(address: str, token: str | None = None) -> dict[str, str]:
+    """Headers of a request from ``address`` (through the trusted proxy)."""
+    return {"x-forwarded-for": address, **(auth(token) if token else {})}
+
+
+def new_table(c: TestClient, address: str, **body: Any) -> Any:
+    return c.post("/api/tables", json={"game": "scout", "players": 2, **body},
+                  headers=by(address))
+
+
+def limited(r: Any) -> dict[str, Any]:
+    """A 429 with a Retry-After of whole seconds and the same in the problem."""
+    body = problem(r, 429, "rate-limited")
+    assert int(r.headers["retry-after"]) == body["retry_after"] >= 1
+    return body
+
+
+def test_the_eleventh_table_from_one_address_waits(sqlite_url: str) -> None:
+    with make_client(sqlite_url, peer="127.0.0.1") as c:
+        for _ in range(10):
+            assert new_table(c, A).status_code == 201
+        body = limited(new_table(c, A))
+        assert "one address may create 10 tables at once" in body["detail"]
+        assert new_table(c, B).status_code == 201  # another address still can
+
+
+def test_open_tables_per_address(sqlite_url: str) -> None:
+    limits = Limits(max_open_tables_per_client=2, table_burst=100)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        bots = new_table(c, A, seats=BOTS, options={"rounds": 1}).json()["table"]
+        assert new_table(c, A).status_code == 201
+        body = limited(new_table(c, A))
+        assert "this address has 2 open tables, its limit" in body["detail"]
+        assert new_table(c, B).status_code == 201
+        # A finished table no longer counts.
+        wait_for(c, bots, lambda v: v["status"] == "finished")
+        assert new_table(c, A).status_code == 201
+
+
+def test_seats_taken_per_address(sqlite_url: str) -> None:
+    limits = Limits(join_burst=2, joins_per_hour=1)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        tables = [new_table(c, A).json()["table"] for _ in range(3)]
+        for t in tables[:2]:
+            assert c.post(f"/api/tables/{t}/join", headers=by(B)).status_code == 200
+        body = limited(c.post(f"/api/tables/{tables[2]}/join", headers=by(B)))
+        assert "one address may take 2 seats at once" in body["detail"]
+        assert c.post(f"/api/tables/{tables[2]}/join", headers=by(C)).status_code == 200
+
+
+def test_moves_per_seat_count_every_socket_of_the_seat(sqlite_url: str) -> None:
+    """The old limit was per WebSocket: a seat with two sockets open moved twice as fast."""
+    limits = Limits(moves_per_second=0.01, move_burst=2)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        made = new_table(c, A).json()
+        t, tok = made["table"], made["seats"][0]["token"]
+        url = f"/api/tables/{t}/ws"
+        with c.websocket_connect(url, headers=by(A, tok)) as one, \
+                c.websocket_connect(url, headers=by(A, tok)) as two:
+            one.receive_json(), two.receive_json()
+            statuses = []
+            for ws in (one, two, one, two):
+                ws.send_json({"type": "move", "version": 99, "index": 0})
+                statuses.append(ws.receive_json()["problem"]["status"])
+            assert statuses == [409, 409, 429, 429]
+        limited(c.post(f"/api/tables/{t}/moves", json={"version": 0, "index": 0},
+                       headers=by(A, tok)))
+        other = made["seats"][1]["token"]  # the other seat has its own bucket
+        problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(A, other)), 409, "stale-version")
+
+
+def test_moves_per_address_over_all_its_seats(sqlite_url: str) -> None:
+    limits = Limits(client_moves_per_second=0.01, client_move_burst=3)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        seats = [(m["table"], s["token"]) for m in
+                 (new_table(c, A).json() for _ in range(2)) for s in m["seats"]]
+        for t, tok in seats[:3]:
+            problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                           headers=by(A, tok)), 409, "stale-version")
+        t, tok = seats[3]
+        body = limited(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                              headers=by(A, tok)))
+        assert "one address may move 3 times at once" in body["detail"]
+        # The same seat from another address (a seat token is not tied to one).
+        problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(B, tok)), 409, "stale-version")
