@@ -126,6 +126,34 @@ def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
         raise errors.Unprocessable(SEED_CHOICE)
 
 
+def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
+    """The table's position after ``at`` moves, from ``found``, the latest snapshot at or
+    before it (:meth:`TableMaster.snapshot_at_most`; None: from the start): at most
+    ``Settings.snapshot_every`` moves are played.
+
+    >>> from bigtop import new_state
+    >>> s = new_state("scout", players=2, seed=1)
+    >>> for _ in range(3): s.apply(s.legal_actions()[0])
+    >>> snap = s.clone(); snap.apply(s.legal_actions()[0])
+    >>> s.apply(s.legal_actions()[0]); s.apply(s.legal_actions()[0])
+    >>> t = Loaded(None, (), s, (), 0)  # type: ignore[arg-type]
+    >>> state_at(t, 5, (4, snap.to_json(with_history=False))) == s
+    True
+    """
+    history = loaded.state.history
+    game = loaded.state.game
+    if found is None:
+        state = game.new_initial_state(loaded.state.seed)
+        start = 0
+    else:
+        start, position = found
+        state = game.state_from_json(position)
+        state.history = list(history[:start])
+    for action in history[start:at]:
+        state.apply(action)
+    return state
+
+
 class TableMaster:
     """Create, load and play tables on one storage (thread-safe)."""
 
@@ -171,6 +199,9 @@ class TableMaster:
             raise errors.Unprocessable(
                 f"takeover_after must be {self.limits.min_takeover_seconds:g} to "
                 f"{self.limits.max_takeover_seconds:g} seconds")
+        if spec.bot_seconds is not None and not 0.01 <= spec.bot_seconds <= 3600:
+            raise errors.Unprocessable("bot_seconds must be 0.01 to 3600 (the server's own "
+                                       "limit cuts it further)")
         state = game.new_initial_state(seed)
         opening = _advance_chance(state)
         table_id = secrets.token_urlsafe(9)
@@ -181,15 +212,17 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now,
+                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds,
                     seed_chosen=spec.seed is not None, creator=spec.creator)
         seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
                           s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
+        to_move = state.current_player()
         try:
             self.storage.create_table(
                 meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                   in enumerate(opening)],
                 result=state.result() if terminal else None,
+                bot_waiting=to_move >= 0 and seat_list[to_move].kind == BOT,
                 max_open=self.limits.max_open_tables,
                 max_open_per_creator=self.limits.max_open_tables_per_client)
         except Full as e:
@@ -239,11 +272,22 @@ class TableMaster:
         if stored.unchanged and have is not None:
             return have
         meta = stored.meta
+        moves = stored.moves
         if have is None:
             game = new_game(meta.game, meta.players, meta.options)
-            state = game.new_initial_state(meta.seed)
             log: list[LogEntry] = []
             last_event = 0
+            if stored.snapshot is not None and stored.snapshot[0] <= len(moves):
+                # From the latest snapshot: the moves before it only read, not played.
+                idx, position = stored.snapshot
+                state = game.state_from_json(position)
+                state.history = [game.action_from_json(m.action) for m in moves[:idx]]
+                for mv in moves[:idx]:
+                    log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text,
+                                        mv.by_bot))
+                moves = moves[idx:]
+            else:
+                state = game.new_initial_state(meta.seed)
         else:
             state = have.state.clone()
             log = list(have.log)
@@ -253,7 +297,7 @@ class TableMaster:
         for ev in stored.events:
             log.append(LogEntry(f"e{ev.id}", ev.kind, ev.at_version, ev.seat, ev.text))
             last_event = ev.id
-        for mv in stored.moves:
+        for mv in moves:
             if mv.idx != len(state.history):
                 raise BigtopError(f"table {table_id}: move {mv.idx} missing from the log")
             state.apply_json(mv.action)
@@ -273,10 +317,10 @@ class TableMaster:
                 return s.seat
         raise errors.Forbidden(f"that token is not a seat at table {loaded.table_id}")
 
-    def touch(self, table_id: str, seat: int) -> Loaded | None:
-        """Mark ``seat`` present now (and claimed). Returns the new table when that changed
-        what others see (the seat was unclaimed), else None."""
-        if not self.storage.claim(table_id, seat, _now()):
+    def touch(self, table_id: str, seat: int, token: str) -> Loaded | None:
+        """Mark ``seat`` present now (and claimed), if ``token`` still opens it. Returns the
+        new table when that changed what others see (the seat was unclaimed), else None."""
+        if not self.storage.claim(table_id, seat, hash_token(token), _now()):
             return None
         return self.load(table_id)
 
@@ -324,8 +368,9 @@ class TableMaster:
         """Bots take over absent seats whose table allows it; idle tables expire. Returns
         the ids of tables that changed."""
         now = _now()
-        absent = self.storage.absent_seats(now)
-        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds)
+        batch = self.settings.sweep_batch
+        absent = self.storage.absent_seats(now, batch)
+        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds, batch)
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "
@@ -334,21 +379,35 @@ class TableMaster:
         return changed
 
     def tables_waiting_for_bots(self) -> list[str]:
-        """Open tables where a bot is to move (after a restart, or a worker that died)."""
-        return [t for t in self.storage.tables_with_bots()
-                if self.load(t).bot_turn() is not None]
+        """Open tables where a bot has been to move for ``Settings.bot_stuck_seconds`` (a
+        restart, a worker that died, a bot that failed), or whose seats changed since: only
+        those are read (an index finds them), at most ``Settings.sweep_batch`` of them."""
+        out = []
+        for table_id in self.storage.bots_waiting(_now() - self.settings.bot_stuck_seconds,
+                                                  self.settings.sweep_batch):
+            loaded = self.load(table_id)
+            if loaded.bot_turn() is None:
+                self.storage.not_waiting(table_id, loaded.version, loaded.meta.seat_rev)
+            else:
+                out.append(table_id)
+        return out
 
     # -- playing --------------------------------------------------------------------------
     def play(self, table_id: str, seat: int | None, version: int, choice: Mapping[str, Any],
-             bot: str | None = None, loaded: Loaded | None = None) -> Loaded:
+             bot: str | None = None, loaded: Loaded | None = None, *,
+             token: str | None = None) -> Loaded:
         """Apply one action of ``seat`` to the table at ``version`` and store it (with the
         chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
         ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
         ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
         the table as the caller knows it (else this worker's memory, else the storage).
+        ``token`` is the person's seat token (the web layer always passes it; None: the
+        seat's holder as ``loaded`` has it, for trusted callers): the move is stored only
+        if that token still opens the seat, checked in the transaction that stores it.
         The storage is not read first: the transaction that stores the move decides (see
         the module's doc). A position in memory that is behind the client's version is
         brought up to date first."""
+        token_hash = None if token is None else hash_token(token)
         fresh = False
         if loaded is None:
             loaded = self.cached(table_id)
@@ -356,7 +415,7 @@ class TableMaster:
             loaded, fresh = self.load(table_id), True
         for _ in range(3):  # the table changed under us only so often (seats, expiry)
             try:
-                done = self._play(loaded, seat, version, choice, bot)
+                done = self._play(loaded, seat, version, choice, bot, token_hash)
             except errors.Problem:
                 if fresh:
                     raise
@@ -368,12 +427,21 @@ class TableMaster:
                               version=loaded.version)
 
     def _play(self, loaded: Loaded, seat: int | None, version: int, choice: Mapping[str, Any],
-              bot: str | None) -> Loaded | None:
+              bot: str | None, token_hash: str | None = None) -> Loaded | None:
         """:meth:`play` on ``loaded``; None when the table's row no longer matches it."""
         table_id = loaded.table_id
         if seat is None:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
+        if not 0 <= seat < len(loaded.seats):
+            raise errors.Unprocessable(f"seat must be 0..{len(loaded.seats) - 1}")
+        holder = loaded.seats[seat].token_hash
+        if bot is None and token_hash is not None and (
+                holder is None or not hmac.compare_digest(holder, token_hash)):
+            raise errors.Forbidden(f"that token is not a seat at table {table_id}")
         if loaded.meta.status == EXPIRED:
+            if loaded.version >= self.limits.max_table_moves:
+                raise errors.Gone(f"table {table_id} reached {self.limits.max_table_moves:,} "
+                                  "moves, the server's limit for one game; it stopped there")
             raise errors.Gone(f"table {table_id} expired after being idle")
         state = loaded.state
         if loaded.meta.status == FINISHED or state.is_terminal():
@@ -435,13 +503,28 @@ class TableMaster:
         start = loaded.version
         now = _now()
         terminal = work.is_terminal()
-        status = FINISHED if terminal else PLAYING
+        end = start + len(rows)
+        # A game that reaches the length bound stops there (every bot, the export and
+        # `bigtop replay` handle a log of that length).
+        status = FINISHED if terminal else (
+            EXPIRED if end >= self.limits.max_table_moves else PLAYING)
+        every = self.settings.snapshot_every
+        snapshot = work.to_json(with_history=False) if end // every > start // every else None
+        to_move = work.current_player()
+        bot_waiting = status == PLAYING and to_move >= 0 and (
+            loaded.seats[to_move].bot_level is not None)
         records = [MoveRecord(start + i, p, a, line, bot if i == 0 else None)
                    for i, (p, a, line) in enumerate(rows)]
+        seat = rows[0][0]
+        # Who may move the seat, checked again in the transaction that stores the move: a
+        # bot of that level, or the holder of the token the move was checked against.
+        guard = Guard(start, loaded.meta.seat_rev, seat, bot=bot) if bot is not None else (
+            Guard(start, loaded.meta.seat_rev, seat, token_hash=loaded.seats[seat].token_hash))
         try:
             stored = self.storage.append_moves(
-                table_id, Guard(start, loaded.meta.seat_rev), records, status=status,
-                result=work.result() if terminal else None, now=now)
+                table_id, guard, records, status=status,
+                result=work.result() if terminal else None, now=now,
+                bot_waiting=bot_waiting, snapshot=snapshot)
         except TurnTaken:
             # Another request stored a move for this version first.
             raise errors.StaleVersion(self.load(table_id).version, start) from None
@@ -454,6 +537,10 @@ class TableMaster:
         return self._remember(Loaded(meta, loaded.seats, work, tuple(log), loaded.last_event))
 
     # -- records --------------------------------------------------------------------------
+    def snapshot_at_most(self, table_id: str, at: int) -> tuple[int, Any] | None:
+        """The latest stored position at or before move ``at`` (for :func:`state_at`)."""
+        return self.storage.snapshot_at_most(table_id, at)
+
     def move_rows(self, table_id: str) -> list[dict[str, Any]]:
         """The stored log of a table, oldest first (seat, action JSON, describe line)."""
         return [dataclasses.asdict(r) for r in self.storage.move_records(table_id)]

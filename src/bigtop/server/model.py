@@ -65,6 +65,7 @@ class TableSpec:
     listed: bool = True
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
+    bot_seconds: float | None = None
     creator: str = ""
     """The client address asking (server/net.py), for the per-client cap of open tables."""
 
@@ -120,6 +121,8 @@ class Meta:
     seat_rev: int
     created_at: float
     updated_at: float
+    bot_seconds: float | None = None
+    """The table's limit on one bot move (None: the level's and the server's)."""
     seed_chosen: bool = False
     """The creator chose the seed (allowed only where no stranger can sit)."""
     creator: str = ""

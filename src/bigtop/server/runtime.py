@@ -28,7 +28,7 @@ from fastapi import WebSocket
 from bigtop.agents.levels import make_bot
 from bigtop.core.registry import game_module
 from bigtop.server import errors
-from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
 from bigtop.server.model import FINISHED, Loaded, LogEntry, Meta
@@ -188,6 +188,8 @@ class Connection:
     sent_log: tuple[LogEntry, ...] = ()
     """The log of the table as of the last message."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    token: str | None = None
+    """The seat token the connection opened with (each move is checked against it)."""
 
 
 class Runtime:
@@ -213,6 +215,7 @@ class Runtime:
         self._present: dict[tuple[str, int], float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
+        self.bots = BotPool(None, 1)
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self._collector: Collector | None = None
@@ -235,6 +238,7 @@ class Runtime:
         if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
+        self.bots = BotPool(self._pool, self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
         if self.master.storage.dialect == "postgresql":
@@ -296,6 +300,7 @@ class Runtime:
         the same view (the same table version, seat and new log entries): a mover's HTTP
         answer and its WebSocket update, a seat open in two tabs, spectators."""
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -316,6 +321,16 @@ class Runtime:
                 self._texts.popitem(last=False)
         return text
 
+    def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:
+        """``since``, moved on so that a view carries at most ``Limits.max_view_log`` log
+        entries (the latest; events at the version where it starts too)."""
+        limit = self.limits.max_view_log
+        log = loaded.log
+        if len(log) <= limit:
+            return since
+        start = log[-limit].version - 1
+        return start if since is None or since < start else since
+
     def view(self, loaded: Loaded, seat: int | None, since: int | None = None, *,
              entries: tuple[LogEntry, ...] | None = None,
              log_since: int | None = None) -> dict[str, Any]:
@@ -324,6 +339,7 @@ class Runtime:
         ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
         m = loaded.meta
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -344,17 +360,18 @@ class Runtime:
         }
 
     # -- presence -------------------------------------------------------------------------
-    async def seen(self, loaded: Loaded, seat: int | None) -> Loaded:
-        """Note that the person of ``seat`` is here. The first time claims the seat (stored
-        and broadcast at once); after that presence is kept in memory and stored for all
-        seats in one statement per sweep. Returns the table as it is now."""
-        if seat is None:
+    async def seen(self, loaded: Loaded, seat: int | None, token: str | None) -> Loaded:
+        """Note that the person of ``seat`` (holding ``token``) is here. The first time
+        claims the seat (stored and broadcast at once, if the token still opens it); after
+        that presence is kept in memory and stored for all seats in one statement per
+        sweep. Returns the table as it is now."""
+        if seat is None or token is None:
             return loaded
         key = (loaded.table_id, seat)
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await self.db(self.master.touch, loaded.table_id, seat)
+        changed = await self.db(self.master.touch, loaded.table_id, seat, token)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -442,9 +459,9 @@ class Runtime:
                     await asyncio.sleep(self.settings.bot_delay_seconds)
                 seed = bot_seed(loaded.meta.seed, seat, loaded.version)
                 data = await in_thread(bot_input, loaded.state, seat, seed)
-                assert self.loop is not None
-                action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
-                                                         seed)
+                limit = move_limit(level, loaded.meta.bot_seconds,
+                                   self.settings.bot_move_seconds)
+                action = await self.bots.run(table_id, think, data, level, seat, seed, limit)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)
@@ -470,12 +487,13 @@ class Runtime:
 
     # -- periodic work --------------------------------------------------------------------
     async def _sweeper(self) -> None:
-        rounds = 0
         while True:
             try:
-                if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await self.db(self.master.tables_waiting_for_bots):
-                        self.kick(await self.db(self.master.load, table_id))
+                # Bot turns nobody took (after a restart): only those (an index finds them).
+                for table_id in await self.db(self.master.tables_waiting_for_bots):
+                    loaded = self.master.cached(table_id)
+                    self.kick(loaded if loaded is not None
+                              else await self.db(self.master.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await self.db(self.master.sweep):
                     loaded = await self.db(self.master.load, table_id)
@@ -484,7 +502,6 @@ class Runtime:
                 raise
             except Exception:
                 log.exception("sweep failed; trying again")
-            rounds += 1
             await asyncio.sleep(self.settings.sweep_seconds)
 
     async def _collecting(self, collector: Collector) -> None:

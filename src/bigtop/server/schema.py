@@ -9,6 +9,7 @@ upgrade it; this module is what the code reads and writes.
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
   racing moves for one turn end with exactly one stored.
 - ``events``: public notes that are not moves (a bot took over a seat, a player came back).
+- ``snapshots``: positions of long games every few moves (replays and rebuilds start there).
 """
 
 from __future__ import annotations
@@ -48,11 +49,17 @@ tables = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
+    Column("bot_waiting_since", Float, nullable=True),
+    Column("bot_seconds", Float, nullable=True),
     Column("seed_chosen", Boolean, nullable=False, server_default=false()),
     Column("creator", String(64), nullable=False, server_default=""),
     Index("ix_tables_status", "status"),
+    Index("ix_tables_status_updated", "status", "updated_at"),
+    Index("ix_tables_bot_waiting", "bot_waiting_since"),
     Index("ix_tables_creator_status", "creator", "status"),
 )
+"""``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
+over); the sweep finds a bot turn nobody took through its index alone."""
 
 seats = Table(
     "seats", metadata,
@@ -64,8 +71,12 @@ seats = Table(
     Column("claimed", Boolean, nullable=False),
     Column("last_seen", Float, nullable=False),
     Column("bot_playing", String(32), nullable=True),
+    Column("away_at", Float, nullable=True),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
+    Index("ix_seats_away_at", "away_at"),
 )
+"""``away_at``: when a person's seat may be taken over (last seen + the table's
+``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep."""
 
 moves = Table(
     "moves", metadata,
@@ -90,3 +101,13 @@ events = Table(
     Column("created_at", Float, nullable=False),
     Index("ix_events_table", "table_id", "id"),
 )
+
+snapshots = Table(
+    "snapshots", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("position", JSON, nullable=False),
+    PrimaryKeyConstraint("table_id", "idx", name="pk_snapshots"),
+)
+"""The position (``State.to_json(with_history=False)``) after ``idx`` moves, every
+``Settings.snapshot_every`` moves: a replay or a rebuild starts from the latest one."""

@@ -40,6 +40,9 @@ class CreateTable(_Strict):
         None, description="Seconds a person may be away on their turn before a bot plays for "
                           "them (null: never).")
     takeover_level: str = Field(DEFAULT_LEVEL, description="Level of that bot.")
+    bot_seconds: float | None = Field(
+        None, description="The most one bot move at this table may take (seconds); the "
+                          "level's budget and the server's limit cut it further.")
 
 
 class SeatLink(BaseModel):

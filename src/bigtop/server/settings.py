@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.limits import MAX_JSON_BYTES
+from bigtop.core.limits import MAX_HISTORY, MAX_JSON_BYTES
 
 ENV_SETTINGS = "BIGTOP_SERVER_SETTINGS"
 """Environment variable through which `bigtop serve --workers N` hands its settings (JSON) to
@@ -98,6 +98,14 @@ class Limits:
     """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
     ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
+    max_view_log: int = 1000
+    """Log entries a whole view carries at most (the latest; ``log_since`` says from
+    where): a long game's first view stays small. The replay has every move."""
+    max_table_moves: int = 20_000
+    """Longest game (entries in a table's log, chance outcomes included): a table that
+    reaches it stops (status ``expired``, 410 on moves). At most half the core's
+    ``MAX_HISTORY`` (100,000), so its export loads in ``bigtop replay``; the longest games
+    seen in play are far shorter (docs/server.md)."""
 
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
@@ -112,6 +120,8 @@ class Limits:
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
                     f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+        if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
+            raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
 
 @dataclass(frozen=True)
@@ -121,13 +131,28 @@ class Settings:
 
     db_url: str
     limits: Limits = field(default_factory=Limits)
-    bot_processes: int = 1
-    """Processes in the bot pool (bots think there, never on the event loop)."""
+    bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Processes in the bot pool (bots think there, never on the event loop): at most this
+    many bot moves at once, taken table by table (server/bots.py)."""
+    bot_move_seconds: float = 5.0
+    """The most any bot move may take (wall clock): each move's limit is its level's budget
+    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
+    thinking at 1.5 times its limit is interrupted and a random legal move played."""
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0
     """How often a worker stores who is present (requests, open WebSockets), then looks for
     absent seats, idle tables and bot turns nobody took."""
+    sweep_batch: int = 200
+    """Most tables one sweep touches for each of its tasks (expiring, taking over absent
+    seats, bot turns nobody took); the rest wait for the next sweep. Each task finds what
+    is due through an index and reads nothing else."""
+    bot_stuck_seconds: float = 20.0
+    """A bot turn nobody has played for this long (a restart, a worker that died, a bot
+    that failed) is started again by the sweep."""
+    snapshot_every: int = 500
+    """Moves between two stored positions of a table: a replay at move K, or a table
+    rebuilt after a restart, plays at most this many moves from the latest one."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""

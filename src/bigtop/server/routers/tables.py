@@ -3,6 +3,7 @@ your seat back from a bot, and the picture of your view."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -54,7 +55,7 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
     if loaded is None:
         loaded = await runtime.db(runtime.master.load, table_id)
         seat = runtime.master.seat_of(loaded, token)
-    return await runtime.seen(loaded, seat), seat
+    return await runtime.seen(loaded, seat, token), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
@@ -70,7 +71,7 @@ async def create_table(body: CreateTable, runtime: RuntimeDep,
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
-                     creator=client)
+                     bot_seconds=body.bot_seconds, creator=client)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -106,7 +107,8 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep, token: Tok
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    done = await play(runtime, loaded, seat, body.version, choice, client_address(request))
+    done = await play(runtime, loaded, seat, body.version, choice, client_address(request),
+                      token=token)
     # The view is built by the server itself, so it is sent as it is (the response model
     # documents it; validating it again would cost more than the move); its text is the
     # one the mover's WebSocket update got.
@@ -114,18 +116,20 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep, token: Tok
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], client: str) -> Loaded:
+               choice: dict[str, Any], client: str, token: str | None) -> Loaded:
     """The one path of a person's move (HTTP and WebSocket): rates (of the seat, however
-    many sockets it has open, and of the client address), engine, store, broadcast.
-    Returns the table after the move."""
+    many sockets it has open, and of the client address), engine, store, broadcast. The
+    move is stored only if ``token`` still opens ``seat`` (checked in the transaction that
+    stores it, whatever this worker's memory says). Returns the table after the move."""
     lim = runtime.limits
     seat_key = (loaded.table_id, seat)
     runtime.moves.check(seat_key, f"a seat may move {lim.move_burst} times at once and "
                                   f"{lim.moves_per_second:g} times a second")
     runtime.client_moves.check(client, f"one address may move {lim.client_move_burst} times "
                                        f"at once and {lim.client_moves_per_second:g} a second")
-    done = await runtime.db(runtime.master.play, loaded.table_id, seat, version, choice,
-                           None, loaded)
+    done = await runtime.db(functools.partial(
+        runtime.master.play, loaded.table_id, seat, version, choice, None, loaded,
+        token=token))
     await runtime.after_change(done)
     return done
 

@@ -45,15 +45,23 @@ class Stored:
     events: tuple[EventRecord, ...]
     moves: tuple[MoveRecord, ...]
     unchanged: bool = False
+    snapshot: tuple[int, Any] | None = None
+    """The latest snapshot (move index, position) when the whole table was read."""
 
 
 @dataclass(frozen=True)
 class Guard:
     """What a move was checked against: stored only if the table's row still has this
-    version, seat revision and status ``playing``."""
+    version, seat revision and status ``playing``, and ``seat`` is still played by the
+    mover: the person holding the token whose hash is ``token_hash`` (no bot playing for
+    them), or the bot of level ``bot``. Checked in the transaction that stores the move,
+    so a token revoked through any worker fails at once on every other."""
 
     version: int
     seat_rev: int
+    seat: int
+    token_hash: str | None = None
+    bot: str | None = None
 
 
 class Storage(Protocol):
@@ -66,24 +74,32 @@ class Storage(Protocol):
     ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
-                     *, result: Any, max_open: int, max_open_per_creator: int) -> None:
+                     *, result: Any, bot_waiting: bool, max_open: int,
+                     max_open_per_creator: int) -> None:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
         already, or ``max_open_per_creator`` created by ``meta.creator`` (nothing
         stored)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
-        """The table (None: no such table) as now stored, beyond what is ``known``."""
+        """The table (None: no such table) as now stored, beyond what is ``known`` (with
+        its latest snapshot when nothing is known and every move is asked for)."""
+
+    def snapshot_at_most(self, table_id: str, idx: int) -> tuple[int, Any] | None:
+        """The latest snapshot (move index, position JSON) at or before move ``idx``."""
 
     def append_moves(self, table_id: str, guard: Guard, moves: Sequence[MoveRecord], *,
-                     status: str, result: Any, now: float) -> bool:
+                     status: str, result: Any, now: float, bot_waiting: bool = False,
+                     snapshot: Any = None) -> bool:
         """Store the moves (a player's and the chance outcomes after it) and the table's
         new version, only if ``guard`` holds (False: nothing stored); :class:`TurnTaken`
-        when the first index is stored already."""
+        when the first index is stored already. ``bot_waiting``: a bot is to move next;
+        ``snapshot``: the position after these moves, kept for replays and rebuilds."""
 
-    def claim(self, table_id: str, seat: int, now: float) -> bool | None:
-        """Mark a person's seat seen now and claimed: True if it was not claimed before
-        (the table's seat revision moves on), False if it was, None: no such seat."""
+    def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
+        """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
+        if it was not claimed before (the table's seat revision moves on), False if it was,
+        None: no such seat with that token."""
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
@@ -96,14 +112,20 @@ class Storage(Protocol):
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
 
-    def expire_idle(self, before: float) -> list[str]:
-        """Expire open tables with no move since ``before``; their ids."""
+    def expire_idle(self, before: float, limit: int) -> list[str]:
+        """Expire up to ``limit`` open tables with no move since ``before`` (the longest
+        idle first; an index finds them); their ids."""
 
-    def absent_seats(self, now: float) -> list[tuple[str, str, int]]:
-        """(table, takeover level, seat) of people away longer than their table allows."""
+    def absent_seats(self, now: float, limit: int) -> list[tuple[str, str, int]]:
+        """(table, takeover level, seat) of up to ``limit`` people away longer than their
+        table allows (an index finds them)."""
 
-    def tables_with_bots(self) -> list[str]:
-        """Open tables with a seat a bot plays."""
+    def bots_waiting(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` tables where a bot has been to move since before ``before`` (or
+        whose seats changed then), the longest waiting first (an index finds them)."""
+
+    def not_waiting(self, table_id: str, version: int, seat_rev: int) -> None:
+        """No bot is to move at the table as of this version and seat revision."""
 
     def move_records(self, table_id: str) -> list[MoveRecord]:
         """The whole stored log of a table, oldest first."""
