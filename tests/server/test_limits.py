@@ -5,6 +5,7 @@ client's peer is 127.0.0.1, trusted by default) and shows another address is una
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -104,3 +105,34 @@ def test_moves_per_address_over_all_its_seats(sqlite_url: str) -> None:
         # The same seat from another address (a seat token is not tied to one).
         problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
                        headers=by(B, tok)), 409, "stale-version")
+
+
+def test_a_table_nobody_joined_expires_and_frees_its_creator(sqlite_url: str) -> None:
+    limits = Limits(unjoined_table_seconds=3.0, max_open_tables_per_client=2)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        waiting = new_table(c, A).json()  # P1's seat never taken
+        both = new_table(c, A).json()
+        limited(new_table(c, A))
+        for s in both["seats"]:  # both people came (their first request claims the seat)
+            c.get(f"/api/tables/{both['table']}", headers=by(A, s["token"]))
+        wait_for(c, waiting["table"], lambda v: v["status"] == "expired", timeout=30)
+        problem(c.post(f"/api/tables/{waiting['table']}/moves",
+                       json={"version": 0, "index": 0},
+                       headers=by(A, waiting["seats"][0]["token"])), 410, "table-expired")
+        assert c.get(f"/api/tables/{both['table']}").json()["status"] == "playing"
+        assert new_table(c, A).status_code == 201
+
+
+def test_ended_tables_are_kept_for_their_retention_then_deleted(sqlite_url: str) -> None:
+    limits = Limits(finished_table_seconds=1.0)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        done = new_table(c, A, seats=BOTS, options={"rounds": 1}).json()["table"]
+        open_ = new_table(c, A).json()["table"]
+        wait_for(c, done, lambda v: v["status"] == "finished")
+        assert c.get(f"/api/tables/{done}/export").status_code == 200  # kept a while
+        deadline = time.monotonic() + 15
+        while c.get(f"/api/tables/{done}").status_code != 404:
+            assert time.monotonic() < deadline, "the finished table was never deleted"
+            time.sleep(0.1)
+        problem(c.get(f"/api/tables/{done}/export"), 404, "not-found")
+        assert c.get(f"/api/tables/{open_}").json()["status"] == "playing"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -68,6 +69,7 @@ from bigtop.server.model import (
 from bigtop.server.settings import Settings
 from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
 
+log = logging.getLogger("bigtop.server")
 
 def _now() -> float:
     return time.time()
@@ -365,12 +367,21 @@ class TableMaster:
         return loaded if loaded is not None else self.load(table_id)
 
     def sweep(self) -> list[str]:
-        """Bots take over absent seats whose table allows it; idle tables expire. Returns
-        the ids of tables that changed."""
+        """Bots take over absent seats whose table allows it; idle tables and tables nobody
+        joined expire; ended tables past their retention are deleted. Returns the ids of
+        tables that changed."""
         now = _now()
         batch = self.settings.sweep_batch
         absent = self.storage.absent_seats(now, batch)
         changed = self.storage.expire_idle(now - self.limits.idle_table_seconds, batch)
+        changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
+                                                batch)
+        gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
+        if gone:
+            with self._lock:
+                for table_id in gone:
+                    self._cache.pop(table_id, None)
+            log.info("deleted %d ended tables past their retention", len(gone))
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "

@@ -57,6 +57,7 @@ tables = Table(
     Index("ix_tables_status_updated", "status", "updated_at"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
     Index("ix_tables_creator_status", "creator", "status"),
+    Index("ix_tables_status_created", "status", "created_at"),
 )
 """``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
 over); the sweep finds a bot turn nobody took through its index alone."""

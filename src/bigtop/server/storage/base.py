@@ -112,6 +112,14 @@ class Storage(Protocol):
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
 
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        """Expire open tables created before ``created_before`` with a person's seat nobody
+        has taken (at most ``limit``); their ids."""
+
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        """Delete finished and expired tables whose last change was before ``before``, with
+        their seats, log, events and snapshots (at most ``limit``); their ids."""
+
     def expire_idle(self, before: float, limit: int) -> list[str]:
         """Expire up to ``limit`` open tables with no move since ``before`` (the longest
         idle first; an index finds them); their ids."""

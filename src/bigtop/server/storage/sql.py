@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     and_,
     bindparam,
+    delete,
     exists,
     func,
     insert,
@@ -41,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from bigtop.server.model import (
     BOT,
     EXPIRED,
+    FINISHED,
     HUMAN,
     PLAYING,
     EventRecord,
@@ -387,12 +389,40 @@ class SqlStorage:
             idle = [r[0] for r in conn.execute(select(tables.c.id).where(
                 tables.c.status == PLAYING, tables.c.updated_at < before)
                 .order_by(tables.c.updated_at).limit(limit))]
+        return self._expire(idle, tables.c.updated_at < before)
+
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        unjoined = (select(seats.c.table_id).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == HUMAN,
+            seats.c.claimed.is_(False)).exists())
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status == PLAYING, tables.c.created_at < created_before, unjoined)
+                .order_by(tables.c.created_at).limit(limit))]
+        return self._expire(ids, tables.c.created_at < created_before, unjoined)
+
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        # Through the (status, updated_at) index: only tables that are due are read.
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status.in_((FINISHED, EXPIRED)), tables.c.updated_at < before)
+                .order_by(tables.c.updated_at).limit(limit))]
+        if ids:
+            with self._write() as conn:
+                for child in (moves, seats, events, snapshots):
+                    conn.execute(delete(child).where(child.c.table_id.in_(ids)))
+                conn.execute(delete(tables).where(tables.c.id.in_(ids)))
+                conn.commit()
+        return ids
+
+    def _expire(self, table_ids: Sequence[str], *still: Any) -> list[str]:
+        """Expire each open table of ``table_ids`` whose row still meets ``still`` (one
+        short transaction each, so the database thread is never held long)."""
         changed = []
-        for table_id in idle:
+        for table_id in table_ids:
             with self._write() as conn:
                 n = conn.execute(update(tables).where(
-                    tables.c.id == table_id, tables.c.status == PLAYING,
-                    tables.c.updated_at < before)
+                    tables.c.id == table_id, tables.c.status == PLAYING, *still)
                     .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1,
                             bot_waiting_since=None)).rowcount
                 if n:

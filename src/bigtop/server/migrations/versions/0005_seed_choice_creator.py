@@ -1,5 +1,5 @@
-"""Who created a table (its address: open tables per client are capped) and whether its
-creator chose the seed (shown in every view).
+"""Who created a table (its address: open tables per client are capped), whether its
+creator chose the seed (shown in every view), and an index to find tables nobody joined.
 
 Revision ID: 0005
 Revises: 0004
@@ -23,9 +23,11 @@ def upgrade() -> None:
         batch.add_column(sa.Column("creator", sa.String(64), nullable=False,
                                    server_default=""))
     op.create_index("ix_tables_creator_status", "tables", ["creator", "status"])
+    op.create_index("ix_tables_status_created", "tables", ["status", "created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tables_status_created", "tables")
     op.drop_index("ix_tables_creator_status", "tables")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("creator")
