@@ -5,6 +5,7 @@ client's peer is 127.0.0.1, trusted by default) and shows another address is una
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -136,3 +137,33 @@ def test_ended_tables_are_kept_for_their_retention_then_deleted(sqlite_url: str)
             time.sleep(0.1)
         problem(c.get(f"/api/tables/{done}/export"), 404, "not-found")
         assert c.get(f"/api/tables/{open_}").json()["status"] == "playing"
+
+
+def board(note: str) -> str:
+    """A So ein Zirkus board (JSON text, the option's form) with a free-text note."""
+    return json.dumps({"name": "noted", "note": note, "columns": 3, "rows": 8,
+                       "start": ["A1", "B1", "C1"],
+                       "holes": {"A3": 1, "C4": 2, "B5": 3, "A6": 4, "C7": 5, "B8": 6}})
+
+
+def test_free_text_is_bounded_and_not_copied_into_the_lobby(sqlite_url: str) -> None:
+    """A 64 KiB board note used to be accepted and copied into every lobby entry."""
+    with make_client(sqlite_url, peer="127.0.0.1") as c:
+        r = new_table(c, A, game="so-ein-zirkus", options={"board": board("n" * 60_000)})
+        assert "more than the 4,096 a table may have" in problem(r, 422, "invalid")["detail"]
+        note = "a note " * 200  # 1,400 characters: within the bound
+        t = new_table(c, A, game="so-ein-zirkus", options={"board": board(note)}).json()
+        assert note in c.get(f"/api/tables/{t['table']}").json()["options"]["board"]
+        entry = next(x for x in c.get("/api/lobby").json()["tables"] if x["table"] == t["table"])
+        assert len(entry["options"]["board"]) == 80 and entry["options"]["board"][-1] == "…"
+
+
+def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
+    """It was keyed on ?since= and bounded only in entries: 480 MB from 4,196 requests."""
+    with make_client(sqlite_url, peer="127.0.0.1", view_cache_bytes=20_000) as c:
+        t = new_table(c, A, game="so-ein-zirkus").json()["table"]
+        for since in range(200):
+            assert c.get(f"/api/tables/{t}?since={since}").status_code == 200
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        kept = sum(len(text) for text in runtime._texts.values())
+        assert 0 < kept <= 20_000

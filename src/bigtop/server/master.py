@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import json
 import logging
 import secrets
 import threading
@@ -183,6 +184,12 @@ class TableMaster:
                 f"{len(seat_specs)} seats given for {spec.players} players")
         if spec.seed is not None:
             _check_seed_choice(seat_specs, spec.listed)
+        size = len(json.dumps(game.options.to_json(), ensure_ascii=False,
+                              separators=(",", ":")).encode())
+        if size > self.limits.max_options_bytes:
+            raise errors.Unprocessable(
+                f"the options take {size:,} bytes as JSON, more than the "
+                f"{self.limits.max_options_bytes:,} a table may have (free text included)")
         for i, s in enumerate(seat_specs):
             if s.kind == BOT:
                 if s.level not in BOT_NAMES:

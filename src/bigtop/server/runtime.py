@@ -210,6 +210,9 @@ class Runtime:
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())
         self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._text_bytes = 0
+        """Characters of the texts kept (a bound in bytes for what is nearly all ASCII:
+        ``Settings.view_cache_bytes``)."""
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
@@ -315,10 +318,17 @@ class Runtime:
                 self._texts.move_to_end(key)
                 return hit
         text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
+        budget = self.settings.view_cache_bytes
+        if len(text) > budget // 8:
+            return text
         with self._views_lock:
+            old = self._texts.get(key)
+            if old is not None:
+                self._text_bytes -= len(old)
             self._texts[key] = text
-            while len(self._texts) > VIEW_CACHE:
-                self._texts.popitem(last=False)
+            self._text_bytes += len(text)
+            while self._text_bytes > budget or len(self._texts) > VIEW_CACHE:
+                self._text_bytes -= len(self._texts.popitem(last=False)[1])
         return text
 
     def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:

@@ -144,6 +144,9 @@ class Joined(BaseModel):
 
 
 class LobbyTable(TableHead):
+    """A table in the lobby. Its ``options`` are a summary: texts longer than
+    ``Limits.lobby_text_chars`` are cut (the table's view has them whole)."""
+
     created_at: float
     free_seats: list[int]
     seats: list[SeatInfo]

@@ -79,6 +79,12 @@ class Limits:
     """Shortest such limit (so a bot cannot snatch a seat between two packets)."""
     max_lobby_tables: int = 200
     """Most tables one lobby answer lists (newest first)."""
+    max_options_bytes: int = 4096
+    """A table's rule options as compact JSON (free text such as a So ein Zirkus board's
+    name and note included); more is refused with 422. Stored once, in the table's row."""
+    lobby_text_chars: int = 80
+    """A lobby entry carries a summary of the options: each text longer than this is cut
+    there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
     max_sockets_per_client: int = 32
@@ -113,6 +119,7 @@ class Limits:
                      "client_moves_per_second", "client_move_burst", "tables_per_hour",
                      "table_burst", "joins_per_hour", "join_burst",
                      "max_open_tables_per_client", "unjoined_table_seconds",
+                     "max_options_bytes", "lobby_text_chars",
                      "finished_table_seconds"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
@@ -153,6 +160,10 @@ class Settings:
     snapshot_every: int = 500
     """Moves between two stored positions of a table: a replay at move K, or a table
     rebuilt after a restart, plays at most this many moves from the latest one."""
+    view_cache_bytes: int = 32 * 1024 * 1024
+    """View texts a worker keeps to send again (the same view to a mover's answer and its
+    sockets, spectators), in bytes: the least recently used go first; one view over an
+    eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""
