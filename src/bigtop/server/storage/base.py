@@ -78,8 +78,8 @@ class Storage(Protocol):
                      max_open_per_creator: int) -> None:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
-        already, or ``max_open_per_creator`` created by ``meta.creator`` (nothing
-        stored)."""
+        already, or ``max_open_per_creator`` created by ``meta.creator`` (a client
+        address; "" is not counted) (nothing stored)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
         """The table (None: no such table) as now stored, beyond what is ``known`` (with

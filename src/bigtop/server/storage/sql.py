@@ -150,13 +150,15 @@ class SqlStorage:
                      opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
                      max_open: int, max_open_per_creator: int) -> None:
         with self._write() as conn:
-            if self._pg:  # creators of one address queue here, so two cannot both pass
-                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"),
-                             {"c": "bigtop-create:" + meta.creator})
-            mine = conn.execute(select(func.count()).select_from(tables).where(
-                tables.c.creator == meta.creator, tables.c.status == PLAYING)).scalar_one()
-            if mine >= max_open_per_creator:
-                raise Full(mine, meta.creator)
+            if meta.creator:  # a client's (the master's own callers name nobody)
+                if self._pg:  # creators of one address queue here: two cannot both pass
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"),
+                                 {"c": "bigtop-create:" + meta.creator})
+                mine = conn.execute(select(func.count()).select_from(tables).where(
+                    tables.c.creator == meta.creator, tables.c.status == PLAYING)
+                ).scalar_one()
+                if mine >= max_open_per_creator:
+                    raise Full(mine, meta.creator)
             open_tables = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.status == PLAYING)).scalar_one()
             if open_tables >= max_open:
