@@ -12,7 +12,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench lock clean postgresql chromium screenshots
+.PHONY: run test lint typecheck unit bench bench-server lock clean postgresql chromium nginx screenshots
 
 $(STAMP): requirements.lock pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
@@ -34,7 +34,7 @@ run: $(BUILT)
 	@echo "bigtop: open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)"
 	$(BIN)/bigtop serve --host $(HOST) --port $(PORT)
 
-test: postgresql chromium lint typecheck unit
+test: postgresql chromium nginx lint typecheck unit
 
 # The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
 # postgresql, run as an unprivileged user in a temporary directory): install it when missing.
@@ -49,6 +49,14 @@ $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 chromium: $(CHROMIUM)
 
+# Debian's nginx (and openssl for a throwaway certificate) put a real reverse proxy with TLS
+# in front of two server workers in tests/server/test_proxy.py (docs/deploy.md's setup).
+NGINX := /usr/sbin/nginx
+nginx:
+	@test -x $(NGINX) && command -v openssl >/dev/null || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl \
+		$$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
+
 # Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
 screenshots: $(STAMP) $(CHROMIUM)
 	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
@@ -60,18 +68,35 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
-unit: $(BUILT) $(CHROMIUM)
+unit: $(BUILT) $(CHROMIUM) nginx
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 
 bench: $(BUILT)
 	$(BIN)/python bench/bench_games.py
 
+# The server's load benchmark beside boardgame.io 0.50 (docs/benchmarks.md): its Node part
+# (bench/boardgameio) installs from the lock file, here only, never for the tests. The
+# defaults are docs/benchmarks.md's table (about half an hour on a quiet machine); shorter:
+# make bench-server BENCH_SERVER_ARGS="--tables 10 100 --seconds 15" BENCH_SERVER_PEOPLE=
+BGIO := bench/boardgameio
+BENCH_SERVER_ARGS ?= --tables 10 100 1000 --seconds 25
+BENCH_SERVER_PEOPLE ?= --tables 1000 --think 2 --think-max 10 --seconds 25
+$(BGIO)/node_modules/.installed: $(BGIO)/package.json $(BGIO)/package-lock.json
+	@command -v npm >/dev/null || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; }
+	cd $(BGIO) && npm ci --no-audit --no-fund
+	touch $@
+bench-server: $(BUILT) $(BGIO)/node_modules/.installed
+	$(BIN)/python bench/bench_server.py --beside boardgame.io $(BENCH_SERVER_ARGS)
+	$(if $(strip $(BENCH_SERVER_PEOPLE)),$(BIN)/python bench/bench_server.py \
+		--beside boardgame.io $(BENCH_SERVER_PEOPLE))
+
 # Re-pin after changing dependencies in pyproject.toml (needs the registry).
 lock: $(STAMP)
 	$(BIN)/python -m pip freeze --all --exclude-editable | grep -iv -e '^bigtop' -e '^pip==' > requirements.lock
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build bench/boardgameio/node_modules
 	find src -name '*.so' -delete
 	rm -f src/bigtop/_build.json

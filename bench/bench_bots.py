@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import signal
 import sys
 import time
@@ -33,13 +32,14 @@ from typing import Any
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import LEVELS, make_bot
+from bigtop.agents.levels import LEVELS, NEURAL, NEURAL_SEARCH, make_bot, search_profile
+from bigtop.agents.neural import Network, NeuralPolicyAgent, neural_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
-from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH
+from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH, last_round
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 # The repository's root, so that ``bench.*`` imports work when this file runs as a script.
@@ -83,20 +83,48 @@ same, in a one-round game its reward against the best other seat's gain: issue #
 second and third rounds)."""
 
 
+HARD_V5 = 48
+"""SCOUT's ``hard`` of issue #14's fifth round, kept fixed as ``hard-v5``: the 1-ply planner
+with the deep profile (the game's last round played for the final standing), 48
+determinizations a move."""
+
+NETS = Path(__file__).resolve().parent / "nets"
+"""Trained networks of earlier ages (``bench/nets/<game>-<players>p-gen<N>.npz``, each with
+its training record), kept as fixed yardsticks: ``policy-genN`` plays the policy head of
+generation N alone, ``neural-genN`` the ``neural`` level's planner with that network."""
+
+
 YARDSTICK_PLANNING_PLAYER = "planning-player"
 """The public SCOUT AI project's baseline, the fixed point of its skill scale
 (``scout_planning_player.py``)."""
 
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
-    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` or
-    ``*-v2`` level, or SCOUT's ``planning-player``."""
+    """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` to ``*-v3``
+    level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, or
+    a network of an earlier age (:data:`NETS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
         from bench.scout_planning_player import PlanningPlayer
         return PlanningPlayer()
+    if name == "hard-v5":
+        if game.name != "scout":
+            raise BigtopError(f"{name} is a SCOUT bot")
+        return PlannerAgent(int(iters) if iters else HARD_V5, seed,
+                            replace(SEARCH, final_stage=last_round))
+    if name == "policy":
+        return NeuralPolicyAgent()
+    if name.startswith(("policy-gen", "neural-gen")):
+        kind, _, age = name.partition("-gen")
+        path = NETS / f"{game.name}-{game.num_players}p-gen{age}.npz"
+        net = Network.load(path)
+        if kind == "policy":
+            return NeuralPolicyAgent(net)
+        return PlannerAgent(int(iters) if iters else NEURAL.iterations, seed,
+                            neural_profile(search_profile(game, NEURAL.depth), NEURAL_SEARCH,
+                                           net))
     if name in OLD_SCOUT_PLANNER:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
@@ -274,132 +302,32 @@ the earlier ones; and the levels against the public AI project's planning player
 fixed point of its skill scale."""
 
 
-PUBLIC_AI_FIGURES: dict[str, tuple[float, int]] = {
-    "heuristic": (0.051, 400),
-    "ismcts": (0.092, 323),
-    "ismcts@1000": (0.218, 213),
-}
-"""Issue #14's single-round figures against the public SCOUT AI (myselph/scout-ai): the
-share one bot took against three copies of that AI, and the games (stated for
-``heuristic``; for the other two the number a Wilson interval of the stated width needs)."""
+YARDSTICKS: tuple[str, ...] = ("hard-v5", "planning-player", "policy-gen1", "policy-gen4")
+"""SCOUT's fixed, versioned opponents (``yardsticks``): today's hard as it was in issue
+#14's fifth round, the public SCOUT AI project's planning player, and the trained policy at
+two ages (``bench/nets``). They do not change when the ladder does, so a ladder measured
+against them at two times is comparable; what a bot would take against the public AI
+itself is measured with that AI (issue #26), not predicted from these."""
+
+LADDER_BOTS: tuple[str, ...] = ("easy", "medium", "hard", "neural")
+"""The bots the ``yardsticks`` command measures against every yardstick."""
 
 
-PUBLIC_AI_SKILL = 1.95
-"""The public SCOUT AI's strongest policy on that project's own skill scale, where its
-planning player (:data:`YARDSTICK_PLANNING_PLAYER`) is 1.0: a Plackett–Luce rating from its
-matches, stated in the name of the weights it ships (``…_skill_1.95``; its README puts its
-simple networks at about 1.5). The larger figure is taken: the harder yardstick."""
-
-
-def luce_ratio(share: float, games: float, players: int) -> tuple[float, float]:
-    """The strength ratio ``w_A / w_B`` of one A against ``players - 1`` copies of B under
-    the Luce (Plackett–Luce first-place) model, ``share = w_A / (w_A + (P - 1) w_B)``, as
-    ``(log ratio, its variance)`` by the delta method.
-
-    >>> lr, var = luce_ratio(0.25, 400, 4)
-    >>> round(lr, 6), round(var, 4)
-    (0.0, 0.0133)
-    """
-    s = min(max(share, 0.5 / games), 1 - 0.5 / games)  # keep 0 and 1 finite
-    return math.log((players - 1) * s / (1 - s)), 1.0 / (games * s * (1 - s))
-
-
-def public_ai_estimate(rows: Sequence[dict[str, Any]], ours: str) -> dict[str, Any]:
-    """What the single-round matches of ``ours`` against the yardsticks of
-    :data:`PUBLIC_AI_FIGURES` predict for ``ours`` against three copies of the public AI,
-    under the Luce model (strengths multiply along a chain: ours/AI = ours/Y × Y/AI). Each
-    yardstick is one route; the routes are pooled by inverse variance, with Cochran's Q
-    for whether they agree. Matches of the same pair are pooled first."""
-    routes = []
-    for y, (ys, yn) in PUBLIC_AI_FIGURES.items():
-        mine = [r for r in rows if r["game"] == "scout" and r["a"] == ours and r["b"] == y
-                and r["options"].get("rounds") == 1 and r["players"] == 4]
-        games = sum(r["games"] for r in mine)
-        if not games:
-            continue
-        share = sum(r["a_share"] for r in mine) / games
-        l1, v1 = luce_ratio(share, games, 4)
-        l2, v2 = luce_ratio(ys, yn, 4)
-        routes.append({"via": y, "games": games, "share": share, "log_ratio": l1 + l2,
-                       "var": v1 + v2})
-    if not routes:
-        return {"ours": ours, "routes": []}
-    for r in routes:
-        r.update(_luce_share(r["log_ratio"], r["var"]))
-    weights = [1 / r["var"] for r in routes]
-    pooled = sum(w * r["log_ratio"] for w, r in zip(weights, routes, strict=True)) / sum(weights)
-    q = sum(w * (r["log_ratio"] - pooled) ** 2 for w, r in zip(weights, routes, strict=True))
-    return {"ours": ours, "routes": routes, "pooled": _luce_share(pooled, 1 / sum(weights)),
-            "cochran_q": q, "df": len(routes) - 1}
-
-
-def planning_player_estimate(rows: Sequence[dict[str, Any]], ours: str,
-                             full_games: bool) -> dict[str, Any] | None:
-    """What the 4-player matches of ``ours`` against three planning players predict for
-    ``ours`` against three copies of the public AI, through the AI's published skill over
-    that player (:data:`PUBLIC_AI_SKILL`, taken as exact): single rounds, or with
-    ``full_games`` games of four rounds. ``None`` without such matches.
-
-    >>> row = {"game": "scout", "a": "x", "b": "planning-player", "players": 4,
-    ...        "options": {"rounds": 1}, "games": 400, "a_share": 200.0}
-    >>> est = planning_player_estimate([row], "x", full_games=False)
-    >>> round(est["share"], 2), round(est["predicted"], 3)
-    (0.5, 0.339)
-    """
-    mine = [r for r in rows if r["game"] == "scout" and r["a"] == ours
-            and r["b"] == YARDSTICK_PLANNING_PLAYER and r["players"] == 4
-            and (r["options"].get("rounds", 4) == 4 if full_games
-                 else r["options"].get("rounds") == 1)]
-    games = sum(r["games"] for r in mine)
-    if not games:
-        return None
-    share = sum(r["a_share"] for r in mine) / games
-    lr, var = luce_ratio(share, games, 4)
-    out = {"ours": ours, "games": games, "share": share, "full_games": full_games}
-    out.update(_luce_share(lr - math.log(PUBLIC_AI_SKILL), var))
-    return out
-
-
-def _luce_share(log_ratio: float, var: float) -> dict[str, Any]:
-    """The share against three copies at a log strength ratio, with its 95% interval."""
-    half = 1.96 * math.sqrt(var)
-
-    def share(lr: float) -> float:
-        return math.exp(lr) / (math.exp(lr) + 3)
-
-    return {"predicted": share(log_ratio), "ci95": [share(log_ratio - half),
-                                                     share(log_ratio + half)]}
-
-
-def public_ai_report(paths: Sequence[Path], bots: Sequence[str]) -> str:
-    """A markdown table of :func:`public_ai_estimate` for each of ``bots``."""
-    rows = read_matches(paths)
-    lines = ["| ours | via | our games | our share | predicted share against the AI "
-             "[95% CI] |", "|---|---|---|---|---|"]
-    for b in bots:
-        est = public_ai_estimate(rows, b)
-        for r in est["routes"]:
-            lo, hi = r["ci95"]
-            lines.append(f"| {b} | {r['via']} | {r['games']} | {r['share']:.3f} | "
-                         f"{r['predicted']:.3f} [{lo:.3f}, {hi:.3f}] |")
-        if est["routes"]:
-            p = est["pooled"]
-            lines.append(f"| **{b}** | all (Cochran's Q {est['cochran_q']:.1f}, "
-                         f"{est['df']} df) | | | **{p['predicted']:.3f} "
-                         f"[{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}]** |")
-    pp = [e for b in bots for full in (False, True)
-          if (e := planning_player_estimate(rows, b, full)) is not None]
-    if pp:
-        lines += ["", f"Through the planning player (the AI's published skill "
-                  f"{PUBLIC_AI_SKILL} over it):", "",
-                  "| ours | game | our games | our share against three planning players | "
-                  "predicted share against the AI [95% CI] |", "|---|---|---|---|---|"]
-        for e in pp:
-            lo, hi = e["ci95"]
-            lines.append(f"| {e['ours']} | {'full games' if e['full_games'] else 'single rounds'}"
-                         f" | {e['games']} | {e['share']:.3f} | {e['predicted']:.3f} "
-                         f"[{lo:.3f}, {hi:.3f}] |")
-    return "\n".join(lines)
+def yardsticks(out: Path, bots: Sequence[str], against: Sequence[str], options: dict[str, Any],
+               max_games: int, look: int, seed: int, budget: float | None, log: Any,
+               jobs: int = 1) -> None:
+    """One of each of ``bots`` against three of each yardstick (SCOUT, four players), a
+    sequential match each, appended to ``out`` (a finished pair is skipped: resumable)."""
+    for b in against:
+        for a in bots:
+            if _key("scout", a, b, options, seed) in _done(out):
+                continue
+            r = run_match("scout", a, b, 4, options, max_games, look, seed, log, budget, jobs)
+            with out.open("a") as f:
+                f.write(json.dumps(r) + "\n")
+            print(json.dumps(r), file=log, flush=True)
+            if _stop_requested:
+                return
 
 
 def _done(path: Path) -> set[str]:
@@ -519,6 +447,15 @@ def _plot(rows: list[dict[str, Any]], out: Path) -> None:
     fig.savefig(out, dpi=110)
 
 
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` rule options (numbers and booleans as JSON)."""
+    options: dict[str, Any] = {}
+    for kv in pairs:
+        k, _, v = kv.partition("=")
+        options[k] = json.loads(v) if v[:1].isdigit() or v in ("true", "false") else v
+    return options
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -543,19 +480,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     r = sub.add_parser("report")
     r.add_argument("paths", type=Path, nargs="+")
     r.add_argument("--plot", type=Path)
-    pa = sub.add_parser("public-ai", help="what our SCOUT matches against the yardsticks "
-                        "predict against the public SCOUT AI (issue #14's figures)")
-    pa.add_argument("paths", type=Path, nargs="+")
-    pa.add_argument("--bots", default="hard,medium")
+    y = sub.add_parser("yardsticks", help="SCOUT's ladder against the fixed yardsticks")
+    y.add_argument("--out", type=Path, default=Path("bench/bots-yardsticks.jsonl"))
+    y.add_argument("--bots", default=",".join(LADDER_BOTS))
+    y.add_argument("--against", default=",".join(YARDSTICKS))
+    y.add_argument("-o", "--option", action="append", default=[],
+                   help="rule options, default the full game (four rounds)")
+    y.add_argument("--max-games", type=int, default=200)
+    y.add_argument("--look", type=int, default=20)
+    y.add_argument("--seed", type=int, default=1)
+    y.add_argument("--budget", type=float, help="wall seconds per match at most")
+    y.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     signal.signal(signal.SIGTERM, _request_stop)
     try:
         if args.cmd == "match":
             players, options = SETUPS.get(args.game, (2, {}))
-            options = dict(options)
-            for kv in args.option:
-                k, _, v = kv.partition("=")
-                options[k] = json.loads(v) if v[:1].isdigit() or v in ("true", "false") else v
+            options = dict(options) | _options(args.option)
             print(json.dumps(run_match(args.game, args.a, args.b, args.players or players,
                                        options, *sampling(args.game, args.max_games,
                                                           args.look), args.seed,
@@ -563,8 +504,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.cmd == "ladder":
             ladder(args.out, args.games.split(","), args.max_games, args.look, args.seed,
                    args.budget, not args.no_yardsticks, sys.stderr, args.jobs)
-        elif args.cmd == "public-ai":
-            print(public_ai_report(args.paths, args.bots.split(",")))
+        elif args.cmd == "yardsticks":
+            yardsticks(args.out, args.bots.split(","), args.against.split(","),
+                       _options(args.option), args.max_games, args.look, args.seed,
+                       args.budget, sys.stderr, args.jobs)
         else:
             print(report(args.paths, args.plot))
     except BigtopError as e:

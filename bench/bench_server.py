@@ -14,7 +14,11 @@ counted where the work is done).
 The tables start out of step: each table's first move waits a random part of one think
 time, so the offered load is N moves a second spread over the second, as N people who sat
 down at different times would make it, not N moves in one burst every second (which only
-the common start would cause). ``--think-max M`` draws each think time from ``--think`` to
+the common start would cause). Only the table's first move: when each client's first move
+was shortened, the second person's first move (in SCOUT each player's first turn of a round
+is two moves, the hand's way up and then a show, so it came after the warm-up) was a short
+turn inside the counted time, half a move more per table on average, and the benchmark
+served 3–7% more than N/think. ``--think-max M`` draws each think time from ``--think`` to
 M seconds instead (a person, rather than a metronome). Moves sent in the first
 ``--warmup`` seconds (default: the longest think time, by when every table has moved once)
 are played but not counted.
@@ -22,6 +26,15 @@ are played but not counted.
     .venv/bin/python bench/bench_server.py --tables 10 100 1000 --seconds 20
     .venv/bin/python bench/bench_server.py --tables 1000 --think 2 --think-max 10
     .venv/bin/python bench/bench_server.py --tables 100 --db postgresql --workers 2
+    .venv/bin/python bench/bench_server.py --requests 1000 --http httptools bounded h11
+
+``--beside boardgame.io`` runs the same load on bigtop and on a boardgame.io 0.50 stand-in
+(`bench/boardgameio/`: a two-player card game with SCOUT's turn shape, its server in memory
+and with its FlatFile store, and a Node load generator speaking its socket.io protocol;
+installed by `make bench-server`), in turn, ``--rounds`` times each, and prints each side's
+median row and the ratios bigtop ÷ boardgame.io:
+
+    .venv/bin/python bench/bench_server.py --beside boardgame.io --tables 10 100 --seconds 15
 
 ``--db postgresql`` starts a throwaway PostgreSQL cluster (Debian's postgresql, as in the
 tests) and runs two `bigtop serve` processes on it; the two clients of each table connect to
@@ -37,15 +50,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -55,7 +70,14 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.server.conftest import Server
-from tests.server.pg import new_database, throwaway_cluster
+from tests.server.pg import free_port, new_database, throwaway_cluster
+
+BOARDGAMEIO = Path(__file__).resolve().parent / "boardgameio"
+"""The boardgame.io stand-in: its game, server and load generator (Node)."""
+SIDES = ("bigtop", "boardgame.io in memory", "boardgame.io FlatFile")
+"""What ``--beside boardgame.io`` runs, in turn."""
+FIGURES = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")
+"""The figures compared (medians of the rounds; ratios bigtop ÷ boardgame.io)."""
 
 HTTP_IN_FLIGHT = 64
 """Moves in flight at once per server over HTTP (the client's pool has as many
@@ -72,6 +94,7 @@ class Table:
         self.finished = False
         self.errors = 0
         self.served = 0  # moves both clients had in full during the counted time
+        self.moved = False  # whether the table's first move was made (see the module's doc)
 
 
 class Clock:
@@ -133,15 +156,22 @@ class Mover:
         return r.status_code == 200
 
 
-async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
-                 think: Callable[[], float]) -> None:
+@contextlib.asynccontextmanager
+async def open_socket(base: str, table: Table, seat: int) -> AsyncIterator[Any]:
+    """The WebSocket of ``seat`` at ``table``, authenticated as that seat: how the token
+    travels is said here only (a header, never the URL)."""
     url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws"
     auth = {"authorization": f"Bearer {table.tokens[seat]}"}
     async with websockets.connect(url, max_size=2**22, open_timeout=600,
                                   additional_headers=auth) as ws:
+        yield ws
+
+
+async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
+                 think: Callable[[], float]) -> None:
+    async with open_socket(base, table, seat) as ws:
         await clock.connected()
         deadline = clock.deadline
-        first = True
         while time.monotonic() < deadline and not table.finished:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline -
@@ -168,9 +198,9 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
                 break
             if view["legal_actions"] and v not in table.sent_at:
                 pause = think()
-                if first:  # out of step with the other tables (see the module's doc)
+                if not table.moved:  # out of step with the other tables (see the module's doc)
                     pause *= random.random()
-                    first = False
+                    table.moved = True
                 if pause:  # a person looks before moving (not past the end of the run)
                     await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
                 if time.monotonic() >= deadline:
@@ -225,19 +255,185 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
             "server_system_share": round(system / cpu_used, 2) if cpu_used else None}
 
 
-def _cpu_seconds(server: Server) -> tuple[float, float]:
-    """User + system CPU time of a server process so far, and the system part (Linux
-    /proc)."""
-    assert server.proc is not None
-    fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """User + system CPU time of a process so far, and the system part (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / tick, int(fields[12]) / tick
 
 
 def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
     """:func:`_cpu_seconds` of all the servers together."""
-    times = [_cpu_seconds(s) for s in servers]
+    times = []
+    for s in servers:
+        assert s.proc is not None
+        times.append(_cpu_seconds(s.proc.pid))
     return sum(t for t, _ in times), sum(k for _, k in times)
+
+
+def per_request(protocols: list[str], requests: int, rounds: int, tmp: Path) -> None:
+    """Server CPU per plain GET of a table view on one keep-alive connection, for each HTTP
+    protocol in turn (``rounds`` times, alternating), and the medians' ratios to the first:
+    what the protocol's own checks cost, apart from WebSockets and moves."""
+    cpu: dict[str, list[float]] = {h: [] for h in protocols}
+    for r in range(rounds):
+        for http in protocols:
+            server = Server(f"sqlite:///{tmp}/requests-{http}-{r}.sqlite3",
+                            tmp / f"requests-{http}.log", "--http", http).start(timeout=120)
+            try:
+                with httpx.Client(base_url=server.base, timeout=60.0) as c:
+                    table = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
+                    path = f"/api/tables/{table['table']}"
+                    for _ in range(50):  # warm up
+                        c.get(path)
+                    assert server.proc is not None
+                    before = _cpu_seconds(server.proc.pid)[0]
+                    for _ in range(requests):
+                        c.get(path).raise_for_status()
+                    used = _cpu_seconds(server.proc.pid)[0] - before
+                    cpu[http].append(used / requests * 1e6)
+            finally:
+                server.stop()
+    ref = statistics.median(cpu[protocols[0]])
+    for http, values in cpu.items():
+        print(json.dumps({"http": http, "requests": requests, "rounds": rounds,
+                          "server_cpu_us_per_get": [round(v) for v in values],
+                          "median_us": round(statistics.median(values)),
+                          "ratio_to_" + protocols[0]: round(statistics.median(values) / ref, 3),
+                          "load_average": round(os.getloadavg()[0], 1)}), flush=True)
+
+
+def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float],
+               moves_over: str, db: str, workers: int, logs: Path,
+               http: str) -> dict[str, Any]:
+    """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``, speaking ``http``."""
+    servers = [Server(db, logs / f"server-{n}-{w}-{http}.log", "--moves-per-second", "1000",
+                      "--http", http)
+               for w in range(workers)]
+    try:
+        for s in servers:
+            s.start(timeout=120)
+        return asyncio.run(run([s.base for s in servers], n, seconds, warmup, think,
+                               moves_over, functools.partial(_servers_cpu, servers)))
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def run_boardgameio(store: str, n: int, seconds: float, warmup: float, think: float,
+                    think_max: float, tmp: Path) -> dict[str, Any]:
+    """One run on the boardgame.io stand-in (``store``: "memory" or "flatfile"): its server
+    and its load generator, two Node processes; the server's CPU is read when the load
+    generator says the counted time starts and ends."""
+    if not (BOARDGAMEIO / "node_modules").is_dir():
+        raise SystemExit("bench/boardgameio/node_modules is missing: run `make bench-server` "
+                         "(it installs boardgame.io from bench/boardgameio/package-lock.json)")
+    port = free_port()
+    env = {**os.environ, "NODE_ENV": "production"}  # as deployed: no development checks
+    data = tmp / f"flatfile-{n}-{time.monotonic_ns()}"
+    with open(tmp / f"boardgameio-{store}-{n}.log", "ab") as log:
+        server = subprocess.Popen(["node", "server.js", str(port), store, str(data)],
+                                  cwd=BOARDGAMEIO, env=env, stdout=subprocess.PIPE, stderr=log)
+    load: subprocess.Popen[str] | None = None
+    try:
+        assert server.stdout is not None
+        if not server.stdout.readline().startswith(b"ready"):
+            raise RuntimeError(f"the boardgame.io server did not start (see {log.name})")
+        load = subprocess.Popen(
+            ["node", "load.js", "--url", f"http://127.0.0.1:{port}", "--tables", str(n),
+             "--seconds", str(seconds), "--think", str(think), "--think-max", str(think_max),
+             "--warmup", str(warmup)],
+            cwd=BOARDGAMEIO, env=env, stdout=subprocess.PIPE, text=True)
+        assert load.stdout is not None
+        cpu0 = cpu1 = (0.0, 0.0)
+        out: dict[str, Any] = {}
+        for line in load.stdout:
+            if line.startswith("counting"):
+                cpu0 = _cpu_seconds(server.pid)
+            elif line.startswith("counted"):
+                cpu1 = _cpu_seconds(server.pid)
+            elif line.startswith("{"):
+                out = json.loads(line)
+        if load.wait(timeout=60) != 0 or not out:
+            raise RuntimeError("the boardgame.io load generator failed")
+    finally:
+        for proc in (load, server):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)
+    used, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+    served = out["moves_per_s"] * seconds
+    out.update(server_cpu_ms_per_move=round(1000 * used / max(1.0, served), 3),
+               server_system_share=round(system / used, 2) if used else None)
+    return out
+
+
+def in_turn(round_index: int) -> tuple[str, ...]:
+    """The sides in the order a round runs them: each round starts with the next side, so
+    none always runs first (or just after another's load)."""
+    k = round_index % len(SIDES)
+    return SIDES[k:] + SIDES[:k]
+
+
+def medians(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Each figure's median over the rounds (None where no round had one).
+
+    >>> medians([{"p50_ms": 2.0, "moves_per_s": 9}, {"p50_ms": 4.0, "moves_per_s": 10},
+    ...          {"p50_ms": None, "moves_per_s": 11}])["p50_ms"]
+    3.0
+    """
+    out: dict[str, float | None] = {}
+    for key in FIGURES:
+        values = [r[key] for r in rows if r.get(key) is not None]
+        out[key] = round(statistics.median(values), 3) if values else None
+    return out
+
+
+def ratios(ours: dict[str, float | None], theirs: dict[str, float | None]
+           ) -> dict[str, float | None]:
+    """bigtop ÷ the other side, figure by figure (moves/s: above 1 is better; latency and
+    CPU: below 1 is better).
+
+    >>> ratios({"moves_per_s": 100, "p50_ms": 2.0, "p99_ms": 9.0, "server_cpu_ms_per_move": 1},
+    ...        {"moves_per_s": 50, "p50_ms": 4.0, "p99_ms": 0, "server_cpu_ms_per_move": None})
+    {'moves_per_s': 2.0, 'p50_ms': 0.5, 'p99_ms': None, 'server_cpu_ms_per_move': None}
+    """
+    out: dict[str, float | None] = {}
+    for key in FIGURES:
+        a, b = ours.get(key), theirs.get(key)
+        out[key] = round(a / b, 2) if a is not None and b else None
+    return out
+
+
+def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
+    """The comparison of one load as a Markdown table: each side's medians, then bigtop ÷
+    each boardgame.io server.
+
+    >>> print(report("10 tables, think 1 s", {
+    ...     "bigtop": {"moves_per_s": 10.0, "p50_ms": 2.0, "p99_ms": 6.0,
+    ...                "server_cpu_ms_per_move": 1.5},
+    ...     "boardgame.io in memory": {"moves_per_s": 10.0, "p50_ms": 4.0, "p99_ms": 12.0,
+    ...                                "server_cpu_ms_per_move": 3.0}}))
+    | 10 tables, think 1 s | moves/s served | p50 ms | p99 ms | server CPU ms a move |
+    |---|---|---|---|---|
+    | bigtop | 10 | 2 | 6 | 1.5 |
+    | boardgame.io in memory | 10 | 4 | 12 | 3 |
+    | bigtop ÷ boardgame.io in memory | 1 | 0.5 | 0.5 | 0.5 |
+    """
+    def cell(x: float | None) -> str:
+        return "–" if x is None else f"{x:g}"
+
+    lines = [f"| {load} | moves/s served | p50 ms | p99 ms | server CPU ms a move |",
+             "|---|---|---|---|---|"]
+    for side, row in figures.items():
+        lines.append(f"| {side} | " + " | ".join(cell(row[k]) for k in FIGURES) + " |")
+    ours = figures.get("bigtop")
+    for side, row in figures.items():
+        if side != "bigtop" and ours is not None:
+            r = ratios(ours, row)
+            lines.append(f"| bigtop ÷ {side} | " + " | ".join(cell(r[k]) for k in FIGURES)
+                         + " |")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -260,46 +456,64 @@ def main() -> None:
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     p.add_argument("--workers", type=int, default=None,
                    help="server processes (default: 1 on SQLite, 2 on PostgreSQL)")
+    p.add_argument("--requests", type=int, default=0,
+                   help="instead of tables: server CPU per plain GET, this many requests a "
+                        "round, for each --http protocol (3 rounds, alternating)")
+    p.add_argument("--beside", choices=("boardgame.io",), default=None,
+                   help="run the same load on boardgame.io's servers too, in turn")
+    p.add_argument("--rounds", type=int, default=2,
+                   help="with --beside: runs of each server per load (medians reported)")
     args = p.parse_args()
+    if args.requests:
+        with tempfile.TemporaryDirectory() as tmp:
+            per_request(args.http, args.requests, 3, Path(tmp))
+        return
     workers = args.workers or (2 if args.db == "postgresql" else 1)
     rng = random.Random(12)
     low, high = args.think, args.think if args.think_max is None else args.think_max
+    warmup = high if args.warmup is None else args.warmup
     random.seed(12)
 
     def think() -> float:
         return low if high == low else rng.uniform(low, high)
 
-    results: dict[int, dict[str, Any]] = {}
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         cluster = stack.enter_context(throwaway_cluster()) if args.db == "postgresql" else None
-        for n, http in ((n, h) for n in args.tables for h in args.http):
-            db = new_database(cluster) if cluster else \
-                f"sqlite:///{tmp}/bench-{n}-{http}.sqlite3"
-            servers = [Server(db, tmp / f"server-{n}-{w}.log", "--moves-per-second", "1000",
-                              "--http", http)
-                       for w in range(workers)]
-            for s in servers:
-                s.start(timeout=120)
-            try:
-                warmup = high if args.warmup is None else args.warmup
-                out = asyncio.run(run([s.base for s in servers], n, args.seconds, warmup,
-                                      think, args.moves,
-                                      functools.partial(_servers_cpu, servers)))
-            finally:
-                for s in servers:
-                    s.stop()
-            out.update(think_s=[low, high] if high != low else low, moves_over=args.moves,
-                       db=args.db, workers=workers, http=http,
-                       load_average=round(os.getloadavg()[0], 1))
-            if http != args.http[0]:  # beside the first protocol's run at this size
-                ref = results[n]
-                out["ratio_to_" + args.http[0]] = {
-                    k: round(out[k] / ref[k], 3) if ref.get(k) else None
-                    for k in ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")}
-            else:
-                results[n] = out
-            print(json.dumps(out), flush=True)
+        for n in args.tables:
+            runs: dict[str, list[dict[str, Any]]] = {}
+            for r in range(args.rounds if args.beside else 1):
+                sides = in_turn(r) if args.beside else SIDES[:1]
+                for side in sides:
+                    if side != "bigtop":
+                        store = "memory" if side.endswith("memory") else "flatfile"
+                        outs = [run_boardgameio(store, n, args.seconds, warmup, low, high, tmp)]
+                    else:
+                        outs = []
+                        for http in args.http:  # each HTTP protocol beside the first
+                            db = (new_database(cluster) if cluster
+                                  else f"sqlite:///{tmp}/bench-{n}-{r}-{http}.sqlite3")
+                            out = run_bigtop(n, args.seconds, warmup, think, args.moves, db,
+                                             workers, tmp, http)
+                            out.update(moves_over=args.moves, db=args.db, workers=workers,
+                                       http=http)
+                            if http != args.http[0]:
+                                ref = outs[0]
+                                out["ratio_to_" + args.http[0]] = {
+                                    k: round(out[k] / ref[k], 3) if ref.get(k) else None
+                                    for k in ("moves_per_s", "p50_ms", "p99_ms",
+                                              "server_cpu_ms_per_move")}
+                            outs.append(out)
+                    for out in outs:
+                        out.update(side=side, round=r + 1, think_s=[low, high] if high != low
+                                   else low, load_average=round(os.getloadavg()[0], 1))
+                        print(json.dumps(out), flush=True)
+                    runs.setdefault(side, []).append(outs[0])
+            if args.beside:
+                think_said = f"think {low:g}–{high:g} s" if high != low else f"think {low:g} s"
+                print(report(f"{n:,} tables, {think_said}",
+                             {side: medians(rows) for side, rows in runs.items()}) + "\n",
+                      flush=True)
 
 
 if __name__ == "__main__":

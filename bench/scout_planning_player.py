@@ -123,7 +123,7 @@ class PlanningPlayer:
         inserts = [a for a in legal if isinstance(a, Insert)]
         if not state.pending_and_show:
             return max(inserts, key=lambda a: C * hand_value(new_hand(a)))
-        beat = state._active_strength()
+        beat = state.active_strength()
         captured = len(state.active)
         return max(inserts, key=lambda a: self._best_show_value(new_hand(a), beat, captured))
 

@@ -9,11 +9,7 @@ from pathlib import Path
 
 import pytest
 from bench.bench_bots import (
-    PUBLIC_AI_FIGURES,
-    PUBLIC_AI_SKILL,
     main,
-    planning_player_estimate,
-    public_ai_estimate,
     read_matches,
     run_match,
 )
@@ -77,49 +73,6 @@ def test_another_seed_is_another_sample(tmp_path: Path) -> None:
     other = run_match("so-ein-zirkus", "easy", "random", 2, {}, max_games=2, look=2, seed=4)
     path.write_text("".join(json.dumps(r) + "\n" for r in (first, again, other)))
     assert [r["seed"] for r in read_matches([path])] == [3, 4]
-
-
-def _fake(a: str, b: str, share: float, games: int) -> dict[str, object]:
-    return {"game": "scout", "players": 4, "options": {"rounds": 1}, "a": a, "b": b,
-            "games": games, "a_share": share * games}
-
-
-def test_the_public_ai_estimate_chains_strength_ratios() -> None:
-    # A bot as strong as each yardstick (a fair share against it) is predicted to take what
-    # that yardstick took against the public AI; the routes then disagree (Cochran's Q).
-    rows = [_fake("x", y, 0.25, 10**6) for y in PUBLIC_AI_FIGURES]
-    est = public_ai_estimate(rows, "x")
-    for route, (y, (share, _)) in zip(est["routes"], PUBLIC_AI_FIGURES.items(), strict=True):
-        assert route["via"] == y and route["predicted"] == pytest.approx(share)
-    assert est["cochran_q"] > 10 and est["df"] == 2
-    # Three times as strong as ismcts@1000 (which took 0.218): 3 w / (3 w + 3 w_AI).
-    est = public_ai_estimate([_fake("x", "ismcts@1000", 0.5, 10**6)], "x")
-    r = 3 * 0.218 / 0.782
-    assert est["pooled"]["predicted"] == pytest.approx(r / (r + 1), abs=1e-3)
-    lo, hi = est["pooled"]["ci95"]
-    assert lo < est["pooled"]["predicted"] < hi
-    assert public_ai_estimate(rows, "nobody") == {"ours": "nobody", "routes": []}
-
-
-def _fake_pp(a: str, share: float, games: int, rounds: int | None) -> dict[str, object]:
-    options = {} if rounds is None else {"rounds": rounds}
-    return {"game": "scout", "players": 4, "options": options, "a": a,
-            "b": "planning-player", "games": games, "a_share": share * games}
-
-
-def test_the_planning_player_route_divides_by_the_ais_published_skill() -> None:
-    # A bot exactly as strong as the AI (PUBLIC_AI_SKILL planning players) is predicted a
-    # fair share against it; single rounds and full games are told apart.
-    w = PUBLIC_AI_SKILL
-    share = w / (w + 3)
-    rows = [_fake_pp("x", share, 10**6, 1), _fake_pp("x", 0.6, 300, None)]
-    single = planning_player_estimate(rows, "x", full_games=False)
-    full = planning_player_estimate(rows, "x", full_games=True)
-    assert single is not None and full is not None
-    assert single["predicted"] == pytest.approx(0.25, abs=1e-3)
-    assert full["games"] == 300 and full["share"] == pytest.approx(0.6)
-    assert full["ci95"][0] < full["predicted"] < full["ci95"][1]
-    assert planning_player_estimate(rows, "nobody", full_games=True) is None
 
 
 def _windows_value(tops: list[int]) -> float:

@@ -200,7 +200,7 @@ def test_moves_and_every_refusal(client: TestClient) -> None:
 
 def test_a_tricky_landing_log_says_where_each_card_landed_and_who_won(
         client: TestClient) -> None:
-    """The table's log used to say only "P1 throws a card aiming at …": now each line goes
+    """The table's log used to say only "P1 throws a card at …": now each line goes
     on with where the card came to rest and, after a trick's last throw, who won it."""
     made = create(client, game="tricky-landing", players=3, seed=5)
     t = made["table"]
@@ -221,7 +221,8 @@ def test_a_tricky_landing_log_says_where_each_card_landed_and_who_won(
            if e["kind"] == "move"]
     assert log == expected
     for k, text in enumerate(log):
-        assert re.search(r"throws a card aiming at .*: (the \w+ \d+|it) (lands|misses)", text)
+        assert re.search(r"throws a card at .*the target's centre with .*: (the \w+ \d+|it) "
+                         r"(lands|misses)", text)
         ends = k % 3 == 2
         assert bool(re.search(r"(wins|share) (the|a) trick|nobody wins|no card touches",
                               text)) == ends, text

@@ -28,6 +28,8 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 from tests.server.conftest import ONE_CLIENT_MANY_TABLES
 
 CHROMIUM = Path("/usr/bin/chromium")
+# axe-core's axe.min.js from npm (`npm pack axe-core`), with its licence beside it.
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -134,10 +136,12 @@ class Browsers:
         self.errors: list[str] = []
         self.allowed: list[str] = []
 
-    def new_page(self, width: int = 1280, height: int = 900) -> Page:
+    def new_page(self, width: int = 1280, height: int = 900,
+                 reduced_motion: bool = False) -> Page:
         context = self.playwright.chromium.launch_persistent_context(
             tempfile.mkdtemp(prefix="bigtop-chromium-"), executable_path=str(CHROMIUM),
-            headless=True, args=CHROMIUM_ARGS, viewport={"width": width, "height": height})
+            headless=True, args=CHROMIUM_ARGS, viewport={"width": width, "height": height},
+            reduced_motion="reduce" if reduced_motion else "no-preference")
         self.contexts.append(context)
         page = context.pages[0] if context.pages else context.new_page()
         page.on("console", lambda m: self.errors.append(f"console: {m.text}")
@@ -161,6 +165,20 @@ class Browsers:
                 small = im.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT)
             small.save(path, optimize=True)
         return path
+
+    def axe(self, page: Page, where: str) -> None:
+        """Run axe-core (vendored under tests/web/vendor, never fetched) on the page as it is:
+        no serious or critical violation of its WCAG 2 A/AA rules."""
+        if not page.evaluate("() => typeof window.axe === 'object'"):
+            page.evaluate(AXE.read_text())  # through the DevTools protocol: the page's CSP allows no inline script
+        found = page.evaluate("""async () => {
+          const r = await axe.run(document, {runOnly: {type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}, resultTypes: ['violations']});
+          return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+            .map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
+              v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));
+        }""")
+        assert not found, f"axe on {where}:\n" + "\n".join(found)
 
     def close(self) -> None:
         for c in self.contexts:

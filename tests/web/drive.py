@@ -171,22 +171,42 @@ def play_zirkus_turn(page: Page, rng: random.Random) -> None:
 
 # -- Tricky Landing ------------------------------------------------------------------------
 
-def drag_aim(page: Page, to_cm: tuple[float, float]) -> None:
-    """Drag from our seat to the point `to_cm` (cm from the target's centre)."""
-    start, end = page.evaluate("""([x, y]) => {
-      const svg = document.querySelector('svg.tl-table'), m = svg.getScreenCTM();
-      const seat = svg.querySelector('.tl-seat.mine');
-      const at = (px, py) => { const p = svg.createSVGPoint(); p.x = px; p.y = py;
-        const q = p.matrixTransform(m); return [q.x, q.y]; };
-      return [at(Number(seat.getAttribute('cx')), Number(seat.getAttribute('cy'))),
-              at(x * 10, -y * 10)];
-    }""", list(to_cm))
-    page.mouse.move(start[0], start[1])
-    page.mouse.down()
-    for k in range(1, 6):
-        page.mouse.move(start[0] + (end[0] - start[0]) * k / 5,
-                        start[1] + (end[1] - start[1]) * k / 5)
-    page.mouse.up()
+# A flick on the table as a hand makes it: pointer events from our seat toward `angle`
+# (degrees from straight ahead, clockwise) in steps of `step_cm` every 16 ms. The page measures
+# the speed from the events' own times, so a slow machine only makes the throw shorter.
+_FLICK = """async ([angle, step_cm, steps]) => {
+  const svg = document.querySelector('svg.tl-table'), m = svg.getScreenCTM();
+  const seat = svg.querySelector('.tl-seat.mine').getBoundingClientRect();
+  let x = seat.left + seat.width / 2, y = seat.top + seat.height / 2;
+  const a = angle * Math.PI / 180, px = step_cm * 10 * m.a;
+  const fire = (type) => svg.dispatchEvent(new PointerEvent(type, {clientX: x, clientY: y,
+    pointerId: 1, pointerType: 'mouse', bubbles: true, isPrimary: true, buttons: 1}));
+  fire('pointerdown');
+  for (let k = 0; k < steps; k++) {
+    await new Promise((r) => setTimeout(r, 16));
+    x += Math.sin(a) * px; y -= Math.cos(a) * px;
+    fire('pointermove');
+  }
+  fire('pointerup');
+}"""
+
+
+def flick(page: Page, angle: float = 0.0, step_cm: float = 2.0, steps: int = 6) -> None:
+    """Flick from our seat: about 125 cm/s by default, which stops near the target."""
+    page.evaluate(_FLICK, [angle, step_cm, steps])
+
+
+def aim_by_keys(page: Page, to_cm: tuple[int, int]) -> None:
+    """Move the precise aim (keyboard) from where it is to whole centimetres `to_cm`."""
+    now = page.inner_text("#tl-aim-text")
+    x, y = (round(float(v)) for v in re.findall(r"-?\d+\.\d", now)[:2])
+    page.focus("#board svg.tl-table")
+    for key, d in (("ArrowRight", to_cm[0] - x), ("ArrowUp", to_cm[1] - y)):
+        back = {"ArrowRight": "ArrowLeft", "ArrowUp": "ArrowDown"}[key]
+        for _ in range(abs(d) // 5):
+            page.keyboard.press(f"Shift+{key if d > 0 else back}")
+        for _ in range(abs(d) % 5):
+            page.keyboard.press(key if d > 0 else back)
 
 
 def play_tricky_turn(page: Page, rng: random.Random) -> None:
@@ -194,8 +214,7 @@ def play_tricky_turn(page: Page, rng: random.Random) -> None:
     card = rng.choice(cards)
     before = version(page)
     page.click(f"#board .tl-hand-card[data-card='{card}']")
-    drag_aim(page, (rng.uniform(-3, 3), rng.uniform(-3, 3)))
-    page.click("#tl-throw")
+    flick(page, rng.uniform(-8, 8))
     wait_after(page, before)
 
 

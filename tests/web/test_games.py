@@ -131,7 +131,7 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
     browsers.shot(page, "tricky-landing")
     # An aim beyond the table's 45 cm is refused with the engine's words; nothing changes.
     before = drive.version(page)
-    drive.drag_aim(page, (46.5, 0.0))
+    drive.aim_by_keys(page, (50, 0))
     page.click("#tl-throw")
     page.wait_for_selector("#error:not([hidden])")
     assert "Not allowed" in page.inner_text("#error")
@@ -139,8 +139,7 @@ def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None
     assert drive.version(page) == before
     # A throw made with the keyboard: the arrow keys move the aim, Enter throws.
     page.click("#board .tl-hand-card >> nth=0")
-    page.focus("#board svg.tl-table")
-    drive.drag_aim(page, (0.0, 0.0))
+    drive.aim_by_keys(page, (0, 0))
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowLeft")
     assert "aim (-1.0, 1.0) cm" in page.inner_text("#tl-aim-text")

@@ -39,7 +39,7 @@ def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> 
             other = views[seat]["observation"]["hands"][1 - seat]
             # Each page draws exactly its own hand; of the other hand only public cards.
             assert hand_on_page(page) == own
-            shown = page.eval_on_selector_all("#board .seats .mini-hand > *",
+            shown = page.eval_on_selector_all("#board [data-spot] .mini-hand > *",
                                               "els => els.map(e => e.className)")
             assert len(shown) == len(other)
             assert all(("back" in cls) == (card is None) for cls, card in zip(shown, other,

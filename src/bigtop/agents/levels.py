@@ -38,6 +38,7 @@ from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
+from bigtop.agents.neural import NeuralSearch, network_for, neural_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
@@ -57,7 +58,12 @@ takeover): the cheapest search level, well inside 100 ms a move in every game, a
 level issue #14 asks to hold its own against the public SCOUT AI; ``easy`` plays by
 rules of thumb and is there for beginners who ask for it."""
 
-SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts")
+LEARNED: tuple[str, ...] = ("neural",)
+"""Bots that play with a trained network (:mod:`bigtop.agents.neural`), for the tables
+with shipped weights only (SCOUT with four players so far); kept off the ladder until the
+sequential test places them on it at every table (docs/bots.md#trained-networks)."""
+
+SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts", "neural")
 """The bots that search, and so take an iteration budget and a time limit."""
 
 
@@ -100,6 +106,15 @@ BUDGETS: dict[str, Budget] = {
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
+
+NEURAL = Search("planner", 12, depth="deep")
+"""``neural``: the 1-ply planner with the game's deep profile and the trained network
+inside it (:data:`NEURAL_SEARCH`), this many determinizations a move."""
+
+NEURAL_SEARCH = NeuralSearch(horizon=2)
+"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of two moves, then the
+value network's estimate of every seat's points to the round's end (instead of rollouts of
+twenty moves and the rule-of-thumb value: about a fifth of the cost a determinization)."""
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
@@ -231,6 +246,11 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
     if name == "ismcts":
         return ISMCTSAgent(iterations=iterations or PLAIN_ISMCTS_ITERATIONS, seed=seed,
                            time_limit=time_limit)
+    if name == "neural":
+        network_for(game)  # a table without shipped weights is refused by name here
+        profile = neural_profile(search_profile(game, NEURAL.depth), NEURAL_SEARCH)
+        return PlannerAgent(NEURAL.iterations if iterations is None else iterations, seed,
+                            profile, time_limit=time_limit)
     if name in ("medium", "hard"):
         budget = BUDGETS[game.name]
         search = budget.medium if name == "medium" else budget.hard
@@ -239,4 +259,4 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
         if search.method == "planner":
             return PlannerAgent(n, seed, profile, time_limit=time_limit)
         return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
-    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
+    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES + LEARNED)}")

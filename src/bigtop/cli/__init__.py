@@ -15,6 +15,7 @@ from bigtop.cli import (  # noqa: F401  (registers the commands)
     play,
     serve,
     simulate,
+    train,
 )
 from bigtop.cli._app import app
 

@@ -178,8 +178,6 @@ class Game(ABC, Generic[_O]):
             state.audit()
         except InvalidStateError:
             raise
-        except AssertionError as e:
-            raise InvalidStateError(f"inconsistent {self.name} position: {e}") from None
         except (BigtopError, KeyError, TypeError, IndexError, AttributeError, ValueError,
                 OverflowError) as e:
             raise InvalidStateError(f"bad {self.name} position: {e}") from None
@@ -525,11 +523,20 @@ class State(ABC, Generic[_G]):
         """:meth:`resample_hidden` for a checked seat and seed."""
 
     @abstractmethod
+    def problems(self) -> list[str]:
+        """Every broken invariant of the position, checked independently of the move code
+        (every card or piece conserved, counts and score bookkeeping consistent with the
+        rulebook's scoring), one sentence each; empty when the position is consistent
+        (python-chess's ``Board.status()``). Plain code, not ``assert``: it holds under
+        ``python -O`` too."""
+
     def audit(self) -> None:
-        """Check the state's invariants independently of the move code: every card or piece
-        conserved, counts and score bookkeeping consistent with the rulebook's scoring.
-        Raise AssertionError naming what is wrong. The conformance harness calls it after
-        every action."""
+        """Raise :class:`InvalidStateError` listing :meth:`problems`, if there are any. The
+        loaders call it, and the conformance harness after every action."""
+        trouble = self.problems()
+        if trouble:
+            raise InvalidStateError(
+                f"inconsistent {self.game.title} position: {'; '.join(trouble)}")
 
     def clone(self) -> State:
         copy = self.game.state_from_json(self.to_json())

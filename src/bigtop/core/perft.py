@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+import json
+
 from bigtop.core.errors import BigtopError, shown
 from bigtop.core.game import State
 
@@ -45,8 +47,6 @@ def _perft(state: State, depth: int) -> int:
 
 def perft_divide(state: State, depth: int) -> dict[str, int]:
     """Perft per first action, keyed by the action's JSON (for finding a generator bug)."""
-    import json
-
     if _check_depth(depth) == 0:
         return {}
     out = {}

@@ -18,6 +18,8 @@ from typing import Final, TypeVar, cast
 
 from mypy_extensions import i64
 
+from bigtop.core.errors import BigtopError, shown
+
 MAX_SEED = 2**63 - 1
 _T = TypeVar("_T")
 
@@ -132,8 +134,6 @@ def shuffle(rng: random.Random, items: list[_T]) -> None:
 
 def check_seed(seed: object) -> int:
     """Validate a seed given by a user."""
-    from bigtop.core.errors import BigtopError, shown
-
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise BigtopError(f"seed must be an integer from 0 to {MAX_SEED}, got {shown(seed)}")
     return seed

@@ -73,7 +73,7 @@ class Teaching:
         >>> line = s.describe(action); s.apply(action)
         >>> print(  # doctest: +ELLIPSIS
         ...     teaching(s.game.name).played(line, before, s))
-        P0 throws a card aiming at (0, 0) cm with low spin: the yellow 1 lands face up off ...
+        P0 throws a card at the target's centre with low spin: the yellow 1 lands face up off ...
         """
         more = [self.outcome(before, after, player)]
         if results:

@@ -50,7 +50,7 @@ import pyspiel
 from bigtop.core.actions import Action
 from bigtop.core.errors import RuleOptionError
 from bigtop.core.game import Game, State
-from bigtop.core.registry import game_names, get_game
+from bigtop.core.registry import game_names, get_game, load_state
 from bigtop.interop.common import (
     GAMES,
     action_numbers,
@@ -178,8 +178,6 @@ class _Holder:
 
 
 def _holder_from_json(text: str, own: list[list[int]]) -> _Holder:
-    from bigtop.core.registry import load_state
-
     return _Holder(load_state(json.loads(text)), [list(a) for a in own])
 
 

@@ -37,7 +37,7 @@ from pettingzoo import AECEnv
 
 from bigtop.core.errors import MalformedActionError
 from bigtop.core.game import Game, State
-from bigtop.core.registry import new_game
+from bigtop.core.registry import get_game, new_game
 from bigtop.core.rng import MAX_SEED, check_seed
 from bigtop.interop.common import state_returns
 from bigtop.interop.tensors import TensorLayout, layout_for
@@ -181,7 +181,5 @@ def env(game: str, players: int | None = None, render_mode: str | None = None,
         **options: object) -> BigtopEnv:
     """The bigtop game ``game`` (registry name) for ``players`` players (default: the
     fewest it allows) with rule ``options``, as a PettingZoo AEC environment."""
-    from bigtop.core.registry import get_game
-
     n = get_game(game).min_players if players is None else players
     return BigtopEnv(new_game(game, n, options), render_mode=render_mode)

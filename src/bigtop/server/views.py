@@ -16,10 +16,58 @@ the other seats' hidden information is resampled (tested for every game). Specta
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import typing
 from typing import Any
 
+from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
+
+ACTION_JSON_CACHE = 4096
+"""Distinct actions whose JSON is kept (SCOUT's legal lists draw on a few hundred)."""
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """``action.to_json()``, made once per distinct action where its class allows (see
+    :func:`_json_kept`): the seat to move gets every legal action in every view, and the
+    same few actions come back move after move (a frozen action hashes in a sixth of the
+    time ``to_json`` takes). The dict is shared by every view that lists the action, as the
+    views themselves are shared: never changed.
+
+    >>> from bigtop.games.scout.actions import Show
+    >>> action_json(Show(start=0, length=2)) is action_json(Show(start=0, length=2))
+    True
+    >>> from bigtop.games.tricky_landing.actions import Throw
+    >>> action_json(Throw("y7", -0.0, 0.0, 3.0))["x"]
+    -0.0
+    """
+    if _json_kept(type(action)):
+        return _kept_json(action)
+    return action.to_json()
+
+
+@functools.lru_cache(maxsize=ACTION_JSON_CACHE)
+def _kept_json(action: Action) -> dict[str, Any]:
+    return action.to_json()
+
+
+_KEPT: dict[type[Action], bool] = {}
+
+
+def _json_kept(cls: type[Action]) -> bool:
+    """Whether the JSON of ``cls``'s actions may be kept: not when a field holds floats
+    (0.0 equals -0.0, so one would be written as the other; and a throw's floats seldom
+    come back). Worked out once per class."""
+    kept = _KEPT.get(cls)
+    if kept is None:
+        def floats(tp: Any) -> bool:
+            return tp is float or any(floats(arg) for arg in typing.get_args(tp))
+
+        hints = typing.get_type_hints(cls)
+        kept = _KEPT[cls] = not any(floats(hints[f.name]) for f in dataclasses.fields(cls))
+    return kept
 
 
 def legal_action_items(state: State, seat: int) -> list[dict[str, Any]]:
@@ -31,7 +79,7 @@ def legal_action_items(state: State, seat: int) -> list[dict[str, Any]]:
             code: int | None = state.game.action_to_int(action)
         except (BigtopError, KeyError, IndexError):
             code = None
-        items.append({"index": i, "id": code, "action": action.to_json(),
+        items.append({"index": i, "id": code, "action": action_json(action),
                       "text": state.describe(action, seat)})
     return items
 

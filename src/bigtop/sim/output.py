@@ -20,7 +20,8 @@ from bigtop.core.errors import BigtopError
 
 if TYPE_CHECKING:
     from bigtop.sim.compare import Comparison
-    from bigtop.sim.runner import GameRecord, Run
+    from bigtop.sim.jobs import GameRecord
+    from bigtop.sim.summary import Run
     from bigtop.sim.tournament import Tournament
 
 Scalar = str | int | float | bool | None

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from bigtop.sim.runner import GameRecord
+    from bigtop.sim.jobs import GameRecord
 
 DPI = 110
 

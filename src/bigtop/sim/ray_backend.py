@@ -1,22 +1,23 @@
 """The Ray backend (``pip install bigtop[ray]``): the runner's chunks of jobs as Ray tasks.
 
-Each task plays the same :class:`~bigtop.sim.runner.Job` s a local worker would, so a run on a
+Each task plays the same :class:`~bigtop.sim.jobs.Job` s a local worker would, so a run on a
 cluster gives the local run's records. Every node needs bigtop installed (the same version).
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bigtop.core.errors import BigtopError
-from bigtop.sim.runner import Finished, Job, play_chunk
+from bigtop.sim.jobs import Finished, Job, play_chunk
 
 
 def _ray() -> Any:
     try:
-        import ray
+        import ray  # lazy: the heavy optional stack loads only for a run on a cluster
     except ImportError:
         raise BigtopError("--ray needs Ray: pip install 'bigtop[ray]'") from None
     return ray
@@ -24,8 +25,6 @@ def _ray() -> Any:
 
 def _check_reachable(address: str) -> None:
     """A ``host:port`` nobody listens on fails at once (Ray itself retries for minutes)."""
-    import socket
-
     host, sep, port = address.rpartition(":")
     if not sep or not port.isdigit() or "/" in address:
         return  # "auto", "local", "ray://…": Ray's own lookups

@@ -25,12 +25,12 @@ cards and seat advantage and bot strength separate.
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from functools import lru_cache
-from typing import Any
+from dataclasses import dataclass
 
 from bigtop.agents.base import Agent, RandomAgent, play_game
 from bigtop.agents.levels import BOT_NAMES, make_bot
@@ -39,6 +39,23 @@ from bigtop.core.game import Game, State
 from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
+from bigtop.sim.jobs import (
+    Finished,
+    GameRecord,
+    Job,
+    no_winner,
+    play_chunk,
+    play_job,
+    win_share,
+    win_shares,
+)
+from bigtop.sim.ray_backend import run_on_ray
+from bigtop.sim.summary import Run
+
+__all__ = [  # the jobs and the run's records live below this module; importable from here
+    "Finished", "GameRecord", "Job", "Run", "against_random", "no_winner", "play_chunk",
+    "play_job", "simulate", "win_share", "win_shares",
+]
 
 AGENT_KINDS = BOT_NAMES
 
@@ -65,105 +82,6 @@ def against_random(
         state = game.new_initial_state(i)
         play_game(state, agents)
         yield seat, state
-
-
-def win_shares(winners: Sequence[int], players: int) -> list[float]:
-    """Each seat's share of the win: ``1/k`` for each of ``k`` winners, and nothing for
-    anybody when every seat shares first place (a game with no winner, such as a Clown 15 Go
-    stall where everybody keeps the same number of cards).
-
-    >>> win_shares([0, 2], 3), win_shares([1], 2), win_shares([0, 1], 2)
-    ([0.5, 0.0, 0.5], [0.0, 1.0], [0.0, 0.0])
-    """
-    if no_winner(winners, players):
-        return [0.0] * players
-    return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
-
-
-def no_winner(winners: Sequence[int], players: int) -> bool:
-    """True when every seat shares first place: nobody beat anybody."""
-    return players > 1 and len(winners) == players
-
-
-def win_share(seat: int, state: State) -> float:
-    """The seat's share of the win in a finished game (see :func:`win_shares`)."""
-    return win_shares(state.winners(), state.game.num_players)[seat]
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One finished game: what the engine reported and who played which seat."""
-
-    index: int
-    seed: int
-    scores: list[float]
-    ranking: list[int]
-    winners: list[int]
-    actions: int
-    decisions: list[int]
-    extra: dict[str, Any] = field(default_factory=dict)
-    bots: list[str] = field(default_factory=list)
-    deal: int = 0
-    """The block of games played on the same cards (the game itself without rotation)."""
-
-    @property
-    def no_winner(self) -> bool:
-        return no_winner(self.winners, len(self.scores))
-
-    def shares(self) -> list[float]:
-        """Each seat's share of the win (:func:`win_shares`)."""
-        return win_shares(self.winners, len(self.scores))
-
-
-@dataclass(frozen=True)
-class Job:
-    """Everything one game needs; plain data so that it pickles to worker processes and Ray."""
-
-    game: str
-    players: int
-    options: str
-    """The rule options as a canonical JSON object (also the worker's cache key)."""
-    index: int
-    deal: int
-    seed: int
-    bots: tuple[str, ...]
-    bot_seeds: tuple[int, ...]
-    keep_state: bool = False
-    """Also return the finished state's JSON (its action log, for ``bigtop replay``)."""
-
-
-@dataclass(frozen=True)
-class Finished:
-    """A played job: its record, and its finished state's JSON when the job asked for it."""
-
-    record: GameRecord
-    state: dict[str, Any] | None
-
-
-@lru_cache(maxsize=64)
-def _game(name: str, players: int, options: str) -> Game:
-    import json
-
-    return new_game(name, players, json.loads(options))
-
-
-def play_job(job: Job) -> Finished:
-    """Play one job to the end (pure: the same job always gives the same record)."""
-    game = _game(job.game, job.players, job.options)
-    state = game.new_initial_state(job.seed)
-    seated = [make_bot(b, game, p, s) for p, (b, s) in enumerate(zip(job.bots, job.bot_seeds,
-                                                                     strict=True))]
-    decisions = play_game(state, seated)
-    result = state.result()
-    extra = {k: v for k, v in result.items() if k not in ("scores", "ranking", "winners")}
-    record = GameRecord(job.index, job.seed, state.scores(), state.ranking(), state.winners(),
-                        len(state.history), decisions, extra, list(job.bots), job.deal)
-    return Finished(record, state.to_json() if job.keep_state else None)
-
-
-def play_chunk(jobs: Sequence[Job]) -> list[Finished]:
-    """Play jobs one after the other (what a worker process or a Ray task runs)."""
-    return [play_job(j) for j in jobs]
 
 
 def parse_bots(text: str) -> list[str]:
@@ -219,8 +137,6 @@ def rotated(lineup: Sequence[str], shift: int) -> list[str]:
 def make_jobs(game: Game, games: int, seed: int, lineup: Sequence[str], rotate: bool,
               keep_state: bool = False, first_index: int = 0) -> list[Job]:
     """The jobs of a run (see the module's doc for the seeds)."""
-    import json
-
     n = game.num_players
     if rotate:
         check_rotation(games, n)
@@ -288,8 +204,6 @@ def run_jobs(jobs: Sequence[Job], workers: int = 1, ray_address: str | None = No
     # first games and a Ctrl-C keeps exactly them.
     try:
         if ray_address is not None:
-            from bigtop.sim.ray_backend import run_on_ray
-
             for chunk in run_on_ray(ray_address, _chunks(jobs, 4 * workers)):
                 _collect(chunk, done, progress)
         elif min(workers, len(jobs)) <= 1:
@@ -311,8 +225,6 @@ def _collect(chunk: Sequence[Finished], done: list[Finished], progress: Progress
 
 def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
               progress: Progress | None) -> None:
-    import multiprocessing
-
     methods = multiprocessing.get_all_start_methods()
     # Workers are forked from a fork server (one clean process that has imported the
     # engines), not from this process: a fork of a process with other threads (a progress
@@ -347,52 +259,6 @@ def _run_pool(jobs: Sequence[Job], workers: int, done: list[Finished],
         pool.close()
     finally:
         pool.join()
-
-
-@dataclass
-class Run:
-    """The records of a run and how they were made; :meth:`summary` has the statistics."""
-
-    game: Game
-    seed: int
-    bots: list[str]
-    """The line-up of seat 0, 1, … (of the first game when rotating)."""
-    records: list[GameRecord]
-    rotate: bool = False
-    given: list[str] = field(default_factory=list)
-    """The bots as given (fewer than the seats: they were cycled)."""
-    requested: int = 0
-    interrupted: bool = False
-    states: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    """Each game's finished state JSON when asked for (``keep_states``)."""
-
-    @property
-    def agents(self) -> list[str]:
-        """The older name of :attr:`bots`."""
-        return self.bots
-
-    def summary(self) -> dict[str, Any]:
-        from bigtop.sim.summary import summarise
-
-        return summarise(self)
-
-    def outcomes(self) -> dict[str, dict[str, int]]:
-        from bigtop.sim.summary import outcomes
-
-        return outcomes(self.records)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game.name,
-            "players": self.game.num_players,
-            "options": self.game.options.to_json(),
-            "seed": self.seed,
-            "bots": self.bots,
-            "bots_given": self.given or self.bots,
-            "rotate": self.rotate,
-            "summary": self.summary(),
-            "results": [asdict(r) for r in self.records],
-        }
 
 
 def make_agent(kind: str, game: Game, seat: int, seed: int) -> Agent:

@@ -18,14 +18,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bigtop.core.game import Game
+from bigtop.sim.jobs import GameRecord
 from bigtop.sim.stats import equal_shares_test, mean_interval, wilson_interval
-
-if TYPE_CHECKING:
-    from bigtop.sim.runner import GameRecord, Run
 
 WILSON = "Wilson score interval (games are independent)"
 DEAL_MEANS = "normal interval of per-deal means (the games of a deal share its cards)"
@@ -207,3 +206,45 @@ def summarise(run: Run) -> dict[str, Any]:
         "outcomes": outcomes(records),
         "seat_test": seat_test(run),
     }
+
+
+@dataclass
+class Run:
+    """The records of a run and how they were made; :meth:`summary` has the statistics."""
+
+    game: Game
+    seed: int
+    bots: list[str]
+    """The line-up of seat 0, 1, … (of the first game when rotating)."""
+    records: list[GameRecord]
+    rotate: bool = False
+    given: list[str] = field(default_factory=list)
+    """The bots as given (fewer than the seats: they were cycled)."""
+    requested: int = 0
+    interrupted: bool = False
+    states: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """Each game's finished state JSON when asked for (``keep_states``)."""
+
+    @property
+    def agents(self) -> list[str]:
+        """The older name of :attr:`bots`."""
+        return self.bots
+
+    def summary(self) -> dict[str, Any]:
+        return summarise(self)
+
+    def outcomes(self) -> dict[str, dict[str, int]]:
+        return outcomes(self.records)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "players": self.game.num_players,
+            "options": self.game.options.to_json(),
+            "seed": self.seed,
+            "bots": self.bots,
+            "bots_given": self.given or self.bots,
+            "rotate": self.rotate,
+            "summary": self.summary(),
+            "results": [asdict(r) for r in self.records],
+        }

@@ -56,9 +56,10 @@ def test_a_face_down_card_is_named_to_its_thrower_only() -> None:
     assert TEACH.outcome(*down, None) == "it lands face down on the target"
     assert TEACH.outcome(*down, 1) == TEACH.outcome(*down, 2) == TEACH.outcome(*down, None)
     # The thrower's own line names the card once, in the describe part.
-    assert TEACH.played("You throw the yellow 3 aiming at (0, 8) cm with no spin", *down, 0) \
-        == "You throw the yellow 3 aiming at (0, 8) cm with no spin: it lands face down on the " \
-        "target"
+    assert TEACH.played("You throw the yellow 3 at 8 cm beyond the target's centre with no spin",
+                        *down, 0) \
+        == "You throw the yellow 3 at 8 cm beyond the target's centre with no spin: it lands " \
+        "face down on the target"
     _place(s, "y5", FAR3)
     last = _place(s, "b6", (0.0, -20.0, 0.0))
     # Every card on the target lies face down: nobody wins it; two misses, kept face up.

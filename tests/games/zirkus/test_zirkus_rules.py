@@ -230,7 +230,9 @@ def test_the_game_ends_as_soon_as_the_six_point_hole_is_filled() -> None:
     g = game(4)
     s = load(g, phase="act", roll="green", turn=1, holes={"A3": "red"},
              clowns=clowns(("B7", ["yellow", "green"]), ("A1", []), ("C1", [])))
-    assert "the game ends" in s.describe(Move(0, "FL"))
+    # The line names the fields the clown walked, not the path's unwalked rest (B7-B8-A8).
+    line = s.describe(Move(0, "FL"))
+    assert "the game ends" in line and "B7-B8 " in line and "A8" not in line, line
     s.apply(Move(0, "FL"))
     assert s.current_player() == TERMINAL
     assert s.scores() == [1.0, 6.0, 0.0, 0.0] and s.winners() == [1]

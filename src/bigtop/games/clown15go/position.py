@@ -1,19 +1,21 @@
-"""Loading and checking hand-written (or dumped) Clown 15 Go positions: every field is
-validated, so a loaded state holds the same invariants as a played one."""
+"""Loading and checking hand-written (or dumped) Clown 15 Go positions.
+
+:func:`problems` lists every inconsistency of a state, independently of the move code: it
+backs ``audit()`` and the loader, so a loaded state holds the same invariants as a played
+one. The module sits below ``rules.py`` (which imports it) and reads a state through
+:class:`Clown15GoPosition`, the fields it checks.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
 from bigtop.core.text import count
-from bigtop.games.clown15go.cards import HIGHEST, number
-from bigtop.games.clown15go.options import END_REASONS
+from bigtop.games.clown15go.cards import HIGHEST, Deck, number
+from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions
 from bigtop.games.clown15go.scoring import expected_points
-
-if TYPE_CHECKING:
-    from bigtop.games.clown15go.rules import Clown15GoState
 
 PHASES = ("turn", "card", "over")
 """A state's phases: the start of a turn, a turned card to place, the game over."""
@@ -21,6 +23,46 @@ PHASES = ("turn", "card", "over")
 _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "completed",
          "out_order", "points", "turns", "quiet_turns", "pass_streak", "placed_this_turn",
          "stale_recycle", "end_reason"}
+
+
+class Clown15GoTable(Protocol):
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.clown15go.rules.Clown15GoGame`."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def options(self) -> Clown15GoOptions: ...
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def max_rows(self) -> int: ...
+
+
+class Clown15GoPosition(Protocol):
+    """The fields of a :class:`~bigtop.games.clown15go.rules.Clown15GoState` that make a
+    position."""
+
+    @property
+    def game(self) -> Clown15GoTable: ...
+    to_act: int
+    phase: str
+    pending: int | None
+    closed: list[list[int]]
+    open_piles: list[list[int]]
+    recycled: list[bool]
+    rows: list[list[int]]
+    completed: list[tuple[int, list[int]]]
+    out_order: list[int]
+    points: list[int]
+    turns: int
+    quiet_turns: int
+    pass_streak: int
+    placed_this_turn: bool
+    stale_recycle: bool
+    end_reason: str | None
+
+    def cards_left(self, player: int) -> int: ...
 
 
 def _int(obj: Any, where: str, lo: int, hi: int) -> int:
@@ -35,10 +77,11 @@ def _bool(obj: Any, where: str) -> bool:
     return obj
 
 
-def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
-    """Fill the fresh state ``s`` from a (possibly hand-written) position and check it fully.
-    Fields other than ``closed``, ``open`` and ``rows`` have defaults (a fresh turn of player
-    0)."""
+def load_position(s: Clown15GoPosition, pos: JSON) -> None:
+    """Fill the fresh state ``s`` from a (possibly hand-written) position: a field that
+    cannot be read is refused at once, then every :func:`problems` of the whole position
+    together (an :class:`InvalidStateError` listing them). Fields other than ``closed``,
+    ``open`` and ``rows`` have defaults (a fresh turn of player 0; points as earned)."""
     game = s.game
     n = game.num_players
     o = game.options
@@ -56,11 +99,6 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
     if not isinstance(rows, list):
         raise InvalidStateError("'rows' must be a list of rows")
     s.rows = [d.parse_list(r, f"rows[{i}]") for i, r in enumerate(rows)]
-    for i, row in enumerate(s.rows):
-        if [number(c) for c in row] != list(range(1, len(row) + 1)) or not row:
-            raise InvalidStateError(f"rows[{i}] must run 1, 2, 3, ... from its bottom card")
-        if len(row) >= HIGHEST:
-            raise InvalidStateError(f"rows[{i}] is complete: it belongs in 'completed'")
     completed = pos.get("completed", [])
     if not isinstance(completed, list):
         raise InvalidStateError("'completed' must be a list of {by, cards}")
@@ -68,26 +106,9 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
         if not isinstance(item, dict) or set(item) != {"by", "cards"}:
             raise InvalidStateError(f"completed[{i}] must be an object {{by, cards}}")
         by = _int(item["by"], f"completed[{i}].by", 0, n - 1)
-        cards = d.parse_list(item["cards"], f"completed[{i}].cards")
-        if [number(c) for c in cards] != list(range(1, HIGHEST + 1)):
-            raise InvalidStateError(f"completed[{i}] must be a whole row 1..15")
-        s.completed.append((by, cards))
+        s.completed.append((by, d.parse_list(item["cards"], f"completed[{i}].cards")))
     pending = pos.get("pending")
     s.pending = None if pending is None else d.parse(pending)
-    # Conservation: every card of the deck exactly once.
-    everything = [c for p in s.closed for c in p] + [c for p in s.open_piles for c in p]
-    everything += [c for r in s.rows for c in r] + [c for _, r in s.completed for c in r]
-    if s.pending is not None:
-        everything.append(s.pending)
-    seen: set[int] = set()
-    for c in everything:
-        if c in seen:
-            raise InvalidStateError(f"card {d.text(c)} appears twice")
-        seen.add(c)
-    missing = sorted(set(d.cards) - seen)
-    if missing:
-        raise InvalidStateError(
-            f"{count(len(missing), 'card')} missing, e.g. {d.text(missing[0])}")
     recycled = pos.get("recycled", [False] * n)
     if not isinstance(recycled, list) or len(recycled) != n:
         raise InvalidStateError(f"'recycled' must list {n} true/false values")
@@ -96,62 +117,116 @@ def load_position(s: Clown15GoState, pos: JSON) -> Clown15GoState:
     if not isinstance(out_order, list):
         raise InvalidStateError("'out_order' must be a list of players")
     s.out_order = [_int(q, "out_order[]", 0, n - 1) for q in out_order]
-    if len(set(s.out_order)) != len(s.out_order):
-        raise InvalidStateError("a player cannot go out twice")
     phase = pos.get("phase", "card" if s.pending is not None else "turn")
     if phase not in PHASES:
         raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
     s.phase = phase
     s.to_act = _int(pos.get("to_act", 0), "to_act", 0, n - 1)
-    # A game can end (a borrow empties another player) while the turned card is in hand.
-    if (phase == "card" and s.pending is None) or (phase == "turn" and s.pending is not None):
-        raise InvalidStateError("a turned card ('pending') goes with phase 'card' and only then")
-    for q in range(n):
-        if (s.cards_left(q) == 0) != (q in s.out_order):
-            raise InvalidStateError(
-                f"P{q} has {count(s.cards_left(q), 'card')}, so they are "
-                f"{'' if s.cards_left(q) == 0 else 'not '}out: 'out_order' disagrees")
-    if not o.points and len(s.out_order) > 1:
-        raise InvalidStateError("in the basic game the first player out ends the game")
-    # Points: recomputed, and must match if given.
-    expect = expected_points(n, s.completed, s.out_order) if o.points else [0] * n
-    points = pos.get("points", expect)
-    if not isinstance(points, list) or points != expect or any(
-            isinstance(x, bool) for x in points):
-        raise InvalidStateError(
-            f"'points' must be {expect} (completed rows and going out"
-            f"{'' if o.points else '; the points rule is off'})")
-    s.points = list(expect)
+    if "points" in pos:
+        points = pos["points"]
+        if not isinstance(points, list) or len(points) != n or any(
+                isinstance(x, bool) or not isinstance(x, int) for x in points):
+            raise InvalidStateError(f"'points' must list {n} whole numbers")
+        s.points = list(points)
+    elif len(set(s.out_order)) == len(s.out_order):
+        s.points = _expected(s)
     s.turns = _int(pos.get("turns", 0), "turns", 0, o.max_turns)
     s.quiet_turns = _int(pos.get("quiet_turns", 0), "quiet_turns", 0, s.turns)
     s.pass_streak = _int(pos.get("pass_streak", 0), "pass_streak", 0, s.quiet_turns)
     s.placed_this_turn = _bool(pos.get("placed_this_turn", False), "placed_this_turn")
     s.stale_recycle = _bool(pos.get("stale_recycle", False), "stale_recycle")
     reason = pos.get("end_reason")
-    if phase == "over":
+    if reason is not None and reason not in END_REASONS:
+        raise InvalidStateError(f"end_reason must be null or one of {', '.join(END_REASONS)}")
+    s.end_reason = reason
+    trouble = problems(s)
+    if trouble:
+        raise InvalidStateError(f"inconsistent Clown 15 Go position: {'; '.join(trouble)}")
+
+
+def _expected(s: Clown15GoPosition) -> list[int]:
+    """The points the completed rows and the going-out order give (zero without the points
+    rule)."""
+    n = s.game.num_players
+    return expected_points(n, s.completed, s.out_order) if s.game.options.points else [0] * n
+
+
+def problems(s: Clown15GoPosition) -> list[str]:
+    """Every broken invariant of ``s`` (empty when the position is consistent): every card
+    once, rows running 1, 2, 3, ..., who is out, points as the rows and the going-out order
+    give them, the phase, the end and G3's stall counters."""
+    g = s.game
+    n = g.num_players
+    o = g.options
+    d = g.deck
+    out: list[str] = []
+    # Conservation: every card of the deck exactly once.
+    everything = [c for p in s.closed for c in p] + [c for p in s.open_piles for c in p]
+    everything += [c for r in s.rows for c in r] + [c for _, r in s.completed for c in r]
+    if s.pending is not None:
+        everything.append(s.pending)
+    seen: set[int] = set()
+    for c in everything:
+        if c in seen:
+            out.append(f"card {d.text(c)} appears twice")
+        seen.add(c)
+    missing = sorted(set(d.cards) - seen)
+    if missing:
+        out.append(f"{count(len(missing), 'card')} missing, e.g. {d.text(missing[0])}")
+    for i, row in enumerate(s.rows):
+        if not row or [number(c) for c in row] != list(range(1, len(row) + 1)):
+            out.append(f"rows[{i}] must run 1, 2, 3, ... from its bottom card")
+        elif len(row) >= HIGHEST:
+            out.append(f"rows[{i}] is complete: it belongs in 'completed'")
+    if len(s.rows) > g.max_rows:
+        out.append(f"{count(len(s.rows), 'row')} in the middle; {o.sets} sets make at most "
+                   f"{g.max_rows}")
+    for i, (by, cards) in enumerate(s.completed):
+        if not 0 <= by < n:
+            out.append(f"completed[{i}] names no player")
+        if [number(c) for c in cards] != list(range(1, HIGHEST + 1)):
+            out.append(f"completed[{i}] must be a whole row 1..15")
+    if len(set(s.out_order)) != len(s.out_order):
+        out.append("a player cannot go out twice")
+    else:
+        expect = _expected(s)
+        if s.points != expect:
+            out.append(f"'points' must be {expect} (completed rows and going out"
+                       f"{'' if o.points else '; the points rule is off'}), not {s.points}")
+    for q in range(n):
+        if (s.cards_left(q) == 0) != (q in s.out_order):
+            out.append(f"P{q} has {count(s.cards_left(q), 'card')}, so they are "
+                       f"{'' if s.cards_left(q) == 0 else 'not '}out: 'out_order' disagrees")
+    if not o.points and len(s.out_order) > 1:
+        out.append("in the basic game the first player out ends the game")
+    # A game can end (a borrow empties another player) while the turned card is in hand.
+    if (s.phase == "card" and s.pending is None) or (s.phase == "turn" and s.pending is not None):
+        out.append("a turned card ('pending') goes with phase 'card' and only then")
+    reason = s.end_reason
+    if s.phase == "over":
         if reason not in END_REASONS:
-            raise InvalidStateError(f"a finished game needs end_reason, one of "
-                                    f"{', '.join(END_REASONS)}")
+            out.append(f"a finished game needs end_reason, one of {', '.join(END_REASONS)}")
         if (reason == "went-out") != (not o.points and len(s.out_order) == 1):
-            raise InvalidStateError("'went-out' ends a basic game whose winner has no cards")
+            out.append("'went-out' ends a basic game whose winner has no cards")
         if (reason == "all-out") != (o.points and len(s.out_order) == n):
-            raise InvalidStateError("'all-out' ends a points game when every player is out")
+            out.append("'all-out' ends a points game when every player is out")
         if reason == "turn-limit" and s.turns < o.max_turns:
-            raise InvalidStateError(f"'turn-limit' needs turns = max_turns ({o.max_turns})")
+            out.append(f"'turn-limit' needs turns = max_turns ({o.max_turns})")
     else:
         if reason is not None:
-            raise InvalidStateError("end_reason must be null while the game goes on")
+            out.append("end_reason must be null while the game goes on")
         if s.to_act in s.out_order:
-            raise InvalidStateError(f"P{s.to_act} is out and cannot be to act")
+            out.append(f"P{s.to_act} is out and cannot be to act")
         if s.out_order and not o.points:
-            raise InvalidStateError("a player is out: the basic game is over")
+            out.append("a player is out: the basic game is over")
         if s.turns >= o.max_turns:
-            raise InvalidStateError(f"turns must stay below max_turns ({o.max_turns})")
+            out.append(f"turns must stay below max_turns ({o.max_turns})")
         still_in = n - len(s.out_order)
         # (A borrow this turn may have put a player out, shrinking the round: G3 is next
         # checked when the turn ends.)
         if not s.placed_this_turn and (s.quiet_turns >= o.stall_rounds * still_in
                                        or s.pass_streak >= still_in):
-            raise InvalidStateError("quiet_turns has reached the stall limit")
-    s.end_reason = reason
-    return s
+            out.append("quiet_turns has reached the stall limit")
+    if not 0 <= s.pass_streak <= s.quiet_turns <= s.turns:
+        out.append("the stall counters must satisfy 0 <= pass_streak <= quiet_turns <= turns")
+    return out

@@ -40,10 +40,10 @@ from bigtop.games.clown15go.actions import (
     ToRow,
     TurnOver,
 )
-from bigtop.games.clown15go.cards import HIGHEST, Deck, colour, number
+from bigtop.games.clown15go.cards import HIGHEST, Deck, colour
 from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions, end_reason_text
-from bigtop.games.clown15go.position import PHASES, load_position
-from bigtop.games.clown15go.scoring import expected_points, out_points, row_points
+from bigtop.games.clown15go.position import PHASES, load_position, problems
+from bigtop.games.clown15go.scoring import out_points, row_points
 from bigtop.games.clown15go.tensor import encode, tensor_size
 
 __all__ = [  # the actions and options live in their own modules; importable from here too
@@ -149,7 +149,9 @@ class Clown15GoGame(Game[Clown15GoOptions]):
         return state
 
     def _state_from_position(self, position: JSON, seed: int) -> Clown15GoState:
-        return load_position(Clown15GoState(self, seed), position)
+        state = Clown15GoState(self, seed)
+        load_position(state, position)
+        return state
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor`: it depends on the number of sets only (see
@@ -754,38 +756,8 @@ class Clown15GoState(State[Clown15GoGame]):
         new.seed = rng.getrandbits(63)
         return new
 
-    def audit(self) -> None:
-        g = self.game
-        n = g.num_players
-        everything = [c for pile in self.closed for c in pile]
-        everything += [c for pile in self.open_piles for c in pile]
-        everything += [c for row in self.rows for c in row]
-        everything += [c for _, row in self.completed for c in row]
-        if self.pending is not None:
-            everything.append(self.pending)
-        assert sorted(everything) == list(self.deck.cards), "cards not conserved"
-        for row in self.rows:
-            assert [number(c) for c in row] == list(range(1, len(row) + 1)), f"bad row {row}"
-            assert len(row) < HIGHEST, "a complete row was left in the middle"
-        assert len(self.rows) <= g.max_rows
-        for by, row in self.completed:
-            assert 0 <= by < n
-            assert [number(c) for c in row] == list(range(1, HIGHEST + 1)), "bad completed row"
-        assert len(set(self.out_order)) == len(self.out_order)
-        for q in range(n):
-            assert (self.cards_left(q) == 0) == (q in self.out_order), f"P{q} out bookkeeping"
-        expect = (expected_points(n, self.completed, self.out_order) if g.options.points
-                  else [0] * n)
-        assert expect == self.points, f"points {self.points} != {expect}"
-        assert self.phase != "card" or self.pending is not None
-        assert self.phase != "turn" or self.pending is None
-        assert (self.end_reason is not None) == (self.phase == "over")
-        if self.phase != "over":
-            assert self.to_act not in self.out_order
-            assert self.turns < g.options.max_turns
-            if not g.options.points:
-                assert not self.out_order
-        assert 0 <= self.pass_streak <= self.quiet_turns <= self.turns
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> Clown15GoState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

@@ -52,14 +52,12 @@ progress              10         turns/max_turns, quiet turns/(stall_rounds × p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bigtop.core.tensor import layout, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
 from bigtop.games.clown15go.position import PHASES
-
-if TYPE_CHECKING:
-    from bigtop.games.clown15go.rules import Clown15GoGame
+from bigtop.games.clown15go.position import Clown15GoTable as Clown15GoGame
 
 SEATS = 8
 """Clown15GoGame.max_players: the same size for every player count."""

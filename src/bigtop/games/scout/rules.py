@@ -17,18 +17,19 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
 from bigtop.core.actions import Action, ActionTable
-from bigtop.core.errors import InvalidStateError, MalformedActionError, shown
+from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
 from bigtop.core.text import Told, count
 from bigtop.games.scout.actions import Insert, Pass, Scout, Show, TurnHand
 from bigtop.games.scout.cards import HAND_SIZE, Card, canonical, deck_for, show_card
 from bigtop.games.scout.options import ScoutOptions
+from bigtop.games.scout.position import load_position, problems
 
 __all__ = [  # the actions and options live in their own modules; importable from here too
     "Insert", "InsertCheck", "Pass", "Scout", "ScoutGame", "ScoutOptions", "ScoutState", "Show",
@@ -43,8 +44,6 @@ _SHOW: Final = Show
 _SCOUT: Final = Scout
 _INSERT: Final = Insert
 _TURN_HAND: Final = TurnHand
-
-_PHASES = ("turn", "insert", "show")
 
 
 def _strength(tops: list[int], start: int, length: int) -> int:
@@ -174,6 +173,13 @@ def _through_strength(tops: list[int], p: int, v: int) -> int:
     return best
 
 
+def _log_copy(entry: JSON) -> JSON:
+    """A round-log entry for JSON: its lists copied too, so that changing the JSON (a caller
+    editing a position) cannot change the state (clones share entries: play never changes
+    one once written)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
+
+
 class ScoutGame(Game[ScoutOptions]):
     """SCOUT for 2–5 players.
 
@@ -249,7 +255,9 @@ class ScoutGame(Game[ScoutOptions]):
         return state
 
     def _state_from_position(self, position: JSON, seed: int) -> ScoutState:
-        return _load_position(self, position, seed)
+        state = ScoutState(self, seed)
+        load_position(state, position)
+        return state
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -319,7 +327,8 @@ class ScoutState(State[ScoutGame]):
     def current_player(self) -> int:
         return TERMINAL if self.finished else self.to_act
 
-    def _active_strength(self) -> int:
+    def active_strength(self) -> int:
+        """The strength of the set on the table (-1: none, or not a valid set)."""
         if not self.active:
             return -1
         return _strength([c[0] for c in self.active], 0, len(self.active))
@@ -371,7 +380,7 @@ class ScoutState(State[ScoutGame]):
             # After Scout & Show the card must go where a Show is still possible.
             assert self.pending is not None
             top, bottom = self.pending
-            check = InsertCheck([c[0] for c in hand], self._active_strength())
+            check = InsertCheck([c[0] for c in hand], self.active_strength())
             out: list[Action] = []
             for pos, (plain, flipped) in enumerate(inserts):
                 if check.ok(pos, top):
@@ -379,7 +388,7 @@ class ScoutState(State[ScoutGame]):
                 if check.ok(pos, bottom):
                     out.append(flipped)
             return out
-        beat = self._active_strength()
+        beat = self.active_strength()
         out = self._show_actions(hand, beat)
         can_show = bool(out)
         if self.phase == "show":
@@ -683,7 +692,7 @@ class ScoutState(State[ScoutGame]):
             "unused": [list(c) for c in self.unused],
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
-            "round_log": [dict(r) for r in self.round_log],
+            "round_log": [_log_copy(r) for r in self.round_log],
             "finished": self.finished,
         }
 
@@ -720,7 +729,7 @@ class ScoutState(State[ScoutGame]):
             "unused": len(self.unused),
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
-            "round_log": [dict(r) for r in self.round_log],
+            "round_log": [_log_copy(r) for r in self.round_log],
             "finished": self.finished,
         }
 
@@ -739,48 +748,8 @@ class ScoutState(State[ScoutGame]):
         new.seed = rng.getrandbits(63)
         return new
 
-    def audit(self) -> None:
-        g = self.game
-        n = g.num_players
-        cards = [canonical(c) for h in self.hands for c in h] + [
-            canonical(c) for c in self.active] + [
-            canonical(c) for cs in self.captured for c in cs] + [canonical(c) for c in self.unused]
-        if self.pending is not None:
-            cards.append(canonical(self.pending))
-        assert sorted(cards) == sorted(g.deck), "cards are not conserved"
-        assert len(self.unused) == len(g.deck) - n * g.hand_size, "unused pile changed size"
-        assert all(len(h) == len(k) for h, k in zip(self.hands, self.known, strict=True))
-        assert len(self.round_scores) == len(self.round_log) == self.round
-        # Each round's score, recomputed from the rulebook: +1 per captured card, +1 per scout
-        # token, -1 per card in hand except for the owner of the set nobody beat (S3).
-        for scores, log in zip(self.round_scores, self.round_log, strict=True):
-            exempt = log["exempt"]
-            assert exempt is None or (log["ending"] == "unbeaten"
-                                      and g.options.exemption == "unbeaten-set")
-            assert log["ending"] == "unbeaten" or 0 in log["hand"], "round ended too early"
-            assert sum(log["captured"]) + sum(log["hand"]) <= n * g.hand_size
-            for q in range(n):
-                hand = 0 if q == exempt else log["hand"][q]
-                assert scores[q] == log["captured"][q] + log["scout_tokens"][q] - hand
-        totals = [sum(r[q] for r in self.round_scores) for q in range(n)]
-        assert totals == self.totals, "totals are not the sum of the round scores"
-        assert self.finished == (self.round == g.rounds)
-        assert (self.pending is not None) == (self.phase == "insert")
-        if self.active:
-            assert self._active_strength() >= 0, "the active set is not a valid set"
-            assert self.active_owner is not None, "an active set without an owner"
-        elif g.options.scout_last_card != "ends-round-at-owner":
-            assert self.active_owner is None, "an empty table has no owner (S2)"
-        if not self.finished:
-            p = self.to_act
-            spent = not self.show_tokens[p]
-            assert self.phase != "show" or spent, "a Show phase without a spent token"
-            assert not self.pending_and_show or spent, "Scout & Show without spending the token"
-            if self.phase == "turn":
-                assert self.hands[p], "the player to act has no cards: the round is over"
-                assert p != self.active_owner, "play is back at the owner: the round is over"
-        if g.options.hand_turn == "off":
-            assert all(self.hand_decided), "hand_turn=off, yet a hand may be turned"
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> ScoutState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a
@@ -807,180 +776,3 @@ class ScoutState(State[ScoutGame]):
         new.round_log = list(self.round_log)
         new._legal = None
         return new
-
-
-# -- loading hand-written positions ----------------------------------------------------------
-
-
-def _card(obj: Any, where: str) -> Card:
-    if (not isinstance(obj, list) or len(obj) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in obj)):
-        raise InvalidStateError(f"{where}: a card is [top, bottom], got {shown(obj)}")
-    a, b = obj
-    if not (1 <= a <= 10 and 1 <= b <= 10) or a == b:
-        raise InvalidStateError(f"{where}: no SCOUT card shows {a} and {b}")
-    return (a, b)
-
-
-def _cards(obj: Any, where: str) -> list[Card]:
-    if not isinstance(obj, list):
-        raise InvalidStateError(f"{where} must be a list of cards")
-    return [_card(c, f"{where}[{i}]") for i, c in enumerate(obj)]
-
-
-def _int_list(obj: Any, n: int, where: str, default: int | bool) -> list[Any]:
-    if obj is None:
-        return [default] * n
-    kind = bool if isinstance(default, bool) else int
-    if (not isinstance(obj, list) or len(obj) != n
-            or not all(type(x) is kind for x in obj)):
-        raise InvalidStateError(f"{where} must be a list of {n} {kind.__name__} values")
-    return list(obj)
-
-
-def _round_log(obj: Any, rounds: int, n: int) -> list[JSON]:
-    if obj is None:
-        if rounds:
-            raise InvalidStateError("round_log is required once rounds have been played")
-        return []
-    if not isinstance(obj, list) or len(obj) != rounds:
-        raise InvalidStateError("round_log must have one entry per round played")
-    out = []
-    for i, r in enumerate(obj):
-        if (not isinstance(r, dict) or set(r) != {"ending", "exempt", "captured",
-                                                 "scout_tokens", "hand"}
-                or r["ending"] not in ("emptied", "unbeaten")
-                or not (r["exempt"] is None
-                        or (type(r["exempt"]) is int and 0 <= r["exempt"] < n))):
-            raise InvalidStateError(f"round_log[{i}] is malformed")
-        entry = dict(r)
-        for key in ("captured", "scout_tokens", "hand"):
-            entry[key] = _int_list(r[key], n, f"round_log[{i}].{key}", 0)
-        out.append(entry)
-    return out
-
-
-def _load_position(game: ScoutGame, pos: JSON, seed: int) -> ScoutState:
-    n = game.num_players
-    known_keys = {"round", "to_act", "phase", "hands", "known", "active", "active_owner",
-                  "captured", "scout_tokens", "show_tokens", "hand_decided", "pending",
-                  "unused", "totals", "round_scores", "round_log", "finished"}
-    extra = sorted(set(pos) - known_keys)
-    if extra:
-        raise InvalidStateError(f"unknown SCOUT position field {shown(extra[0])}")
-    s = ScoutState(game, seed)
-    s.round = pos.get("round", 0)
-    if type(s.round) is not int or not 0 <= s.round <= game.rounds:
-        raise InvalidStateError(f"round must be 0..{game.rounds}")
-    s.finished = pos.get("finished", False) is True
-    if s.finished != (s.round == game.rounds):
-        raise InvalidStateError("a finished game has played every round, and only then")
-    hands = pos.get("hands")
-    if not isinstance(hands, list) or len(hands) != n:
-        raise InvalidStateError(f"hands must list {n} hands")
-    s.hands = [_cards(h, f"hands[{q}]") for q, h in enumerate(hands)]
-    known = pos.get("known")
-    if known is None:
-        s.known = [[False] * len(h) for h in s.hands]
-    else:
-        if not isinstance(known, list) or len(known) != n:
-            raise InvalidStateError(f"known must list {n} lists")
-        s.known = [_int_list(k, len(s.hands[q]), f"known[{q}]", False)
-                   for q, k in enumerate(known)]
-    s.active = _cards(pos.get("active", []), "active")
-    owner = pos.get("active_owner")
-    if s.active:
-        if type(owner) is not int or not 0 <= owner < n:
-            raise InvalidStateError("an active set needs an active_owner (a player)")
-    elif owner is not None and (game.options.scout_last_card != "ends-round-at-owner"
-                                or type(owner) is not int or not 0 <= owner < n):
-        raise InvalidStateError("active_owner must be null when the table is empty"
-                                " (or, under scout_last_card=ends-round-at-owner, the owner"
-                                " of the set scouted away)")
-    s.active_owner = owner
-    if s.active and _strength([c[0] for c in s.active], 0, len(s.active)) < 0:
-        raise InvalidStateError("the active set is not a valid set")
-    captured = pos.get("captured")
-    if captured is None:
-        s.captured = [[] for _ in range(n)]
-    else:
-        if not isinstance(captured, list) or len(captured) != n:
-            raise InvalidStateError(f"captured must list {n} piles")
-        s.captured = [_cards(c, f"captured[{q}]") for q, c in enumerate(captured)]
-    s.scout_tokens = _int_list(pos.get("scout_tokens"), n, "scout_tokens", 0)
-    s.show_tokens = _int_list(pos.get("show_tokens"), n, "show_tokens", True)
-    s.hand_decided = _int_list(pos.get("hand_decided"), n, "hand_decided",
-                               game.options.hand_turn == "off")
-    s.totals = _int_list(pos.get("totals"), n, "totals", 0)
-    if any(t < 0 for t in s.scout_tokens):
-        raise InvalidStateError("scout_tokens cannot be negative")
-    rs = pos.get("round_scores", [])
-    if not isinstance(rs, list) or len(rs) != s.round:
-        raise InvalidStateError("round_scores must list one score row per round played")
-    s.round_scores = [_int_list(r, n, "round_scores[]", 0) for r in rs]
-    if [sum(col) for col in zip(*s.round_scores, strict=True)] != (
-            s.totals if s.round_scores else [0] * n) and s.round_scores:
-        raise InvalidStateError("totals must be the sums of round_scores")
-    if not s.round_scores and any(s.totals):
-        raise InvalidStateError("totals must be the sums of round_scores")
-    s.round_log = _round_log(pos.get("round_log"), s.round, n)
-    phase = pos.get("phase", "turn")
-    if phase not in _PHASES:
-        raise InvalidStateError(f"phase must be one of {', '.join(_PHASES)}")
-    s.phase = phase
-    pending = pos.get("pending")
-    if phase == "insert":
-        if not isinstance(pending, dict) or set(pending) != {"card", "and_show"} or not \
-                isinstance(pending["and_show"], bool):
-            raise InvalidStateError("phase 'insert' needs pending {card, and_show}")
-        s.pending = _card(pending["card"], "pending.card")
-        s.pending_and_show = pending["and_show"]
-    elif pending is not None:
-        raise InvalidStateError("pending must be null outside phase 'insert'")
-    to_act = pos.get("to_act", s.start_player if s.round < game.rounds else 0)
-    if type(to_act) is not int or not 0 <= to_act < n:
-        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
-    s.to_act = to_act
-    if "unused" in pos:
-        s.unused = _cards(pos["unused"], "unused")
-    else:
-        listed = {canonical(c) for h in s.hands for c in h} | {canonical(c) for c in s.active} \
-            | {canonical(c) for cs in s.captured for c in cs}
-        if s.pending:
-            listed.add(canonical(s.pending))
-        s.unused = sorted(game.deck_set - listed) if n == 2 else []
-    # Conservation: every card of the deck exactly once.
-    everything = [canonical(c) for h in s.hands for c in h] + [canonical(c) for c in s.active] \
-        + [canonical(c) for cs in s.captured for c in cs] + [canonical(c) for c in s.unused]
-    if s.pending:
-        everything.append(canonical(s.pending))
-    seen: set[Card] = set()
-    for c in everything:
-        if c in seen:
-            raise InvalidStateError(f"card {c[0]}/{c[1]} appears twice")
-        if c not in game.deck_set:
-            raise InvalidStateError(f"card {c[0]}/{c[1]} is not in the {n}-player deck")
-        seen.add(c)
-    missing = sorted(game.deck_set - seen)
-    if missing:
-        raise InvalidStateError(
-            f"{count(len(missing), 'card')} missing, e.g. {missing[0][0]}/{missing[0][1]}")
-    if len(s.unused) != len(game.deck) - n * game.hand_size:
-        raise InvalidStateError(
-            f"{len(s.unused)} unused cards; this player count leaves "
-            f"{len(game.deck) - n * game.hand_size} out of the deal")
-    if not s.finished:
-        if s.phase == "turn" and not s.hands[s.to_act]:
-            raise InvalidStateError("the player to act has no cards (the round would be over)")
-        if s.active_owner == s.to_act and s.phase == "turn":
-            raise InvalidStateError("play came back to the active set's owner: the round is over")
-        if s.phase == "show" and s.show_tokens[s.to_act]:
-            raise InvalidStateError("phase 'show' follows a spent Scout & Show token")
-        if s.phase == "show" and not s.legal_actions():
-            raise InvalidStateError("phase 'show' but no Show is possible")
-    try:
-        s.audit()
-    except AssertionError as e:
-        raise InvalidStateError(f"inconsistent SCOUT position: {e}") from None
-    return s
-

@@ -1,22 +1,72 @@
 """Loading and checking Tricky Landing positions (hand-written or dumped).
 
 :func:`problems` lists every inconsistency of a state: it backs both ``audit()`` and the
-loader, so a hand-written position is held to the same invariants as a played one.
+loader, so a hand-written position is held to the same invariants as a played one. The
+module sits below ``rules.py`` (which imports it) and reads a state through
+:class:`TrickyLandingPosition`, the fields it checks.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.text import count
 from bigtop.games.tricky_landing.cards import SUITS, sort_key, suit_of
+from bigtop.games.tricky_landing.options import TrickyLandingOptions
+from bigtop.games.tricky_landing.physics import ThrowModel
 from bigtop.games.tricky_landing.tricks import Landing
 
-if TYPE_CHECKING:
-    from bigtop.games.tricky_landing.rules import TrickyLandingGame, TrickyLandingState
+
+class TrickyLandingTable(Protocol):
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.tricky_landing.rules.TrickyLandingGame`."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def options(self) -> TrickyLandingOptions: ...
+    @property
+    def deck_set(self) -> frozenset[str]: ...
+    @property
+    def hand_size(self) -> int: ...
+    @property
+    def leftover(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def model(self) -> ThrowModel: ...
+    @property
+    def seats(self) -> list[float]: ...
+
+
+class TrickyLandingPosition(Protocol):
+    """The fields of a :class:`~bigtop.games.tricky_landing.rules.TrickyLandingPosition` that make
+    a position."""
+
+    @property
+    def game(self) -> TrickyLandingTable: ...
+    round: int
+    trick: int
+    starter: int
+    leader: int
+    hands: list[list[str]]
+    table: list[Landing]
+    trump_card: str | None
+    trump_suit: str | None
+    won: list[list[str]]
+    penalty: list[list[str]]
+    discard: list[str]
+    undealt: list[str]
+    hidden: dict[str, int]
+    last_table: list[Landing]
+    last_trump: str | None
+    totals: list[int]
+    round_scores: list[list[int]]
+    round_piles: list[list[list[int]]]
+    finished: bool
 
 _KEYS = {"round", "trick", "starter", "leader", "hands", "table", "trump_card", "trump_suit",
          "won", "penalty", "discard", "undealt", "hidden", "last_table", "last_trump",
@@ -29,20 +79,20 @@ def _int(obj: Any, lo: int, hi: int, where: str) -> int:
     return obj
 
 
-def _card(obj: Any, game: TrickyLandingGame, where: str) -> str:
+def _card(obj: Any, game: TrickyLandingTable, where: str) -> str:
     if not isinstance(obj, str) or obj not in game.deck_set:
         raise InvalidStateError(
             f"{where}: {shown(obj)} is not a card of the {game.num_players}-player deck")
     return obj
 
 
-def _cards(obj: Any, game: TrickyLandingGame, where: str) -> list[str]:
+def _cards(obj: Any, game: TrickyLandingTable, where: str) -> list[str]:
     if not isinstance(obj, list):
         raise InvalidStateError(f"{where} must be a list of cards")
     return [_card(c, game, f"{where}[{i}]") for i, c in enumerate(obj)]
 
 
-def _per_player(obj: Any, game: TrickyLandingGame, where: str) -> list[list[str]]:
+def _per_player(obj: Any, game: TrickyLandingTable, where: str) -> list[list[str]]:
     n = game.num_players
     if obj is None:
         return [[] for _ in range(n)]
@@ -63,7 +113,7 @@ def _float(obj: Any, where: str) -> float:
     return float(obj)
 
 
-def _landings(obj: Any, game: TrickyLandingGame, where: str) -> list[Landing]:
+def _landings(obj: Any, game: TrickyLandingTable, where: str) -> list[Landing]:
     if obj is None:
         return []
     if not isinstance(obj, list):
@@ -94,18 +144,16 @@ def _ints(obj: Any, n: int, where: str) -> list[int]:
     return list(obj)
 
 
-def load_position(game: TrickyLandingGame, pos: dict[str, Any], seed: int
-                  ) -> TrickyLandingState:
-    """Build a state from its ``position`` JSON. Omitted fields take natural defaults (no
-    table, no trump, empty piles, the undealt cards = every card not listed elsewhere);
-    everything is then checked by :func:`problems`."""
-    from bigtop.games.tricky_landing.rules import TrickyLandingState
-
+def load_position(s: TrickyLandingPosition, pos: dict[str, Any]) -> None:
+    """Fill the fresh state ``s`` from its ``position`` JSON. Omitted fields take natural
+    defaults (no table, no trump, empty piles, the undealt cards = every card not listed
+    elsewhere); a field that cannot be read is refused at once, then every :func:`problems`
+    of the whole position together (an :class:`InvalidStateError` listing them)."""
+    game = s.game
     extra = sorted(set(pos) - _KEYS)
     if extra:
         raise InvalidStateError(f"unknown Tricky Landing position field {shown(extra[0])}")
     n = game.num_players
-    s = TrickyLandingState(game, seed)
     s.round = _int(pos.get("round", 0), 0, game.rounds, "round")
     s.trick = _int(pos.get("trick", 0), 0, game.hand_size, "trick")
     finished = pos.get("finished", s.round == game.rounds)
@@ -166,11 +214,10 @@ def load_position(game: TrickyLandingGame, pos: dict[str, Any], seed: int
         s.round_piles.append([_ints(x, 2, f"round_piles[{i}][{q}]") for q, x in enumerate(r)])
     trouble = problems(s)
     if trouble:
-        raise InvalidStateError(trouble[0])
-    return s
+        raise InvalidStateError(f"inconsistent Tricky Landing position: {'; '.join(trouble)}")
 
 
-def _all_cards(s: TrickyLandingState) -> list[str]:
+def _all_cards(s: TrickyLandingPosition) -> list[str]:
     out = [c for h in s.hands for c in h] + [c.card for c in s.table]
     out += [c for w in s.won for c in w] + [c for p in s.penalty for c in p]
     out += s.discard + s.undealt
@@ -179,7 +226,7 @@ def _all_cards(s: TrickyLandingState) -> list[str]:
     return out
 
 
-def problems(s: TrickyLandingState) -> list[str]:
+def problems(s: TrickyLandingPosition) -> list[str]:
     """Every broken invariant of ``s`` (empty when the state is consistent)."""
     g = s.game
     n = g.num_players

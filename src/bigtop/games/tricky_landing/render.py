@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from bigtop.core.registry import load_state
 from bigtop.games.tricky_landing.cards import SUIT_NAMES, card_name, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle
+from bigtop.games.tricky_landing.rules import TrickyLandingState
 from bigtop.games.tricky_landing.tricks import Landing, resolve_trick
 
 SUIT_COLOURS = {"y": "#f4d03f", "p": "#f39ac7", "g": "#58b368", "b": "#4a8fe0",
@@ -63,13 +65,9 @@ def _corners(x: float, y: float, rot: float, hw: float, hh: float
 
 def _scene(obj: Any, *, trump: str | None, options: TrickyLandingOptions | None,
            players: int | None, player: int | None, title: str | None) -> _Scene:
-    from bigtop.games.tricky_landing.rules import TrickyLandingState
-
     trump_card: str | None = None
     hidden: dict[str, int] = {}
     if isinstance(obj, dict):  # a state's JSON form
-        from bigtop.core.registry import load_state
-
         obj = load_state(obj)
         if not isinstance(obj, TrickyLandingState):
             raise TypeError("that state is not a Tricky Landing state")

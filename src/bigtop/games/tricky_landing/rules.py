@@ -55,6 +55,8 @@ from bigtop.games.tricky_landing.physics import (
     seat_angle,
     wrap_degrees,
 )
+from bigtop.games.tricky_landing.position import load_position, problems
+from bigtop.games.tricky_landing.tensor import TENSOR_SIZE, encode
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 __all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
@@ -83,6 +85,17 @@ def _spin_word(spin: float) -> str:
         if v == spin:
             return "no spin" if v == 0 else f"{name} spin"
     return f"spin {number(spin)} rev/s"
+
+
+def aim_words(x: float, y: float) -> str:
+    """An aim in the thrower's frame in words, whole centimetres: "the target's centre",
+    "4 cm beyond and 2 cm left of the target's centre" (the log speaks no coordinates)."""
+    parts = []
+    if abs(y) >= 0.5:
+        parts.append(f"{abs(y):.0f} cm {'beyond' if y > 0 else 'short of'}")
+    if abs(x) >= 0.5:
+        parts.append(f"{abs(x):.0f} cm {'right of' if x > 0 else 'left of'}")
+    return f"{' and '.join(parts)} the target's centre" if parts else "the target's centre"
 
 
 def _number(v: object) -> bool:
@@ -158,20 +171,16 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
-        from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
-
         return (TENSOR_SIZE,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        from bigtop.games.tricky_landing.tensor import encode
-
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
-        from bigtop.games.tricky_landing.position import load_position
-
-        return load_position(self, position, seed)
+        state = TrickyLandingState(self, seed)
+        load_position(state, position)
+        return state
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
@@ -410,8 +419,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         what = (f"the {card_name(action.card)}" if player == p and is_card(action.card)
                 else "a card")
         t = Told(p, player)  # "You throw …" to the thrower, "P1 throws …" to the others
-        return (f"{t.who} {t.verb('throws')} {what} aiming at ({number(action.x)}, "
-                f"{number(action.y)}) cm with {_spin_word(action.spin)}")
+        return (f"{t.who} {t.verb('throws')} {what} at {aim_words(action.x, action.y)} with "
+                f"{_spin_word(action.spin)}")
 
     def _render(self, player: int | None = None) -> str:
         g = self.game
@@ -618,11 +627,8 @@ class TrickyLandingState(State[TrickyLandingGame]):
         new._legal = None
         return new
 
-    def audit(self) -> None:
-        from bigtop.games.tricky_landing.position import problems
-
-        trouble = problems(self)
-        assert not trouble, "; ".join(trouble)
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> TrickyLandingState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

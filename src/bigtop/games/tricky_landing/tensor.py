@@ -31,13 +31,11 @@ progress              6      round/rounds, trick/tricks per round, player count 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS
 from bigtop.games.tricky_landing.physics import to_thrower, touches_target_card
-
-if TYPE_CHECKING:
-    from bigtop.games.tricky_landing.rules import TrickyLandingGame
+from bigtop.games.tricky_landing.position import TrickyLandingTable as TrickyLandingGame
 
 _CARD = {c: i for i, c in enumerate(ALL_CARDS)}
 _NCARDS = len(ALL_CARDS)

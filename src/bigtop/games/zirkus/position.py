@@ -1,18 +1,71 @@
 """Loading and checking hand-written (or dumped) So ein Zirkus positions: every field is
-validated, so a loaded state holds the same invariants as a played one."""
+validated, so a loaded state holds the same invariants as a played one.
+
+:func:`problems` lists every inconsistency of a state, independently of the move code (it
+backs ``audit()``; the loader refuses the position it fills if it finds any). The module
+sits below ``rules.py`` (which imports it) and reads a state through
+:class:`ZirkusPosition`, the fields it checks."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
-from bigtop.games.zirkus.board import NUM_CLOWNS, BoardError, parse_board
-from bigtop.games.zirkus.options import ENDINGS, MAX_SERIES_GAMES, series_over
+from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, parse_board
+from bigtop.games.zirkus.options import ENDINGS, MAX_SERIES_GAMES, ZirkusOptions, series_over
 
-if TYPE_CHECKING:
-    from bigtop.games.zirkus.rules import ZirkusGame, ZirkusState
+
+class ZirkusTable(Protocol):
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.zirkus.rules.ZirkusGame`."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def options(self) -> ZirkusOptions: ...
+    @property
+    def board(self) -> Board: ...
+    @property
+    def secret(self) -> bool: ...
+    @property
+    def field_index(self) -> dict[str, int]: ...
+    @property
+    def hole_at(self) -> list[int]: ...
+    @property
+    def hole_value(self) -> list[int]: ...
+    @property
+    def six(self) -> int: ...
+    def field_names_of_holes(self) -> list[str]: ...
+
+
+class ZirkusPosition(Protocol):
+    """The fields of a :class:`~bigtop.games.zirkus.rules.ZirkusState` that make a position."""
+
+    @property
+    def game(self) -> ZirkusTable: ...
+    phase: str
+    to_act: int
+    roll: int
+    turn: int
+    colours: list[int]
+    clown_field: list[int]
+    stacks: list[list[int]]
+    hole_ball: list[int]
+    supply: list[int]
+    ejected: int
+    games: list[JSON]
+    totals: list[int]
+    finished: bool
+    ending: str | None
+
+    def in_play(self) -> list[bool]: ...
+    def _holes_json(self) -> dict[str, str | None]: ...
+    def _balls_gone(self) -> bool: ...
+    def _free_starts(self) -> list[int]: ...
+    def _act_actions(self) -> Sequence[object]: ...
 
 def _colour(obj: Any, where: str) -> int:
     if obj not in COLOURS:
@@ -26,7 +79,7 @@ def _whole(obj: Any, where: str, low: int = 0) -> int:
     return obj
 
 
-def _field(game: ZirkusGame, obj: Any, where: str) -> int:
+def _field(game: ZirkusTable, obj: Any, where: str) -> int:
     if not isinstance(obj, str) or obj not in game.field_index:
         raise InvalidStateError(f"{where}: {shown(obj)} is not a field of the {game.board.name} "
                                 f"board")
@@ -37,8 +90,17 @@ _POSITION_KEYS = {"board", "to_act", "phase", "roll", "turn", "colours", "clowns
                   "supply", "ejected", "games", "totals", "finished", "ending"}
 
 
-def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
-    """Fill the fresh state ``s`` from a (possibly hand-written) position and check it fully."""
+def load_position(s: ZirkusPosition, pos: JSON) -> None:
+    """Fill the fresh state ``s`` from a (possibly hand-written) position and check it fully
+    (a field that cannot be, or a position that could not have been, is refused at once;
+    then any :func:`problems` together)."""
+    _fill(s, pos)
+    trouble = problems(s)
+    if trouble:
+        raise InvalidStateError(f"inconsistent So ein Zirkus position: {'; '.join(trouble)}")
+
+
+def _fill(s: ZirkusPosition, pos: JSON) -> None:
     game = s.game
     n = game.num_players
     extra = sorted(set(pos) - _POSITION_KEYS)
@@ -168,7 +230,7 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
                 COLOURS[c] for c in s.colours]:
             raise InvalidStateError("the last game's record must match the final board")
         s.ending = ending
-        return s
+        return
     if ending is not None:
         raise InvalidStateError("ending must be null while play goes on")
     if over or played > MAX_SERIES_GAMES:
@@ -190,10 +252,9 @@ def load_position(s: ZirkusState, pos: JSON) -> ZirkusState:
     if s.phase == "act" and not s._act_actions():
         raise InvalidStateError(f"after rolling {FACES[s.roll]} nothing is possible; the "
                                 f"turn would have been lost")
-    return s
 
 
-def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
+def _game_record(game: ZirkusTable, rec: Any, where: str) -> JSON:
     n = game.num_players
     if not isinstance(rec, dict) or set(rec) != {"scores", "colours", "holes", "ending",
                                                  "turns"}:
@@ -224,3 +285,66 @@ def _game_record(game: ZirkusGame, rec: Any, where: str) -> JSON:
         raise InvalidStateError(f"{where}.scores must be {scores} (the holes' values)")
     return {"scores": scores, "colours": list(colours), "holes": {h: holes[h] for h in names},
             "ending": rec["ending"], "turns": rec["turns"]}
+
+
+def problems(s: ZirkusPosition) -> list[str]:
+    """Every broken invariant of ``s`` (empty when the position is consistent): colours,
+    every ball of the colours in play conserved, clowns on the board and within capacity,
+    each recorded game's scores from its holes, totals, the end."""
+    g = s.game
+    n = g.num_players
+    out: list[str] = []
+    in_play = s.in_play()
+    if len(set(s.colours)) != n:
+        out.append("two players share a colour")
+    if not g.secret and s.colours != list(range(n)):
+        out.append(f"without secret clown the seats own {', '.join(COLOURS[:n])} in order")
+    for c in range(4):
+        balls = s.supply[c] + sum(st.count(c) for st in s.stacks) + s.hole_ball.count(c)
+        want = BALLS_PER_COLOUR if in_play[c] else 0
+        if balls != want:
+            out.append(f"{COLOURS[c]}: {balls} balls, expected {want}")
+        if s.supply[c] < 0:
+            out.append(f"{COLOURS[c]}: a negative supply")
+    on_board = [f for f in s.clown_field if f >= 0]
+    if len(set(on_board)) != len(on_board):
+        out.append("two clowns stand on one field")
+    if not all(0 <= f < g.board.size for f in on_board):
+        out.append("a clown stands off the grid")
+    if any(len(st) > CLOWN_CAPACITY for st in s.stacks):
+        out.append(f"a clown holds more than {CLOWN_CAPACITY} balls")
+    if s.ejected >= 0:
+        if s.phase != "restart" or s.clown_field[s.ejected] != -1:
+            out.append("an ejected clown is off the board, in phase 'restart' only")
+        if s.stacks[s.ejected]:
+            out.append("an ejected clown keeps no balls")
+    elif len(on_board) != NUM_CLOWNS:
+        out.append("a clown is missing from the board")
+    if g.options.drop_on_stop and not s.finished:
+        for k, f in enumerate(s.clown_field):
+            h = g.hole_at[f] if f >= 0 else -1
+            if h >= 0 and s.hole_ball[h] < 0 and s.stacks[k]:
+                out.append(f"clown {k} holds balls over an empty hole")
+    # Score bookkeeping: each recorded game's scores from its holes and colours.
+    totals = [0] * n
+    vals = dict(zip(g.field_names_of_holes(), g.hole_value, strict=True))
+    for i, rec in enumerate(s.games):
+        pts = {c: 0 for c in COLOURS}
+        for name, ball in rec["holes"].items():
+            if ball is not None:
+                pts[ball] += vals[name]
+        scores = [pts[c] for c in rec["colours"]]
+        if rec["scores"] != scores:
+            out.append(f"game {i + 1} scored {rec['scores']}, but its holes make {scores}")
+        for p in range(n):
+            totals[p] += rec["scores"][p]
+    if totals != s.totals:
+        out.append(f"totals {s.totals} are not the sums of the games {totals}")
+    if not s.finished:
+        if s.hole_ball[g.six] >= 0:
+            out.append("the 6-point hole is filled but play goes on")
+        if s.turn > g.options.turn_limit:
+            out.append(f"turn {s.turn} is past the turn limit")
+    elif not s.games or s.games[-1]["ending"] != s.ending:
+        out.append("a finished series ends as its last recorded game did")
+    return out

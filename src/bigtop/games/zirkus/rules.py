@@ -61,7 +61,7 @@ from bigtop.games.zirkus.options import (
     ZirkusOptions,
     series_over,
 )
-from bigtop.games.zirkus.position import load_position
+from bigtop.games.zirkus.position import load_position, problems
 from bigtop.games.zirkus.tensor import encode, tensor_size
 
 __all__ = [  # actions and options live in their own modules; importable from here too
@@ -262,7 +262,9 @@ class ZirkusGame(Game[ZirkusOptions]):
         return encode(self, state.observation(player))
 
     def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
-        return load_position(ZirkusState(self, seed), position)
+        state = ZirkusState(self, seed)
+        load_position(state, position)
+        return state
 
     # -- paths ------------------------------------------------------------------------------
     def paths(self, field: int, others: tuple[int, ...], balls: int) -> tuple[str, ...]:
@@ -596,8 +598,9 @@ class ZirkusState(State[ZirkusGame]):
             return
         self._end_turn()
 
-    def _walk(self, k: int, steps: str) -> bool:
-        """Walk clown ``k`` along ``steps``; True if the game ended on the way."""
+    def _walk(self, k: int, steps: str) -> int:
+        """Walk clown ``k`` along ``steps``; the number of steps walked when the game ended on
+        the way (Z6: the rest of the path is not walked), else 0."""
         g = self.game
         step = g.step_by_dir
         pos = self.clown_field[k]
@@ -624,12 +627,12 @@ class ZirkusState(State[ZirkusGame]):
                     self.clown_field[other] = beyond
                     self.clown_field[k] = nxt
                     if self._enter(other, beyond, True):
-                        return True
+                        return i + 1
             self.clown_field[k] = nxt
             if self._enter(k, nxt, i == last):
-                return True
+                return i + 1
             pos = nxt
-        return False
+        return 0
 
     def _enter(self, k: int, field: int, stops: bool) -> bool:
         """Clown ``k`` enters ``field``: over an empty hole its bottom ball drops. True if
@@ -794,6 +797,9 @@ class ZirkusState(State[ZirkusGame]):
                              f"{g.field_names[f]}")
         if ended:
             notes.append("the game ends")
+            # Z6: the clown stops where the 6-point hole filled; name only the fields walked.
+            walked = self.clone()._walk(k, action.steps)
+            line = f"{who} {t.verb('moves')} clown {k} {'-'.join(fields[:walked + 1])}"
         return line + (" (" + "; ".join(notes) + ")" if notes else "")
 
     def _render(self, player: int | None = None) -> str:
@@ -962,50 +968,8 @@ class ZirkusState(State[ZirkusGame]):
         new.seed = rng.getrandbits(63)
         return new
 
-    def audit(self) -> None:
-        g = self.game
-        n = g.num_players
-        in_play = self.in_play()
-        assert len(set(self.colours)) == n, "two players share a colour"
-        if not g.secret:
-            assert self.colours == list(range(n)), "colours must follow the seats"
-        for c in range(4):
-            count = (self.supply[c] + sum(st.count(c) for st in self.stacks)
-                     + self.hole_ball.count(c))
-            want = BALLS_PER_COLOUR if in_play[c] else 0
-            assert count == want, f"{COLOURS[c]}: {count} balls, expected {want}"
-            assert self.supply[c] >= 0, "negative supply"
-        on_board = [f for f in self.clown_field if f >= 0]
-        assert len(set(on_board)) == len(on_board), "two clowns on one field"
-        assert all(0 <= f < g.board.size for f in on_board), "clown off the grid"
-        assert all(len(st) <= CLOWN_CAPACITY for st in self.stacks), "clown over capacity"
-        if self.ejected >= 0:
-            assert self.phase == "restart" and self.clown_field[self.ejected] == -1
-            assert not self.stacks[self.ejected], "an ejected clown keeps no balls"
-        else:
-            assert len(on_board) == NUM_CLOWNS, "a clown is missing"
-        if g.options.drop_on_stop and not self.finished:
-            for k, f in enumerate(self.clown_field):
-                h = g.hole_at[f] if f >= 0 else -1
-                assert not (h >= 0 and self.hole_ball[h] < 0 and self.stacks[k]), \
-                    f"clown {k} holds balls over an empty hole"
-        # Score bookkeeping: each recorded game's scores from its holes and colours.
-        totals = [0] * n
-        vals = dict(zip(g.field_names_of_holes(), g.hole_value, strict=True))
-        for rec in self.games:
-            pts = {c: 0 for c in COLOURS}
-            for name, ball in rec["holes"].items():
-                if ball is not None:
-                    pts[ball] += vals[name]
-            assert rec["scores"] == [pts[c] for c in rec["colours"]], "game scores wrong"
-            for p in range(n):
-                totals[p] += rec["scores"][p]
-        assert totals == self.totals, "totals are not the sums of the games"
-        if not self.finished:
-            assert self.hole_ball[g.six] < 0, "the 6-point hole is filled but play goes on"
-            assert self.turn <= g.options.turn_limit
-        else:
-            assert self.games and self.games[-1]["ending"] == self.ending
+    def problems(self) -> list[str]:
+        return problems(self)
 
     def clone(self) -> ZirkusState:
         # Field by field: a compiled class has no __dict__ to copy (a test checks that a

@@ -46,15 +46,13 @@ progress              6        turn/turn_limit, finished games/series length (1,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bigtop.core.tensor import layout, observer
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS
 from bigtop.games.zirkus.options import MAX_SERIES_GAMES
-
-if TYPE_CHECKING:
-    from bigtop.games.zirkus.rules import ZirkusGame
+from bigtop.games.zirkus.position import ZirkusTable as ZirkusGame
 
 _COLOUR = {c: i for i, c in enumerate(COLOURS)}
 _CAPACITY = CLOWN_CAPACITY

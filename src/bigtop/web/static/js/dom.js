@@ -18,11 +18,11 @@ function build(node, attrs, children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
-    } else if (key === "style") {
-      // Through the CSSOM: the Content-Security-Policy refuses style="" attributes.
-      node.style.cssText = String(value);
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
+    } else if (key === "style") {
+      // Through the CSSOM, never a style="" attribute (the CSP allows no inline style).
+      for (const [prop, v] of Object.entries(value)) node.style.setProperty(prop, v);
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }
@@ -58,7 +58,7 @@ export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
-    const area = h("textarea", {style: "position:fixed;opacity:0"}, text);
+    const area = h("textarea", {class: "offscreen"}, text);
     document.body.append(area);
     area.select();
     document.execCommand("copy");

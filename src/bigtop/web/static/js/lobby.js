@@ -15,14 +15,33 @@ function currentGame() {
   return state.games.find((g) => g.name === $("game").value);
 }
 
-function drawPlayers() {
+// The player count a new table starts with, where the smallest is not the game at its best:
+// SCOUT's rulebook deal for two lets one scout end a round.
+const DEFAULT_PLAYERS = {scout: 4};
+// What a player count means, said when it is picked (the engine's deal, rulings S6).
+const PLAYER_NOTES = {
+  scout: {2: "Two players: the rulebook's deal, 11 cards each from 44 (the rest unused). " +
+    "A round ends as soon as play comes back to a set nobody beat, so when the other player " +
+    "only scouts your first Show, the round is over: short, swingy rounds. Three to five " +
+    "players is the game as designed."},
+};
+
+function drawPlayers(fresh = false) {
   const game = currentGame();
-  const keep = Number($("players").value) || game.min_players;
+  const keep = fresh ? DEFAULT_PLAYERS[game.name] ?? game.min_players : Number($("players").value) || game.min_players;
   fill($("players"), Array.from({length: game.max_players - game.min_players + 1}, (_, i) => {
     const n = game.min_players + i;
     return h("option", {value: n, selected: n === Math.min(Math.max(keep, game.min_players), game.max_players)}, n);
   }));
   drawSeats();
+}
+
+/** A word on the chosen player count, where the rules make it matter. */
+function drawPlayersNote() {
+  const game = currentGame();
+  const note = (PLAYER_NOTES[game.name] || {})[Number($("players").value)];
+  $("players-note").textContent = note || "";
+  $("players-note").hidden = !note;
 }
 
 /** The bot levels as the server describes them (GET /api/games: bot_level_docs, from
@@ -39,6 +58,7 @@ function levelOption(doc, value) {
 }
 
 function drawSeats() {
+  drawPlayersNote();
   const n = Number($("players").value);
   const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
   const docs = levelDocs();
@@ -262,12 +282,12 @@ async function start() {
     return;
   }
   fill($("game"), state.games.map((g) => h("option", {value: g.name}, g.title)));
-  $("game").onchange = () => { drawOptions(); drawPlayers(); };
-  $("players").onchange = drawSeats;
+  $("game").onchange = () => { drawOptions(); drawPlayers(true); };
+  $("players").onchange = () => drawSeats();
   $("create").onsubmit = create;
   $("refresh").onclick = drawOpen;
   drawOptions();
-  drawPlayers();
+  drawPlayers(true);
   drawLevels();
   drawOpen();
   drawRecent();

@@ -15,6 +15,12 @@ const MODULES = {[scout.name]: scout, [clown15go.name]: clown15go, [zirkus.name]
 
 // ?speed=0 turns the pauses and animations off (the browser tests use a small value).
 const SPEED = Number(new URLSearchParams(window.location.search).get("speed") ?? "1");
+// The player's own pace (the Motion setting, kept in this browser): 0 turns motion off; the
+// system's "reduce motion" makes off the default.
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const MOTION_KEY = "bigtop.motion";
+const MOVE_MS = 380; // a card or a clown going from where it was to where it goes
+const HOLD_MS = 4000; // a trick's or round's result stays at least this long (or a click)
 const PAUSE_MS = 450; // between two moves by others, so bot turns can be followed
 const BACKLOG = 6; // more moves waiting than this: shown faster
 const MAX_LISTED = 60; // moves listed under "Your moves" (the board offers every one)
@@ -23,7 +29,19 @@ const CHANCE = -1; // the engines' current_player while chance acts (core.game.C
 const page = {
   table: null, token: null, view: null, module: null, log: new Map(), queue: [], busy: false,
   sending: false, replay: null, summarySeen: 0, connected: true,
+  motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
+  prevObs: null, // the observation shown before the current one (what moved, and from where)
 };
+
+/** The factor for pauses and animations: the tests' ?speed times the player's Motion. */
+function pace() {
+  return SPEED * (page.motion || 1);
+}
+
+/** Whether moves are animated at all (the Motion setting, the system's reduced motion). */
+function moving() {
+  return SPEED > 0 && page.motion > 0;
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,8 +106,11 @@ function context(view) {
     obs: view.observation, legal: legalList(view), seat: view.seat, version: view.version,
     myTurn: view.seat !== null && view.legal_actions.length > 0 && !page.replay,
     over: view.status !== "playing" || view.current_player < 0,
-    players: view.players, options: view.options, speed: SPEED, play,
+    players: view.players, options: view.options, speed: pace(), play, motion: moving(),
+    prev: page.replay ? null : page.prevObs,
     redraw: () => draw(),
+    // A short line beside the turn ("Round 1 of 4"), outside the play area.
+    head: (text) => { $("round-line").textContent = text || ""; },
   };
 }
 
@@ -137,9 +158,27 @@ function drawLog(view) {
     fill(list, h("li", {class: "hint empty"}, "No moves yet."));
     return;
   }
-  fill(list, lines.map((l) => h("li", {class: `log-${l.kind}`, dataset: {version: l.version}},
-    l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : "")));
+  // A chain of forced moves the page played for us is one line ("You (the only moves, played
+  // for you): put R3 on row 2 (on R2), lay B4 …"); every line is numbered in full ("106.").
+  const items = [];
+  for (const l of lines) {
+    const last = items.at(-1);
+    const forced = l.kind === "move" && page.auto.has(l.version);
+    if (forced && last && last.forced && last.seat === l.seat) { last.texts.push(l.text); last.version = l.version; continue; }
+    items.push({...l, forced, texts: [l.text]});
+  }
+  fill(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
+    h("span", {class: "n"}, `${i + 1}.`),
+    h("span", {class: "t"}, l.forced ? forcedLine(l.texts)
+      : [l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : ""]))));
   list.scrollTop = list.scrollHeight;
+}
+
+/** One line for a chain of forced moves: "You (the only moves, played for you): put …, …". */
+function forcedLine(texts) {
+  const what = texts.map((t) => t.replace(/^You /, ""));
+  const head = texts.length === 1 ? "You (the only move, played for you)" : `You (${texts.length} only moves, played for you)`;
+  return `${head}: ${what.join(", ")}`;
 }
 
 function drawMoves(view, ctx) {
@@ -229,11 +268,37 @@ function drawSummary(view) {
   }
   const r = info.rounds.length;
   page.summarySeen = r;
+  // Over the middle of the table until seen: the pump holds the next moves a few seconds
+  // (or until Continue); the side panel's round table keeps it after.
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
     info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
-    h("button", {type: "button", class: "act", id: "summary-close", onclick: () => { box.hidden = true; }}, "Continue"));
+    h("button", {type: "button", class: "act legal", id: "summary-close", onclick: () => seen()}, "Continue"));
   box.hidden = false;
+  page.holdNeeded = "summary";
+}
+
+/** The player has seen a result (clicked, or its time is up): play goes on. */
+function seen() {
+  $("summary").hidden = true;
+  $("hold").hidden = true;
+  if (page.release) page.release();
+}
+
+/** Hold the next moves until a result was seen: `ms`, or a click on its button. */
+async function holdFor(ms, text = null) {
+  if (text) {
+    $("hold-text").textContent = text;
+    $("hold").hidden = false;
+  }
+  document.body.dataset.holding = "yes";
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    page.release = () => { clearTimeout(timer); resolve(); };
+  });
+  page.release = null;
+  document.body.dataset.holding = "no";
+  $("hold").hidden = true;
 }
 
 // Redrawing replaces the board's elements; keyboard users keep their place through it.
@@ -247,16 +312,84 @@ function focusSelector(node) {
   return attrs.length ? `#board ${node.tagName.toLowerCase()}${attrs.join("")}` : null;
 }
 
-function draw() {
+/** Draw the view; `moves`: the table moved on (the pump's step), so what moved glides. */
+function draw(moves = false) {
   const view = page.replay ? page.replay.view : page.view;
   if (!view) return;
-  const focused = focusSelector(document.activeElement);
+  const active = document.activeElement;
+  const focused = focusSelector(active);
+  // Where the action was: a control of the board or of "Your moves".
+  const wasPlaying = active && (active.closest("#board") || active.closest("#moves"));
+  const before = moves && moving() && !page.replay ? places() : null;
   try {
     drawAll(view);
   } finally {
     const again = focused && document.querySelector(focused);
     if (again && again !== document.activeElement) again.focus({preventScroll: true});
+    else if (!again && wasPlaying && !document.activeElement.closest("#board, #moves")) {
+      // The control is gone (a Scout: the card now goes into the hand): the focus stays at
+      // the table, on the first thing to do next, never back at the top of the page.
+      const next = document.querySelector("#board button.legal, #board .legal[tabindex], #board [tabindex='0']") || $("board");
+      next.focus({preventScroll: true});
+    }
   }
+  if (before) glide(before);
+  sizeBoard();
+}
+
+// -- motion: every element with data-key goes from where it was to where it is now; a new
+// one with data-from starts where that key was (a shown set from the hand, a scouted card
+// from the active set, a turned card onto a row, a card from another seat).
+
+/** Where an element is: in its drawing's units for SVG (a board that scales to the window
+ * does not make its pieces move), else on the screen. */
+function where(e) {
+  if (e instanceof SVGGraphicsElement && e.ownerSVGElement) {
+    const b = e.getBBox();
+    return {svg: true, left: b.x, top: b.y};
+  }
+  const r = e.getBoundingClientRect();
+  return {svg: false, left: r.left, top: r.top};
+}
+
+function places() {
+  const out = new Map();
+  for (const e of document.querySelectorAll("#board [data-key]")) out.set(e.dataset.key, where(e));
+  // Places things come from without moving themselves: a seat, the turned card's spot.
+  for (const e of document.querySelectorAll("#board [data-spot]")) out.set(e.dataset.spot, where(e));
+  return out;
+}
+
+function glide(before) {
+  const ms = MOVE_MS * pace();
+  let moved = 0;
+  for (const e of document.querySelectorAll("#board [data-key]")) {
+    const was = before.get(e.dataset.key) || (e.dataset.from && before.get(e.dataset.from));
+    if (!was) continue;
+    const now = where(e);
+    if (now.svg !== was.svg) continue;
+    const dx = was.left - now.left, dy = was.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    // SVG elements move in the drawing's units (CSS px there), HTML ones in CSS pixels.
+    e.animate([{transform: `translate(${dx}px, ${dy}px)`}, {transform: "none"}],
+      {duration: ms, easing: "ease-out"});
+    moved += 1;
+  }
+  if (moved) document.body.dataset.moved = String(Number(document.body.dataset.moved || 0) + moved);
+}
+
+/** Wait until every animation of the board has finished. */
+async function settled() {
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+}
+
+/** The play area takes the window's height below the top lines (custom property --board-h). */
+function sizeBoard() {
+  const play = $("play");
+  if (!play || $("layout").hidden) return;
+  const top = play.getBoundingClientRect().top + window.scrollY;
+  const h = Math.max(288, Math.floor(window.innerHeight - top - 6));
+  document.documentElement.style.setProperty("--board-h", `${h}px`);
 }
 
 function drawAll(view) {
@@ -304,12 +437,24 @@ async function pump() {
         // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
         // caught up faster, without animations.
         const stepped = prev && next.version === prev.version + 1;
-        const animate = stepped && SPEED > 0 && mod.animate && page.queue.length <= BACKLOG;
-        if (animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
-        draw();
-        if (animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        const fast = page.queue.length > BACKLOG;
+        const animate = stepped && moving() && !fast;
+        page.prevObs = animate ? prev.observation : null;
+        if (animate && mod.animate && mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(prev));
+        draw(animate);
+        if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
+        if (animate) await settled();
+        // A result stays until seen: a round's summary, a trick (the module says which).
+        const held = !fast && prev && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
+        if (page.holdNeeded === "summary" && !fast) {
+          page.holdNeeded = null;
+          await holdFor(HOLD_MS * 1.5 * SPEED);
+          seen();
+        } else if (held && SPEED > 0) {
+          await holdFor(HOLD_MS * SPEED, held);
+        }
         if (stepped && page.queue.length && SPEED > 0) {
-          await sleep((mod.pauseMs ?? PAUSE_MS) * SPEED * (page.queue.length > BACKLOG ? 0.25 : 1));
+          await sleep((mod.pauseMs ?? PAUSE_MS) * pace() * (fast ? 0.25 : 1));
         }
       }
       // Only once everything is shown: a forced move may be played for us.
@@ -326,12 +471,12 @@ async function pump() {
 async function playForced(view) {
   if (!view || !page.module.autoForced || !$("auto-forced").checked || page.replay) return false;
   if (view.seat === null || view.legal_actions.length !== 1) return false;
-  await sleep(600 * SPEED);
+  // Fast: long enough to see the card go, the page waits only where there is a choice.
+  await sleep(150 * pace());
   if (page.view !== view || page.queue.length) return page.queue.length > 0;
   const only = view.legal_actions[0];
-  // Said in the log just before the move itself, so nothing happens silently.
-  page.log.set(`auto-${view.version}`, {id: `auto-${view.version}`, kind: "auto", version: view.version + 0.5,
-    seat: view.seat, text: `Only one move for you: played for you after a pause`, bot: null});
+  // The log folds a chain of these into one line that says they were played for us.
+  page.auto.add(view.version + 1);
   return play(only.action, {auto: true});
 }
 
@@ -460,6 +605,23 @@ function cannotOpen(table, err) {
   }
 }
 
+function setupMotion() {
+  const select = $("motion");
+  let saved = null;
+  try { saved = localStorage.getItem(MOTION_KEY); } catch { /* storage off: the default */ }
+  page.motion = saved !== null ? Number(saved) : (REDUCED ? 0 : 1);
+  select.value = String(page.motion);
+  $("motion-hint").textContent = REDUCED && saved === null ? "off: your system asks for reduced motion" : "";
+  const setPace = () => document.documentElement.style.setProperty("--pace", String(pace()));
+  setPace();
+  select.onchange = () => {
+    page.motion = Number(select.value);
+    setPace();
+    try { localStorage.setItem(MOTION_KEY, select.value); } catch { /* kept for this page only */ }
+    $("motion-hint").textContent = "";
+  };
+}
+
 async function start() {
   const {table, token} = tableFromUrl();
   if (!table) {
@@ -482,6 +644,11 @@ async function start() {
     showError(`This page cannot draw the game ${view.game}.`);
     return;
   }
+  // Only a table that can be shown gets its board and panels (a bad link shows its line).
+  $("layout").hidden = false;
+  setupMotion();
+  window.addEventListener("resize", sizeBoard);
+  $("hold-go").onclick = seen;
   document.title = `${view.title} — bigtop`;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));

@@ -2,11 +2,13 @@
 // go. A turned card is shown with a short flip; a move that is the only one possible is played
 // for you after a short pause (the move log says so), never skipped silently.
 import { h, sleep } from "../dom.js";
-import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
+import { actionButton, findLegal, legalOfType, seatBox, tableGrid } from "./common.js";
 
 // The default box's letters (V violet; P purple for a box given with the colours option).
-const COLOURS = {R: "#d63c3c", O: "#f08a24", Y: "#f2c81b", G: "#3fa34d", B: "#3b73d1",
-  V: "#8e4fc2", K: "#2b2b2b", W: "#f4f1e8", P: "#8e4fc2"};
+// Shades dark enough for white numbers (orange, yellow and white cards take dark ones).
+const COLOURS = {R: "#c62828", O: "#f08a24", Y: "#f2c81b", G: "#2e7d32", B: "#1f5fbf",
+  V: "#7b3fb0", K: "#2b2b2b", W: "#f4f1e8", P: "#7b3fb0"};
+const DARK_TEXT = new Set(["O", "Y", "W"]);
 const NAMES = {R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", V: "violet",
   K: "black", W: "white", P: "purple"};
 
@@ -16,10 +18,11 @@ function cardName(text) {
 
 function card(text, extra = "", attrs = {}) {
   if (!text) return h("span", {class: `c15-card empty ${extra}`}, "");
-  const light = text[0] === "Y" || text[0] === "W";
-  return h("span", {class: `c15-card ${extra}`, title: cardName(text), "aria-label": cardName(text),
-    style: `--c:${COLOURS[text[0]] || "#777"};color:${light ? "#222" : "#fff"}`, ...attrs},
-  text.slice(1));
+  // The colour's letter is drawn too (CSS, from data-suit): no card relies on colour alone.
+  const {dataset = {}, ...rest} = attrs;
+  return h("span", {class: `c15-card ${extra}`, title: cardName(text), "aria-label": cardName(text), role: "img",
+    style: {"--c": COLOURS[text[0]] || "#777", color: DARK_TEXT.has(text[0]) ? "#222" : "#fff"},
+    dataset: {...dataset, suit: text[0]}, ...rest}, text.slice(1));
 }
 
 /** A place a card may go: a button, highlighted when the move is legal. */
@@ -34,7 +37,8 @@ function rows(obs, ctx) {
   const out = obs.rows.map((row, r) => h("div", {class: "c15-row", dataset: {row: r}},
     h("span", {class: "label"}, `row ${r}`),
     h("span", {class: "c15-row-cards"}, row.slice(0, -1).map((c) => card(c, "under"))),
-    target(ctx, {type: "row", row: r}, `row ${r}, top ${obs.rows[r].at(-1)}`, card(row.at(-1), "top"))));
+    target(ctx, {type: "row", row: r}, `row ${r}, top ${cardName(obs.rows[r].at(-1))}`,
+      card(row.at(-1), "top", {dataset: {key: `row-${r}-${row.length}`, from: "turned"}}))));
   const canNew = findLegal(ctx.legal, {type: "new-row"});
   if (ctx.myTurn && canNew) {
     out.push(h("div", {class: "c15-row"}, target(ctx, {type: "new-row"}, "start a new row",
@@ -45,27 +49,29 @@ function rows(obs, ctx) {
     h("div", {class: "label"}, `Middle rows (${obs.completed.length} completed)`), out);
 }
 
-function players(obs, ctx) {
-  return h("section", {class: "c15-players"}, obs.players.map((pl, p) => {
-    const mine = p === ctx.seat;
-    const top = pl.open.at(-1);
-    const action = mine ? {type: "own-pile"} : {type: "pile", player: p};
-    const pile = target(ctx, action, mine ? "your own open pile" : `P${p}'s open pile`,
-      card(top, "top"));
-    const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
-      (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
-    return seatBox(p, ctx, obs.to_act === p,
-      h("div", {class: "c15-piles"},
-      h("span", {class: "c15-card back", title: "closed pile"}, pl.closed), pile),
+/** One seat: its closed pile (the count), its open pile (a place a card may go), facts. */
+function player(obs, ctx, p) {
+  const pl = obs.players[p];
+  const mine = p === ctx.seat;
+  const top = pl.open.at(-1);
+  const action = mine ? {type: "own-pile"} : {type: "pile", player: p};
+  const pile = target(ctx, action, mine ? "your own open pile" : `P${p}'s open pile${top ? `, top ${cardName(top)}` : ""}`,
+    card(top, "top", {dataset: {key: `pile-${p}-${pl.open.length}`, from: "turned"}}));
+  const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
+    (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
+  const box = seatBox(p, ctx, obs.to_act === p,
+    h("div", {class: "c15-piles"},
+      h("span", {class: "c15-card back", title: "closed pile", role: "img", "aria-label": `closed pile: ${pl.closed} cards`}, pl.closed), pile),
     h("div", {class: "seat-facts"}, facts));
-  }));
+  box.dataset.spot = `seat-${p}`;
+  return box;
 }
 
 function turned(obs, ctx) {
   const who = obs.to_act === ctx.seat ? "You" : `P${obs.to_act}`;
   const parts = [];
   if (obs.phase === "card" && obs.pending) {
-    parts.push(h("div", {class: "c15-turned"},
+    parts.push(h("div", {class: "c15-turned", dataset: {spot: "turned"}},
       h("span", {class: "label"}, `${who} turned over`), card(obs.pending, "big pending")));
   } else if (obs.phase === "turn") {
     // Advanced rule 1: the top of the own open pile may be played before turning over.
@@ -97,9 +103,10 @@ export default {
   autoForced: true,
   render(root, ctx) {
     const obs = ctx.obs;
-    root.replaceChildren(h("div", {class: "c15"},
-      h("div", {class: "round-line"}, `Turn ${obs.turns + 1}`),
-      rows(obs, ctx), turned(obs, ctx), players(obs, ctx)));
+    const me = ctx.seat ?? 0;
+    const mine = h("div", {class: "c15-mine"}, turned(obs, ctx), player(obs, ctx, me));
+    root.replaceChildren(h("div", {class: "c15"}, tableGrid(ctx, obs.players.length,
+      (p) => player(obs, ctx, p), rows(obs, ctx), mine, `Turn ${obs.turns + 1}`)));
   },
   /** A turned card flips into view (the engine turns cards over by itself). */
   async animate(prev, next, root, ctx) {

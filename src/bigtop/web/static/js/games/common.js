@@ -48,3 +48,34 @@ function fmt(x) {
   if (x === null || x === undefined) return "?";
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
+
+/**
+ * Where every other seat sits, seen from yours at the bottom (a spectator sits where P0
+ * does): going round in the order of play, the next seat on the left, the last on the right,
+ * the others across ("top"). {seat: "left" | "top" | "right"}.
+ */
+export function seatPlaces(n, mySeat) {
+  const me = mySeat ?? 0;
+  const others = Array.from({length: n - 1}, (_, k) => (me + k + 1) % n);
+  const places = {};
+  others.forEach((p, k) => {
+    places[p] = others.length === 1 ? "top" : k === 0 ? "left" : k === others.length - 1 ? "right" : "top";
+  });
+  return places;
+}
+
+/**
+ * The table: the other seats around (`seat(p)` draws one), `middle` in the middle, `mine`
+ * (your seat: hand and controls) at the bottom; `head` a short line over the middle.
+ */
+export function tableGrid(ctx, n, seat, middle, mine, head = null) {
+  ctx.head(head);
+  const places = seatPlaces(n, ctx.seat);
+  const at = (where) => Object.keys(places).filter((p) => places[p] === where).map((p) => seat(Number(p)));
+  return h("div", {class: "tbl"},
+    h("div", {class: "tbl-top"}, at("top")),
+    h("div", {class: "tbl-left"}, at("left")),
+    h("div", {class: "tbl-mid"}, middle),
+    h("div", {class: "tbl-right"}, at("right")),
+    h("div", {class: "tbl-me"}, mine));
+}

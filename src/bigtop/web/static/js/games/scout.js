@@ -2,7 +2,7 @@
 // Show (select adjacent cards), Scout (take an end card, flip it, drop it between two hand
 // cards), the hand-turn choice with a preview, and Scout & Show.
 import { h } from "../dom.js";
-import { actionButton, findLegal, legalOfType, seatBox } from "./common.js";
+import { actionButton, findLegal, legalOfType, seatBox, tableGrid } from "./common.js";
 
 // What the player has picked but not yet sent; cleared whenever the table's version changes.
 const ui = {version: -1, start: null, length: 0, scoutEnd: null, flip: false};
@@ -13,12 +13,22 @@ function resetUi(version) {
 
 /** One SCOUT card: the number that counts on top, the other one upside down below. */
 function card([top, bottom], attrs = {}) {
-  return h("span", {class: "scout-card", ...attrs},
-    h("span", {class: "top"}, top), h("span", {class: "bottom"}, bottom));
+  return h("span", {class: "scout-card", dataset: {key: cardKey([top, bottom])}, ...attrs}, faces([top, bottom]));
+}
+
+/** A card's two numbers as seen, and as said to a screen reader ("card 7 over 2"). */
+function faces([top, bottom], what = "card") {
+  return [h("span", {class: "vh"}, `${what} `), h("span", {class: "top"}, top), h("span", {class: "vh"}, " over "),
+    h("span", {class: "bottom"}, bottom)];
+}
+
+/** A card's name for the motion between draws: the same card whichever way up. */
+function cardKey([a, b]) {
+  return `card-${Math.min(a, b)}-${Math.max(a, b)}`;
 }
 
 function hiddenCard() {
-  return h("span", {class: "scout-card back", "aria-label": "a hidden card"}, "");
+  return h("span", {class: "scout-card back", role: "img", "aria-label": "a hidden card"}, "");
 }
 
 function selectCard(index, ctx) {
@@ -39,18 +49,17 @@ function selectCard(index, ctx) {
   ctx.redraw();
 }
 
-function seatsRow(obs, ctx) {
-  const seats = [];
-  for (let p = 0; p < obs.hand_sizes.length; p++) {
-    if (p === ctx.seat) continue;
-    const known = obs.hands[p].map((c) => (c ? card(c, {class: "scout-card small known"}) : hiddenCard()));
-    seats.push(seatBox(p, ctx, obs.to_act === p,
-      h("div", {class: "seat-facts"},
-        `${obs.hand_sizes[p]} cards · captured ${obs.captured[p]} · scout tokens ${obs.scout_tokens[p]}`,
-        obs.show_tokens[p] ? " · Scout & Show left" : ""),
-      h("div", {class: "mini-hand"}, known)));
-  }
-  return h("div", {class: "seats"}, seats);
+/** Another seat: its facts and its hand as backs (the cards it scouted from the table are
+ * public, drawn face up). */
+function seat(obs, ctx, p) {
+  const known = obs.hands[p].map((c) => (c ? card(c, {class: "scout-card small known"}) : hiddenCard()));
+  const box = seatBox(p, ctx, obs.to_act === p,
+    h("div", {class: "seat-facts"},
+      `${obs.hand_sizes[p]} cards · captured ${obs.captured[p]} · tokens ${obs.scout_tokens[p]}`,
+      obs.show_tokens[p] ? " · S&S left" : ""),
+    h("div", {class: "mini-hand"}, known));
+  box.dataset.spot = `seat-${p}`;
+  return box;
 }
 
 function activeSet(obs, ctx) {
@@ -60,13 +69,15 @@ function activeSet(obs, ctx) {
     const end = n === 1 ? "left" : i === 0 ? "left" : i === n - 1 ? "right" : null;
     const canScout = end && scouts.some((e) => e.action.end === end);
     const attrs = {class: `scout-card${canScout ? " legal" : ""}${ui.scoutEnd === end && end ? " selected" : ""}`};
+    // A set somebody just showed comes from their seat.
+    const from = obs.active_owner === null ? undefined : `seat-${obs.active_owner}`;
     if (end && ctx.myTurn && obs.phase === "turn") {
-      return h("button", {type: "button", ...attrs, "aria-label": `take the ${end} card ${c[0]}/${c[1]}`,
-        dataset: {active: i, end},
+      return h("button", {type: "button", ...attrs,
+        dataset: {active: i, end, key: cardKey(c), from},
         onclick: () => { ui.scoutEnd = ui.scoutEnd === end ? null : end; ctx.redraw(); }},
-      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1]));
+      faces(c, `take the ${end} card`));
     }
-    return card(c, attrs);
+    return card(c, {...attrs, dataset: {key: cardKey(c), from}});
   });
   const owner = obs.active_owner === null ? "" : ` (P${obs.active_owner}'s)`;
   const children = [h("div", {class: "label"}, n ? `Active set${owner}` : "The table is empty")];
@@ -94,8 +105,8 @@ function handRow(obs, ctx) {
   const gap = (position) => {
     const ok = findLegal(ctx.legal, {type: "insert", position, flip: ui.flip});
     return h("button", {type: "button", class: `gap${ok ? " legal" : ""}`, dataset: {gap: position},
-      "aria-label": `insert before card ${position}`,
-      onclick: () => ctx.play({type: "insert", position, flip: ui.flip})}, "+");
+      onclick: () => ctx.play({type: "insert", position, flip: ui.flip})}, "+",
+      h("span", {class: "vh"}, ` insert before card ${position}`));
   };
   hand.forEach((c, i) => {
     if (inserting) row.push(gap(i));
@@ -103,16 +114,15 @@ function handRow(obs, ctx) {
     const interactive = ctx.myTurn && obs.phase !== "insert";
     const cls = `scout-card${selected ? " selected" : ""}${inShow.has(i) ? " legal" : ""}`;
     if (interactive) {
-      row.push(h("button", {type: "button", class: cls, dataset: {hand: i},
-        "aria-pressed": selected ? "true" : "false", "aria-label": `card ${c[0]}/${c[1]}`,
-        onclick: () => selectCard(i, ctx)},
-      h("span", {class: "top"}, c[0]), h("span", {class: "bottom"}, c[1])));
+      row.push(h("button", {type: "button", class: cls, dataset: {hand: i, key: cardKey(c)},
+        "aria-pressed": selected ? "true" : "false",
+        onclick: () => selectCard(i, ctx)}, faces(c)));
     } else {
-      row.push(card(c, {class: cls, dataset: {hand: i}}));
+      row.push(card(c, {class: cls, dataset: {hand: i, key: cardKey(c)}}));
     }
   });
   if (inserting) row.push(gap(hand.length));
-  return h("div", {class: "hand", "aria-label": "your hand"}, row);
+  return h("div", {class: "hand", role: "group", "aria-label": "your hand"}, row);
 }
 
 function controls(obs, ctx) {
@@ -146,7 +156,7 @@ function controls(obs, ctx) {
   if (buttons.length) out.push(h("div", {class: "controls"}, buttons));
   if (findLegal(ctx.legal, {type: "turn-hand"})) {
     const hand = obs.hands[ctx.seat];
-    const turned = hand.slice().reverse().map(([a, b]) => card([b, a], {class: "scout-card small"}));
+    const turned = hand.slice().reverse().map(([a, b]) => card([b, a], {class: "scout-card small", dataset: {}}));
     out.push(h("div", {class: "controls preview"},
       actionButton(ctx, "Turn my hand", {type: "turn-hand"}),
       h("span", {class: "hint"}, "Turned, your hand would read:"),
@@ -167,12 +177,11 @@ export default {
     const facts = ctx.seat === null ? "" :
       `You: ${obs.hand_sizes[ctx.seat]} cards · captured ${obs.captured[ctx.seat]} · ` +
       `scout tokens ${obs.scout_tokens[ctx.seat]}${obs.show_tokens[ctx.seat] ? " · Scout & Show left" : ""}`;
-    root.replaceChildren(
-      h("div", {class: "scout"},
-        h("div", {class: "round-line"}, `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds}`),
-        seatsRow(obs, ctx), activeSet(obs, ctx),
-        ctx.seat === null ? null : h("div", {class: "mine"},
-          h("div", {class: "label"}, facts), handRow(obs, ctx), controls(obs, ctx))));
+    const mine = ctx.seat === null ? seat(obs, ctx, 0) : h("div", {class: "mine"},
+      h("div", {class: "label"}, facts), handRow(obs, ctx), controls(obs, ctx));
+    root.replaceChildren(h("div", {class: "scout"}, tableGrid(ctx, obs.hand_sizes.length,
+      (p) => seat(obs, ctx, p), activeSet(obs, ctx), mine,
+      `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds}`)));
   },
   roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
   roundLabel: (r) => `Round ${r + 1}`,

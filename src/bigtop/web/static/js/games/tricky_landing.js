@@ -6,7 +6,7 @@
 // outlined in their trick's colour, misses dashed; face-down cards stay hidden as in the
 // observation.
 import { h, s, sleep } from "../dom.js";
-import { seatBox } from "./common.js";
+import { seatBox, tableGrid } from "./common.js";
 
 // The colours of render.py, so the page and the project's pictures look alike.
 const SUIT = {y: "#f4d03f", p: "#f39ac7", g: "#58b368", b: "#4a8fe0", o: "#f39c34"};
@@ -22,7 +22,13 @@ const LIMIT = 45; // the engine accepts aims with |x|, |y| <= 45 cm
 const MODEL = {release_height_cm: 12, gravity_cm_s2: 981, touchdown_retention: 0.6};
 const SLOW = 2; // the animation runs at half speed, so the eye can follow a 0.4 s throw
 
-const ui = {version: -1, card: null, aim: [0, 0], spin: 3, dragging: false};
+// aim: the precise aim point (keyboard, Throw button), in your own frame: x to your right, y
+// away from you (the engine's frame for your throws; the table is drawn with you at the
+// bottom, so it is also the drawing's frame). flick: the pointer's path while flicking.
+const ui = {version: -1, card: null, aim: [0, 0], spin: 3, flick: null, practice: false, marks: [], said: ""};
+const FLICK_WINDOW_MS = 90; // the release speed is the pointer's speed over its last 90 ms
+const MIN_FLICK = 12; // cm/s: slower than this is no throw
+const PRACTICE_SPREAD = 1.2; // cm: a practice card slides a little off the flick's point
 
 export function seatAngle(player, players) {
   return -90 - (360 * player) / players;
@@ -53,13 +59,14 @@ function tableCard(landing, o, {outline = null, dashed = false, order = null, mi
   const fill = up && known ? SUIT[landing.card[0]] : BACK;
   const g = s("g", {class: `tl-card${up ? "" : " down"}`,
     transform: `translate(${landing.x * PX} ${-landing.y * PX}) rotate(${-landing.rotation})`,
-    dataset: {card: landing.card || "", player: landing.player},
+    dataset: {card: landing.card || "", player: landing.player}, role: "img",
     "aria-label": `P${landing.player}: ${up ? cardName(landing.card) : "face down"}`});
   g.append(s("rect", {x: (-o.cardW / 2) * PX, y: (-o.cardL / 2) * PX, width: o.cardW * PX,
     height: o.cardL * PX, rx: 5, fill, stroke: outline || "#333",
     "stroke-width": outline ? 5 : 1.2, "stroke-dasharray": dashed ? "10 6" : undefined}));
   if (up && known) {
     g.append(s("text", {x: 0, y: 10, class: "tl-number"}, landing.card.slice(1)));
+    g.append(s("text", {x: 0, y: 34, class: "tl-suit-letter"}, landing.card[0]));
   } else if (!up && known && mine) {
     // Your own face-down card: you know it, the others do not.
     g.append(s("text", {x: 0, y: 8, class: "tl-number faint"}, landing.card.slice(1)));
@@ -68,11 +75,31 @@ function tableCard(landing, o, {outline = null, dashed = false, order = null, mi
   return g;
 }
 
+/** How far the table is turned so that your seat is at the bottom (degrees, counter-clockwise). */
+function turnOf(ctx, n) {
+  return ctx.seat === null ? 0 : (360 * ctx.seat) / n;
+}
+
 function drawTable(obs, ctx) {
   const o = opts(ctx);
   const n = obs.hand_sizes.length;
   const svg = s("svg", {class: "tl-table", viewBox: `${-HALF * PX} ${-HALF * PX} ${2 * HALF * PX} ${2 * HALF * PX}`,
-    role: "img", "aria-label": "the table seen from above"});
+    role: "group", "aria-label": "the table seen from above, you at the bottom"});
+  // The table in its own frame (P0's), turned so that you sit at the bottom.
+  const world = s("g", {class: "tl-world", transform: `rotate(${-turnOf(ctx, n)})`});
+  svg.append(world);
+  drawWorld(world, obs, ctx, o, n);
+  if (obs.trump_card) {
+    const g = s("g", {class: "tl-trump", transform: `translate(${(HALF - 7) * PX} ${(-HALF + 9) * PX})`},
+      s("rect", {x: -30, y: -42, width: 60, height: 84, rx: 5, fill: SUIT[obs.trump_card[0]], stroke: "#333"}),
+      s("text", {x: 0, y: 10, class: "tl-number"}, obs.trump_card.slice(1)),
+      s("text", {x: 0, y: 62, class: "tl-caption"}, `trump: ${SUIT_NAME[obs.trump_card[0]]}`));
+    svg.append(g);
+  }
+  return svg;
+}
+
+function drawWorld(svg, obs, ctx, o, n) {
   svg.append(s("circle", {cx: 0, cy: 0, r: (o.seat + 6) * PX, class: "tl-felt"}));
   svg.append(s("rect", {x: (-o.targetW / 2) * PX, y: (-o.targetL / 2) * PX, width: o.targetW * PX,
     height: o.targetL * PX, rx: 5, class: "tl-target"}));
@@ -81,7 +108,14 @@ function drawTable(obs, ctx) {
     const [x, y] = seatPos(p, n, o.seat);
     const cls = `tl-seat${obs.to_act === p ? " to-act" : ""}${p === ctx.seat ? " mine" : ""}`;
     svg.append(s("circle", {cx: x * PX, cy: -y * PX, r: 22, class: cls, dataset: {seat: p}}));
-    svg.append(s("text", {x: x * PX, y: -y * PX + 6, class: "tl-seat-label"}, `P${p}`));
+    // Upright whichever way the table is turned.
+    svg.append(s("text", {x: x * PX, y: -y * PX + 6, class: "tl-seat-label",
+      transform: `rotate(${turnOf(ctx, n)} ${x * PX} ${-y * PX})`}, `P${p}`));
+  }
+  // Practice: an empty table and the practice cards (nothing is sent).
+  if (ui.practice) {
+    ui.marks.forEach((l) => svg.append(tableCard(l, o, {mine: true})));
+    return;
   }
   // The cards of this trick; between tricks, the last trick as resolved, outlined by trick.
   if (obs.table.length) {
@@ -94,57 +128,103 @@ function drawTable(obs, ctx) {
         dashed: t < 0, mine: l.player === ctx.seat}));
     });
   }
-  if (obs.trump_card) {
-    const g = s("g", {class: "tl-trump", transform: `translate(${(HALF - 7) * PX} ${(-HALF + 9) * PX})`},
-      s("rect", {x: -30, y: -42, width: 60, height: 84, rx: 5, fill: SUIT[obs.trump_card[0]], stroke: "#333"}),
-      s("text", {x: 0, y: 10, class: "tl-number"}, obs.trump_card.slice(1)),
-      s("text", {x: 0, y: 62, class: "tl-caption"}, "trump"));
-    svg.append(g);
-  }
-  return svg;
 }
 
+/** A pointer position in the drawing's frame (cm, y up): your frame, you at the bottom. */
 function toCm(svg, ev) {
   const pt = svg.createSVGPoint();
   pt.x = ev.clientX; pt.y = ev.clientY;
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-  return [round(p.x / PX), round(-p.y / PX)];
+  return [p.x / PX, -p.y / PX];
 }
 
 function round(x) {
   return Math.round(x * 10) / 10;
 }
 
+/** Where a card released at `speed` cm/s stops, from its seat (the engine's throw model:
+ * a flight from the release height, then a slide that friction ends). */
+export function stopDistance(speed, friction) {
+  const {release_height_cm: hgt, gravity_cm_s2: g, touchdown_retention: r} = MODEL;
+  const t = Math.sqrt((2 * hgt) / g);
+  return speed * t + ((r * speed) ** 2) / (2 * friction * g);
+}
+
+/**
+ * A flick: the pointer's speed and direction over its last moments before release decide
+ * where the card would stop (measured from your seat, in your frame); null when the pointer
+ * was too slow to throw.
+ */
+export function flickAim(samples, seat, friction) {
+  const last = samples.at(-1);
+  const first = samples.find(([t]) => last[0] - t <= FLICK_WINDOW_MS) || samples[0];
+  const dt = (last[0] - first[0]) / 1000;
+  if (dt <= 0) return null;
+  const vx = (last[1] - first[1]) / dt, vy = (last[2] - first[2]) / dt;
+  const speed = Math.hypot(vx, vy);
+  if (speed < MIN_FLICK) return null;
+  const d = stopDistance(speed, friction);
+  return {speed, aim: [round(seat[0] + (vx / speed) * d), round(seat[1] + (vy / speed) * d)]};
+}
+
+/** Words for an aim in your frame: "the target's centre", "4 cm beyond and 2 cm left of …". */
+export function aimWords([x, y]) {
+  const parts = [];
+  if (Math.abs(y) >= 0.5) parts.push(`${Math.abs(y).toFixed(0)} cm ${y > 0 ? "beyond" : "short of"}`);
+  if (Math.abs(x) >= 0.5) parts.push(`${Math.abs(x).toFixed(0)} cm ${x > 0 ? "right of" : "left of"}`);
+  return parts.length ? `${parts.join(" and ")} the target's centre` : "the target's centre";
+}
+
 function aimLayer(svg, obs, ctx) {
   const o = opts(ctx);
-  const n = obs.hand_sizes.length;
-  const [sx, sy] = seatPos(ctx.seat, n, o.seat);
+  const seat = [0, -o.seat]; // yours, at the bottom
   const layer = s("g", {class: "tl-aim"});
-  const draw = () => {
+  const draw = (pointer = null, predicted = null) => {
     const [ax, ay] = ui.aim;
-    layer.replaceChildren(
-      s("line", {x1: sx * PX, y1: -sy * PX, x2: ax * PX, y2: -ay * PX, class: "tl-aim-line"}),
-      s("circle", {cx: ax * PX, cy: -ay * PX, r: 9, class: "tl-aim-point"}));
+    const parts = [s("circle", {cx: ax * PX, cy: -ay * PX, r: 9, class: "tl-aim-point"})];
+    if (!pointer) parts.unshift(s("line", {x1: seat[0] * PX, y1: -seat[1] * PX, x2: ax * PX, y2: -ay * PX, class: "tl-aim-line"}));
+    if (pointer) parts.push(s("line", {x1: seat[0] * PX, y1: -seat[1] * PX, x2: pointer[0] * PX, y2: -pointer[1] * PX, class: "tl-pull"}));
+    if (predicted) parts.push(s("circle", {cx: predicted[0] * PX, cy: -predicted[1] * PX, r: 14, class: "tl-predicted"}));
+    layer.replaceChildren(...parts);
     const label = document.getElementById("tl-aim-text");
     if (label) label.textContent = `aim (${ax.toFixed(1)}, ${ay.toFixed(1)}) cm`;
   };
   draw();
   svg.append(layer);
   svg.classList.add("aiming");
+  // By hand: flick from anywhere toward where the card should go; the release decides.
   svg.addEventListener("pointerdown", (ev) => {
-    ui.dragging = true;
-    svg.setPointerCapture(ev.pointerId);
-    ui.aim = toCm(svg, ev);
-    draw();
+    // Keep the flick when it leaves the table (a pointer that is not down cannot be captured).
+    try { svg.setPointerCapture(ev.pointerId); } catch { /* nothing to capture */ }
+    ui.flick = [[ev.timeStamp, ...toCm(svg, ev)]];
   });
   svg.addEventListener("pointermove", (ev) => {
-    if (!ui.dragging) return;
-    ui.aim = toCm(svg, ev);
-    draw();
+    if (!ui.flick) return;
+    ui.flick.push([ev.timeStamp, ...toCm(svg, ev)]);
+    if (ui.flick.length > 40) ui.flick.shift();
+    const f = flickAim(ui.flick, seat, o.friction);
+    draw(ui.flick.at(-1).slice(1), f && f.aim);
   });
-  svg.addEventListener("pointerup", () => { ui.dragging = false; });
+  svg.addEventListener("pointerup", (ev) => {
+    if (!ui.flick) return;
+    ui.flick.push([ev.timeStamp, ...toCm(svg, ev)]);
+    const f = flickAim(ui.flick, seat, o.friction);
+    ui.flick = null;
+    draw();
+    if (!f) {
+      say("Too slow for a throw: flick toward the target, faster to throw farther.");
+      return;
+    }
+    say(`Flicked at ${f.speed.toFixed(0)} cm/s: it would stop at ${aimWords(f.aim)}.`);
+    // The last flick, for people's tools and the tests: speed (cm/s), the stop point (cm).
+    document.body.dataset.flick = `${f.speed.toFixed(1)} ${f.aim[0]} ${f.aim[1]}`;
+    if (ui.practice) practiceThrow(svg, obs, ctx, f.aim);
+    else ctx.play({type: "throw", card: ui.card, x: f.aim[0], y: f.aim[1], spin: ui.spin});
+  });
+  svg.addEventListener("pointercancel", () => { ui.flick = null; draw(); });
+  // With the keyboard: the precise aim, moved by the arrow keys; Enter throws.
   svg.tabIndex = 0;
-  svg.setAttribute("aria-label", "the table: drag, or use the arrow keys, to aim; Enter throws");
+  svg.setAttribute("aria-label", "the table, you at the bottom: flick toward the target to throw, or aim with the arrow keys and press Enter");
   svg.addEventListener("keydown", (ev) => {
     const step = ev.shiftKey ? 5 : 1;
     const moves = {ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step]};
@@ -154,14 +234,41 @@ function aimLayer(svg, obs, ctx) {
       draw();
     } else if (ev.key === "Enter") {
       ev.preventDefault();
-      throwNow(ctx);
+      throwNow(svg, obs, ctx);
     }
   });
 }
 
-function throwNow(ctx) {
+/** A line under the table saying what the last flick did (kept across redraws). */
+function say(text) {
+  ui.said = text;
+  const node = document.getElementById("tl-said");
+  if (node) node.textContent = text;
+}
+
+function throwNow(svg, obs, ctx) {
   if (!ui.card) return;
+  if (ui.practice) { practiceThrow(svg, obs, ctx, ui.aim); return; }
   ctx.play({type: "throw", card: ui.card, x: ui.aim[0], y: ui.aim[1], spin: ui.spin});
+}
+
+/** A practice throw: the card flies from your seat and slides to about the flick's point on
+ * an empty table; nothing is sent, nothing counts. */
+async function practiceThrow(svg, obs, ctx, aim) {
+  const o = opts(ctx);
+  const n = obs.hand_sizes.length;
+  const turn = (turnOf(ctx, n) * Math.PI) / 180;
+  // Your frame to the table's (the world group is turned by the same angle).
+  const spread = () => (Math.random() + Math.random() + Math.random() - 1.5) * PRACTICE_SPREAD;
+  const [vx, vy] = [aim[0] + spread(), aim[1] + spread()];
+  const x = vx * Math.cos(turn) - vy * Math.sin(turn), y = vx * Math.sin(turn) + vy * Math.cos(turn);
+  const card = ui.card || obs.hand[0];
+  const landing = {player: ctx.seat, card, face: "up", x, y, rotation: seatAngle(ctx.seat, n) + 90 + ui.spin * 40};
+  await animateLanding(svg.closest("#board") || document, obs, landing, ctx);
+  ui.marks.push(landing);
+  const touching = Math.abs(vx) < (o.cardW + o.targetW) / 2 && Math.abs(vy) < (o.cardL + o.targetL) / 2;
+  say(`Practice: your ${cardName(card)} stopped at ${aimWords([vx, vy])}${touching ? ", touching the target" : ", off the target"}. It counts nothing.`);
+  ctx.redraw();
 }
 
 function handRow(obs, ctx) {
@@ -169,25 +276,35 @@ function handRow(obs, ctx) {
   if (!obs.hand.includes(ui.card)) ui.card = obs.hand[0] || null;
   const cards = obs.hand.map((c) => h("button", {type: "button",
     class: `tl-hand-card${ui.card === c ? " selected" : ""}${ctx.myTurn ? " legal" : ""}`,
-    style: `background:${SUIT[c[0]]}`, "aria-pressed": ui.card === c ? "true" : "false",
-    "aria-label": cardName(c), dataset: {card: c},
+    style: {background: SUIT[c[0]]}, "aria-pressed": ui.card === c ? "true" : "false",
+    // The suit's letter is drawn too (CSS, from data-suit): no card relies on colour alone.
+    "aria-label": cardName(c), dataset: {card: c, suit: c[0]},
     onclick: () => { ui.card = c; ctx.redraw(); }}, c.slice(1)));
-  const parts = [h("div", {class: "label"}, "Your hand"), h("div", {class: "hand"}, cards)];
-  if (ctx.myTurn) {
+  const parts = [h("div", {class: "hand tl-hand", role: "group", "aria-label": "your hand"}, cards)];
+  // Practice at the start of a game, as the rulebook recommends: before your first throw.
+  const fresh = obs.round === 0 && obs.hand.length === obs.tricks_per_round && !obs.table.some((l) => l.player === ctx.seat);
+  if (ctx.myTurn || ui.practice) {
     const spin = h("input", {type: "range", id: "tl-spin", min: -10, max: 10, step: 0.5, value: ui.spin,
       "aria-label": "spin in revolutions per second",
       oninput: (ev) => { ui.spin = Number(ev.target.value); spinText.textContent = spinLabel(); }});
     const spinText = h("span", {id: "tl-spin-text"}, spinLabel());
     parts.push(h("div", {class: "controls"},
       h("label", {for: "tl-spin"}, "Spin "), spin, spinText,
-      h("span", {id: "tl-aim-text", class: "hint"}, ""),
-      h("button", {type: "button", class: "act legal", id: "tl-throw", onclick: () => throwNow(ctx)},
-        `Throw the ${cardName(ui.card)}`)));
-    parts.push(h("p", {class: "hint"},
-      "Drag from your seat toward the target: where you let go is where you want the card to stop. " +
-      "Arrow keys move the aim, Enter throws. Faster spin: steadier flight, less accurate direction."));
+      h("span", {id: "tl-aim-text", class: "hint"}, `aim (${ui.aim[0].toFixed(1)}, ${ui.aim[1].toFixed(1)}) cm`),
+      h("button", {type: "button", class: "act legal", id: "tl-throw",
+        onclick: () => throwNow(document.querySelector("#board svg.tl-table"), obs, ctx)},
+      ui.practice ? "Practice throw" : `Throw the ${cardName(ui.card)}`),
+      fresh || ui.practice ? h("button", {type: "button", class: "act", id: "tl-practice", "aria-pressed": ui.practice ? "true" : "false",
+        onclick: () => { ui.practice = !ui.practice; ui.marks = []; say(ui.practice ? "Practice: flick cards at an empty table; nothing counts." : ""); ctx.redraw(); }},
+      ui.practice ? "Done practising" : "Practice first") : null));
+  } else if (fresh) {
+    parts.push(h("div", {class: "controls"}, h("button", {type: "button", class: "act", id: "tl-practice",
+      "aria-pressed": "false", onclick: () => { ui.practice = true; ui.marks = []; ctx.redraw(); }}, "Practice first")));
   }
-  return h("div", {class: "mine"}, parts);
+  parts.push(h("p", {class: "hint", id: "tl-said", "aria-live": "polite"}, ui.said ||
+    (ctx.myTurn ? "Flick from your seat toward the target: the faster the flick, the farther the card goes. " +
+      "Or aim with the arrow keys (Shift: 5 cm) and press Enter or Throw." : "")));
+  return h("div", {class: "mine tl-mine"}, parts);
 }
 
 function spinLabel() {
@@ -209,12 +326,12 @@ function trickText(obs) {
       if (!t.winners.length) {
         // Nobody wins a trick of face-down cards (the engine's describe_resolution words).
         const gone = t.members.length === 1 ? "discarded" : `all ${t.members.length} discarded`;
-        return h("li", {style: `color:${TRICK[i % TRICK.length]}`}, `${name}every card face down, ${gone}`);
+        return h("li", {style: {color: TRICK[i % TRICK.length]}}, `${name}every card face down, ${gone}`);
       }
       const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
       const who = t.winners.map((w) => `P${table[w].player}`).join(" and ");
       const took = t.taken.map((x) => x.length).reduce((a, b) => a + b, 0);
-      return h("li", {style: `color:${TRICK[i % TRICK.length]}`},
+      return h("li", {style: {color: TRICK[i % TRICK.length]}},
         `${name}${lead}, won by ${who} (${took} card${took === 1 ? "" : "s"})`);
     })];
   if (res.missed.length) {
@@ -224,9 +341,17 @@ function trickText(obs) {
   return h("ul", {class: "tl-tricks", "aria-label": "the last trick"}, lines);
 }
 
-function seatsFacts(obs, ctx) {
-  return h("div", {class: "seats"}, obs.hand_sizes.map((n, p) => seatBox(p, ctx, obs.to_act === p,
-    h("div", {class: "seat-facts"}, `${n} in hand · won ${obs.won[p].length} · missed ${obs.penalty[p].length} · total ${obs.totals[p]}`))));
+function seat(obs, ctx, p) {
+  const box = seatBox(p, ctx, obs.to_act === p, h("div", {class: "seat-facts"},
+    `${obs.hand_sizes[p]} in hand · won ${obs.won[p].length} · missed ${obs.penalty[p].length} · total ${obs.totals[p]}`));
+  box.dataset.spot = `seat-${p}`;
+  return box;
+}
+
+/** The last trick's result in one line, for the page to hold until seen. */
+function trickLine(obs) {
+  const list = trickText(obs);
+  return list ? [...list.children].map((li) => li.textContent).join(" · ") : null;
 }
 
 /** Where a throw of distance d (cm) touches down, as a fraction of d, and how long it takes. */
@@ -240,7 +365,7 @@ export function flightPlan(d, friction) {
 }
 
 async function animateLanding(root, obs, landing, ctx) {
-  const svg = root.querySelector("svg.tl-table");
+  const svg = root.querySelector("svg.tl-table .tl-world");
   if (!svg) return;
   const o = opts(ctx);
   const n = obs.hand_sizes.length;
@@ -282,20 +407,29 @@ export default {
   name: "tricky-landing",
   title: "Tricky Landing",
   hideMoveList: true,
-  howTo: "Pick a card, drag from your seat toward where it should stop, set the spin, and " +
-    "throw (or use the arrow keys and Enter). The throw is not exact: the card lands near " +
-    "the aim point.",
+  howTo: "Pick a card and flick it from your seat toward the target: the speed and " +
+    "direction of your flick decide where it would stop (the card itself adds a little " +
+    "spread); set the spin with the slider. With the keyboard, aim with the arrow keys and " +
+    "press Enter. Before your first throw, Practice first throws at an empty table.",
   render(root, ctx) {
-    if (ui.version !== ctx.version) Object.assign(ui, {version: ctx.version, dragging: false});
+    if (ui.version !== ctx.version) Object.assign(ui, {version: ctx.version, flick: null});
     const obs = ctx.obs;
+    const n = obs.hand_sizes.length;
+    // Practice ends with your first real throw of the game.
+    if (ui.practice && ctx.seat !== null && obs.table.some((l) => l.player === ctx.seat)) ui.practice = false;
     const svg = drawTable(obs, ctx);
-    if (ctx.myTurn) aimLayer(svg, obs, ctx);
-    root.replaceChildren(h("div", {class: "tl"},
-      h("div", {class: "round-line"},
-        `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds} · trick ${Math.min(obs.trick + 1, obs.tricks_per_round)} of ${obs.tricks_per_round}` +
-        (obs.trump_suit ? ` · trump ${SUIT_NAME[obs.trump_suit]}` : " · no trump yet")),
-      h("div", {class: "tl-main"}, svg, h("div", {class: "tl-side"}, trickText(obs), seatsFacts(obs, ctx))),
-      handRow(obs, ctx)));
+    if (ctx.seat !== null && (ctx.myTurn || ui.practice)) aimLayer(svg, obs, ctx);
+    const mine = h("div", {class: "tl-bottom"}, ctx.seat === null ? seat(obs, ctx, 0) : null,
+      trickText(obs), handRow(obs, ctx));
+    root.replaceChildren(h("div", {class: "tl"}, tableGrid(ctx, n, (p) => seat(obs, ctx, p), svg, mine,
+      `Round ${Math.min(obs.round + 1, obs.rounds)} of ${obs.rounds} · trick ${Math.min(obs.trick + 1, obs.tricks_per_round)} of ${obs.tricks_per_round}` +
+      (obs.trump_suit ? ` · trump ${SUIT_NAME[obs.trump_suit]}` : " · no trump yet") +
+      (ctx.seat === null ? "" : ` · you: won ${obs.won[ctx.seat].length}, total ${obs.totals[ctx.seat]}`))));
+  },
+  /** A resolved trick stays on the table until seen, even when a bot leads the next. */
+  held(prev, next) {
+    if (!prev || !prev.table.length || next.table.length || !next.last_trick) return null;
+    return trickLine(next);
   },
   /** Animate the card that landed between `prev` and `next` along its path. */
   async animate(prev, next, root, ctx) {

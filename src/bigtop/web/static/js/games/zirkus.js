@@ -2,7 +2,7 @@
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
 import { h, s } from "../dom.js";
-import { actionButton, legalOfType, seatBox } from "./common.js";
+import { actionButton, legalOfType, seatBox, tableGrid } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
   black: "#222", white: "#fafafa"};
@@ -38,7 +38,8 @@ function centre(board, field) {
 function drawBoard(obs, ctx) {
   const board = obs.board;
   const svg = s("svg", {class: "zirkus-board", viewBox: `-4 -4 ${board.columns * CELL + 8} ${board.rows * CELL + 8}`,
-    role: "img", "aria-label": `board ${board.name}: ${board.columns} columns, ${board.rows} rows`});
+    role: "group", "aria-label": `board ${board.name}: ${board.columns} columns, ${board.rows} rows`});
+  svg.append(s("rect", {x: -4, y: -4, width: board.columns * CELL + 8, height: board.rows * CELL + 8, rx: 8, class: "frame"}));
   for (let r = 1; r <= board.rows; r++) {
     for (let c = 0; c < board.columns; c++) {
       const f = fieldName(c, r);
@@ -50,8 +51,10 @@ function drawBoard(obs, ctx) {
   for (const [f, points] of Object.entries(board.holes)) {
     const [x, y] = centre(board, f);
     const ball = obs.holes[f];
-    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: "hole", dataset: {hole: f},
-      fill: ball ? BALL[ball] : "#3a2a1a"}));
+    // A ball that just fell in drops into view (with motion on).
+    const fell = ball && ctx.motion && ctx.prev && !ctx.prev.holes[f];
+    svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f}, role: "img",
+      fill: ball ? BALL[ball] : "#3a2a1a", "aria-label": ball ? `${points}-point hole with a ${ball} ball` : `empty ${points}-point hole`}));
     svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`}, points));
   }
   // Field names along the edges, so typed moves and the log ("A1-A2") can be followed.
@@ -94,7 +97,7 @@ function drawClowns(svg, obs, ctx) {
     const [x, y] = centre(board, clown.field);
     const selectable = ctx.myTurn && movers.has(i);
     const g = s("g", {class: `clown${selectable ? " legal" : ""}${ui.clown === i ? " selected" : ""}`,
-      dataset: {clown: i}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : undefined,
+      dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : "img",
       "aria-label": `clown ${i} at ${clown.field} with ${clown.balls.length} balls`,
       onclick: selectable ? () => { ui.clown = ui.clown === i ? null : i; ctx.redraw(); } : undefined,
       onkeydown: selectable ? (ev) => {
@@ -104,6 +107,9 @@ function drawClowns(svg, obs, ctx) {
     // Balls bottom first: the top ball (the one that counts for moving) is drawn highest.
     clown.balls.forEach((ball, k) => {
       g.append(s("circle", {cx: x, cy: y + 16 - k * 16, r: 7.5, fill: BALL[ball], class: "ball"}));
+      // Its colour's letter (k: black), so that no ball relies on colour alone.
+      g.append(s("text", {x, y: y + 19 - k * 16, class: "ball-letter",
+        fill: ["black", "red", "blue", "green"].includes(ball) ? "#fff" : "#222"}, ball === "black" ? "k" : ball[0]));
     });
     g.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
     svg.append(g);
@@ -151,21 +157,27 @@ function controls(obs, ctx) {
   return out;
 }
 
-function facts(obs, ctx) {
-  const seats = obs.points.map((points, p) => seatBox(p, ctx, obs.turn_of === p,
+function seat(obs, ctx, p) {
+  const points = obs.points[p];
+  const box = seatBox(p, ctx, obs.turn_of === p,
     h("div", {class: "seat-facts"},
-    obs.colours[p] ? h("span", {class: "swatch", style: `background:${BALL[obs.colours[p]]}`}) : null,
-    obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
-    points === null ? "? points" : `${points} points`)));
+      obs.colours[p] ? h("span", {class: "swatch", style: {background: BALL[obs.colours[p]]}}) : null,
+      obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
+      points === null ? "? points" : `${points} points`));
+  box.dataset.spot = `seat-${p}`;
+  return box;
+}
+
+function facts(obs, ctx) {
   const supply = Object.entries(obs.supply).filter(([c]) => obs.in_play.includes(c))
-    .map(([c, n]) => h("span", {class: "supply"}, h("span", {class: "swatch", style: `background:${BALL[c]}`}), `${n}`));
+    .map(([c, n]) => h("span", {class: "supply"}, h("span", {class: "swatch", style: {background: BALL[c]}}), `${n}`));
   const die = obs.roll
-    ? h("div", {class: "die", style: `background:${BALL[obs.roll]};color:${["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"}`,
-      "aria-label": `the die shows ${obs.roll}`}, obs.roll)
+    ? h("div", {class: "die", style: {background: BALL[obs.roll], color: ["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"},
+      role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
   return h("div", {class: "zirkus-side"},
     h("div", {class: "die-line"}, h("span", {class: "label"}, `P${obs.turn_of} rolled`), die),
-    h("div", {class: "label"}, "Supply: ", supply), h("div", {class: "seats"}, seats));
+    h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
 }
 
 export default {
@@ -183,9 +195,10 @@ export default {
     const shown = moves.filter((e) => (ui.clown === null ? single : e.action.clown === ui.clown));
     drawPaths(svg, obs, ctx, shown);
     drawClowns(svg, obs, ctx);
-    root.replaceChildren(h("div", {class: "zirkus"},
-      h("div", {class: "round-line"}, `Game ${obs.game_number} · roll ${obs.turn + 1}`),
-      h("div", {class: "zirkus-main"}, svg, facts(obs, ctx)), controls(obs, ctx)));
+    const mine = h("div", {class: "zirkus-mine"}, facts(obs, ctx),
+      h("div", {class: "zirkus-controls"}, controls(obs, ctx)));
+    root.replaceChildren(h("div", {class: "zirkus"}, tableGrid(ctx, obs.points.length,
+      (p) => seat(obs, ctx, p), svg, mine, `Game ${obs.game_number} · roll ${obs.turn + 1}`)));
   },
   /** Why the (last) game ended, in the engine's words (games/zirkus/options.py
    * ENDING_WORDS; tests/web/test_docs.py keeps the two the same). */

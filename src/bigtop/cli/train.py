@@ -1,0 +1,103 @@
+"""`bigtop train GAME`: self-play training of a policy-and-value network (the
+``bigtop[train]`` extra; docs/bots.md#trained-networks)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from bigtop.cli._app import OptionArg, app, err, fail, game_options
+from bigtop.core.errors import BigtopError
+from bigtop.core.registry import get_game, new_game
+
+
+@app.command(name="train")
+def train_cmd(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    out: Annotated[Path, typer.Option("--out", help="The run's directory (run the same "
+                                      "command again to resume it).")] = Path("train-run"),
+    players: Annotated[int, typer.Option("--players", "-p")] = 4,
+    option: OptionArg = None,
+    seed: Annotated[int, typer.Option(help="Seeds everything: same seed, same weights.")] = 1,
+    generations: Annotated[int, typer.Option(min=1, max=1000)] = 4,
+    games: Annotated[int, typer.Option(min=1, max=100_000,
+                                       help="Self-play games a generation.")] = 100,
+    first_games: Annotated[int, typer.Option(min=1, max=1_000_000,
+                                             help="Games of the first generation.")] = 400,
+    samples: Annotated[int, typer.Option(min=0, max=1000, help="The self-play planner's "
+                                         "determinizations a move (0: the rollout bot).")] = 4,
+    first_samples: Annotated[int, typer.Option(min=0, max=1000)] = 0,
+    horizon: Annotated[int, typer.Option(min=1, max=1000, help="Rollout moves before the "
+                                         "value network (self-play planner).")] = 2,
+    hidden: Annotated[str, typer.Option(help="Hidden layer sizes, e.g. 128,64.")] = "128,64",
+    epochs: Annotated[int, typer.Option(min=1, max=1000)] = 4,
+    batch: Annotated[int, typer.Option(min=1, max=65536)] = 256,
+    lr: Annotated[float, typer.Option(min=1e-7, max=1.0)] = 1e-3,
+    buffer: Annotated[int, typer.Option(min=1, max=1000)] = 3,
+    eval_games: Annotated[int, typer.Option(min=0, max=100_000, help="Games against each "
+                                            "yardstick after each generation.")] = 200,
+    yardsticks: Annotated[str, typer.Option(help="Bots the curve measures the policy "
+                                            "against.")] = "easy,heuristic",
+    jobs: Annotated[int, typer.Option(min=1, max=256, help="Worker processes (the same "
+                                      "weights with any number).")] = 1,
+    weights: Annotated[Path | None, typer.Option(help="Also write the final network "
+                                                 "here (.npz, with its .json).")] = None,
+) -> None:
+    """Train a policy-and-value network by self-play (expert iteration: the planner with
+    the network inside it plays every seat, the network learns its moves and outcomes),
+    with a checkpoint after every generation, and plot its training curve."""
+    from bigtop.agents.levels import make_bot
+    from bigtop.agents.neural import NeuralSearch
+    from bigtop.train import Config, Table, run
+
+    try:
+        g = get_game(game)
+        opts = game_options(g.name, option)
+        n = players
+        new_game(g.name, n, opts)  # bad tables fail here
+        sizes = tuple(int(x) for x in hidden.split(",") if x.strip())
+        if not sizes or min(sizes) < 1 or max(sizes) > 4096:
+            raise BigtopError(f"--hidden: sizes from 1 to 4096, got {hidden!r}")
+        sticks = tuple(y for y in yardsticks.split(",") if y)
+        for y in sticks:
+            make_bot(y, new_game(g.name, n, opts), 0, 0)
+    except ValueError as e:
+        fail(f"--hidden: {e}")
+    except BigtopError as e:
+        fail(str(e))
+    config = Config(Table(g.name, n, tuple(sorted(opts.items()))), seed=seed,
+                    generations=generations, games=games, first_games=first_games,
+                    samples=samples, first_samples=first_samples,
+                    search=NeuralSearch(horizon=horizon), hidden=sizes, epochs=epochs,
+                    batch=batch, lr=lr, buffer=buffer, eval_games=eval_games,
+                    yardsticks=sticks)
+    command = "bigtop train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"]
+                                           else [game])
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=False) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.update(tasks[what], completed=done)
+
+        net = run(config, out, jobs=jobs, command=command, progress=progress)
+    if weights is not None:
+        net.save(weights)
+    last = net.meta["curve"][-1] if net.meta.get("curve") else {}
+    typer.echo(f"{out}: {net.meta['generations']} generations, {net.meta['decisions']} "
+               f"decisions, {net.meta['cpu_s']:.0f} CPU s; against the yardsticks "
+               + ", ".join(f"{y} {s[0]:.3f}" for y, s in last.get("shares", {}).items()))
