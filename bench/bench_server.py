@@ -221,9 +221,9 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
     movers = [Mover(api if moves_over == "http" else None) for api in apis]
     tables = []
-    for i in range(n):
+    for _ in range(n):
         r = await apis[0].post("/api/tables", json={"game": "scout", "players": 2,
-                                                    "seed": i, "listed": False,
+                                                    "listed": False,
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))

@@ -16,7 +16,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def test_a_revoked_token_fails_on_every_worker_at_once(db_url: str) -> None:
     with make_client(db_url) as a, make_client(db_url) as b:
-        made = a.post("/api/tables", json={"game": "scout", "players": 2, "seed": 5}).json()
+        made = a.post("/api/tables", json={"game": "scout", "players": 2}).json()
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         # Seat 0 moves through worker A: A holds the table, seat 1 still unclaimed (the
         # friend's invite link, never used).
@@ -38,7 +38,8 @@ def test_a_revoked_token_fails_on_every_worker_at_once(db_url: str) -> None:
         assert "observation" not in r.json()
         assert b.get(f"/api/tables/{table}").json()["version"] == version
         assert a.get(f"/api/tables/{table}", headers=bearer(tokens[1])).status_code == 403
-        with a.websocket_connect(f"/api/tables/{table}/ws?token={tokens[1]}") as ws:
+        with a.websocket_connect(f"/api/tables/{table}/ws",
+                                 headers=bearer(tokens[1])) as ws:
             assert ws.receive_json()["problem"]["status"] == 403
         # The seat's new holder moves through A.
         r = a.post(f"/api/tables/{table}/moves", headers=bearer(stranger),
@@ -51,7 +52,7 @@ def test_a_revoked_token_cannot_claim_presence(db_url: str) -> None:
     """The friend's old token does not mark the new holder present (nor claim the seat)
     through a worker that still holds the old seats."""
     with make_client(db_url) as a, make_client(db_url) as b:
-        made = a.post("/api/tables", json={"game": "scout", "players": 2, "seed": 6}).json()
+        made = a.post("/api/tables", json={"game": "scout", "players": 2}).json()
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         a.get(f"/api/tables/{table}", headers=bearer(tokens[0]))  # A holds the table
         assert b.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200

@@ -123,7 +123,7 @@ def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) 
 def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
         server: Server, browsers: Browsers) -> None:
     made = server.api("POST", "/api/tables", {
-        "game": "scout", "players": 2, "seed": 3, "options": {"rounds": 1},
+        "game": "scout", "players": 2, "options": {"rounds": 1},
         "seats": [{"kind": "human"}, {"kind": "human"}], "takeover_after": 6})
     table = made["table"]
     tokens = [s["token"] for s in made["seats"]]

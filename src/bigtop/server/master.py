@@ -18,7 +18,7 @@ checked again on the table as it is now.
 >>> from bigtop.server.storage import SqlStorage
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> master = TableMaster(SqlStorage(engine), Settings(db_url="sqlite://"))
->>> made = master.create(TableSpec("scout", 2, seed=3,
+>>> made = master.create(TableSpec("scout", 2, seed=3, listed=False,
 ...                                seats=(SeatSpec(), SeatSpec("bot", "random"))))
 >>> t = master.load(made.table_id)
 >>> t.version, t.state.current_player(), [s.kind for s in t.seats]
@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import json
+import logging
 import secrets
 import threading
 import time
@@ -61,12 +63,14 @@ from bigtop.server.model import (
     Seat,
     SeatSpec,
     TableSpec,
+    draw_seed,
     hash_token,
     new_token,
 )
 from bigtop.server.settings import Settings
 from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
 
+log = logging.getLogger("bigtop.server")
 
 def _now() -> float:
     return time.time()
@@ -101,6 +105,28 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
         out.append((CHANCE, action.to_json(),
                     line if before is None else log_line(line, before, state)))
     return out
+
+
+SEED_CHOICE = ("a chosen seed is only for a table no one else can sit at (bots only, or one "
+               "person's seat, yours, with 'listed': false): whoever picks the seed knows "
+               "every hand. Leave 'seed' out: the server draws one, every view shows its "
+               "commitment and the export reveals it when the game ends")
+
+
+def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
+    """A creator may choose the seed only where nobody else can sit: bots only, or one
+    person's seat (the creator's) at an unlisted table (practice, a puzzle, a tutorial).
+
+    >>> _check_seed_choice((SeatSpec(), SeatSpec("bot", "easy")), listed=False)
+    >>> try:
+    ...     _check_seed_choice((SeatSpec(), SeatSpec()), listed=False)
+    ... except errors.Unprocessable as e:
+    ...     print(e.status, str(e)[:40])
+    422 a chosen seed is only for a table no one
+    """
+    people = sum(1 for s in seats if s.kind == HUMAN)
+    if people > 1 or (people == 1 and listed):
+        raise errors.Unprocessable(SEED_CHOICE)
 
 
 def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
@@ -152,13 +178,21 @@ class TableMaster:
             raise errors.Unprocessable("options must be an object")
         try:
             game = new_game(spec.game, spec.players, spec.options)
-            seed = secrets.randbits(63) if spec.seed is None else check_seed(spec.seed)
+            seed = draw_seed() if spec.seed is None else check_seed(spec.seed)
         except BigtopError as e:
             raise errors.Unprocessable(str(e)) from None
         seat_specs = spec.seats or tuple(SeatSpec() for _ in range(spec.players))
         if len(seat_specs) != spec.players:
             raise errors.Unprocessable(
                 f"{len(seat_specs)} seats given for {spec.players} players")
+        if spec.seed is not None:
+            _check_seed_choice(seat_specs, spec.listed)
+        size = len(json.dumps(game.options.to_json(), ensure_ascii=False,
+                              separators=(",", ":")).encode())
+        if size > self.limits.max_options_bytes:
+            raise errors.Unprocessable(
+                f"the options take {size:,} bytes as JSON, more than the "
+                f"{self.limits.max_options_bytes:,} a table may have (free text included)")
         for i, s in enumerate(seat_specs):
             if s.kind == BOT:
                 if s.level not in BOT_NAMES:
@@ -190,7 +224,8 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds)
+                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds,
+                    seed_chosen=spec.seed is not None, creator=spec.creator)
         seat_list = [Seat(i, s.kind, s.level, hash_token(tokens[i]) if i in tokens else None,
                           s.kind == BOT, now, None) for i, s in enumerate(seat_specs)]
         to_move = state.current_player()
@@ -201,8 +236,15 @@ class TableMaster:
                 result=state.result() if terminal else None,
                 bot_waiting=to_move >= 0 and seat_list[to_move].kind == BOT,
                 idle_bucket=self._idle_bucket(now),
-                max_open=self.limits.max_open_tables)
+                max_open=self.limits.max_open_tables,
+                max_open_per_creator=self.limits.max_open_tables_per_client)
         except Full as e:
+            if e.creator is not None:
+                raise errors.TooManyRequests(
+                    f"this address has {e.open_tables} open tables, its limit: finish or "
+                    "leave some first (a table nobody joined expires after "
+                    f"{self.limits.unjoined_table_seconds / 3600:g} h)",
+                    retry_after=60.0) from None
             raise errors.Unavailable(
                 f"the server has {e.open_tables} open tables, its limit; try later") from None
         return Created(table_id, tokens)
@@ -339,13 +381,22 @@ class TableMaster:
         return loaded if loaded is not None else self.load(table_id)
 
     def sweep(self) -> list[str]:
-        """Bots take over absent seats whose table allows it; idle tables expire. Returns
-        the ids of tables that changed."""
+        """Bots take over absent seats whose table allows it; idle tables and tables nobody
+        joined expire; ended tables past their retention are deleted. Returns the ids of
+        tables that changed."""
         now = _now()
         batch = self.settings.sweep_batch
         absent = self.storage.absent_seats(now, batch)
         changed = self.storage.expire_idle(now - self.limits.idle_table_seconds,
                                            self._bucket_seconds, batch)
+        changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
+                                                batch)
+        gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
+        if gone:
+            with self._lock:
+                for table_id in gone:
+                    self._cache.pop(table_id, None)
+            log.info("deleted %d ended tables past their retention", len(gone))
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "

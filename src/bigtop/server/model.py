@@ -30,6 +30,23 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def draw_seed() -> int:
+    """A table's seed: 63 bits from the operating system's CSPRNG (never a creator's choice
+    at a table strangers may sit at; see :meth:`TableMaster.create`)."""
+    return secrets.randbits(63)
+
+
+def seed_commitment(table_id: str, seed: int) -> str:
+    """What every view shows of the seed before the game ends: the hex SHA-256 of the UTF-8
+    string ``"{table_id}:{seed}"`` (the table id salts it, so no two tables share one).
+    Once the game is over the export reveals the seed and anyone can check it.
+
+    >>> seed_commitment("abc", 7) == hashlib.sha256(b"abc:7").hexdigest()
+    True
+    """
+    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``."""
@@ -49,6 +66,8 @@ class TableSpec:
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
     bot_seconds: float | None = None
+    creator: str = ""
+    """The client address asking (server/net.py), for the per-client cap of open tables."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,14 @@ class Meta:
     updated_at: float
     bot_seconds: float | None = None
     """The table's limit on one bot move (None: the level's and the server's)."""
+    seed_chosen: bool = False
+    """The creator chose the seed (allowed only where no stranger can sit)."""
+    creator: str = ""
+    """The client address that created the table (its open tables are capped)."""
+
+    @property
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.id, self.seed)
 
 
 @dataclass(frozen=True)

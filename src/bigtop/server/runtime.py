@@ -13,6 +13,7 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import queue
 import threading
 import time
@@ -30,7 +31,7 @@ from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
-from bigtop.server.model import Loaded, LogEntry
+from bigtop.server.model import FINISHED, Loaded, LogEntry, Meta
 from bigtop.server.settings import Settings
 from bigtop.server.views import seat_view
 
@@ -121,13 +122,17 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
 
 
 class RateLimiter:
-    """Token buckets: ``rate`` per second, ``burst`` at once, per key.
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a client address, a
+    seat). In one worker's memory: with N workers behind a proxy that spreads one client's
+    requests, that client gets up to N times the rate (docs/server.md, Limits).
 
     >>> r = RateLimiter(rate=1.0, burst=2)
     >>> [r.allow("k", now=0.0) for _ in range(3)]
     [True, True, False]
-    >>> r.allow("k", now=1.0)
-    True
+    >>> r.take("k", now=0.5)  # seconds until the next token
+    0.5
+    >>> r.allow("k", now=1.0), r.allow("other", now=1.0)
+    (True, True)
     """
 
     def __init__(self, rate: float, burst: int) -> None:
@@ -137,17 +142,30 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def allow(self, key: Any, now: float | None = None) -> bool:
+        return self.take(key, now) == 0.0
+
+    def take(self, key: Any, now: float | None = None) -> float:
+        """Take one token of ``key``'s bucket: 0.0, or (none taken) the seconds until one
+        is there."""
         now = time.monotonic() if now is None else now
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
-                return False
+                return (1.0 - tokens) / self.rate
             self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 100_000:  # forget idle keys (a full bucket is the default)
-                self._buckets = {k: v for k, v in self._buckets.items() if v[0] < self.burst}
-            return True
+            if len(self._buckets) > 100_000:  # forget full buckets (a full one is the default)
+                self._buckets = {k: (t, at) for k, (t, at) in self._buckets.items()
+                                 if t + (now - at) * self.rate < self.burst}
+            return 0.0
+
+    def check(self, key: Any, what: str) -> None:
+        """Take a token of ``key`` or refuse: 429 with Retry-After."""
+        wait = self.take(key)
+        if wait:
+            raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
+                                         retry_after=wait)
 
 
 @functools.cache
@@ -161,6 +179,8 @@ class Connection:
     ws: WebSocket
     table_id: str
     seat: int | None
+    client: str = ""
+    """The real client address (server/net.py): its moves count toward its rate."""
     sent_version: int = -1
     sent_rev: int = -1
     sent_ids: set[str] = field(default_factory=set)
@@ -179,11 +199,20 @@ class Runtime:
         self.master = master
         self.settings = settings
         self.limits = settings.limits
-        self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
+        lim = self.limits
+        self.moves = RateLimiter(lim.moves_per_second, lim.move_burst)
+        """Moves per seat ``(table, seat)``, over HTTP and every WebSocket of the seat."""
+        self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
+        self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
+        self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
+        """Per client address (server/net.py)."""
         self.connections: dict[str, set[Connection]] = {}
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())
         self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._text_bytes = 0
+        """Characters of the texts kept (a bound in bytes for what is nearly all ASCII:
+        ``Settings.view_cache_bytes``)."""
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
@@ -289,10 +318,17 @@ class Runtime:
                 self._texts.move_to_end(key)
                 return hit
         text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
+        budget = self.settings.view_cache_bytes
+        if len(text) > budget // 8:
+            return text
         with self._views_lock:
+            old = self._texts.get(key)
+            if old is not None:
+                self._text_bytes -= len(old)
             self._texts[key] = text
-            while len(self._texts) > VIEW_CACHE:
-                self._texts.popitem(last=False)
+            self._text_bytes += len(text)
+            while self._text_bytes > budget or len(self._texts) > VIEW_CACHE:
+                self._text_bytes -= len(self._texts.popitem(last=False)[1])
         return text
 
     def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:
@@ -330,6 +366,7 @@ class Runtime:
             "log_since": log_since,
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
+            **fairness(m),
         }
 
     # -- presence -------------------------------------------------------------------------
@@ -517,6 +554,14 @@ def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
         return loaded.log
     return tuple(e for e in loaded.log
                  if e.version > since or (e.kind != "move" and e.version == since))
+
+
+def fairness(m: Meta) -> dict[str, Any]:
+    """What a view tells of the seed: its commitment always, whether the creator chose it,
+    and the seed itself only once the game is over (an expired game never ends: its seed
+    stays secret, as the hands it would reveal were never played out)."""
+    return {"seed_commitment": m.seed_commitment, "seed_chosen_by_creator": m.seed_chosen,
+            "seed": m.seed if m.status == FINISHED else None}
 
 
 def seat_info(s: Any) -> dict[str, Any]:

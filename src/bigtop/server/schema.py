@@ -1,8 +1,9 @@
 """The database schema (SQLAlchemy Core). Alembic migrations under ``migrations/`` create and
 upgrade it; this module is what the code reads and writes.
 
-- ``tables``: one row per table: game, player count, options, seed, settings, status and the
-  number of moves applied (``version``, kept with the log in one transaction).
+- ``tables``: one row per table: game, player count, options, seed (and whether its creator
+  chose it), settings, status, the number of moves applied (``version``, kept with the log
+  in one transaction) and the client address that created it.
 - ``seats``: who sits where: a person (with the SHA-256 of their secret token) or a bot.
 - ``moves``: the append-only log, one row per applied action (chance outcomes included),
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
@@ -27,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -50,9 +52,13 @@ tables = Table(
     Column("bot_waiting_since", Float, nullable=True),
     Column("bot_seconds", Float, nullable=True),
     Column("idle_bucket", Integer, nullable=True),
+    Column("seed_chosen", Boolean, nullable=False, server_default=false()),
+    Column("creator", String(64), nullable=False, server_default=""),
     Index("ix_tables_status", "status"),
     Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
+    Index("ix_tables_creator_status", "creator", "status"),
+    Index("ix_tables_status_created", "status", "created_at"),
 )
 """``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
 over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:

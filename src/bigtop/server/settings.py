@@ -41,19 +41,50 @@ class Limits:
     max_ws_message_bytes: int = 64 * 1024
     """Largest WebSocket message from a client; more closes the socket (code 1009)."""
     moves_per_second: float = 10.0
-    """Sustained moves per second per connection (a seat token or a spectator address)."""
+    """Sustained moves per second per seat (over HTTP and all its WebSockets together);
+    more: 429 with Retry-After."""
     move_burst: int = 20
-    """Moves a connection may send at once before the per-second rate applies."""
+    """Moves a seat may send at once before the per-second rate applies."""
+    client_moves_per_second: float = 30.0
+    """Sustained moves per second per client address (server/net.py), over all its seats
+    and tables; more: 429 with Retry-After."""
+    client_move_burst: int = 60
+    """Moves one client address may send at once before that rate applies."""
+    tables_per_hour: float = 30.0
+    """Tables one client address may create per hour, sustained (token bucket); more: 429
+    with Retry-After."""
+    table_burst: int = 10
+    """Tables one client address may create at once before that rate applies."""
+    joins_per_hour: float = 120.0
+    """Free seats one client address may take per hour, sustained; more: 429."""
+    join_burst: int = 20
+    """Seats one client address may take at once before that rate applies."""
+    max_open_tables_per_client: int = 20
+    """Open tables (not finished or expired) created from one client address; one more is
+    refused with 429 until one of them ends or expires (counted in the database: shared by
+    every worker)."""
     max_open_tables: int = 10_000
     """Tables not yet finished or expired; creating one more is refused with 503."""
     idle_table_seconds: float = 7 * 24 * 3600.0
     """A table with no move for this long expires (no more moves; export stays)."""
+    unjoined_table_seconds: float = 6 * 3600.0
+    """A table with a person's seat nobody has taken this long after it was created
+    expires (it no longer counts toward the open tables of the server or its creator)."""
+    finished_table_seconds: float = 30 * 24 * 3600.0
+    """A finished or expired table is kept this long after its last change (replay,
+    export), then deleted with its log."""
     max_takeover_seconds: float = 7 * 24 * 3600.0
     """Longest time limit a table may set before a bot takes over an absent seat."""
     min_takeover_seconds: float = 1.0
     """Shortest such limit (so a bot cannot snatch a seat between two packets)."""
     max_lobby_tables: int = 200
     """Most tables one lobby answer lists (newest first)."""
+    max_options_bytes: int = 4096
+    """A table's rule options as compact JSON (free text such as a So ein Zirkus board's
+    name and note included); more is refused with 422. Stored once, in the table's row."""
+    lobby_text_chars: int = 80
+    """A lobby entry carries a summary of the options: each text longer than this is cut
+    there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
     max_sockets_per_client: int = 32
@@ -84,7 +115,12 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
-                     "max_connections"):
+                     "max_connections", "moves_per_second", "move_burst",
+                     "client_moves_per_second", "client_move_burst", "tables_per_hour",
+                     "table_burst", "joins_per_hour", "join_burst",
+                     "max_open_tables_per_client", "unjoined_table_seconds",
+                     "max_options_bytes", "lobby_text_chars",
+                     "finished_table_seconds"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
@@ -124,6 +160,10 @@ class Settings:
     snapshot_every: int = 500
     """Moves between two stored positions of a table: a replay at move K, or a table
     rebuilt after a restart, plays at most this many moves from the latest one."""
+    view_cache_bytes: int = 32 * 1024 * 1024
+    """View texts a worker keeps to send again (the same view to a mover's answer and its
+    sockets, spectators), in bytes: the least recently used go first; one view over an
+    eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""

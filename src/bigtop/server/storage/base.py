@@ -15,11 +15,13 @@ class TurnTaken(Exception):
 
 
 class Full(Exception):
-    """Creating a table was refused: ``open_tables`` are open, the limit."""
+    """Creating a table was refused: ``open_tables`` are open, the limit (of the server, or
+    of its creator's address when ``creator`` is set)."""
 
-    def __init__(self, open_tables: int) -> None:
+    def __init__(self, open_tables: int, creator: str | None = None) -> None:
         super().__init__(open_tables)
         self.open_tables = open_tables
+        self.creator = creator
 
 
 @dataclass(frozen=True)
@@ -73,10 +75,11 @@ class Storage(Protocol):
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
                      *, result: Any, bot_waiting: bool, idle_bucket: int,
-                     max_open: int) -> None:
+                     max_open: int, max_open_per_creator: int) -> None:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
-        already (nothing stored)."""
+        already, or ``max_open_per_creator`` created by ``meta.creator`` (a client
+        address; "" is not counted) (nothing stored)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
         """The table (None: no such table) as now stored, beyond what is ``known`` (with
@@ -110,6 +113,14 @@ class Storage(Protocol):
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        """Expire open tables created before ``created_before`` with a person's seat nobody
+        has taken (at most ``limit``); their ids."""
+
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        """Delete finished and expired tables whose last change was before ``before``, with
+        their seats, log, events and snapshots (at most ``limit``); their ids."""
 
     def expire_idle(self, before: float, bucket_seconds: float, limit: int) -> list[str]:
         """Expire up to ``limit`` open tables with no move since ``before``, found by their

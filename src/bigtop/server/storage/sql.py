@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     and_,
     bindparam,
+    delete,
     exists,
     func,
     insert,
@@ -41,6 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from bigtop.server.model import (
     BOT,
     EXPIRED,
+    FINISHED,
     HUMAN,
     PLAYING,
     EventRecord,
@@ -157,8 +159,17 @@ class SqlStorage:
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
                      opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
-                     idle_bucket: int, max_open: int) -> None:
+                     idle_bucket: int, max_open: int, max_open_per_creator: int) -> None:
         with self._write() as conn:
+            if meta.creator:  # a client's (the master's own callers name nobody)
+                if self._pg:  # creators of one address queue here: two cannot both pass
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"),
+                                 {"c": "bigtop-create:" + meta.creator})
+                mine = conn.execute(select(func.count()).select_from(tables).where(
+                    tables.c.creator == meta.creator, tables.c.status == PLAYING)
+                ).scalar_one()
+                if mine >= max_open_per_creator:
+                    raise Full(mine, meta.creator)
             open_tables = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.status == PLAYING)).scalar_one()
             if open_tables >= max_open:
@@ -409,12 +420,40 @@ class SqlStorage:
                              .values(idle_bucket=bindparam("b")),
                              [{"t": t, "b": int(u // bucket_seconds)} for t, u in stale])
                 conn.commit()
+        return self._expire([t for t, u in rows if u < before], tables.c.updated_at < before)
+
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        unjoined = (select(seats.c.table_id).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == HUMAN,
+            seats.c.claimed.is_(False)).exists())
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status == PLAYING, tables.c.created_at < created_before, unjoined)
+                .order_by(tables.c.created_at).limit(limit))]
+        return self._expire(ids, tables.c.created_at < created_before, unjoined)
+
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        # Through the (status, updated_at) index: only tables that are due are read.
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status.in_((FINISHED, EXPIRED)), tables.c.updated_at < before)
+                .order_by(tables.c.updated_at).limit(limit))]
+        if ids:
+            with self._write() as conn:
+                for child in (moves, seats, events, snapshots):
+                    conn.execute(delete(child).where(child.c.table_id.in_(ids)))
+                conn.execute(delete(tables).where(tables.c.id.in_(ids)))
+                conn.commit()
+        return ids
+
+    def _expire(self, table_ids: Sequence[str], *still: Any) -> list[str]:
+        """Expire each open table of ``table_ids`` whose row still meets ``still`` (one
+        short transaction each, so the database thread is never held long)."""
         changed = []
-        for table_id in [t for t, u in rows if u < before]:
+        for table_id in table_ids:
             with self._write() as conn:
                 n = conn.execute(update(tables).where(
-                    tables.c.id == table_id, tables.c.status == PLAYING,
-                    tables.c.updated_at < before)
+                    tables.c.id == table_id, tables.c.status == PLAYING, *still)
                     .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1,
                             bot_waiting_since=None, idle_bucket=None)).rowcount
                 if n:

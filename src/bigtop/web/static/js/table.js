@@ -219,6 +219,7 @@ function drawScores(view) {
         h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"),
         // What next: another game starts in the lobby (the "bigtop" at the top is a link too).
         h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby")));
+      if (view.seed !== null) parts.push(verifyGame(view));
     }
   }
   if (view.picture && !page.replay) {
@@ -690,3 +691,24 @@ async function start() {
 }
 
 start();
+
+// "Verify this game": the seed every view committed to, revealed now the game is over, and how
+// anyone can check that it made every deal, roll and throw (docs/server.md: fair chance).
+function verifyGame(view) {
+  const exportUrl = `/api/tables/${encodeURIComponent(view.table)}/export`;
+  const check = [
+    "import hashlib, json, bigtop",
+    `g = json.load(open("export.json")); assert hashlib.sha256(f"${view.table}:{g['seed']}".encode()).hexdigest() == "${view.seed_commitment}"`,
+    "s = bigtop.new_state(g['game'], players=g['players'], options=g['options'], seed=g['seed']); [s.apply_json(a) for a in g['history']]; assert s.to_json() == g",
+  ].join("\n");
+  return h("details", {class: "verify", id: "verify"},
+    h("summary", {}, "Verify this game"),
+    h("p", {}, "Before the first move every view showed the commitment, the SHA-256 of “table:seed”. ",
+      view.seed_chosen_by_creator ? "The creator chose this seed (nobody else could sit here)."
+        : "The server drew the seed at random; nobody saw it until now."),
+    h("p", {}, "Seed: ", h("code", {id: "verify-seed"}, String(view.seed))),
+    h("p", {}, "Commitment: ", h("code", {id: "verify-commitment"}, view.seed_commitment)),
+    h("p", {}, "Save ", h("a", {href: exportUrl, download: "export.json"}, "the game's record"),
+      " as export.json and run (Python with bigtop):"),
+    h("pre", {}, check));
+}
