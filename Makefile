@@ -1,5 +1,7 @@
 # Two commands matter: `make run` (the server: play in the browser) and `make test` (everything).
-# Both bootstrap .venv from the pinned lock file on a fresh machine.
+# Both bootstrap .venv from the lock on a fresh machine: pip installs uv (hashed, from
+# requirements-bootstrap.txt), uv installs bigtop[all] and the dev tools (requirements.lock:
+# every package pinned and hashed, exported from uv.lock; docs/install.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,12 +14,15 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench bench-server lock clean postgresql chromium screenshots
+.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium nginx \
+	screenshots
 
-$(STAMP): requirements.lock pyproject.toml setup.py
+$(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "bigtop needs Python >= 3.11")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+		-r requirements-bootstrap.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r requirements.lock
 	$(INSTALL_SELF)
 	touch $(STAMP) $(BUILT)
 
@@ -34,7 +39,7 @@ run: $(BUILT)
 	@echo "bigtop: open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)"
 	$(BIN)/bigtop serve --host $(HOST) --port $(PORT)
 
-test: postgresql chromium lint typecheck unit
+test: postgresql chromium nginx lint typecheck unit
 
 # The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
 # postgresql, run as an unprivileged user in a temporary directory): install it when missing.
@@ -49,6 +54,14 @@ $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 chromium: $(CHROMIUM)
 
+# Debian's nginx (and openssl for a throwaway certificate) put a real reverse proxy with TLS
+# in front of two server workers in tests/server/test_proxy.py (docs/deploy.md's setup).
+NGINX := /usr/sbin/nginx
+nginx:
+	@test -x $(NGINX) && command -v openssl >/dev/null || { apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl \
+		$$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
+
 # Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
 screenshots: $(STAMP) $(CHROMIUM)
 	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
@@ -60,7 +73,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
-unit: $(BUILT) $(CHROMIUM)
+unit: $(BUILT) $(CHROMIUM) nginx
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 
@@ -84,11 +97,24 @@ bench-server: $(BUILT) $(BGIO)/node_modules/.installed
 	$(if $(strip $(BENCH_SERVER_PEOPLE)),$(BIN)/python bench/bench_server.py \
 		--beside boardgame.io $(BENCH_SERVER_PEOPLE))
 
-# Re-pin after changing dependencies in pyproject.toml (needs the registry).
+
+# Re-pin after changing dependencies in pyproject.toml (needs the registry): uv.lock for every
+# platform and Python, then the two files pip and uv install from. UPGRADE=1 moves every pin
+# to the newest release; otherwise pins change only where pyproject.toml asks.
 lock: $(STAMP)
-	$(BIN)/python -m pip freeze --all --exclude-editable | grep -iv -e '^bigtop' -e '^pip==' > requirements.lock
+	$(BIN)/uv lock $(if $(UPGRADE),--upgrade)
+	$(BIN)/uv export --frozen --all-extras --group dev --no-emit-project \
+		-o requirements.lock >/dev/null
+	$(BIN)/uv export --frozen --only-group bootstrap --no-emit-project \
+		-o requirements-bootstrap.txt >/dev/null
+
+# The sdist and the platform wheel (compiled with mypyc for this interpreter) in dist/, built
+# with the lock's setuptools and mypy; docs/install.md says how a release builds the others.
+wheel: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build bench/boardgameio/node_modules
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist bench/boardgameio/node_modules
 	find src -name '*.so' -delete
 	rm -f src/bigtop/_build.json

@@ -43,6 +43,11 @@ def source_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+#: setup.py commands that build the extension modules; the others (egg_info, dist_info,
+#: sdist: metadata and sources only) skip mypyc, which takes a minute.
+BUILDING = {"build", "build_ext", "bdist", "bdist_wheel", "editable_wheel", "develop", "install"}
+
+
 def why_not_compiled() -> str | None:
     """Why this build stays pure Python (None: it can compile)."""
     if os.environ.get("BIGTOP_PURE", "") not in ("", "0"):
@@ -62,6 +67,8 @@ def why_not_compiled() -> str | None:
 
 def extensions() -> list[Any]:
     """mypyc's extension modules, or none (and no build record) for a pure install."""
+    if not BUILDING & set(sys.argv[1:]):
+        return []  # an sdist carries sources only: whoever installs it compiles
     BUILD_INFO.unlink(missing_ok=True)
     modules = compiled_modules()
     reason = why_not_compiled()
@@ -70,7 +77,8 @@ def extensions() -> list[Any]:
 
         paths = [str(module_path(m).relative_to(ROOT)) for m in modules]
         try:
-            exts: list[Any] = mypycify(paths, opt_level="3")
+            # debug_level 0: no debug symbols (a wheel of 36 MB would be a few MB)
+            exts: list[Any] = mypycify(paths, opt_level="3", debug_level="0")
         except (Exception, SystemExit) as e:  # a type error mypyc cannot compile around
             reason = f"mypyc failed: {e}"
         else:

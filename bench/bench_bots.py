@@ -179,6 +179,10 @@ def _times(ts: list[float]) -> dict[str, float]:
             "p90": 1000 * s[int(0.9 * (len(s) - 1))], "max": 1000 * s[-1], "moves": len(s)}
 
 
+MAX_MOVES = 20_000
+"""A game longer than this is an engine's endless loop (a SCOUT round can pass the same
+cards round for ever: docs/bots.md#trained-networks), reported as an error, not waited for."""
+
 _stop_requested = False
 """Set by SIGTERM (``kill PID``): the match in progress stops after its current game and is
 reported, undecided, with the games played so far (to free the machine without losing
@@ -210,6 +214,9 @@ def play_one(name: str, a: str, b: str, players: int, options: dict[str, Any], s
         action = agents[p].act(state)
         (a_times if p == seat else b_times).append(time.process_time() - t)
         state.apply(action)
+        if len(a_times) + len(b_times) > MAX_MOVES:
+            raise BigtopError(f"{name} game {i} of {a} against {b} did not end within "
+                              f"{MAX_MOVES} moves")
     winners = state.winners()
     sc = state.scores()
     return (1.0 / len(winners) if seat in winners else 0.0,
@@ -302,12 +309,13 @@ the earlier ones; and the levels against the public AI project's planning player
 fixed point of its skill scale."""
 
 
-YARDSTICKS: tuple[str, ...] = ("hard-v5", "planning-player", "policy-gen1", "policy-gen4")
+YARDSTICKS: tuple[str, ...] = ("hard-v5", "planning-player", "policy-gen1")
 """SCOUT's fixed, versioned opponents (``yardsticks``): today's hard as it was in issue
-#14's fifth round, the public SCOUT AI project's planning player, and the trained policy at
-two ages (``bench/nets``). They do not change when the ladder does, so a ladder measured
-against them at two times is comparable; what a bot would take against the public AI
-itself is measured with that AI (issue #26), not predicted from these."""
+#14's fifth round, the public SCOUT AI project's planning player, and the trained policy of
+the first generation (``bench/nets``; later generations join as they are trained). They do
+not change when the ladder does, so a ladder measured against them at two times is
+comparable; what a bot would take against the public AI itself is measured with that AI
+(issue #26), not predicted from these."""
 
 LADDER_BOTS: tuple[str, ...] = ("easy", "medium", "hard", "neural")
 """The bots the ``yardsticks`` command measures against every yardstick."""

@@ -26,6 +26,7 @@ are played but not counted.
     .venv/bin/python bench/bench_server.py --tables 10 100 1000 --seconds 20
     .venv/bin/python bench/bench_server.py --tables 1000 --think 2 --think-max 10
     .venv/bin/python bench/bench_server.py --tables 100 --db postgresql --workers 2
+    .venv/bin/python bench/bench_server.py --requests 1000 --http httptools bounded h11
 
 ``--beside boardgame.io`` runs the same load on bigtop and on a boardgame.io 0.50 stand-in
 (`bench/boardgameio/`: a two-player card game with SCOUT's turn shape, its server in memory
@@ -49,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -58,8 +60,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager, ExitStack
+from collections.abc import AsyncIterator, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -154,12 +156,15 @@ class Mover:
         return r.status_code == 200
 
 
-def open_socket(base: str, table: Table, seat: int) -> AbstractAsyncContextManager[Any]:
-    """The WebSocket of ``seat`` at ``table``, authenticated as that seat (how the token
-    travels is said here only)."""
+@contextlib.asynccontextmanager
+async def open_socket(base: str, table: Table, seat: int) -> AsyncIterator[Any]:
+    """The WebSocket of ``seat`` at ``table``, authenticated as that seat: how the token
+    travels is said here only (a header, never the URL)."""
     url = base.replace("http", "ws", 1) + f"/api/tables/{table.id}/ws"
     auth = {"authorization": f"Bearer {table.tokens[seat]}"}
-    return websockets.connect(url, max_size=2**22, open_timeout=600, additional_headers=auth)
+    async with websockets.connect(url, max_size=2**22, open_timeout=600,
+                                  additional_headers=auth) as ws:
+        yield ws
 
 
 async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
@@ -216,9 +221,9 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
     movers = [Mover(api if moves_over == "http" else None) for api in apis]
     tables = []
-    for i in range(n):
+    for _ in range(n):
         r = await apis[0].post("/api/tables", json={"game": "scout", "players": 2,
-                                                    "seed": i, "listed": False,
+                                                    "listed": False,
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
@@ -264,6 +269,38 @@ def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
         assert s.proc is not None
         times.append(_cpu_seconds(s.proc.pid))
     return sum(t for t, _ in times), sum(k for _, k in times)
+
+
+def per_request(protocols: list[str], requests: int, rounds: int, tmp: Path) -> None:
+    """Server CPU per plain GET of a table view on one keep-alive connection, for each HTTP
+    protocol in turn (``rounds`` times, alternating), and the medians' ratios to the first:
+    what the protocol's own checks cost, apart from WebSockets and moves."""
+    cpu: dict[str, list[float]] = {h: [] for h in protocols}
+    for r in range(rounds):
+        for http in protocols:
+            server = Server(f"sqlite:///{tmp}/requests-{http}-{r}.sqlite3",
+                            tmp / f"requests-{http}.log", "--http", http).start(timeout=120)
+            try:
+                with httpx.Client(base_url=server.base, timeout=60.0) as c:
+                    table = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
+                    path = f"/api/tables/{table['table']}"
+                    for _ in range(50):  # warm up
+                        c.get(path)
+                    assert server.proc is not None
+                    before = _cpu_seconds(server.proc.pid)[0]
+                    for _ in range(requests):
+                        c.get(path).raise_for_status()
+                    used = _cpu_seconds(server.proc.pid)[0] - before
+                    cpu[http].append(used / requests * 1e6)
+            finally:
+                server.stop()
+    ref = statistics.median(cpu[protocols[0]])
+    for http, values in cpu.items():
+        print(json.dumps({"http": http, "requests": requests, "rounds": rounds,
+                          "server_cpu_us_per_get": [round(v) for v in values],
+                          "median_us": round(statistics.median(values)),
+                          "ratio_to_" + protocols[0]: round(statistics.median(values) / ref, 3),
+                          "load_average": round(os.getloadavg()[0], 1)}), flush=True)
 
 
 def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float],
@@ -419,11 +456,18 @@ def main() -> None:
     p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     p.add_argument("--workers", type=int, default=None,
                    help="server processes (default: 1 on SQLite, 2 on PostgreSQL)")
+    p.add_argument("--requests", type=int, default=0,
+                   help="instead of tables: server CPU per plain GET, this many requests a "
+                        "round, for each --http protocol (3 rounds, alternating)")
     p.add_argument("--beside", choices=("boardgame.io",), default=None,
                    help="run the same load on boardgame.io's servers too, in turn")
     p.add_argument("--rounds", type=int, default=2,
                    help="with --beside: runs of each server per load (medians reported)")
     args = p.parse_args()
+    if args.requests:
+        with tempfile.TemporaryDirectory() as tmp:
+            per_request(args.http, args.requests, 3, Path(tmp))
+        return
     workers = args.workers or (2 if args.db == "postgresql" else 1)
     rng = random.Random(12)
     low, high = args.think, args.think if args.think_max is None else args.think_max

@@ -3,10 +3,11 @@ process (the thread's CPU time), on the server's own objects (an app on a fresh 
 file), for two-player SCOUT tables like `bench/bench_server.py`'s, one spectator each.
 
 The steps, as a WebSocket move runs them: *parse* the message (``parse_json_limited`` and
-its checks), *authorize* (the seat of the token, the move rate), *engine* (clone the
-position, pick the action, its describe line, apply: timed on a copy, as the table's
-transaction does it), *store* (the rest of the table's ``play``: the log line, the guarded
-transaction, the new position kept in memory), the *views* of each seat and of the
+its checks), *authorize* (the seat of the token, hashed: per move over HTTP, once at
+connect on a WebSocket; the move rate), *engine* (clone the position, pick the action, its
+describe line, apply: timed on a copy, as the table's transaction does it), *store* (the
+rest of the table's ``play``: the log line, the guarded transaction, the new position kept
+in memory), the *views* of each seat and of the
 spectator (``view_text``: the seat part — observation, and for the seat to move every legal
 action with its describe line — then the JSON text), and *send* (the message's text and
 its permessage-deflate compression, as the server's WebSocket library does for each

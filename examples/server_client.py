@@ -18,7 +18,7 @@ import websockets
 async def play(base: str) -> dict[str, object]:
     async with httpx.AsyncClient(base_url=base) as api:
         made = (await api.post("/api/tables", json={
-            "game": "scout", "players": 2, "seed": 1,
+            "game": "scout", "players": 2,
             "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})).json()
     table, token = made["table"], made["seats"][0]["token"]
     url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"

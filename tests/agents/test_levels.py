@@ -25,7 +25,7 @@ from bigtop.agents.levels import (
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
-from bigtop.core.registry import game_module, game_names, get_game, new_game, new_state
+from bigtop.core.registry import capabilities, game_names, get_game, new_game, new_state
 from bigtop.games.scout.bot import last_round
 
 # Small tables of every game, one or two rounds, for quick games.
@@ -234,10 +234,10 @@ def test_deep_levels_search_with_the_games_deep_profile(
             assert getattr(bot, "profile", None) == profile, (name, search)
     assert BUDGETS["tricky-landing"].hard.depth == "deep"
     assert BUDGETS["scout"].hard.depth == "deep"
-    # Every game has a deep profile now; a game package without one is refused by name.
-    monkeypatch.delattr(game_module("clown-15-go"), "deep_search_profile")
-    with pytest.raises(BigtopError, match="clown-15-go has no deep search profile"):
-        search_profile(new_game("clown-15-go", 2), "deep")
+    # Every game declares both profiles in its capability record, and the levels use them.
+    record = capabilities("clown-15-go")
+    assert search_profile(new_game("clown-15-go", 2), "deep") == record.deep_search_profile(
+        new_game("clown-15-go", 2))
 
 
 def test_scout_hard_plays_the_last_round_for_the_final_standing() -> None:

@@ -31,6 +31,9 @@ def test_games_shows_one_game_in_80_columns() -> None:
     assert max(len(line) for line in res.output.splitlines()) <= 80
     one = json.loads(runner.invoke(app, ["games", "clown-15-go", "--json"]).output)
     assert one["name"] == "clown-15-go"
+    # What the game's capability record declares (bigtop.core.capabilities).
+    assert one["provides"]["picture"] and one["provides"]["observation_tensor"]
+    assert not one["provides"]["chance_nodes"] and one["provides"]["easy_bot"]
     res = runner.invoke(app, ["games", "chess"])
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
 
@@ -124,8 +127,9 @@ def test_play_reads_only_ascii_digits_as_numbers() -> None:
 def test_describe_and_render_polish() -> None:
     tl = new_state("tricky-landing", 3, seed=1)
     card = tl.hands[0][0]
-    line = tl.describe(Throw(card, -0.0, 5.0, 0.0))
-    assert "(0, 5) cm with no spin" in line and "-0" not in line
+    line = tl.describe(Throw(card, -0.0, 5.0, 0.0))  # a negative zero reads as no side at all
+    assert line.endswith("at 5 cm beyond the target's centre with no spin"), line
+    assert "left" not in line and "right" not in line and "-0" not in line
     scout = new_state("scout", 2, seed=1)
     scout.hands[1] = scout.hands[1][:1]
     assert "P1 (1 card)" in scout.render(0)

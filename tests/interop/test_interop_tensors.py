@@ -3,22 +3,19 @@ may see only (unchanged when the others' hidden information is resampled)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
 import pytest
 
 from bigtop.agents.base import random_step
+from bigtop.core import registry
 from bigtop.core.game import Game, State
-from bigtop.core.registry import new_state
-from bigtop.interop.tensors import (
-    LAYOUTS,
-    GameProvidedLayout,
-    HashedJsonLayout,
-    ScoutLayout,
-    layout_for,
-    layout_kind,
-)
+from bigtop.core.registry import capabilities, game_names, new_state
+from bigtop.core.tensor import TensorLayout
+from bigtop.games.scout.tensor import ScoutLayout
+from bigtop.interop.tensors import HashedJsonLayout, layout_for
 from tests.interop.interop_cases import all_cases, case_id, short_game
 
 CASES = all_cases()
@@ -58,9 +55,21 @@ def test_tensor_shape_bounds_and_privacy(case: tuple[str, int]) -> None:
         assert np.array_equal(layout.tensor(state.clone(), 0), layout.tensor(state, 0))
 
 
-def test_scout_has_a_registered_layout() -> None:
-    assert "scout" in LAYOUTS
-    assert layout_kind(new_state("scout", 2).game) == "registered"
+def test_every_game_declares_a_layout_of_named_views() -> None:
+    """One tensor style: each game's record declares its layout, whose pieces are named
+    views into the one flat array the adapters get."""
+    for name in game_names():
+        make = capabilities(name).observation_tensor
+        assert make is not None, name
+        state = new_state(name, 3, seed=2)
+        layout = layout_for(state.game)
+        assert type(layout) is make and isinstance(layout, TensorLayout)
+        flat = layout.tensor(state, 0)
+        views = layout.views(flat)
+        assert list(views) == [n for n, _ in layout.pieces()]
+        for view in views.values():
+            assert np.shares_memory(view, flat)
+        assert sum(v.size for v in views.values()) == flat.size
 
 
 def test_scout_layout_encodes_own_hand_and_hides_others() -> None:
@@ -99,28 +108,8 @@ def test_hashed_layout_is_stable_and_sensitive() -> None:
         HashedJsonLayout(0)
 
 
-def test_hashed_fallback_for_games_without_a_layout() -> None:
+def test_hashed_fallback_for_games_without_a_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     game = new_state("scout", 2).game
-    original = LAYOUTS.pop("scout")
-    try:
-        assert layout_kind(game) == "hashed"
-    finally:
-        LAYOUTS["scout"] = original
-
-
-def test_a_game_may_provide_its_own_layout() -> None:
-    state = new_state("scout", 2, seed=1)
-    game = state.game
-
-    class Own:
-        def observation_tensor_shape(self) -> tuple[int, ...]:
-            return (2, 2)
-
-        def observation_tensor(self, s: State, player: int) -> list[float]:
-            return [float(player), 1.0, 2.0, 3.0]
-
-    game.observation_tensor_shape = Own().observation_tensor_shape  # type: ignore[attr-defined]
-    game.observation_tensor = Own().observation_tensor  # type: ignore[attr-defined]
-    layout = layout_for(game)
-    assert isinstance(layout, GameProvidedLayout)
-    assert layout.tensor(state, 1).tolist() == [1.0, 1.0, 2.0, 3.0]
+    plain = dataclasses.replace(capabilities("scout"), observation_tensor=None)
+    monkeypatch.setitem(registry._RECORDS, "scout", plain)
+    assert isinstance(layout_for(game), HashedJsonLayout)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
@@ -20,15 +21,32 @@ from bigtop.server import Limits, Settings, create_app
 from tests.server.pg import free_port, new_database, throwaway_cluster
 
 BIGTOP = str(Path(sys.executable).with_name("bigtop"))
+ONE_CLIENT_MANY_TABLES = ("--limit", "table_burst=100000", "--limit",
+                          "max_open_tables_per_client=100000", "--limit",
+                          "client_move_burst=100000", "--limit", "client_moves_per_second=100000")
+"""Per-client limits lifted for servers that one test process drives with many tables from
+one address (tests/server/test_limits.py tests the limits themselves)."""
 
 
-def make_client(db_url: str, **settings: Any) -> TestClient:
+@contextlib.contextmanager
+def drawn_seed(seed: int) -> Iterator[None]:
+    """Make the server's CSPRNG draw ``seed`` (in this process): tests that replay a table
+    with people at it on their own need to know its seed, which no client may choose."""
+    with mock.patch("bigtop.server.master.draw_seed", return_value=seed):
+        yield
+
+
+def make_client(db_url: str, *, peer: str = "testclient", **settings: Any) -> TestClient:
+    """A test client of an app on ``db_url``. ``peer``: the TCP peer the app sees (a
+    trusted proxy such as 127.0.0.1 may name other clients in ``X-Forwarded-For``)."""
     limits = settings.pop("limits", Limits())
+    settings.setdefault("bot_processes", 1)  # not one per core in every test app
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
                  **settings)
     # On uvloop, as `bigtop serve` runs (the server's code must not depend on asyncio's
     # own loop).
-    return TestClient(create_app(s), backend_options={"use_uvloop": True})
+    return TestClient(create_app(s), backend_options={"use_uvloop": True},
+                      client=(peer, 50000))
 
 
 @pytest.fixture
@@ -82,7 +100,7 @@ class Server:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [BIGTOP, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
-                 *self.extra], stdout=out, stderr=subprocess.STDOUT)
+                 *ONE_CLIENT_MANY_TABLES, *self.extra], stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

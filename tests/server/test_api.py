@@ -17,7 +17,7 @@ from bigtop.games import teaching
 from bigtop.games.scout import render_svg
 from bigtop.server import Limits
 from bigtop.server.schemas import TableView
-from tests.server.conftest import make_client
+from tests.server.conftest import drawn_seed, make_client
 
 
 def auth(token: str) -> dict[str, str]:
@@ -27,8 +27,8 @@ def auth(token: str) -> dict[str, str]:
 def create(c: TestClient, **body: Any) -> dict[str, Any]:
     body.setdefault("game", "scout")
     body.setdefault("players", 2)
-    body.setdefault("seed", 7)
-    r = c.post("/api/tables", json=body)
+    with drawn_seed(body.pop("seed", 7)):  # a seed no client may choose at such a table
+        r = c.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out

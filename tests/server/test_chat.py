@@ -3,14 +3,17 @@ WebSocket; every error (on SQLite through the ASGI app; the storage on PostgreSQ
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import func, select, update
 
 from bigtop.server import Limits
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import TableSpec
+from bigtop.server.schema import chat, tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 from tests.server.conftest import make_client
@@ -140,7 +143,7 @@ def test_chat_on_each_storage(db_url: str) -> None:
     engine = make_engine(db_url)
     migrate(engine)
     master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
-    made = master.create(TableSpec("scout", 2, seed=1, chat_spectators_read=False))
+    made = master.create(TableSpec("scout", 2, chat_spectators_read=False))
     assert master.load(made.table_id).meta.chat_spectators_read is False
     assert master.storage.last_chat_id(made.table_id) == 0
     a = master.post_chat(made.table_id, 0, " é <b> ")
@@ -150,3 +153,12 @@ def test_chat_on_each_storage(db_url: str) -> None:
     assert master.chat(made.table_id, 0) == [a, b]
     assert master.chat(made.table_id, a.id) == [b]
     assert master.create(TableSpec("scout", 2)).table_id != made.table_id
+    # An ended table past its retention goes with its chat.
+    with engine.connect() as conn:
+        conn.execute(update(tables).where(tables.c.id == made.table_id)
+                     .values(status="finished"))
+        conn.commit()
+    assert master.storage.delete_ended(time.time() + 1, 10) == [made.table_id]
+    assert master.chat(made.table_id, 0) == []
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(chat)).scalar_one() == 0

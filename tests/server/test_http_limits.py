@@ -23,7 +23,7 @@ WAIT = 30.0  # the longest any read waits (far above every limit: the test canno
 @pytest.fixture
 def server(server_factory: Any, tmp_path: Path) -> Iterator[Any]:
     s = server_factory(f"sqlite:///{tmp_path / 't.sqlite3'}", *LIMITS)
-    s.start()
+    s.start(timeout=120)
     yield s
 
 
@@ -98,7 +98,7 @@ def test_connections_past_the_limit_are_refused(server_factory: Any, tmp_path: P
     # Long timeouts here: the held connections must stay open however slow the machine.
     server = server_factory(f"sqlite:///{tmp_path / 't.sqlite3'}", "--limit",
                             "max_connections=6", "--limit", "keep_alive_seconds=600",
-                            "--limit", "request_timeout_seconds=600").start()
+                            "--limit", "request_timeout_seconds=600").start(timeout=120)
     held = [connect(server) for _ in range(6)]
     try:
         # Each held connection is known to the server once it answered on it.

@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from bigtop.server import Limits
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec
+from bigtop.server.model import MoveRecord, SeatSpec, TableSpec, hash_token
 from bigtop.server.settings import Settings
-from bigtop.server.storage import SqlStorage
-from tests.server.conftest import make_client
+from bigtop.server.storage import Guard, SqlStorage
+from tests.server.conftest import drawn_seed, make_client
 from tests.server.test_api import auth, create, problem, wait_for
 
 
@@ -107,7 +107,7 @@ def test_creating_players_is_rate_limited_per_client_address(sqlite_url: str) ->
 def test_a_table_created_with_a_key_seats_its_creator_and_names_the_seat(
         client: TestClient) -> None:
     anna = new_player(client)
-    r = client.post("/api/tables", json={"game": "scout", "players": 2, "seed": 7, "seats": [
+    r = client.post("/api/tables", json={"game": "scout", "players": 2, "seats": [
         {"kind": "bot", "level": "random"}, {"kind": "human"}]}, headers=auth(anna["key"]))
     assert r.status_code == 201, r.text
     made = r.json()
@@ -132,8 +132,9 @@ def test_creating_with_an_unknown_key_is_refused(client: TestClient) -> None:
 
 def test_joining_with_a_key(client: TestClient) -> None:
     anna, ben = new_player(client), new_player(client, "Ben")
-    made = client.post("/api/tables", json={"game": "scout", "players": 3, "seed": 1},
-                       headers=auth(anna["key"])).json()
+    with drawn_seed(1):  # a seed no client may choose at a table with people
+        made = client.post("/api/tables", json={"game": "scout", "players": 3},
+                           headers=auth(anna["key"])).json()
     t = made["table"]
     problem(client.post(f"/api/tables/{t}/join", headers=auth(anna["key"])), 409, "conflict")
     problem(client.post(f"/api/tables/{t}/join", headers=auth("nope")), 401,
@@ -158,9 +159,10 @@ def test_my_tables_your_turn_waiting_finished(client: TestClient) -> None:
     key = auth(anna["key"])
     bots = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
 
-    def table(**extra: Any) -> str:
-        r = client.post("/api/tables", json={"game": "scout", "players": 2, "seats": bots,
-                                             **extra}, headers=key)
+    def table(seed: int, **extra: Any) -> str:
+        with drawn_seed(seed):  # a seed no client may choose at a listed table
+            r = client.post("/api/tables", json={"game": "scout", "players": 2, "seats": bots,
+                                                 **extra}, headers=key)
         assert r.status_code == 201, r.text
         return str(r.json()["table"])
 
@@ -176,9 +178,10 @@ def test_my_tables_your_turn_waiting_finished(client: TestClient) -> None:
         client.post(f"/api/tables/{finished}/moves", json={
             "version": v["version"], "index": 0}, headers=key)
     # A waiting table: Anna moved; the other person is to move.
-    r = client.post("/api/tables", json={"game": "scout", "players": 2, "seed": 5,
-                                         "seats": [{"kind": "human"}, {"kind": "human"}]},
-                    headers=key)
+    with drawn_seed(5):
+        r = client.post("/api/tables", json={"game": "scout", "players": 2,
+                                             "seats": [{"kind": "human"}, {"kind": "human"}]},
+                        headers=key)
     waiting = r.json()["table"]
     while (v := client.get(f"/api/tables/{waiting}", headers=key).json())["legal_actions"]:
         client.post(f"/api/tables/{waiting}/moves", json={"version": v["version"], "index": 0},
@@ -212,7 +215,7 @@ def test_players_on_each_storage(db_url: str) -> None:
     master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
     anna, key = master.new_player("Anna")
     assert master.player(key) == anna
-    made = master.create(TableSpec("scout", 2, seed=3, player_id=anna.id,
+    made = master.create(TableSpec("scout", 2, player_id=anna.id,
                                    seats=(SeatSpec(), SeatSpec())))
     t = master.load(made.table_id)
     assert [s.name for s in t.seats] == ["Anna", None]
@@ -225,9 +228,32 @@ def test_players_on_each_storage(db_url: str) -> None:
     assert [(x.table_id, seat) for x, seat in master.player_tables(ben)] == [
         (made.table_id, 1)]
     # A second seat at one table for one identity is refused in the storage too.
-    other = master.create(TableSpec("scout", 3, seed=4, player_id=anna.id))
+    other = master.create(TableSpec("scout", 3, player_id=anna.id))
     token = "x" * 22
-    from bigtop.server.model import hash_token
     assert master.storage.take_free_seat(other.table_id, 1, hash_token(token), 0.0, anna.id) \
         is False
     assert master.storage.take_free_seat(other.table_id, 1, hash_token(token), 0.0, ben.id)
+
+
+def test_a_move_by_player_key_is_checked_in_the_storing_transaction(db_url: str) -> None:
+    """The key opens its identity's seat for moves too, and the transaction that stores a
+    move checks it (the guarded UPDATE accepts the seat's token or its identity's key)."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
+    anna, key = master.new_player("Anna")
+    made = master.create(TableSpec("scout", 2, player_id=anna.id,
+                                   seats=(SeatSpec(), SeatSpec())))
+    t = made.table_id
+    while (loaded := master.load(t)).state.current_player() != 0:
+        master.play(t, 1, loaded.version, {"index": 0}, token=made.tokens[1])
+    done = master.play(t, 0, loaded.version, {"index": 0}, token=key)
+    assert done.version > loaded.version
+    assert master.load(t).version == done.version
+    # A secret that is neither the seat's token nor its identity's key: nothing stored.
+    later = master.load(t)
+    nobody = Guard(later.version, later.meta.seat_rev, 1, token_hash=hash_token("x" * 22))
+    assert master.storage.append_moves(
+        t, nobody, [MoveRecord(later.version, 1, {"x": 1}, "x")], status="playing",
+        result=None, now=0.0) is False
+    assert master.load(t).version == later.version

@@ -32,8 +32,11 @@ def new_table(api: httpx.Client, game: str, players: int, seed: int, bots: bool 
               ) -> dict[str, Any]:
     """A table of people (the test plays every seat) or of random bots."""
     seat = {"kind": "bot", "level": "random"} if bots else {"kind": "human"}
-    r = api.post("/api/tables", json={"game": game, "players": players, "seed": seed,
-                                      "seats": [seat] * players})
+    # A table of people gets a drawn seed (no client may choose it): the check reads it from
+    # the database.
+    chosen = {"seed": seed} if bots else {}
+    r = api.post("/api/tables", json={"game": game, "players": players, **chosen,
+                                      "seats": [seat] * players, "listed": not bots})
     assert r.status_code == 201, r.text
     made: dict[str, Any] = r.json()
     return {"id": made["table"], "tokens": [s["token"] for s in made["seats"]], "game": game,
@@ -61,7 +64,9 @@ def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[i
         for idx, action in acked[t["id"]].items():
             assert idx < len(rows), f"acknowledged move {idx} of {t['id']} is lost"
             assert (rows[idx]["seat"], rows[idx]["action"]) == action
-        replay = new_game(t["game"], t["players"]).new_initial_state(t["seed"])
+        row = svc.storage.read(t["id"], None, 0)
+        assert row is not None
+        replay = new_game(t["game"], t["players"]).new_initial_state(row.meta.seed)
         for r in rows:
             replay.apply_json(r["action"])
         seat = None if t["bots"] else 0
@@ -181,8 +186,7 @@ def test_sigkill_at_random_moments_loses_nothing_postgresql(pg_url: str,
 def _race(bases: list[str], rounds: int) -> None:
     """Two clients (possibly on two workers) send a move for the same version at once."""
     with httpx.Client(base_url=bases[0], timeout=10.0) as api:
-        made = api.post("/api/tables", json={"game": "clown-15-go", "players": 2,
-                                             "seed": 3}).json()
+        made = api.post("/api/tables", json={"game": "clown-15-go", "players": 2}).json()
     table = made["table"]
     tokens = [s["token"] for s in made["seats"]]
     clients = [httpx.Client(base_url=bases[i % len(bases)], timeout=10.0) for i in range(2)]
@@ -231,7 +235,7 @@ def test_two_workers_on_postgresql(pg_url: str, server_factory: Any, rounds: int
     _race([one.base, two.base], rounds=rounds)
     # a move through worker one reaches a WebSocket client of worker two (LISTEN/NOTIFY)
     with httpx.Client(base_url=one.base, timeout=10.0) as api:
-        made = api.post("/api/tables", json={"game": "scout", "players": 2, "seed": 8}).json()
+        made = api.post("/api/tables", json={"game": "scout", "players": 2}).json()
     table, tok0 = made["table"], made["seats"][0]["token"]
     ws_url = two.base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
     with websockets.sync.client.connect(ws_url, open_timeout=10) as ws:

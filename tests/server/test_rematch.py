@@ -10,7 +10,7 @@ from sqlalchemy import update
 
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec
+from bigtop.server.model import SeatSpec, TableSpec, seed_commitment
 from bigtop.server.schema import tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
@@ -81,6 +81,9 @@ def test_rematch_rotates_seats_and_tells_each_only_their_token(db_url: str) -> N
     assert seat2 == 1 and tok2 is not None
     new = master.load(new_id)
     assert new.meta.seed != old.meta.seed and new.meta.status == "playing"
+    # Drawn by the server, committed as at any table (fair seeds).
+    assert not new.meta.seed_chosen
+    assert new.meta.seed_commitment == seed_commitment(new_id, new.meta.seed)
     assert (new.meta.listed, new.meta.takeover_after) == (False, 60.0)
     # Seat k sits at k - 1: old 1 (bot) at 0, old 2 at 1, old 0 (Anna) at 2.
     assert [(s.kind, s.level, s.player_id) for s in new.seats] == [

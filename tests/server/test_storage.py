@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,10 +15,20 @@ from bigtop.core.registry import new_game
 from bigtop.server import errors
 from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec
+from bigtop.server.model import Created, SeatSpec, TableSpec
 from bigtop.server.schema import moves, tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
+from tests.server.conftest import drawn_seed
+
+
+def create(master: TableMaster, spec: TableSpec) -> Created:
+    """``master.create(spec)`` with the seed the spec names drawn by the server (no client
+    may choose the seed of a table of people)."""
+    if spec.seed is None:
+        return master.create(spec)
+    with drawn_seed(spec.seed):
+        return master.create(replace(spec, seed=None))
 
 
 def service(url: str) -> TableMaster:
@@ -54,7 +65,7 @@ def test_old_database_is_upgraded_keeping_its_tables(db_url: str) -> None:
 
 def test_log_is_the_truth_after_a_restart(db_url: str) -> None:
     svc = service(db_url)
-    made = svc.create(TableSpec("so-ein-zirkus", 3, seed=4))
+    made = create(svc, TableSpec("so-ein-zirkus", 3, seed=4))
     rng = random.Random(1)
     t = svc.load(made.table_id)
     for _ in range(30):
@@ -79,7 +90,7 @@ def test_log_is_the_truth_after_a_restart(db_url: str) -> None:
 
 def test_two_workers_share_a_table(db_url: str) -> None:
     a, b = service(db_url), service(db_url)
-    made = a.create(TableSpec("scout", 2, seed=9))
+    made = create(a, TableSpec("scout", 2, seed=9))
     ta = a.load(made.table_id)
     ta = a.play(made.table_id, 0, 0, {"index": 0})
     tb = b.load(made.table_id)
@@ -91,7 +102,7 @@ def test_two_workers_share_a_table(db_url: str) -> None:
 
 def test_the_unique_key_refuses_a_second_move_for_one_version(db_url: str) -> None:
     svc = service(db_url)
-    made = svc.create(TableSpec("scout", 2, seed=2))
+    made = create(svc, TableSpec("scout", 2, seed=2))
     t = svc.load(made.table_id)
     work = t.state.clone()
     action = work.legal_actions()[0]
@@ -107,7 +118,7 @@ def test_the_unique_key_refuses_a_second_move_for_one_version(db_url: str) -> No
 
 def test_racing_moves_exactly_one_wins(db_url: str) -> None:
     svcs = [service(db_url), service(db_url)]  # two workers, each with its own memory
-    made = svcs[0].create(TableSpec("clown-15-go", 2, seed=5,
+    made = create(svcs[0], TableSpec("clown-15-go", 2, seed=5,
                                     seats=(SeatSpec(), SeatSpec())))
     table = made.table_id
     for rounds in range(15):
@@ -145,7 +156,7 @@ def test_a_position_in_memory_behind_the_database_is_checked_against_it(db_url: 
     table another worker moved on or changed (a bot took a seat) is caught by the move's
     transaction and the move is judged on the table as it is now."""
     a, b = service(db_url), service(db_url)
-    made = a.create(TableSpec("scout", 2, seed=11, takeover_after=5.0))
+    made = create(a, TableSpec("scout", 2, seed=11, takeover_after=5.0))
     table = made.table_id
 
     def step(svc: TableMaster, version: int, bot: str | None = None) -> Any:
@@ -177,7 +188,7 @@ def test_positions_in_memory_are_bounded_and_rebuilt_from_the_log(db_url: str) -
     engine = make_engine(db_url)
     migrate(engine)
     svc = TableMaster(SqlStorage(engine), Settings(db_url=db_url, cached_tables=2))
-    ids = [svc.create(TableSpec("scout", 2, seed=s)).table_id for s in range(3)]
+    ids = [create(svc, TableSpec("scout", 2, seed=s)).table_id for s in range(3)]
     played = {i: svc.play(i, 0, 0, {"index": 0}).state for i in ids}
     assert svc.cached(ids[0]) is None and svc.cached(ids[2]) is not None  # oldest dropped
     seat = played[ids[0]].current_player()

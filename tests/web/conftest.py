@@ -25,6 +25,8 @@ import pytest
 from PIL import Image
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
+from tests.server.conftest import ONE_CLIENT_MANY_TABLES
+
 CHROMIUM = Path("/usr/bin/chromium")
 # axe-core's axe.min.js from npm (`npm pack axe-core`), with its licence beside it.
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -55,7 +57,7 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-c", "from bigtop.cli import app; app()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
-               "--bot-delay", "0"]
+               "--bot-delay", "0", *ONE_CLIENT_MANY_TABLES]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
@@ -88,8 +90,10 @@ class Server:
 
     def create(self, game: str, players: int, seats: list[dict[str, Any]],
                options: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
-        spec = {"game": game, "players": players, "seats": seats, "options": options or {},
-                "seed": seed}
+        spec: dict[str, Any] = {"game": game, "players": players, "seats": seats,
+                                "options": options or {}}
+        if all(s.get("kind") == "bot" for s in seats):  # else the server draws it (fairness)
+            spec["seed"] = seed
         made: dict[str, Any] = self.api("POST", "/api/tables", spec)
         return made
 
@@ -166,10 +170,11 @@ class Browsers:
         """Run axe-core (vendored under tests/web/vendor, never fetched) on the page as it is:
         no serious or critical violation of its WCAG 2 A/AA rules."""
         if not page.evaluate("() => typeof window.axe === 'object'"):
-            page.evaluate(AXE.read_text())  # through the DevTools protocol: the page's CSP allows no inline script
+            # Through the DevTools protocol: the page's CSP allows no inline script.
+            page.evaluate(AXE.read_text())
         found = page.evaluate("""async () => {
-          const r = await axe.run(document, {runOnly: {type: 'tag',
-            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}, resultTypes: ['violations']});
+          const r = await axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}});
           return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
             .map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
               v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | '));

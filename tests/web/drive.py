@@ -174,7 +174,7 @@ def play_zirkus_turn(page: Page, rng: random.Random) -> None:
 # A flick on the table as a hand makes it: pointer events from our seat toward `angle`
 # (degrees from straight ahead, clockwise) in steps of `step_cm` every 16 ms. The page measures
 # the speed from the events' own times, so a slow machine only makes the throw shorter.
-_FLICK = """async ([angle, step_cm, steps]) => {
+_FLICK = """async ([angle, step_cm, steps, curl]) => {
   const svg = document.querySelector('svg.tl-table'), m = svg.getScreenCTM();
   const seat = svg.querySelector('.tl-seat.mine').getBoundingClientRect();
   let x = seat.left + seat.width / 2, y = seat.top + seat.height / 2;
@@ -184,16 +184,19 @@ _FLICK = """async ([angle, step_cm, steps]) => {
   fire('pointerdown');
   for (let k = 0; k < steps; k++) {
     await new Promise((r) => setTimeout(r, 16));
-    x += Math.sin(a) * px; y -= Math.cos(a) * px;
+    const b = a + curl * k * Math.PI / 180;
+    x += Math.sin(b) * px; y -= Math.cos(b) * px;
     fire('pointermove');
   }
   fire('pointerup');
 }"""
 
 
-def flick(page: Page, angle: float = 0.0, step_cm: float = 2.0, steps: int = 6) -> None:
-    """Flick from our seat: about 125 cm/s by default, which stops near the target."""
-    page.evaluate(_FLICK, [angle, step_cm, steps])
+def flick(page: Page, angle: float = 0.0, step_cm: float = 2.0, steps: int = 6,
+          curl: float = 0.0) -> None:
+    """Flick from our seat: about 125 cm/s by default, which stops near the target; `curl`
+    turns each step that many degrees (a twist)."""
+    page.evaluate(_FLICK, [angle, step_cm, steps, curl])
 
 
 def aim_by_keys(page: Page, to_cm: tuple[int, int]) -> None:

@@ -65,6 +65,7 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     page.click("#replay-next")
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 1 ')")
     browsers.shot(page, "scout-replay")
+    browsers.axe(page, "SCOUT's replay")
 
 
 def start_table(server: Server, browsers: Browsers, game: str, players: int,

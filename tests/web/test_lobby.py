@@ -23,6 +23,7 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     assert host.locator("#created").is_hidden()
     browsers.allow_network_errors()
     browsers.shot(host, "lobby-bad-option")
+    browsers.axe(host, "the lobby, a bad option refused")
     drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
     host.click("#create-button")
     host.wait_for_selector("#created:not([hidden])")
@@ -33,6 +34,7 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     host.click("#created button:has-text('Copy')")
     host.wait_for_selector("#toast:has-text('Copied')")
     browsers.shot(host, "lobby-created")
+    browsers.axe(host, "the lobby, a table created with an invite")
 
     # A spectator finds the table in the lobby (P1 is free) and watches: no hand, no moves.
     watcher = browsers.new_page()
@@ -58,6 +60,7 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     for page in (host, guest, watcher):
         drive.wait_after(page, before)
     browsers.shot(watcher, "spectator")
+    browsers.axe(watcher, "a spectator's table")
     browsers.shot(guest, "scout-phone")
 
     # The host's lobby remembers the table; the guest's does too (it opened an invite).
@@ -131,6 +134,11 @@ def test_bad_links_say_what_is_wrong(server: Server, browsers: Browsers) -> None
         text = page.inner_text("#error")
         assert words in text and "\n" not in text.strip(), text
         assert "Loading" not in page.inner_text("#turn")  # what to do next instead
+        # No empty board, log or rules panels beside the line (issue 24).
+        assert page.locator("#layout").is_hidden()
+        assert not page.evaluate("[...document.querySelectorAll('.panel, #board')]"
+                                 ".some((e) => e.offsetParent !== null)")
+        browsers.axe(page, f"the bad link {url}")
     # A wrong token still leads to the table: it can be watched.
     page.goto(server.table_url(made["table"], "not-a-seat-token"))
     page.click("#watch-instead")
@@ -159,7 +167,7 @@ def test_the_rules_panel_follows_the_table_options(server: Server, browsers: Bro
     body = page.inner_text("#rules-body")
     assert "Face-down cards never win and are discarded." in body, body
     assert "collects them too" not in body
-    assert "drag from your seat" in page.inner_text("#rules-body .how-to")
+    assert "flick it from your seat" in page.inner_text("#rules-body .how-to")
     table = page.evaluate("new URLSearchParams(location.search).get('table')")
     rules = server.api("GET", f"/api/tables/{table}/rules")["rules"]
     shown = page.eval_on_selector_all(

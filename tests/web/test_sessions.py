@@ -102,18 +102,28 @@ def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) 
         page.wait_for_selector("#banner", state="hidden", timeout=30_000)
         browsers.allow_network_errors()
         assert drive.version(page) == at
-        drive.play_to_end(page, drive.play_scout_turn, rng)
+        summed_up = False
+        for _ in range(200):
+            if drive.wait_ready(page) == "over":
+                break
+            if page.locator("#summary").is_visible():
+                # The end of round 1, over the middle of the table until seen.
+                browsers.shot(page, "scout-summary")
+                browsers.axe(page, "SCOUT's round summary")
+                summed_up = True
+            drive.play_scout_turn(page, rng)
+        assert summed_up  # the summary was still up at our next turn
     assert drive.wait_ready(page) == "over"
     browsers.allow_network_errors()
     # The end of round 1 was summed up on the page (it stays until dismissed).
     assert "Round 1 is over" in page.inner_text("#summary")
-    browsers.shot(page, "scout-summary")
+    browsers.axe(page, "SCOUT's final scores after two rounds")
 
 
 def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
         server: Server, browsers: Browsers) -> None:
     made = server.api("POST", "/api/tables", {
-        "game": "scout", "players": 2, "seed": 3, "options": {"rounds": 1},
+        "game": "scout", "players": 2, "options": {"rounds": 1},
         "seats": [{"kind": "human"}, {"kind": "human"}], "takeover_after": 6})
     table = made["table"]
     tokens = [s["token"] for s in made["seats"]]
@@ -122,13 +132,14 @@ def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
     other.goto(server.table_url(table, tokens[1]))
     # P0 never came: after 6 s a bot plays P0's first move; P1's turn follows.
     other.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=30_000)
-    lines = other.eval_on_selector_all("#log-list li.log-takeover",
+    lines = other.eval_on_selector_all("#log-list li.log-takeover .t",
                                        "els => els.map(e => e.textContent)")
     assert any(line.startswith("P0 is away") for line in lines), lines
     away = browsers.new_page()
     away.goto(server.table_url(table, tokens[0]))
     away.wait_for_selector("#reclaim:not([hidden])")
     browsers.shot(away, "takeover")
+    browsers.axe(away, "a seat a bot plays for its absent player")
     away.click("#reclaim")
     away.wait_for_selector("#reclaim", state="hidden")
     away.wait_for_selector("#log-list li.log-reclaim")

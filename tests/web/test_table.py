@@ -6,6 +6,7 @@ forced moves folded, focus kept after a Scout, reduced motion, flicks and practi
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import time
@@ -17,6 +18,8 @@ from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+FINISHED = "document.body.dataset.status === 'finished' && document.body.dataset.idle === 'yes'"
+PRACTICED = "document.getElementById('tl-said').textContent.startsWith('Practice: your')"
 
 # Everything that must hold whenever the page is idle: the play area within the window and,
 # on our turn, every control of the board in view (a scrolling list counts by its box); no
@@ -38,15 +41,23 @@ _LAYOUT = """() => {
     for (const e of board.querySelectorAll('button.legal, .legal[tabindex], #tl-throw')) {
       let box = e;
       for (let a = e.parentElement; a && a !== board; a = a.parentElement) {
-        if (a.scrollHeight > a.clientHeight + 1 && getComputedStyle(a).overflowY !== 'visible') { box = a; break; }
+        if (a.scrollHeight > a.clientHeight + 1 && getComputedStyle(a).overflowY !== 'visible') {
+          box = a; break;
+        }
       }
       const r = box.getBoundingClientRect();
-      if (r.width && !inView(r)) out.push(`control out of view: ${e.textContent || e.getAttribute('aria-label')} at ${r.left},${r.top},${r.right},${r.bottom}`);
+      if (r.width && !inView(r)) {
+        out.push(`control out of view: ${e.textContent} at ${r.left},${r.top},${r.bottom}`);
+      }
     }
   }
-  if (document.getAnimations().some((a) => a.playState === 'running')) out.push('an animation still runs');
+  if (document.getAnimations().some((a) => a.playState === 'running')) {
+    out.push('an animation still runs');
+  }
   for (const e of document.querySelectorAll('#board [data-key]')) {
-    if (!e.matches('.selected') && getComputedStyle(e).transform !== 'none') out.push(`left moved: ${e.dataset.key}`);
+    if (!e.matches('.selected') && getComputedStyle(e).transform !== 'none') {
+      out.push(`left moved: ${e.dataset.key}`);
+    }
   }
   if (document.querySelector('#board .flying')) out.push('a thrown card still flies');
   return out;
@@ -61,7 +72,8 @@ def check_layout(page: Any, where: str) -> None:
 def check_log_numbers(page: Any) -> int:
     """Every log line numbered 1., 2., … in full and not cut off; the number of lines."""
     numbers = page.evaluate("""() => [...document.querySelectorAll('#log-list li .n')].map((n) => {
-      const list = document.getElementById('log-list').getBoundingClientRect(), r = n.getBoundingClientRect();
+      const list = document.getElementById('log-list').getBoundingClientRect();
+      const r = n.getBoundingClientRect();
       return [n.textContent, r.left >= list.left - 0.5 && n.scrollWidth <= n.clientWidth + 0.5];
     })""")
     for i, (text, whole) in enumerate(numbers):
@@ -71,7 +83,7 @@ def check_log_numbers(page: Any) -> int:
 
 GAMES: dict[str, tuple[int, dict[str, object], list[str], Any]] = {
     "scout": (4, {"rounds": 1}, ["random", "random", "random"], drive.play_scout_turn),
-    "clown-15-go": (2, {"sets": 2, "stall_rounds": 3, "placing": "voluntary"}, ["random"],
+    "clown-15-go": (2, {"sets": 3, "stall_rounds": 4, "placing": "voluntary"}, ["random"],
                     drive.play_clown_turn),
     "so-ein-zirkus": (3, {}, ["easy", "random"], drive.play_zirkus_turn),
     "tricky-landing": (3, {"rounds": 1}, ["easy", "random"], drive.play_tricky_turn),
@@ -90,28 +102,30 @@ def test_every_game_fits_and_plays_to_the_end(server: Server, browsers: Browsers
     page = browsers.new_page(width=width, height=height)
     page.goto(server.table_url(table, token))
     rng = random.Random(11)
-    turns = 0
-    for _ in range(400):
+    for turns in range(400):
         state = drive.wait_ready(page)
         check_layout(page, f"{game} at {size}, version {drive.version(page)}")
         if turns == 0:
+            assert state == "turn", f"{game}: over before our first choice"
             browsers.axe(page, f"{game} at {size}, the first turn")
-            browsers.shot(page, f"{game}-{size}")
+            browsers.shot(page, f"table-{game}-{size}")
         if state == "over":
             break
         turn(page, rng)
-        turns += 1
     else:
         raise AssertionError("the game did not end")
     view = server.api("GET", f"/api/tables/{table}", token=token)
     assert view["status"] == "finished"
     browsers.axe(page, f"{game} at {size}, the final scores")
+    # Moves were animated from where they came from (and ended in place: check_layout).
+    assert int(page.evaluate("document.body.dataset.moved || '0'")) > 0
     check_log_numbers(page)
     if game == "tricky-landing":
         # The last trick lies where the engine put each card (the animation ended there).
         obs = view["observation"]
         landings = obs["table"] or (obs["last_trick"] or {}).get("table", [])
-        drawn = page.eval_on_selector_all("#board g.tl-card", "els => els.map(e => e.getAttribute('transform'))")
+        drawn = page.eval_on_selector_all("#board g.tl-card",
+                                          "els => els.map(e => e.getAttribute('transform'))")
         assert len(drawn) == len(landings)
         for where, landing in zip(drawn, landings, strict=True):
             x, y = (float(v) for v in re.findall(r"translate\(([-\d.e]+) ([-\d.e]+)\)", where)[0])
@@ -164,7 +178,7 @@ def test_a_long_log_is_numbered_in_full(server: Server, browsers: Browsers) -> N
     finished(server, made["table"])
     page = browsers.new_page(width=390, height=844)
     page.goto(server.table_url(made["table"]))
-    page.wait_for_function("document.body.dataset.status === 'finished' && document.body.dataset.idle === 'yes'")
+    page.wait_for_function(FINISHED)
     assert check_log_numbers(page) > 99
     check_layout(page, "a finished Clown 15 Go game, watched")
     browsers.axe(page, "a watched, finished Clown 15 Go table")
@@ -194,13 +208,15 @@ def test_so_ein_zirkus_ends_on_the_field_the_clown_reached(server: Server,
         raise AssertionError("no bot game ended by the 6-point hole")
     page = browsers.new_page()
     page.goto(server.table_url(made["table"]))
-    page.wait_for_function("document.body.dataset.status === 'finished' && document.body.dataset.idle === 'yes'")
-    last = page.eval_on_selector_all("#log-list li.log-move .t", "els => els.map(e => e.textContent)")[-1]
+    page.wait_for_function(FINISHED)
+    last = page.eval_on_selector_all("#log-list li.log-move .t",
+                                     "els => els.map(e => e.textContent)")[-1]
     assert "the game ends" in last, last
     found = re.search(r"moves clown (\d) ([A-Z]\d+(?:-[A-Z]\d+)*)", last)
     if found:  # ended by a move (an Add can end it too): the last field named is the clown's
         clown, fields = int(found[1]), found[2].split("-")
-        assert view["observation"]["clowns"][clown]["field"] == fields[-1], (last, view["observation"]["clowns"])
+        clowns = view["observation"]["clowns"]
+        assert clowns[clown]["field"] == fields[-1], (last, clowns)
     browsers.axe(page, "a watched, finished So ein Zirkus table")
 
 
@@ -216,11 +232,12 @@ def test_forced_moves_are_fast_and_one_line_per_chain(server: Server, browsers: 
         drive.play_clown_turn(page, rng)
         if page.locator("#log-list li.log-auto").count() >= 3:
             break
-    lines = page.eval_on_selector_all("#log-list li", "els => els.map(e => [e.className, e.textContent])")
+    lines = page.eval_on_selector_all("#log-list li",
+                                      "els => els.map(e => [e.className, e.textContent])")
     auto = [text for cls, text in lines if "log-auto" in cls]
-    assert auto and all("played for you" in t for t in auto), auto
+    assert auto and all("Played for you, the only move" in t for t in auto), auto
     # A chain is one line: never two lines of forced moves one after the other.
-    for (a, _), (b, _) in zip(lines, lines[1:], strict=False):
+    for (a, _), (b, _) in itertools.pairwise(lines):
         assert not ("log-auto" in a and "log-auto" in b), lines
 
 
@@ -284,7 +301,7 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     before = drive.version(page)
     page.click("#tl-practice")
     drive.flick(page, 0.0)
-    page.wait_for_function("document.getElementById('tl-said').textContent.startsWith('Practice: your')")
+    page.wait_for_function(PRACTICED)
     said = page.inner_text("#tl-said")
     assert "counts nothing" in said and drive.version(page) == before
     assert page.locator("#board g.tl-card").count() == 1  # the practice card, on an empty table
@@ -294,10 +311,16 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
         page.evaluate("delete document.body.dataset.flick")
         drive.flick(page, 0.0, step_cm=step)
         page.wait_for_function("document.body.dataset.flick !== undefined")
-        speed, x, y = (float(v) for v in page.evaluate("document.body.dataset.flick").split())
+        speed, x, y, _ = (float(v) for v in page.evaluate("document.body.dataset.flick").split())
         assert abs(x) < 1 and speed > 0  # straight ahead
         distances.append(y + 30)  # from our seat, 30 cm before the target's centre
     assert distances[0] < distances[1], distances
+    # A straight flick keeps the slider's spin; a curled one (a twist) sets it.
+    assert page.input_value("#tl-spin") == "3"
+    drive.flick(page, 0.0, curl=-20.0)
+    page.wait_for_function(PRACTICED)
+    spin = float(page.evaluate("document.body.dataset.flick").split()[3])
+    assert spin > 0 and page.input_value("#tl-spin") == f"{spin:g}", spin
     page.click("#tl-practice")  # done practising: the real throw
     assert page.locator("#board g.tl-card").count() == 0
     drive.flick(page, 0.0)
@@ -321,3 +344,11 @@ def test_scout_defaults_to_four_players_and_explains_two(server: Server,
     note = page.inner_text("#players-note")
     assert "rulebook's deal" in note and "11 cards each" in note, note
     browsers.axe(page, "the lobby, 2 players picked")
+    # Tricky Landing from the lobby: a person's throws are their own flicks, so the engine's
+    # release errors for their seat model only the card; the bots keep the default skill.
+    drive.fill_lobby_form(page, server.url, "tricky-landing", 3, {1: "bot:easy", 2: "invite"},
+                          {})
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    table = page.input_value("#created input.link").split("table=")[1].split("#")[0]
+    assert server.api("GET", f"/api/tables/{table}")["options"]["skill"] == [10, 0.8, 10]

@@ -42,7 +42,7 @@ from bigtop.agents.neural import NeuralSearch, network_for, neural_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
-from bigtop.core.registry import game_module, get_game, heuristic_agent_factory, new_game
+from bigtop.core.registry import capabilities, get_game, new_game
 
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The strength ladder, weakest first."""
@@ -111,10 +111,12 @@ NEURAL = Search("planner", 12, depth="deep")
 """``neural``: the 1-ply planner with the game's deep profile and the trained network
 inside it (:data:`NEURAL_SEARCH`), this many determinizations a move."""
 
-NEURAL_SEARCH = NeuralSearch(horizon=2)
-"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of two moves, then the
-value network's estimate of every seat's points to the round's end (instead of rollouts of
-twenty moves and the rule-of-thumb value: about a fifth of the cost a determinization)."""
+NEURAL_SEARCH = NeuralSearch(horizon=8)
+"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of eight moves, then
+the value network's estimate of every seat's points to the round's end (instead of
+rollouts of twenty moves and the rule-of-thumb value: 12 determinizations for about the
+time of medium's 4 with hard's last-round reward). Two moves were far too few: the value
+network tells candidate moves apart less well than a longer rollout does (docs/bots.md)."""
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
@@ -193,30 +195,25 @@ def level_infos(game_name: str) -> list[LevelInfo]:
 
 
 def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
-    """The game's search profile: ``search_profile(game)`` of its package, or with
-    ``depth="deep"`` its ``deep_search_profile(game)``.
+    """The game's search profile, as its capability record declares it: ``search_profile``,
+    or with ``depth="deep"`` ``deep_search_profile``.
 
     >>> search_profile(new_game("tricky-landing", 3), "deep").stage is not None
     True
     """
-    module = game_module(game.name)
-    make = getattr(module, "deep_search_profile" if depth == "deep" else "search_profile", None)
-    if make is None:
-        raise BigtopError(f"{game.name} has no {depth} search profile")
-    profile: SearchProfile = make(game)
-    return profile
+    record = capabilities(game.name)
+    make = record.deep_search_profile if depth == "deep" else record.search_profile
+    return make(game)
 
 
 def _easy(game: Game, seat: int, seed: int) -> Agent:
-    module = game_module(game.name)
-    factory = getattr(module, "easy_agent", None)
-    agent: Agent = (factory(game, seat) if factory is not None
-                    else heuristic_agent_factory(game.name)(game, seat))
-    return _reseeded(agent, seed)
+    record = capabilities(game.name)
+    factory = record.easy_agent or record.heuristic_agent
+    return _reseeded(factory(game, seat), seed)
 
 
 def _heuristic(game: Game, seat: int, seed: int) -> Agent:
-    return _reseeded(heuristic_agent_factory(game.name)(game, seat), seed)
+    return _reseeded(capabilities(game.name).heuristic_agent(game, seat), seed)
 
 
 def _reseeded(agent: Agent, seed: int) -> Agent:

@@ -59,6 +59,37 @@ one means nobody) rotates its first ``players``. Games not named here keep absol
 seats (their tensor's own seat one-hot tells the network which seat it is)."""
 
 
+def scout_summary(state: State, player: int) -> list[float]:
+    """What SCOUT's rules of thumb read from the seat's own hand and the table, which a small
+    network could not easily learn from card one-hots by position: the hand's value
+    (``games/scout/bot.py``'s sets measure) and the turned hand's, whether it may still be
+    turned, the cards in hand, its longest set and how many sets it has, how many of them
+    beat the active set, the longest of those, whether one empties the hand, and the active
+    set's size. Only the seat's own cards and public facts: fair."""
+    from bigtop.games.scout.bot import _hand_value
+    from bigtop.games.scout.rules import ScoutState, _valid_sets
+
+    assert isinstance(state, ScoutState)
+    hand = state.hands[player]
+    tops = [c[0] for c in hand]
+    n = len(tops)
+    sets = [(length, strength) for _, length, strength in _valid_sets(tops) if length > 1]
+    beat = state.active_strength()
+    beating = [length for _, length, strength in _valid_sets(tops) if strength > beat]
+    return [_hand_value(tops) / 10.0, _hand_value([c[1] for c in reversed(hand)]) / 10.0,
+            0.0 if state.hand_decided[player] else 1.0, float(n),
+            float(max((length for length, _ in sets), default=1)), float(len(sets)),
+            float(len(beating)), float(max(beating, default=0)),
+            1.0 if n and max(beating, default=0) == n else 0.0, float(len(state.active))]
+
+
+SUMMARIES: dict[str, tuple[int, Callable[[State, int], list[float]]]] = {
+    "scout": (10, scout_summary),
+}
+"""Per game, summary features appended to the observation tensor (their number and the
+function): the rules of thumb's own measures of a position, seen by the seat."""
+
+
 class Encoder:
     """One seat's egocentric view of a state as a float vector (see the module doc)."""
 
@@ -68,7 +99,8 @@ class Encoder:
         self.players = n
         seated = SEAT_PIECES.get(game.name, frozenset())
         index = np.arange(self.layout.size, dtype=np.int64)
-        self.size = self.layout.size
+        self.summary = SUMMARIES.get(game.name)
+        self.size = self.layout.size + (self.summary[0] if self.summary else 0)
         # perms[p][i]: the entry of p's absolute tensor that is entry i of p's own view.
         self.perms: list[I64] = []
         for p in range(n):
@@ -80,15 +112,17 @@ class Encoder:
                     head = np.roll(v[:n], -p, axis=0)
                     v = np.concatenate([head, v[n:]]) if v.shape[0] == n + 1 else head
                 parts.append(v.reshape(-1))
-            self.perms.append(np.concatenate(parts).astype(np.int64))
-
+            extra = np.arange(self.layout.size, self.size, dtype=np.int64)
+            self.perms.append(np.concatenate([*parts, extra]).astype(np.int64))
         self._flat = np.zeros(self.size, np.float32)
-        self._views = self.layout.views(self._flat)
+        self._views = self.layout.views(self._flat[:self.layout.size])
 
     def encode(self, state: State, player: int) -> F32:
         flat = self._flat
         flat[:] = 0.0
         self.layout.fill(state, player, self._views)
+        if self.summary is not None:
+            flat[self.layout.size:] = self.summary[1](state, player)
         out: F32 = flat[self.perms[player]]
         return out
 

@@ -67,6 +67,7 @@ def games(
                          "choices": list(o.choices) if o.choices else None,
                          "minimum": o.minimum, "maximum": o.maximum, "quote": o.quote}
                         for o in g.options],
+            "provides": g.provides,
         } for g in infos]
         typer.echo(json.dumps(out if game is None else out[0], indent=2, ensure_ascii=False))
         return

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,18 +15,15 @@ from bigtop.cli._app import OptionArg, app, err, fail, game_options
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 from bigtop.core.limits import MAX_JSON_BYTES, parse_json_limited
-from bigtop.core.registry import new_game
+from bigtop.core.registry import capabilities, load_state, new_game
 from bigtop.core.rng import check_seed
 from bigtop.core.text import numbers
+from bigtop.games import teaching
 
 
 def load_state_file(path: str) -> State:
     """Read a state file (or stdin for ``-``) within the input limits and load it,
     validated; BigtopError otherwise."""
-    from pathlib import Path
-
-    from bigtop.core.registry import load_state
-
     # Read one byte more than allowed, so an endless file (/dev/zero) stops at the limit.
     try:
         if path == "-":
@@ -48,8 +47,6 @@ def state(
 ) -> None:
     """Print a state as JSON: a fresh deal, or after some random actions (for `render`,
     bug reports and hand-editing into puzzles)."""
-    import random
-
     try:
         check_seed(seed)
         g = new_game(game, players, game_options(game, option))
@@ -73,26 +70,22 @@ def render(
         help="Write a picture (.svg or .png) where the game has one; else print text.")] = None,
 ) -> None:
     """Show a state: a text view, or a picture (.svg or .png) of what a seat sees."""
-    from bigtop.core.registry import game_module
-
     try:
         s = load_state_file(path)
         s.check_seat(player)
         if out is None:
             typer.echo(s.render(player))
             return
-        module = game_module(s.game.name)
+        picture = capabilities(s.game.name).picture
         suffix = out.rsplit(".", 1)[-1].lower()
         if suffix not in ("svg", "png"):
             raise BigtopError("--out must end in .svg or .png")
-        if not hasattr(module, "render_svg"):
+        if picture is None:
             raise BigtopError(f"{s.game.title} has no picture; leave out --out for text")
         if suffix == "svg":
-            from pathlib import Path
-
-            Path(out).write_text(module.render_svg(s, player=player))
+            Path(out).write_text(picture.render_svg(s, player))
         else:
-            module.render_png(s, out, player=player)
+            picture.render_png(s, out, player)
     except BigtopError as e:
         fail(str(e))
         return
@@ -108,8 +101,6 @@ def replay(
 ) -> None:
     """Replay a game from its seed and history, one line per action, with how each round
     (and trick) ended."""
-    from bigtop.games import teaching
-
     try:
         saved = load_state_file(path)
     except BigtopError as e:

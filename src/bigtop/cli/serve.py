@@ -13,6 +13,7 @@ import typer
 
 from bigtop.cli._app import app, err, fail, seconds_or_rate
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 
 if TYPE_CHECKING:
     from bigtop.server.settings import Limits
@@ -83,8 +84,9 @@ def serve(
              "(default: SQLite in the user's data directory).")] = None,
     workers: Annotated[int, typer.Option(
         help="Server processes (more than one needs PostgreSQL).")] = 1,
-    bot_processes: Annotated[int, typer.Option(
-        "--bot-processes", help="Processes in each worker's bot pool.")] = 1,
+    bot_processes: Annotated[int | None, typer.Option(
+        "--bot-processes", help="Processes in each worker's bot pool (default: the "
+                                "machine's cores shared by the workers).")] = None,
     bot_delay: Annotated[float, typer.Option(
         "--bot-delay", help="Seconds a bot waits before moving (so people can follow).")
     ] = 0.5,
@@ -104,6 +106,11 @@ def serve(
         "--limit max_connections=5000 (docs/server.md lists them); repeatable.")] = None,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
+    require_extra("server", what="bigtop serve")
+    if EVENT_LOOP == "uvloop":
+        require_extra("server", "uvloop", what="bigtop serve")
+    if db is not None and not db.startswith("sqlite"):
+        require_extra("postgresql", what="--db postgresql://…")
     import uvicorn
 
     from bigtop.server.db import make_engine, migrate, normalise_url
@@ -117,7 +124,7 @@ def serve(
         port_is_free(host, port)
         if http not in ("bounded", "httptools", "h11"):
             raise BigtopError(f"--http must be bounded, httptools or h11, got {http!r}")
-        if workers < 1 or bot_processes < 1:
+        if workers < 1 or (bot_processes is not None and bot_processes < 1):
             raise BigtopError("--workers and --bot-processes must be at least 1")
         seconds_or_rate("--bot-delay", bot_delay, zero=True)
         limits = limit_overrides(limit or [])
@@ -127,6 +134,8 @@ def serve(
         proxies: tuple[str, ...] = Settings.trusted_proxies
         if trusted_proxy:
             proxies = () if trusted_proxy == ["none"] else tuple(trusted_proxy)
+        if bot_processes is None:
+            bot_processes = max(1, (os.cpu_count() or 1) // workers)
         settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
                             bot_delay_seconds=bot_delay, migrate_on_start=False,
                             trusted_proxies=proxies)

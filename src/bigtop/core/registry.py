@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from bigtop.core.errors import InvalidStateError, UnknownGameError, shown
+from bigtop.core.capabilities import Capabilities
+from bigtop.core.errors import BigtopError, InvalidStateError, UnknownGameError, shown
 from bigtop.core.game import Game, State
 from bigtop.core.limits import check_state_payload
 from bigtop.core.options import OptionInfo, RuleOptions
@@ -25,13 +26,17 @@ from bigtop.core.rng import check_seed
 if TYPE_CHECKING:
     from bigtop.agents.base import Agent
 
-# name -> module. Each module defines GAME (the Game subclass) and heuristic_agent(game, seat).
+# name -> package. Each package declares CAPABILITIES, its capability record
+# (bigtop.core.capabilities), and GAME, its Game subclass.
 _MODULES: dict[str, str] = {
     "scout": "bigtop.games.scout",
     "tricky-landing": "bigtop.games.tricky_landing",
     "so-ein-zirkus": "bigtop.games.zirkus",
     "clown-15-go": "bigtop.games.clown15go",
 }
+
+
+_RECORDS: dict[str, Capabilities] = {}
 
 
 @dataclass(frozen=True)
@@ -41,40 +46,53 @@ class GameInfo:
     min_players: int
     max_players: int
     options: list[OptionInfo]
+    provides: dict[str, bool]
+    """What the game provides (:meth:`Capabilities.provides`)."""
 
 
 def game_names() -> list[str]:
     return list(_MODULES)
 
 
-def get_game(name: str) -> type[Game]:
-    """The Game class registered as ``name``."""
+def capabilities(name: str) -> Capabilities:
+    """What game ``name`` provides: its declared capability record (importing its package
+    registers it)."""
     module = _MODULES.get(name)
     if module is None:
         raise UnknownGameError(f"unknown game {shown(name)}; games: {', '.join(_MODULES)}")
-    cls: type[Game] = importlib.import_module(module).GAME
-    return cls
+    record = _RECORDS.get(name)
+    if record is None:
+        record = importlib.import_module(module).CAPABILITIES
+        if record.name != name or record.game.name != name:
+            raise BigtopError(f"{module} declares the capabilities of {record.name!r}")
+        _RECORDS[name] = record
+    return record
+
+
+def get_game(name: str) -> type[Game]:
+    """The Game class registered as ``name``."""
+    return capabilities(name).game
 
 
 def heuristic_agent_factory(name: str) -> Callable[[Game, int], Agent]:
     """The game's own heuristic bot maker, ``factory(game, seat) -> Agent``."""
-    get_game(name)
-    factory: Callable[[Game, int], Agent] = importlib.import_module(_MODULES[name]).heuristic_agent
-    return factory
+    return capabilities(name).heuristic_agent
 
 
 def game_module(name: str) -> ModuleType:
-    """The game's package (for optional extras such as ``render_svg``)."""
-    get_game(name)
+    """The game's package (its classes and functions by name; what the game provides is in
+    :func:`capabilities`)."""
+    capabilities(name)
     return importlib.import_module(_MODULES[name])
 
 
 def list_games() -> list[GameInfo]:
     out = []
     for name in _MODULES:
-        cls = get_game(name)
+        record = capabilities(name)
+        cls = record.game
         out.append(GameInfo(name, cls.title, cls.min_players, cls.max_players,
-                            cls.options_type.info()))
+                            cls.options_type.info(), record.provides()))
     return out
 
 

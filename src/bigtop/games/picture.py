@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from bigtop.core.extras import require_extra
+
 if TYPE_CHECKING:
     from bigtop.core.game import State
 
@@ -88,9 +90,10 @@ class Canvas:
         self._add("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=stroke_width)
 
     def polygon(self, points: list[tuple[float, float]], *, fill: str = "none",
-                stroke: str | None = None, stroke_width: float = 1.0) -> None:
+                stroke: str | None = None, stroke_width: float = 1.0, dashed: bool = False,
+                opacity: float = 1.0) -> None:
         self._add("polygon", points=tuple(points), fill=fill, stroke=stroke,
-                  stroke_width=stroke_width)
+                  stroke_width=stroke_width, dashed=dashed, opacity=opacity)
 
     def text(self, x: float, y: float, text: str, *, size: float = 12.0,
              anchor: str = "start", fill: str = "#000000", weight: str = "normal",
@@ -130,6 +133,7 @@ class Canvas:
     def png(self, path: str, dpi: int = 100) -> None:
         """Draw the same shapes with matplotlib into a PNG file (one SVG pixel = one PNG
         pixel at the default ``dpi``)."""
+        require_extra("lab", "matplotlib", what="a PNG picture")
         import matplotlib
 
         matplotlib.use("Agg")
@@ -168,7 +172,9 @@ class Canvas:
                                         edgecolor=edge, linewidth=lw))
                 elif s.kind == "polygon":
                     ax.add_patch(Polygon(list(a["points"]), closed=True,
-                                         facecolor=fill, edgecolor=edge, linewidth=lw))
+                                         facecolor=fill, edgecolor=edge, linewidth=lw,
+                                         linestyle="--" if a["dashed"] else "-",
+                                         alpha=float(a["opacity"])))
                 elif s.kind == "line":
                     ax.plot([a["x1"], a["x2"]], [a["y1"], a["y2"]], color=a["stroke"],
                             linewidth=lw)
@@ -245,7 +251,10 @@ def _svg_shape(s: _Shape) -> str:
                 f'y2="{a["y2"]:.1f}" stroke="{a["stroke"]}" stroke-width="{a["stroke_width"]}"/>')
     if s.kind == "polygon":
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in a["points"])
-        return f'<polygon points="{pts}" fill="{a["fill"]}"{_stroke(a)}/>'
+        extra = ' stroke-dasharray="6,4"' if a["dashed"] else ""
+        if a["opacity"] != 1.0:
+            extra += f' fill-opacity="{a["opacity"]}"'
+        return f'<polygon points="{pts}" fill="{a["fill"]}"{_stroke(a)}{extra}/>'
     rot = (f' transform="rotate({a["rotate"]:.1f} {a["x"]:.1f} {a["y"]:.1f})"'
            if a["rotate"] else "")
     weight = f' font-weight="{a["weight"]}"' if a["weight"] != "normal" else ""

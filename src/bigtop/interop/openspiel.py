@@ -45,10 +45,10 @@ from operator import is_
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 from bigtop.core.actions import Action
 from bigtop.core.errors import RuleOptionError
+from bigtop.core.extras import require_extra
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game, load_state
 from bigtop.interop.common import (
@@ -59,6 +59,9 @@ from bigtop.interop.common import (
     state_returns,
 )
 from bigtop.interop.tensors import FloatArray, TensorLayout, layout_for
+
+require_extra("openspiel", what="bigtop.interop.openspiel")
+import pyspiel  # noqa: E402  (after the check: a missing extra is one line)
 
 #: Upper bound on player decisions that OpenSpiel is told (``max_game_length``); bigtop
 #: games have no fixed bound, this is far beyond any real play.

@@ -31,16 +31,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
 
 from bigtop.core.errors import MalformedActionError
+from bigtop.core.extras import require_extra
 from bigtop.core.game import Game, State
 from bigtop.core.registry import get_game, new_game
 from bigtop.core.rng import MAX_SEED, check_seed
 from bigtop.interop.common import state_returns
 from bigtop.interop.tensors import TensorLayout, layout_for
+
+require_extra("pettingzoo", what="bigtop.interop.pettingzoo")
+import gymnasium  # noqa: E402  (after the check: a missing extra is one line)
+from pettingzoo import AECEnv  # noqa: E402
 
 
 def _agent(p: int) -> str:

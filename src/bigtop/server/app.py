@@ -46,7 +46,9 @@ PROBLEM_JSON = "application/problem+json"
 
 
 def problem_response(p: errors.Problem) -> JSONResponse:
-    return JSONResponse(p.problem(), status_code=p.status, media_type=PROBLEM_JSON)
+    headers = p.headers if isinstance(p, errors.TooManyRequests) else None
+    return JSONResponse(p.problem(), status_code=p.status, media_type=PROBLEM_JSON,
+                        headers=headers)
 
 
 class BodyLimit:

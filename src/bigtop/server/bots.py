@@ -4,23 +4,38 @@ A bot is handed a copy of the position in which everything its seat cannot see h
 redrawn (``resample_hidden``), so whatever a bot does it cannot learn another seat's cards.
 Bots are built only through :func:`bigtop.agents.levels.make_bot`.
 
+Every move has a wall-clock limit (:func:`move_limit`: the level's budget, cut by the
+table's and the server's limits): a searching bot stops its search there, and any bot still
+thinking a little later is interrupted and a random legal move is played for it. The pool
+(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, the
+table served least recently first, so no table, level or option set delays another table's
+bot by more than one move's limit per table ahead of it.
+
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
->>> a = think(bot_input(s, 0, 9), "random", 0, 9)
+>>> a = think(bot_input(s, 0, 9), "random", 0, 9, 1.0)
 >>> s.game.action_from_json(a) in s.legal_actions()
 True
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import heapq
+import itertools
 import multiprocessing
 import os
+import signal
 import threading
 import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
-from bigtop.agents.levels import make_bot
+from bigtop.agents.levels import MOVE_BUDGET_MS, SEARCH_BOTS, make_bot
 from bigtop.core.game import State
 from bigtop.core.registry import load_state
 from bigtop.core.rng import derive_seed
@@ -32,15 +47,155 @@ def bot_seed(table_seed: int, seat: int, version: int) -> int:
 
 
 def bot_input(state: State, seat: int, seed: int) -> dict[str, Any]:
-    """What is sent to the pool: the position as ``seat`` may know it."""
-    return state.resample_hidden(seat, seed).to_json()
+    """What is sent to the pool: the position as ``seat`` may know it, without its history
+    (a bot decides from the position; the observation holds everything public a player
+    with perfect memory has). With the history a bot move cost as much as the game was
+    long, and past the core's ``MAX_HISTORY`` (100,000 actions) the pool could not load
+    the state at all: no bot moved again."""
+    return state.resample_hidden(seat, seed).to_json(with_history=False)
 
 
-def think(state_json: dict[str, Any], level: str, seat: int, seed: int) -> dict[str, Any]:
-    """Run in a pool process: the action (JSON) bot ``level`` plays for ``seat``."""
+T = TypeVar("T")
+HARD_CUT = 1.5
+"""A bot still thinking at this many times its limit (plus :data:`HARD_CUT_GRACE`) is
+interrupted: searching bots stop by themselves at the limit, this catches the rest."""
+HARD_CUT_GRACE = 0.05
+
+
+def move_limit(level: str, table_seconds: float | None, server_seconds: float) -> float:
+    """The wall-clock limit of one move of bot ``level``: its budget (``MOVE_BUDGET_MS``),
+    cut by the table's limit (if it set one) and the server's.
+
+    >>> move_limit("hard", None, 5.0), move_limit("hard", 0.25, 5.0)
+    (1.0, 0.25)
+    >>> move_limit("ismcts", None, 2.0)  # no budget of its own: the server's limit
+    2.0
+    """
+    budget = MOVE_BUDGET_MS.get(level)
+    limits = [server_seconds, *([] if table_seconds is None else [table_seconds]),
+              *([] if budget is None else [budget / 1000.0])]
+    return min(limits)
+
+
+class TimeUp(Exception):
+    """A bot thought past its hard cut."""
+
+
+@contextmanager
+def interrupted_after(seconds: float) -> Iterator[None]:
+    """Raise :class:`TimeUp` in this (main) thread after ``seconds`` of wall-clock time
+    (SIGALRM: a pool process runs its jobs in its main thread). Elsewhere it does nothing.
+
+    >>> with interrupted_after(0.01):
+    ...     while True:
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    bigtop.server.bots.TimeUp: thought past 0.01 s
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(_signum: int, _frame: Any) -> None:
+        raise TimeUp(f"thought past {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def within(seconds: float, act: Callable[[], T], fallback: Callable[[], T]) -> T:
+    """``act()``, or ``fallback()`` when it is still running after ``seconds``."""
+    try:
+        with interrupted_after(seconds):
+            return act()
+    except TimeUp:
+        return fallback()
+
+
+def think(state_json: dict[str, Any], level: str, seat: int, seed: int,
+          seconds: float) -> dict[str, Any]:
+    """Run in a pool process: the action (JSON) bot ``level`` plays for ``seat``, within
+    ``seconds`` (:func:`move_limit`): a searching bot searches that long at most; any bot
+    still thinking at :data:`HARD_CUT` times that is interrupted and a random legal move
+    is played instead."""
     state = load_state(state_json)
-    bot = make_bot(level, state.game, seat, seed)
-    return bot.act(state).to_json()
+    bot = make_bot(level, state.game, seat, seed,
+                   time_limit=seconds if level in SEARCH_BOTS else None)
+    return within(seconds * HARD_CUT + HARD_CUT_GRACE, lambda: bot.act(state).to_json(),
+                  lambda: make_bot("random", state.game, seat, seed).act(state).to_json())
+
+
+class BotPool:
+    """Bot moves on an executor, at most ``size`` at once, taken table by table: of the
+    tables with a move waiting, the one served least recently goes first (a table never
+    served before goes before one that was), so a table with many moves to make (or slow
+    bots) takes its turn like every other.
+
+    >>> async def demo():
+    ...     pool = BotPool(None, size=1)
+    ...     return await asyncio.gather(pool.run("a", sum, [1, 2]), pool.run("b", max, [4, 5]))
+    >>> asyncio.run(demo())
+    [3, 5]
+    """
+
+    def __init__(self, executor: Executor | None, size: int) -> None:
+        self.executor = executor
+        self.size = max(1, size)
+        self._waiting: dict[str, deque[tuple[Callable[..., Any], tuple[Any, ...],
+                                             asyncio.Future[Any]]]] = {}
+        self._ready: list[tuple[int, int, str]] = []  # (last served, arrival, table)
+        self._served: dict[str, int] = {}
+        self._tick = itertools.count()
+        self._running = 0
+
+    async def run(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the executor when this table's turn comes."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        jobs = self._waiting.get(table_id)
+        if jobs is None:
+            jobs = self._waiting[table_id] = deque()
+            heapq.heappush(self._ready, (self._served.get(table_id, -1), next(self._tick),
+                                         table_id))
+        jobs.append((fn, args, future))
+        self._dispatch()
+        return await future
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.size and self._ready:
+            _, _, table_id = heapq.heappop(self._ready)
+            jobs = self._waiting[table_id]
+            fn, args, future = jobs.popleft()
+            tick = next(self._tick)
+            self._served[table_id] = tick
+            if jobs:
+                heapq.heappush(self._ready, (tick, tick, table_id))
+            else:
+                del self._waiting[table_id]
+            if len(self._served) > 100_000:  # forget long-idle tables (they go first anyway)
+                self._served = {t: s for t, s in self._served.items() if t in self._waiting}
+            if future.cancelled():
+                continue
+            self._running += 1
+            done = loop.run_in_executor(self.executor, fn, *args)
+            done.add_done_callback(functools.partial(self._finished, future=future))
+
+    def _finished(self, done: asyncio.Future[Any], *, future: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        if not future.done():
+            if done.cancelled():
+                future.cancel()
+            elif done.exception() is not None:
+                future.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                future.set_result(done.result())
+        self._dispatch()
 
 
 def make_pool(processes: int) -> Executor:

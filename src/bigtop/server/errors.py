@@ -11,6 +11,7 @@ malformed actions, bad options) are mapped to 422 with the engine's message as `
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bigtop.core.errors import BigtopError
@@ -94,7 +95,19 @@ class IllegalMove(Unprocessable):
 
 
 class TooManyRequests(Problem):
+    """429; ``retry_after``: whole seconds until the client may try again (the answer's
+    ``Retry-After`` header and ``retry_after`` member)."""
+
     status, slug, title = 429, "rate-limited", "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after: float | None = None) -> None:
+        extra = {} if retry_after is None else {"retry_after": max(1, math.ceil(retry_after))}
+        super().__init__(detail, **extra)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        seconds = self.extra.get("retry_after")
+        return {} if seconds is None else {"Retry-After": str(seconds)}
 
 
 class Unavailable(Problem):

@@ -18,7 +18,7 @@ checked again on the table as it is now.
 >>> from bigtop.server.storage import SqlStorage
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> master = TableMaster(SqlStorage(engine), Settings(db_url="sqlite://"))
->>> made = master.create(TableSpec("scout", 2, seed=3,
+>>> made = master.create(TableSpec("scout", 2, seed=3, listed=False,
 ...                                seats=(SeatSpec(), SeatSpec("bot", "random"))))
 >>> t = master.load(made.table_id)
 >>> t.version, t.state.current_player(), [s.kind for s in t.seats]
@@ -35,6 +35,8 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import json
+import logging
 import secrets
 import threading
 import time
@@ -66,6 +68,7 @@ from bigtop.server.model import (
     Seat,
     SeatSpec,
     TableSpec,
+    draw_seed,
     hash_token,
     new_token,
     plain_text,
@@ -73,6 +76,7 @@ from bigtop.server.model import (
 from bigtop.server.settings import Settings
 from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
 
+log = logging.getLogger("bigtop.server")
 
 def _now() -> float:
     return time.time()
@@ -109,6 +113,54 @@ def _advance_chance(state: State) -> list[tuple[int, dict[str, Any], str]]:
     return out
 
 
+SEED_CHOICE = ("a chosen seed is only for a table no one else can sit at (bots only, or one "
+               "person's seat, yours, with 'listed': false): whoever picks the seed knows "
+               "every hand. Leave 'seed' out: the server draws one, every view shows its "
+               "commitment and the export reveals it when the game ends")
+
+
+def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
+    """A creator may choose the seed only where nobody else can sit: bots only, or one
+    person's seat (the creator's) at an unlisted table (practice, a puzzle, a tutorial).
+
+    >>> _check_seed_choice((SeatSpec(), SeatSpec("bot", "easy")), listed=False)
+    >>> try:
+    ...     _check_seed_choice((SeatSpec(), SeatSpec()), listed=False)
+    ... except errors.Unprocessable as e:
+    ...     print(e.status, str(e)[:40])
+    422 a chosen seed is only for a table no one
+    """
+    people = sum(1 for s in seats if s.kind == HUMAN)
+    if people > 1 or (people == 1 and listed):
+        raise errors.Unprocessable(SEED_CHOICE)
+
+
+def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
+    """The table's position after ``at`` moves, from ``found``, the latest snapshot at or
+    before it (:meth:`TableMaster.snapshot_at_most`; None: from the start): at most
+    ``Settings.snapshot_every`` moves are played.
+
+    >>> from bigtop import new_state
+    >>> s = new_state("scout", players=2, seed=1)
+    >>> for _ in range(3): s.apply(s.legal_actions()[0])
+    >>> snap = s.clone(); snap.apply(s.legal_actions()[0])
+    >>> s.apply(s.legal_actions()[0]); s.apply(s.legal_actions()[0])
+    >>> t = Loaded(None, (), s, (), 0)  # type: ignore[arg-type]
+    >>> state_at(t, 5, (4, snap.to_json(with_history=False))) == s
+    True
+    """
+    history = loaded.state.history
+    game = loaded.state.game
+    if found is None:
+        state = game.new_initial_state(loaded.state.seed)
+        start = 0
+    else:
+        start, position = found
+        state = game.state_from_json(position)
+        state.history = list(history[:start])
+    for action in history[start:at]:
+        state.apply(action)
+    return state
 def rematch_token(token: str, new_table: str) -> str:
     """The seat token of a rematch seat for the holder of ``token`` (the old seat's): a
     hash of that secret and the new table's id, so the same caller always gets the same
@@ -130,6 +182,9 @@ class TableMaster:
         self.settings = settings
         self.limits = settings.limits
         self._cache: OrderedDict[str, Loaded] = OrderedDict()  # least recently used first
+        # Idle tables are found by the bucket of their last move (a 64th of the idle time):
+        # its index entry changes once a bucket, not with every move.
+        self._bucket_seconds = self.limits.idle_table_seconds / 64
         self._lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------
@@ -141,13 +196,21 @@ class TableMaster:
             raise errors.Unprocessable("options must be an object")
         try:
             game = new_game(spec.game, spec.players, spec.options)
-            seed = secrets.randbits(63) if spec.seed is None else check_seed(spec.seed)
+            seed = draw_seed() if spec.seed is None else check_seed(spec.seed)
         except BigtopError as e:
             raise errors.Unprocessable(str(e)) from None
         seat_specs = spec.seats or tuple(SeatSpec() for _ in range(spec.players))
         if len(seat_specs) != spec.players:
             raise errors.Unprocessable(
                 f"{len(seat_specs)} seats given for {spec.players} players")
+        if spec.seed is not None:
+            _check_seed_choice(seat_specs, spec.listed)
+        size = len(json.dumps(game.options.to_json(), ensure_ascii=False,
+                              separators=(",", ":")).encode())
+        if size > self.limits.max_options_bytes:
+            raise errors.Unprocessable(
+                f"the options take {size:,} bytes as JSON, more than the "
+                f"{self.limits.max_options_bytes:,} a table may have (free text included)")
         for i, s in enumerate(seat_specs):
             if s.kind == BOT:
                 if s.level not in BOT_NAMES:
@@ -166,6 +229,9 @@ class TableMaster:
             raise errors.Unprocessable(
                 f"takeover_after must be {self.limits.min_takeover_seconds:g} to "
                 f"{self.limits.max_takeover_seconds:g} seconds")
+        if spec.bot_seconds is not None and not 0.01 <= spec.bot_seconds <= 3600:
+            raise errors.Unprocessable("bot_seconds must be 0.01 to 3600 (the server's own "
+                                       "limit cuts it further)")
         state = game.new_initial_state(seed)
         opening = _advance_chance(state)
         table_id = secrets.token_urlsafe(9)
@@ -176,7 +242,8 @@ class TableMaster:
                     options=game.options.to_json(), seed=seed, listed=spec.listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
-                    seat_rev=0, created_at=now, updated_at=now,
+                    seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds,
+                    seed_chosen=spec.seed is not None, creator=spec.creator,
                     chat_spectators_read=spec.chat_spectators_read)
         if rematch_of is None:
             # A table created with a player key seats its creator in the first person's
@@ -195,14 +262,24 @@ class TableMaster:
             seat_list = [Seat(i, s.kind, s.level, None, True, now, None, s.player_id)
                          for i, s in enumerate(old)]
             tokens = {}
+        to_move = state.current_player()
         try:
             made = self.storage.create_table(
                 meta, seat_list, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                   in enumerate(opening)],
                 result=state.result() if terminal else None,
+                bot_waiting=to_move >= 0 and seat_list[to_move].kind == BOT,
+                idle_bucket=self._idle_bucket(now),
                 max_open=self.limits.max_open_tables,
+                max_open_per_creator=self.limits.max_open_tables_per_client,
                 rematch_of=None if rematch_of is None else rematch_of.table_id)
         except Full as e:
+            if e.creator is not None:
+                raise errors.TooManyRequests(
+                    f"this address has {e.open_tables} open tables, its limit: finish or "
+                    "leave some first (a table nobody joined expires after "
+                    f"{self.limits.unjoined_table_seconds / 3600:g} h)",
+                    retry_after=60.0) from None
             raise errors.Unavailable(
                 f"the server has {e.open_tables} open tables, its limit; try later") from None
         if not made:  # another request made this table's rematch first
@@ -229,7 +306,9 @@ class TableMaster:
             spec = TableSpec(m.game, m.players, m.options, None,
                              tuple(SeatSpec(s.kind, s.level) for s in loaded.seats),
                              m.listed, m.takeover_after, m.takeover_level,
-                             chat_spectators_read=m.chat_spectators_read)
+                             chat_spectators_read=m.chat_spectators_read,
+                             bot_seconds=m.bot_seconds, creator=m.creator)
+            # A new seed from the CSPRNG (seed None), committed in every view like any.
             new_id = self.create(spec, rematch_of=loaded).table_id
         new_seat = (seat - 1) % m.players
         by_key = loaded.seats[seat].token_hash != hash_token(token)
@@ -240,6 +319,8 @@ class TableMaster:
             raise errors.Conflict(f"seat {new_seat} of table {new_id} has its token already")
         self.load(new_id)
         return new_id, new_seat, mine
+    def _idle_bucket(self, t: float) -> int:
+        return int(t // self._bucket_seconds)
 
     # -- loading --------------------------------------------------------------------------
     def cached(self, table_id: str) -> Loaded | None:
@@ -277,11 +358,22 @@ class TableMaster:
         if stored.unchanged and have is not None:
             return have
         meta = stored.meta
+        moves = stored.moves
         if have is None:
             game = new_game(meta.game, meta.players, meta.options)
-            state = game.new_initial_state(meta.seed)
             log: list[LogEntry] = []
             last_event = 0
+            if stored.snapshot is not None and stored.snapshot[0] <= len(moves):
+                # From the latest snapshot: the moves before it only read, not played.
+                idx, position = stored.snapshot
+                state = game.state_from_json(position)
+                state.history = [game.action_from_json(m.action) for m in moves[:idx]]
+                for mv in moves[:idx]:
+                    log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text,
+                                        mv.by_bot))
+                moves = moves[idx:]
+            else:
+                state = game.new_initial_state(meta.seed)
         else:
             state = have.state.clone()
             log = list(have.log)
@@ -291,7 +383,7 @@ class TableMaster:
         for ev in stored.events:
             log.append(LogEntry(f"e{ev.id}", ev.kind, ev.at_version, ev.seat, ev.text))
             last_event = ev.id
-        for mv in stored.moves:
+        for mv in moves:
             if mv.idx != len(state.history):
                 raise BigtopError(f"table {table_id}: move {mv.idx} missing from the log")
             state.apply_json(mv.action)
@@ -316,10 +408,10 @@ class TableMaster:
                 return s.seat
         raise errors.Forbidden(f"that token is not a seat at table {loaded.table_id}")
 
-    def touch(self, table_id: str, seat: int) -> Loaded | None:
-        """Mark ``seat`` present now (and claimed). Returns the new table when that changed
-        what others see (the seat was unclaimed), else None."""
-        if not self.storage.claim(table_id, seat, _now()):
+    def touch(self, table_id: str, seat: int, token: str) -> Loaded | None:
+        """Mark ``seat`` present now (and claimed), if ``token`` still opens it. Returns the
+        new table when that changed what others see (the seat was unclaimed), else None."""
+        if not self.storage.claim(table_id, seat, hash_token(token), _now()):
             return None
         return self.load(table_id)
 
@@ -370,11 +462,22 @@ class TableMaster:
         return loaded if loaded is not None else self.load(table_id)
 
     def sweep(self) -> list[str]:
-        """Bots take over absent seats whose table allows it; idle tables expire. Returns
-        the ids of tables that changed."""
+        """Bots take over absent seats whose table allows it; idle tables and tables nobody
+        joined expire; ended tables past their retention are deleted. Returns the ids of
+        tables that changed."""
         now = _now()
-        absent = self.storage.absent_seats(now)
-        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds)
+        batch = self.settings.sweep_batch
+        absent = self.storage.absent_seats(now, batch)
+        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds,
+                                           self._bucket_seconds, batch)
+        changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
+                                                batch)
+        gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
+        if gone:
+            with self._lock:
+                for table_id in gone:
+                    self._cache.pop(table_id, None)
+            log.info("deleted %d ended tables past their retention", len(gone))
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "
@@ -383,21 +486,35 @@ class TableMaster:
         return changed
 
     def tables_waiting_for_bots(self) -> list[str]:
-        """Open tables where a bot is to move (after a restart, or a worker that died)."""
-        return [t for t in self.storage.tables_with_bots()
-                if self.load(t).bot_turn() is not None]
+        """Open tables where a bot has been to move for ``Settings.bot_stuck_seconds`` (a
+        restart, a worker that died, a bot that failed), or whose seats changed since: only
+        those are read (an index finds them), at most ``Settings.sweep_batch`` of them."""
+        out = []
+        for table_id in self.storage.bots_waiting(_now() - self.settings.bot_stuck_seconds,
+                                                  self.settings.sweep_batch):
+            loaded = self.load(table_id)
+            if loaded.bot_turn() is None:
+                self.storage.not_waiting(table_id, loaded.version, loaded.meta.seat_rev)
+            else:
+                out.append(table_id)
+        return out
 
     # -- playing --------------------------------------------------------------------------
     def play(self, table_id: str, seat: int | None, version: int, choice: Mapping[str, Any],
-             bot: str | None = None, loaded: Loaded | None = None) -> Loaded:
+             bot: str | None = None, loaded: Loaded | None = None, *,
+             token: str | None = None) -> Loaded:
         """Apply one action of ``seat`` to the table at ``version`` and store it (with the
         chance outcomes that follow) before returning. ``choice`` is ``{"action": JSON}``,
         ``{"index": i}`` (in the legal-action list) or ``{"id": n}`` (integer encoding).
         ``bot`` names the bot level moving for the seat (None: the person). ``loaded`` is
         the table as the caller knows it (else this worker's memory, else the storage).
+        ``token`` is the person's seat token (the web layer always passes it; None: the
+        seat's holder as ``loaded`` has it, for trusted callers): the move is stored only
+        if that token still opens the seat, checked in the transaction that stores it.
         The storage is not read first: the transaction that stores the move decides (see
         the module's doc). A position in memory that is behind the client's version is
         brought up to date first."""
+        token_hash = None if token is None else hash_token(token)
         fresh = False
         if loaded is None:
             loaded = self.cached(table_id)
@@ -405,7 +522,7 @@ class TableMaster:
             loaded, fresh = self.load(table_id), True
         for _ in range(3):  # the table changed under us only so often (seats, expiry)
             try:
-                done = self._play(loaded, seat, version, choice, bot)
+                done = self._play(loaded, seat, version, choice, bot, token_hash)
             except errors.Problem:
                 if fresh:
                     raise
@@ -417,12 +534,22 @@ class TableMaster:
                               version=loaded.version)
 
     def _play(self, loaded: Loaded, seat: int | None, version: int, choice: Mapping[str, Any],
-              bot: str | None) -> Loaded | None:
+              bot: str | None, token_hash: str | None = None) -> Loaded | None:
         """:meth:`play` on ``loaded``; None when the table's row no longer matches it."""
         table_id = loaded.table_id
         if seat is None:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
+        if not 0 <= seat < len(loaded.seats):
+            raise errors.Unprocessable(f"seat must be 0..{len(loaded.seats) - 1}")
+        if bot is None and token_hash is not None and not any(
+                held is not None and hmac.compare_digest(held, token_hash)
+                for held in (loaded.seats[seat].token_hash, loaded.seats[seat].player_key_hash)):
+            # The seat's token, or the key of the identity sitting there (friends' seats).
+            raise errors.Forbidden(f"that token is not a seat at table {table_id}")
         if loaded.meta.status == EXPIRED:
+            if loaded.version >= self.limits.max_table_moves:
+                raise errors.Gone(f"table {table_id} reached {self.limits.max_table_moves:,} "
+                                  "moves, the server's limit for one game; it stopped there")
             raise errors.Gone(f"table {table_id} expired after being idle")
         state = loaded.state
         if loaded.meta.status == FINISHED or state.is_terminal():
@@ -449,7 +576,7 @@ class TableMaster:
             raise errors.IllegalMove(str(e), version=loaded.version) from None
         # ``state`` (the table's, never changed) is the position before the move.
         rows = [(seat, action.to_json(), log_line(line, state, work)), *_advance_chance(work)]
-        return self.store(loaded, work, rows, bot)
+        return self.store(loaded, work, rows, bot, token_hash)
 
     @staticmethod
     def _choose(state: State, choice: Mapping[str, Any]) -> Any:
@@ -476,21 +603,45 @@ class TableMaster:
             raise errors.IllegalMove(str(e) or f"{value!r} is not an action") from None
 
     def store(self, loaded: Loaded, work: State, rows: list[tuple[int, Any, str]],
-              bot: str | None) -> Loaded | None:
+              bot: str | None, token_hash: str | None = None) -> Loaded | None:
         """Store the move rows and the table's new version in one transaction, guarded by
         what ``loaded`` was checked against (its version, seats and status); None (nothing
-        stored) when that guard misses; 409 when the turn was taken meanwhile."""
+        stored) when that guard misses; 409 when the turn was taken meanwhile.
+        ``token_hash``: the hash of the secret the person moved with (their seat token or
+        their player key; None: the seat's token as ``loaded`` has it)."""
         table_id = loaded.table_id
         start = loaded.version
         now = _now()
         terminal = work.is_terminal()
-        status = FINISHED if terminal else PLAYING
+        end = start + len(rows)
+        # A game that reaches the length bound stops there (every bot, the export and
+        # `bigtop replay` handle a log of that length).
+        status = FINISHED if terminal else (
+            EXPIRED if end >= self.limits.max_table_moves else PLAYING)
+        every = self.settings.snapshot_every
+        snapshot = work.to_json(with_history=False) if end // every > start // every else None
+        to_move = work.current_player()
+        bot_next = status == PLAYING and to_move >= 0 and (
+            loaded.seats[to_move].bot_level is not None)
+        # Left as it is between people's moves (the hot path); a bot's turn set or cleared.
+        bot_waiting = None if bot is None and not bot_next else bot_next
+        bucket = self._idle_bucket(now)
         records = [MoveRecord(start + i, p, a, line, bot if i == 0 else None)
                    for i, (p, a, line) in enumerate(rows)]
+        seat = rows[0][0]
+        # Who may move the seat, checked again in the transaction that stores the move: a
+        # bot of that level, or the holder of the token (or the player key of the identity
+        # sitting there) the move was checked against.
+        guard = Guard(start, loaded.meta.seat_rev, seat, bot=bot) if bot is not None else (
+            Guard(start, loaded.meta.seat_rev, seat,
+                  token_hash=token_hash or loaded.seats[seat].token_hash))
         try:
             stored = self.storage.append_moves(
-                table_id, Guard(start, loaded.meta.seat_rev), records, status=status,
-                result=work.result() if terminal else None, now=now)
+                table_id, guard, records, status=status,
+                result=work.result() if terminal else None, now=now,
+                bot_waiting=bot_waiting, snapshot=snapshot,
+                idle_bucket=None if bucket == self._idle_bucket(loaded.meta.updated_at)
+                else bucket)
         except TurnTaken:
             # Another request stored a move for this version first.
             raise errors.StaleVersion(self.load(table_id).version, start) from None
@@ -561,6 +712,10 @@ class TableMaster:
         return out
 
     # -- records --------------------------------------------------------------------------
+    def snapshot_at_most(self, table_id: str, at: int) -> tuple[int, Any] | None:
+        """The latest stored position at or before move ``at`` (for :func:`state_at`)."""
+        return self.storage.snapshot_at_most(table_id, at)
+
     def move_rows(self, table_id: str) -> list[dict[str, Any]]:
         """The stored log of a table, oldest first (seat, action JSON, describe line)."""
         return [dataclasses.asdict(r) for r in self.storage.move_records(table_id)]

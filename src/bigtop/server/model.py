@@ -31,6 +31,23 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def draw_seed() -> int:
+    """A table's seed: 63 bits from the operating system's CSPRNG (never a creator's choice
+    at a table strangers may sit at; see :meth:`TableMaster.create`)."""
+    return secrets.randbits(63)
+
+
+def seed_commitment(table_id: str, seed: int) -> str:
+    """What every view shows of the seed before the game ends: the hex SHA-256 of the UTF-8
+    string ``"{table_id}:{seed}"`` (the table id salts it, so no two tables share one).
+    Once the game is over the export reveals the seed and anyone can check it.
+
+    >>> seed_commitment("abc", 7) == hashlib.sha256(b"abc:7").hexdigest()
+    True
+    """
+    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
+
+
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                            "\u2066\u2067\u2068\u2069")
 """Characters that reorder the text around them (a name must not turn the line it is shown
@@ -96,6 +113,9 @@ class TableSpec:
     player_id: str | None = None
     """The identity creating the table (sits in the first person's seat)."""
     chat_spectators_read: bool = True
+    bot_seconds: float | None = None
+    creator: str = ""
+    """The client address asking (server/net.py), for the per-client cap of open tables."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +180,16 @@ class Meta:
     """Whether spectators read the table's chat (the host's choice; players always do)."""
     rematch_id: str | None = None
     """The table of this finished table's rematch (None: none yet)."""
+    bot_seconds: float | None = None
+    """The table's limit on one bot move (None: the level's and the server's)."""
+    seed_chosen: bool = False
+    """The creator chose the seed (allowed only where no stranger can sit)."""
+    creator: str = ""
+    """The client address that created the table (its open tables are capped)."""
+
+    @property
+    def seed_commitment(self) -> str:
+        return seed_commitment(self.id, self.seed)
 
 
 @dataclass(frozen=True)

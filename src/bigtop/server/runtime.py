@@ -13,6 +13,7 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import queue
 import threading
 import time
@@ -25,12 +26,12 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
-from bigtop.server.bots import bot_input, bot_seed, make_pool, think, warm_up
+from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster
-from bigtop.server.model import ChatRecord, Loaded, LogEntry
+from bigtop.server.model import FINISHED, ChatRecord, Loaded, LogEntry, Meta
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import CHAT_NOTE
 from bigtop.server.views import seat_view
@@ -122,13 +123,17 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
 
 
 class RateLimiter:
-    """Token buckets: ``rate`` per second, ``burst`` at once, per key.
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a client address, a
+    seat). In one worker's memory: with N workers behind a proxy that spreads one client's
+    requests, that client gets up to N times the rate (docs/server.md, Limits).
 
     >>> r = RateLimiter(rate=1.0, burst=2)
     >>> [r.allow("k", now=0.0) for _ in range(3)]
     [True, True, False]
-    >>> r.allow("k", now=1.0)
-    True
+    >>> r.take("k", now=0.5)  # seconds until the next token
+    0.5
+    >>> r.allow("k", now=1.0), r.allow("other", now=1.0)
+    (True, True)
     """
 
     def __init__(self, rate: float, burst: int) -> None:
@@ -138,23 +143,36 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def allow(self, key: Any, now: float | None = None) -> bool:
+        return self.take(key, now) == 0.0
+
+    def take(self, key: Any, now: float | None = None) -> float:
+        """Take one token of ``key``'s bucket: 0.0, or (none taken) the seconds until one
+        is there."""
         now = time.monotonic() if now is None else now
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
-                return False
+                return (1.0 - tokens) / self.rate
             self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 100_000:  # forget idle keys (a full bucket is the default)
-                self._buckets = {k: v for k, v in self._buckets.items() if v[0] < self.burst}
-            return True
+            if len(self._buckets) > 100_000:  # forget full buckets (a full one is the default)
+                self._buckets = {k: (t, at) for k, (t, at) in self._buckets.items()
+                                 if t + (now - at) * self.rate < self.burst}
+            return 0.0
+
+    def check(self, key: Any, what: str) -> None:
+        """Take a token of ``key`` or refuse: 429 with Retry-After."""
+        wait = self.take(key)
+        if wait:
+            raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
+                                         retry_after=wait)
 
 
 @functools.cache
 def has_picture(game: str) -> bool:
     """Whether ``game`` draws its views (asked for every view sent)."""
-    return hasattr(game_module(game), "render_svg")
+    return capabilities(game).picture is not None
 
 
 @dataclass(eq=False)
@@ -162,6 +180,8 @@ class Connection:
     ws: WebSocket
     table_id: str
     seat: int | None
+    client: str = ""
+    """The real client address (server/net.py): its moves count toward its rate."""
     sent_version: int = -1
     sent_rev: int = -1
     sent_ids: set[str] = field(default_factory=set)
@@ -171,6 +191,8 @@ class Connection:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sent_chat: int = 0
     """The id of the last chat message sent (each goes out once, however it was heard)."""
+    token: str | None = None
+    """The seat token the connection opened with (each move is checked against it)."""
 
 
 class Runtime:
@@ -180,20 +202,30 @@ class Runtime:
         self.master = master
         self.settings = settings
         self.limits = settings.limits
-        self.moves = RateLimiter(self.limits.moves_per_second, self.limits.move_burst)
-        chat_rate = self.limits.chat_per_minute / 60.0
-        self.chat_limit = RateLimiter(chat_rate, self.limits.chat_burst)
-        self.new_players = RateLimiter(self.limits.new_players_per_hour / 3600.0,
-                                       self.limits.new_player_burst)
+        lim = self.limits
+        self.moves = RateLimiter(lim.moves_per_second, lim.move_burst)
+        """Moves per seat ``(table, seat)``, over HTTP and every WebSocket of the seat."""
+        self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
+        self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
+        self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
+        """Per client address (server/net.py)."""
+        self.chat_limit = RateLimiter(lim.chat_per_minute / 60.0, lim.chat_burst)
+        """Chat messages per seat and per client address."""
+        self.new_players = RateLimiter(lim.new_players_per_hour / 3600.0, lim.new_player_burst)
+        """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
         self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
             OrderedDict())
         self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._text_bytes = 0
+        """Characters of the texts kept (a bound in bytes for what is nearly all ASCII:
+        ``Settings.view_cache_bytes``)."""
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
+        self.bots = BotPool(None, 1)
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         self._collector: Collector | None = None
@@ -216,6 +248,7 @@ class Runtime:
         if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
         self._pool = make_pool(self.settings.bot_processes)
+        self.bots = BotPool(self._pool, self.settings.bot_processes)
         for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
             self._pool.submit(warm_up)
         if self.master.storage.dialect == "postgresql":
@@ -277,6 +310,7 @@ class Runtime:
         the same view (the same table version, seat and new log entries): a mover's HTTP
         answer and its WebSocket update, a seat open in two tabs, spectators."""
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -291,11 +325,28 @@ class Runtime:
                 self._texts.move_to_end(key)
                 return hit
         text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
+        budget = self.settings.view_cache_bytes
+        if len(text) > budget // 8:
+            return text
         with self._views_lock:
+            old = self._texts.get(key)
+            if old is not None:
+                self._text_bytes -= len(old)
             self._texts[key] = text
-            while len(self._texts) > VIEW_CACHE:
-                self._texts.popitem(last=False)
+            self._text_bytes += len(text)
+            while self._text_bytes > budget or len(self._texts) > VIEW_CACHE:
+                self._text_bytes -= len(self._texts.popitem(last=False)[1])
         return text
+
+    def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:
+        """``since``, moved on so that a view carries at most ``Limits.max_view_log`` log
+        entries (the latest; events at the version where it starts too)."""
+        limit = self.limits.max_view_log
+        log = loaded.log
+        if len(log) <= limit:
+            return since
+        start = log[-limit].version - 1
+        return start if since is None or since < start else since
 
     def view(self, loaded: Loaded, seat: int | None, since: int | None = None, *,
              entries: tuple[LogEntry, ...] | None = None,
@@ -305,6 +356,7 @@ class Runtime:
         ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
         m = loaded.meta
         if entries is None:
+            since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
@@ -322,20 +374,22 @@ class Runtime:
             "result": part["result"], "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
             "chat_spectators_read": m.chat_spectators_read, "rematch": m.rematch_id,
+            **fairness(m),
         }
 
     # -- presence -------------------------------------------------------------------------
-    async def seen(self, loaded: Loaded, seat: int | None) -> Loaded:
-        """Note that the person of ``seat`` is here. The first time claims the seat (stored
-        and broadcast at once); after that presence is kept in memory and stored for all
-        seats in one statement per sweep. Returns the table as it is now."""
-        if seat is None:
+    async def seen(self, loaded: Loaded, seat: int | None, token: str | None) -> Loaded:
+        """Note that the person of ``seat`` (holding ``token``) is here. The first time
+        claims the seat (stored and broadcast at once, if the token still opens it); after
+        that presence is kept in memory and stored for all seats in one statement per
+        sweep. Returns the table as it is now."""
+        if seat is None or token is None:
             return loaded
         key = (loaded.table_id, seat)
         if loaded.seats[seat].claimed:
             self._present[key] = time.time()
             return loaded
-        changed = await self.db(self.master.touch, loaded.table_id, seat)
+        changed = await self.db(self.master.touch, loaded.table_id, seat, token)
         if changed is None:
             return loaded
         await self.publish(loaded.table_id, changed)
@@ -450,9 +504,9 @@ class Runtime:
                     await asyncio.sleep(self.settings.bot_delay_seconds)
                 seed = bot_seed(loaded.meta.seed, seat, loaded.version)
                 data = await in_thread(bot_input, loaded.state, seat, seed)
-                assert self.loop is not None
-                action = await self.loop.run_in_executor(self._pool, think, data, level, seat,
-                                                         seed)
+                limit = move_limit(level, loaded.meta.bot_seconds,
+                                   self.settings.bot_move_seconds)
+                action = await self.bots.run(table_id, think, data, level, seat, seed, limit)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)
@@ -478,12 +532,13 @@ class Runtime:
 
     # -- periodic work --------------------------------------------------------------------
     async def _sweeper(self) -> None:
-        rounds = 0
         while True:
             try:
-                if rounds % 10 == 0:  # bot turns nobody is thinking about (after a restart)
-                    for table_id in await self.db(self.master.tables_waiting_for_bots):
-                        self.kick(await self.db(self.master.load, table_id))
+                # Bot turns nobody took (after a restart): only those (an index finds them).
+                for table_id in await self.db(self.master.tables_waiting_for_bots):
+                    loaded = self.master.cached(table_id)
+                    self.kick(loaded if loaded is not None
+                              else await self.db(self.master.load, table_id))
                 await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await self.db(self.master.sweep):
                     loaded = await self.db(self.master.load, table_id)
@@ -492,7 +547,6 @@ class Runtime:
                 raise
             except Exception:
                 log.exception("sweep failed; trying again")
-            rounds += 1
             await asyncio.sleep(self.settings.sweep_seconds)
 
     async def _collecting(self, collector: Collector) -> None:
@@ -544,6 +598,12 @@ def chat_json(loaded: Loaded, msg: ChatRecord) -> dict[str, Any]:
     """A chat message as clients get it: the writer's seat and name (plain text)."""
     return {"id": msg.id, "seat": msg.seat, "name": loaded.seats[msg.seat].name,
             "text": msg.text, "at": msg.created_at}
+def fairness(m: Meta) -> dict[str, Any]:
+    """What a view tells of the seed: its commitment always, whether the creator chose it,
+    and the seed itself only once the game is over (an expired game never ends: its seed
+    stays secret, as the hands it would reveal were never played out)."""
+    return {"seed_commitment": m.seed_commitment, "seed_chosen_by_creator": m.seed_chosen,
+            "seed": m.seed if m.status == FINISHED else None}
 
 
 def seat_info(s: Any) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The database schema (SQLAlchemy Core). Alembic migrations under ``migrations/`` create and
 upgrade it; this module is what the code reads and writes.
 
-- ``tables``: one row per table: game, player count, options, seed, settings, status and the
-  number of moves applied (``version``, kept with the log in one transaction).
+- ``tables``: one row per table: game, player count, options, seed (and whether its creator
+  chose it), settings, status, the number of moves applied (``version``, kept with the log
+  in one transaction) and the client address that created it.
 - ``seats``: who sits where: a person (with the SHA-256 of their secret token) or a bot.
 - ``moves``: the append-only log, one row per applied action (chance outcomes included),
   keyed by ``(table_id, idx)``: that primary key is the unique constraint that makes two
@@ -11,6 +12,7 @@ upgrade it; this module is what the code reads and writes.
 - ``chat``: what a table's players wrote, oldest first (plain text).
 - ``players``: identities without passwords: a name and the SHA-256 of a secret key. A
   person's seat names the identity that sat down there (``seats.player_id``).
+- ``snapshots``: positions of long games every few moves (replays and rebuilds start there).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
     true,
 )
 
@@ -52,8 +55,22 @@ tables = Table(
     Column("result", JSON, nullable=True),
     Column("chat_spectators_read", Boolean, nullable=False, server_default=true()),
     Column("rematch_id", String(32), nullable=True),
+    Column("bot_waiting_since", Float, nullable=True),
+    Column("bot_seconds", Float, nullable=True),
+    Column("idle_bucket", Integer, nullable=True),
+    Column("seed_chosen", Boolean, nullable=False, server_default=false()),
+    Column("creator", String(64), nullable=False, server_default=""),
     Index("ix_tables_status", "status"),
+    Index("ix_tables_idle", "idle_bucket"),
+    Index("ix_tables_bot_waiting", "bot_waiting_since"),
+    Index("ix_tables_creator_status", "creator", "status"),
+    Index("ix_tables_status_created", "status", "created_at"),
 )
+"""``bot_waiting_since``: since when a bot is to move (NULL: a person is, or the game is
+over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:
+``updated_at`` in 64ths of ``Limits.idle_table_seconds`` (NULL once the table ended),
+indexed, so idle tables are found by an index that changes once a bucket rather than with
+every move."""
 
 seats = Table(
     "seats", metadata,
@@ -67,9 +84,13 @@ seats = Table(
     Column("bot_playing", String(32), nullable=True),
     Column("player_id", String(32), ForeignKey("players.id", ondelete="SET NULL"),
            nullable=True),
+    Column("away_at", Float, nullable=True),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
     Index("ix_seats_player", "player_id"),
+    Index("ix_seats_away_at", "away_at"),
 )
+"""``away_at``: when a person's seat may be taken over (last seen + the table's
+``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep."""
 
 moves = Table(
     "moves", metadata,
@@ -112,3 +133,12 @@ chat = Table(
     Column("created_at", Float, nullable=False),
     Index("ix_chat_table", "table_id", "id"),
 )
+snapshots = Table(
+    "snapshots", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("position", JSON, nullable=False),
+    PrimaryKeyConstraint("table_id", "idx", name="pk_snapshots"),
+)
+"""The position (``State.to_json(with_history=False)``) after ``idx`` moves, every
+``Settings.snapshot_every`` moves: a replay or a rebuild starts from the latest one."""

@@ -28,8 +28,12 @@ class CreateTable(_Strict):
     game: str = Field(description="Game name, e.g. 'scout'.")
     players: int = Field(description="Number of players.")
     options: JSONObject = Field(default_factory=dict, description="Rule options by name.")
-    seed: int | None = Field(None, description="Seed of the deal and all chance (random if "
-                                               "left out).")
+    seed: int | None = Field(None, description="Seed of the deal and all chance. Left out "
+                                               "(the rule at any table a stranger may sit "
+                                               "at): drawn by the server's CSPRNG, committed "
+                                               "in every view, revealed when the game ends. "
+                                               "Given: only at a table of bots and at most "
+                                               "one unlisted person's seat (else 422).")
     seats: list[SeatIn] | None = Field(None, description="One per player; default: people.")
     listed: bool = Field(True, description="Shown in the lobby; anyone may take a free seat.")
     takeover_after: float | None = Field(
@@ -38,6 +42,9 @@ class CreateTable(_Strict):
     takeover_level: str = Field(DEFAULT_LEVEL, description="Level of that bot.")
     chat_spectators_read: bool = Field(True, description="Spectators read the table's chat "
                                                          "(players always do).")
+    bot_seconds: float | None = Field(
+        None, description="The most one bot move at this table may take (seconds); the "
+                          "level's budget and the server's limit cut it further.")
 
 
 class SeatLink(BaseModel):
@@ -53,6 +60,8 @@ class TableCreated(BaseModel):
     version: int
     spectator_url: str
     seats: list[SeatLink]
+    seed_commitment: str = Field(description="As in every view (Fairness).")
+    seed_chosen_by_creator: bool
 
 
 class SeatInfo(BaseModel):
@@ -82,7 +91,17 @@ class LegalAction(BaseModel):
     text: str
 
 
-class TableHead(BaseModel):
+class Fairness(BaseModel):
+    """What every view and listing says of the table's seed (docs/server.md: fair chance)."""
+
+    seed_commitment: str = Field(description="Hex SHA-256 of the UTF-8 string "
+                                             "'{table}:{seed}', fixed at creation.")
+    seed_chosen_by_creator: bool = Field(description="The creator chose the seed (only "
+                                                     "where no one else can sit).")
+    seed: int | None = Field(description="The seed, once the game is over (else null).")
+
+
+class TableHead(Fairness):
     """What every listing of a table starts with."""
 
     table: str
@@ -132,6 +151,9 @@ class Joined(BaseModel):
 
 
 class LobbyTable(TableHead):
+    """A table in the lobby. Its ``options`` are a summary: texts longer than
+    ``Limits.lobby_text_chars`` are cut (the table's view has them whole)."""
+
     created_at: float
     free_seats: list[int]
     seats: list[SeatInfo]
@@ -206,7 +228,7 @@ class ReplayStep(BaseModel):
     action: JSONObject | None = Field(description="The action's JSON (finished games only).")
 
 
-class Replay(BaseModel):
+class Replay(Fairness):
     table: str
     finished: bool
     steps: list[ReplayStep]

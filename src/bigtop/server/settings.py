@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.limits import MAX_JSON_BYTES
+from bigtop.core.limits import MAX_HISTORY, MAX_JSON_BYTES
 
 ENV_SETTINGS = "BIGTOP_SERVER_SETTINGS"
 """Environment variable through which `bigtop serve --workers N` hands its settings (JSON) to
@@ -41,19 +41,50 @@ class Limits:
     max_ws_message_bytes: int = 64 * 1024
     """Largest WebSocket message from a client; more closes the socket (code 1009)."""
     moves_per_second: float = 10.0
-    """Sustained moves per second per connection (a seat token or a spectator address)."""
+    """Sustained moves per second per seat (over HTTP and all its WebSockets together);
+    more: 429 with Retry-After."""
     move_burst: int = 20
-    """Moves a connection may send at once before the per-second rate applies."""
+    """Moves a seat may send at once before the per-second rate applies."""
+    client_moves_per_second: float = 30.0
+    """Sustained moves per second per client address (server/net.py), over all its seats
+    and tables; more: 429 with Retry-After."""
+    client_move_burst: int = 60
+    """Moves one client address may send at once before that rate applies."""
+    tables_per_hour: float = 30.0
+    """Tables one client address may create per hour, sustained (token bucket); more: 429
+    with Retry-After."""
+    table_burst: int = 10
+    """Tables one client address may create at once before that rate applies."""
+    joins_per_hour: float = 120.0
+    """Free seats one client address may take per hour, sustained; more: 429."""
+    join_burst: int = 20
+    """Seats one client address may take at once before that rate applies."""
+    max_open_tables_per_client: int = 20
+    """Open tables (not finished or expired) created from one client address; one more is
+    refused with 429 until one of them ends or expires (counted in the database: shared by
+    every worker)."""
     max_open_tables: int = 10_000
     """Tables not yet finished or expired; creating one more is refused with 503."""
     idle_table_seconds: float = 7 * 24 * 3600.0
     """A table with no move for this long expires (no more moves; export stays)."""
+    unjoined_table_seconds: float = 6 * 3600.0
+    """A table with a person's seat nobody has taken this long after it was created
+    expires (it no longer counts toward the open tables of the server or its creator)."""
+    finished_table_seconds: float = 30 * 24 * 3600.0
+    """A finished or expired table is kept this long after its last change (replay,
+    export), then deleted with its log."""
     max_takeover_seconds: float = 7 * 24 * 3600.0
     """Longest time limit a table may set before a bot takes over an absent seat."""
     min_takeover_seconds: float = 1.0
     """Shortest such limit (so a bot cannot snatch a seat between two packets)."""
     max_lobby_tables: int = 200
     """Most tables one lobby answer lists (newest first)."""
+    max_options_bytes: int = 4096
+    """A table's rule options as compact JSON (free text such as a So ein Zirkus board's
+    name and note included); more is refused with 422. Stored once, in the table's row."""
+    lobby_text_chars: int = 80
+    """A lobby entry carries a summary of the options: each text longer than this is cut
+    there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
     max_sockets_per_client: int = 32
@@ -73,6 +104,14 @@ class Limits:
     """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
     ``LimitNOFILE``), which also holds the database's and the bot pool's files."""
+    max_view_log: int = 1000
+    """Log entries a whole view carries at most (the latest; ``log_since`` says from
+    where): a long game's first view stays small. The replay has every move."""
+    max_table_moves: int = 20_000
+    """Longest game (entries in a table's log, chance outcomes included): a table that
+    reaches it stops (status ``expired``, 410 on moves). At most half the core's
+    ``MAX_HISTORY`` (100,000), so its export loads in ``bigtop replay``; the longest games
+    seen in play are far shorter (docs/server.md)."""
 
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
@@ -95,7 +134,12 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
-                     "max_connections", "max_name_chars", "new_players_per_hour",
+                     "max_connections", "moves_per_second", "move_burst",
+                     "client_moves_per_second", "client_move_burst", "tables_per_hour",
+                     "table_burst", "joins_per_hour", "join_burst",
+                     "max_open_tables_per_client", "unjoined_table_seconds",
+                     "max_options_bytes", "lobby_text_chars",
+                     "finished_table_seconds", "max_name_chars", "new_players_per_hour",
                      "new_player_burst", "max_my_tables", "max_chat_chars", "chat_per_minute",
                      "chat_burst", "max_chat_messages", "max_chat_page"):
             if not getattr(self, name) > 0:
@@ -104,6 +148,8 @@ class Limits:
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
                     f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+        if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
+            raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
 
 @dataclass(frozen=True)
@@ -113,13 +159,32 @@ class Settings:
 
     db_url: str
     limits: Limits = field(default_factory=Limits)
-    bot_processes: int = 1
-    """Processes in the bot pool (bots think there, never on the event loop)."""
+    bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Processes in the bot pool (bots think there, never on the event loop): at most this
+    many bot moves at once, taken table by table (server/bots.py)."""
+    bot_move_seconds: float = 5.0
+    """The most any bot move may take (wall clock): each move's limit is its level's budget
+    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
+    thinking at 1.5 times its limit is interrupted and a random legal move played."""
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0
     """How often a worker stores who is present (requests, open WebSockets), then looks for
     absent seats, idle tables and bot turns nobody took."""
+    sweep_batch: int = 200
+    """Most tables one sweep touches for each of its tasks (expiring, taking over absent
+    seats, bot turns nobody took); the rest wait for the next sweep. Each task finds what
+    is due through an index and reads nothing else."""
+    bot_stuck_seconds: float = 20.0
+    """A bot turn nobody has played for this long (a restart, a worker that died, a bot
+    that failed) is started again by the sweep."""
+    snapshot_every: int = 500
+    """Moves between two stored positions of a table: a replay at move K, or a table
+    rebuilt after a restart, plays at most this many moves from the latest one."""
+    view_cache_bytes: int = 32 * 1024 * 1024
+    """View texts a worker keeps to send again (the same view to a mover's answer and its
+    sockets, spectators), in bytes: the least recently used go first; one view over an
+    eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""

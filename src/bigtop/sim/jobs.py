@@ -5,7 +5,7 @@ all stand on this module.
 
 >>> from bigtop.sim.runner import simulate
 >>> simulate("scout", players=2, games=1, seed=1).records[0].shares()
-[1.0, 0.0]
+[0.0, 1.0]
 """
 
 from __future__ import annotations

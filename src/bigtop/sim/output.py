@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 
 if TYPE_CHECKING:
     from bigtop.sim.compare import Comparison
@@ -29,7 +30,8 @@ Scalar = str | int | float | bool | None
 
 def prepare_dir(path: str) -> Path:
     """Check, before a run, that ``path`` can become the output folder (nothing is written
-    yet); created when the run has finished."""
+    yet); created when the run has finished. The files need the lab extra."""
+    require_extra("lab", "pyarrow", "matplotlib", what="--out")
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise BigtopError(f"--out {path}: exists and is not a folder")
@@ -83,6 +85,7 @@ def game_rows(records: Sequence[GameRecord], variant: str | None = None) -> list
 
 def write_rows(rows: Sequence[dict[str, Scalar]], folder: Path) -> None:
     """``games.csv`` and ``games.parquet``."""
+    require_extra("lab", "pyarrow", what="games.parquet")
     import pyarrow as pa
     import pyarrow.parquet as pq
 

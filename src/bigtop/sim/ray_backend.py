@@ -12,14 +12,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 from bigtop.sim.jobs import Finished, Job, play_chunk
 
 
 def _ray() -> Any:
-    try:
-        import ray  # lazy: the heavy optional stack loads only for a run on a cluster
-    except ImportError:
-        raise BigtopError("--ray needs Ray: pip install 'bigtop[ray]'") from None
+    require_extra("ray", what="--ray")
+    import ray
+
     return ray
 
 

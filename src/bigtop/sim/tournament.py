@@ -22,6 +22,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from bigtop.core.errors import BigtopError
+from bigtop.core.extras import require_extra
 from bigtop.core.game import Game
 from bigtop.core.limits import MAX_GAMES
 from bigtop.core.registry import new_game
@@ -40,6 +41,9 @@ from bigtop.sim.summary import bot_stats
 
 RATING = ("openskill Plackett–Luce (μ = 25, σ = 25/3 at the start); board sorted by "
           "μ − 3σ")
+
+#: What needs openskill (the lab extra), in its error message.
+RATINGS_NEED = "a tournament's ratings"
 
 
 def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -83,6 +87,7 @@ class Tournament:
 
     def ratings(self) -> dict[str, tuple[float, float]]:
         """Each bot's ``(μ, σ)`` after rating every game in order."""
+        require_extra("lab", "openskill", what=RATINGS_NEED)
         from openskill.models import PlackettLuce
 
         model = PlackettLuce()
@@ -145,6 +150,7 @@ def tournament(name: str, players: int, bots: Sequence[str], games_per_table: in
                ray_address: str | None = None, keep_states: bool = False) -> Tournament:
     """Play the round robin of ``bots`` at ``players``-seat tables, ``games_per_table``
     games each (a multiple of ``players``: every deal in every seating)."""
+    require_extra("lab", "openskill", what=RATINGS_NEED)  # before the games, not after
     check_seed(seed)
     check_games(games_per_table)
     game = new_game(name, players, options)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
-import os
 import signal
 import sys
 import time
@@ -106,9 +105,10 @@ def _init_worker(net: Network | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play(args: tuple[Any, ...]) -> Records:
+def _play(args: tuple[Any, ...]) -> tuple[Records, float]:
     table, seed, gen, i, samples, how = args
-    return play(table, seed, gen, i, samples, how, _NET)
+    t = time.process_time()
+    return play(table, seed, gen, i, samples, how, _NET), time.process_time() - t
 
 
 def _mapped(fn: Callable[[tuple[Any, ...]], Any], tasks: list[tuple[Any, ...]],
@@ -133,16 +133,19 @@ def _init_worker_here(net: Network | None) -> None:
 
 
 def self_play(config: Config, gen: int, net: Network | None, jobs: int,
-              progress: Progress) -> Records:
+              progress: Progress) -> tuple[Records, float]:
+    """A generation's games and the CPU seconds they took."""
     first = gen == 0
     n = config.first_games if first else config.games
     samples = config.first_samples if first else config.samples
     tasks = [(config.table, config.seed, gen, i, samples, config.search) for i in range(n)]
     parts = []
-    for k, r in enumerate(_mapped(_play, tasks, net, jobs), 1):
+    cpu = 0.0
+    for k, (r, seconds) in enumerate(_mapped(_play, tasks, net, jobs), 1):
         parts.append(r)
+        cpu += seconds
         progress(f"generation {gen + 1}: self-play games", k, n)
-    return Records.join(parts)
+    return Records.join(parts), cpu
 
 
 def standardization(data: Records, size: int) -> tuple[np.ndarray[Any, Any], ...]:
@@ -194,7 +197,8 @@ def _dense_inputs(data: Records, rows: np.ndarray[Any, Any], net: Network,
     return out
 
 
-def _eval_game(args: tuple[Any, ...]) -> float:
+def _eval_game(args: tuple[Any, ...]) -> tuple[float, float]:
+    t = time.process_time()
     table, seed, yardstick, k = args
     game = table.new_game()
     seat = k % game.num_players
@@ -209,23 +213,26 @@ def _eval_game(args: tuple[Any, ...]) -> float:
         else:
             state.apply(agents[p].act(state))
     winners = state.winners()
-    return 1.0 / len(winners) if seat in winners else 0.0
+    return 1.0 / len(winners) if seat in winners else 0.0, time.process_time() - t
 
 
 def evaluate(net: Network, config: Config, jobs: int,
-             progress: Progress) -> dict[str, list[float]]:
+             progress: Progress) -> tuple[dict[str, list[float]], float]:
     """The policy network's win share (one of it, the rest the yardstick, seats rotating;
-    the same deals every generation) against each yardstick, with its 95% interval."""
+    the same deals every generation) against each yardstick, with its 95% interval; and the
+    CPU seconds of the games."""
     out = {}
+    cpu = 0.0
     for y in config.yardsticks:
         tasks = [(config.table, config.seed, y, k) for k in range(config.eval_games)]
         total = 0.0
-        for k, share in enumerate(_mapped(_eval_game, tasks, net, jobs), 1):
+        for k, (share, seconds) in enumerate(_mapped(_eval_game, tasks, net, jobs), 1):
             total += share
+            cpu += seconds
             progress(f"policy against {y}", k, config.eval_games)
         lo, hi = wilson_interval(total, config.eval_games)
         out[y] = [total / config.eval_games, lo, hi]
-    return out
+    return out, cpu
 
 
 def run(config: Config, out: Path, *, jobs: int = 1, command: str = "",
@@ -254,13 +261,12 @@ def run(config: Config, out: Path, *, jobs: int = 1, command: str = "",
             net = Network.from_arrays(a)
             adam.load(a)
     t0 = time.process_time()
-    c0 = os.times()
     end = config.generations
     if stop_after is not None:
         end = min(end, st.generations_done + stop_after)
     for gen in range(st.generations_done, end):
         data_path = out / "data" / f"gen-{gen:03d}.npz"
-        data = self_play(config, gen, net, jobs, progress)
+        data, play_cpu = self_play(config, gen, net, jobs, progress)
         write_npz(data_path, data.arrays())
         if net is None:
             columns, mean, scale = standardization(data, size)
@@ -272,11 +278,11 @@ def run(config: Config, out: Path, *, jobs: int = 1, command: str = "",
             with np.load(out / "data" / f"gen-{g:03d}.npz", allow_pickle=False) as a:
                 parts.append(Records.from_arrays(a))
         losses = train(net, adam, Records.join(parts), config, gen, size, progress)
-        shares = evaluate(net, config, jobs, progress) if config.eval_games else {}
-        c1 = os.times()
-        st.cpu_s += (time.process_time() - t0) + (c1.children_user + c1.children_system
-                                                  - c0.children_user - c0.children_system)
-        t0, c0 = time.process_time(), c1
+        shares, eval_cpu = (evaluate(net, config, jobs, progress) if config.eval_games
+                            else ({}, 0.0))
+        # This process's CPU, and with workers theirs (each game times itself).
+        st.cpu_s += time.process_time() - t0 + (play_cpu + eval_cpu if jobs > 1 else 0.0)
+        t0 = time.process_time()
         st.decisions += len(data)
         st.generations_done = gen + 1
         st.curve.append({"generation": gen + 1, "decisions": st.decisions,

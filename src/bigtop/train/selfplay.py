@@ -78,18 +78,34 @@ class Records:
         """The rows' features as a dense (len(rows), width) matrix; feature ``i`` goes to
         column ``column_of[i]`` (dropped where that is -1)."""
         out = np.zeros((len(rows), width), np.float32)
-        for r, k in enumerate(rows):
-            a, b = self.ptr[k], self.ptr[k + 1]
-            cols = column_of[self.idx[a:b]]
-            keep = cols >= 0
-            out[r, cols[keep]] = self.val[a:b][keep]
+        r, at = _ranges(self.ptr, rows)
+        cols = column_of[self.idx[at]]
+        keep = cols >= 0
+        out[r[keep], cols[keep]] = self.val[at][keep]
         return out
 
     def legal_mask(self, rows: npt.NDArray[Any], actions: int) -> npt.NDArray[np.bool_]:
         out = np.zeros((len(rows), actions), bool)
-        for r, k in enumerate(rows):
-            out[r, self.legal[self.legal_ptr[k]:self.legal_ptr[k + 1]]] = True
+        r, at = _ranges(self.legal_ptr, rows)
+        out[r, self.legal[at]] = True
         return out
+
+
+def _ranges(ptr: npt.NDArray[np.int64], rows: npt.NDArray[Any]) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For the ``rows`` of a ragged array with offsets ``ptr``: each element's position in
+    ``rows`` and its index in the flat array.
+
+    >>> r, at = _ranges(np.array([0, 2, 5, 6]), np.array([2, 0]))
+    >>> r.tolist(), at.tolist()
+    ([0, 1, 1], [5, 0, 1])
+    """
+    starts = ptr[rows]
+    lengths = ptr[np.asarray(rows) + 1] - starts
+    r = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
+    first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    at = np.repeat(starts, lengths) + np.arange(int(lengths.sum()), dtype=np.int64) - first
+    return r, at
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,38 @@ def test_renewing_with_recycle_shuffle() -> None:
     assert len(orders) > 1
 
 
+def test_g4_a_pile_turned_over_as_it_lay_is_public_and_only_a_shuffled_one_hidden() -> None:
+    """Ruling G4 (amended): a closed pile renewed by turning the open pile over as it lies has
+    an order everybody saw being laid, so every observation shows it (bottom first: the last
+    is turned over next) and resampling keeps it; under ``recycle=shuffle`` the observation
+    gives the cards sorted and resampling redraws their order."""
+    def renew(recycle: str) -> Clown15GoState:
+        s = position(closed=[["R13"], []], open=[[], ["O3", "O9", "O4", "O6", "O5"]],
+                     pending="R12", filler=0, options={"recycle": recycle})
+        s.apply(LayDown())
+        return s
+
+    s = renew("turn-over")
+    assert s.to_act == 1 and s.deck.text(s.pending or 0) == "O3"  # first laid, first up
+    for p in (None, 0, 1):
+        assert s.observation(p)["players"][1]["closed_cards"] == ["O6", "O4", "O9"]
+    for seed in range(6):
+        r = s.resample_hidden(0, seed)
+        assert texts(r, r.closed[1]) == ["O6", "O4", "O9"]
+        assert r.observation(0) == s.observation(0)
+
+    s = renew("shuffle")
+    cards = sorted(texts(s, s.closed[1]))
+    for p in (None, 0, 1):
+        assert s.observation(p)["players"][1]["closed_cards"] == cards
+    orders = set()
+    for seed in range(12):
+        r = s.resample_hidden(0, seed)
+        assert r.observation(0) == s.observation(0) and sorted(texts(r, r.closed[1])) == cards
+        orders.add(tuple(texts(r, r.closed[1])))
+    assert len(orders) > 1
+
+
 def test_borrowing_the_last_card_puts_its_owner_out() -> None:
     """Rule 3, "you can also use cards from the open cards of your fellow players", and "You
     win the game if you have lost all your cards": a player whose last card is borrowed has

@@ -10,6 +10,7 @@ import pytest
 
 from bigtop.core.errors import IllegalActionError, RuleOptionError
 from bigtop.core.registry import new_game, new_state
+from bigtop.games.clown15go.options import Clown15GoOptions
 from bigtop.games.clown15go.rules import (
     Borrow,
     Clown15GoState,
@@ -218,6 +219,22 @@ def test_g3_whole_round_of_passes_ends_the_game() -> None:
     literal.apply(LayDown())
     assert literal.is_terminal() and literal.end_reason == "stall"
     assert literal.result()["end_reason"] == "stall"
+
+
+def test_g3_default_is_twenty_quiet_rounds() -> None:
+    """G3 (amended): the default is 20 whole rounds of turns with nothing placed but on the
+    players' own open piles; the quiet count runs per turn, so with 2 players still in the
+    game ends after 40 quiet turns, not before."""
+    assert Clown15GoOptions().stall_rounds == 20
+    assert new_game("clown-15-go", 2).options.stall_rounds == 20
+    s = position(2, closed=[["R13"], ["O14"]], pending="R12", filler=0,
+                 quiet_turns=39, turns=39)
+    s.apply(LayDown())  # the 40th quiet turn: 20 rounds of 2 players
+    assert s.is_terminal() and s.end_reason == "stall"
+    s = position(2, closed=[["R13"], ["O14"]], pending="R12", filler=0,
+                 quiet_turns=38, turns=38)
+    s.apply(LayDown())
+    assert not s.is_terminal()
 
 
 def test_g3_turn_cap() -> None:

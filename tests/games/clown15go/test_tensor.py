@@ -12,8 +12,15 @@ import pytest
 
 from bigtop.core.registry import new_game
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
-from bigtop.games.clown15go.tensor import SEATS, encode, pieces, seat_size, tensor_size
-from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
+from bigtop.games.clown15go.tensor import (
+    SEATS,
+    Clown15GoLayout,
+    encode,
+    pieces,
+    seat_size,
+    tensor_size,
+)
+from bigtop.interop.tensors import layout_for
 from tests.conftest import random_game_states
 from tests.games.clown15go.helpers import position
 
@@ -53,9 +60,10 @@ def test_size_depends_on_the_deck_only() -> None:
 
 def test_the_adapters_use_the_games_own_layout() -> None:
     g = game(3, sets=3)
-    assert layout_kind(g) == "game"
     layout = layout_for(g)
-    assert isinstance(layout, GameProvidedLayout) and layout.size == 699
+    assert isinstance(layout, Clown15GoLayout) and layout.size == 699
+    views = layout.views(layout.tensor(g.new_initial_state(5), 1))
+    assert views["seats"].shape == (SEATS, seat_size(3)) and views["rows"].shape == (3, 19)
     s = g.new_initial_state(5)
     want = np.asarray(g.observation_tensor(s, 1), np.float32)
     assert np.array_equal(layout.tensor(s, 1), want)

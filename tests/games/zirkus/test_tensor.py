@@ -13,8 +13,8 @@ import pytest
 
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus import ZirkusGame, ZirkusState, read_board_file
-from bigtop.games.zirkus.tensor import encode, pieces, tensor_size
-from bigtop.interop.tensors import GameProvidedLayout, layout_for, layout_kind
+from bigtop.games.zirkus.tensor import ZirkusLayout, encode, pieces, tensor_size
+from bigtop.interop.tensors import layout_for
 from tests.conftest import random_game_states
 from tests.games.zirkus.helpers import clowns, load
 
@@ -48,9 +48,10 @@ def test_size_depends_on_the_board_only() -> None:
 
 def test_the_adapters_use_the_games_own_layout() -> None:
     g = game(2)
-    assert layout_kind(g) == "game"
     layout = layout_for(g)
-    assert isinstance(layout, GameProvidedLayout) and layout.size == 234
+    assert isinstance(layout, ZirkusLayout) and layout.size == 234
+    views = layout.views(layout.tensor(g.new_initial_state(5), 1))
+    assert views["clowns"].shape == (3, 46) and views["seats"].shape == (4, 8)
     s = g.new_initial_state(5)
     want = np.asarray(g.observation_tensor(s, 1), np.float32)
     assert np.array_equal(layout.tensor(s, 1), want)

@@ -8,7 +8,7 @@ one. The module sits below ``rules.py`` (which imports it) and reads a state thr
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
@@ -25,6 +25,7 @@ _KEYS = {"to_act", "phase", "pending", "closed", "open", "recycled", "rows", "co
          "stale_recycle", "end_reason"}
 
 
+@runtime_checkable
 class Clown15GoTable(Protocol):
     """What the position checks and the tensor read of a
     :class:`~bigtop.games.clown15go.rules.Clown15GoGame`."""

@@ -133,7 +133,8 @@ def canvas_from_observation(obs: dict[str, Any]) -> Canvas:
 
 
 # Every seat gets the same picture (ruling G4: only the closed piles' order is hidden).
-_PICTURES = Pictures(canvas_from_observation)
-svg_from_observation = _PICTURES.svg_from_observation
-render_svg = _PICTURES.render_svg
-render_png = _PICTURES.render_png
+PICTURES = Pictures(canvas_from_observation)
+"""The game's pictures, as its capability record declares them."""
+svg_from_observation = PICTURES.svg_from_observation
+render_svg = PICTURES.render_svg
+render_png = PICTURES.render_png

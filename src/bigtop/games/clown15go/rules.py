@@ -703,10 +703,13 @@ class Clown15GoState(State[Clown15GoGame]):
 
     def _observation(self, player: int | None) -> JSON:
         """What ``player`` sees (the same for everybody, ruling G4): rows, open piles, the
-        turned card, closed-pile sizes; a renewed closed pile's cards (they lay open) but not
-        their order; the sorted union of the never-renewed closed piles."""
+        turned card, closed-pile sizes; a renewed closed pile's cards (they lay open), in
+        pile order under ``recycle=turn-over`` (everybody saw the open pile turned over as it
+        lay), sorted under ``recycle=shuffle`` (its order is hidden); the sorted union of the
+        never-renewed closed piles."""
         n = self.game.num_players
         d = self.deck
+        in_order = self.game.options.recycle == "turn-over"
         return {
             "game": self.game.name,
             "player": player,
@@ -717,8 +720,9 @@ class Clown15GoState(State[Clown15GoGame]):
             "completed": [{"by": by, "cards": d.texts(c)} for by, c in self.completed],
             "players": [{
                 "closed": len(self.closed[q]),
-                "closed_cards": sorted(d.texts(sorted(self.closed[q])))
-                if self.recycled[q] else None,
+                "closed_cards": (None if not self.recycled[q]
+                                 else d.texts(self.closed[q]) if in_order
+                                 else sorted(d.texts(sorted(self.closed[q])))),
                 "open": d.texts(self.open_piles[q]),
                 "cards": self.cards_left(q),
                 "out": q in self.out_order,
@@ -736,7 +740,8 @@ class Clown15GoState(State[Clown15GoGame]):
 
     def _resample_hidden(self, player: int, seed: int) -> Clown15GoState:
         """Redraw what nobody can see: the never-renewed closed piles are dealt afresh from
-        their union (sizes kept), every renewed pile is reshuffled, and the seed is new."""
+        their union (sizes kept), every renewed pile is reshuffled under ``recycle=shuffle``
+        (under ``turn-over`` its order is public and kept, G4), and the seed is new."""
         new = self.clone()
         rng = random.Random(self.fresh_seed(seed))
         n = self.game.num_players
@@ -749,10 +754,11 @@ class Clown15GoState(State[Clown15GoGame]):
             k = len(self.closed[q])
             new.closed[q] = pool[i:i + k]
             i += k
-        for q in range(n):
-            if self.recycled[q]:
-                new.closed[q] = sorted(new.closed[q])
-                shuffle(rng, new.closed[q])
+        if self.game.options.recycle == "shuffle":
+            for q in range(n):
+                if self.recycled[q]:
+                    new.closed[q] = sorted(new.closed[q])
+                    shuffle(rng, new.closed[q])
         new.seed = rng.getrandbits(63)
         return new
 

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
+from bigtop.core.teaching import Teaching
 from bigtop.core.text import count, paragraphs
 from bigtop.games.clown15go.options import end_reason_text
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
@@ -109,3 +110,7 @@ def round_summary(before: State, after: State) -> list[str]:
             lines.append(f"  P{q}: {pts}{count(after.cards_left(q), 'card')} left, "
                          f"place {ranking[q]}")
     return lines
+
+
+TEACHING = Teaching(intro, rules, commands, round_summary, score_words=score_words)
+"""This module's functions, as the game's capability record declares them."""

@@ -1,6 +1,6 @@
 """A fixed-size observation tensor for learning code (OpenSpiel, PettingZoo), computed from
-``state.observation(player)`` only (ruling G4: every player sees the same, so the order of
-the closed piles is in nobody's tensor). Seats are relative to the observer (0 = the
+``state.observation(player)`` only (ruling G4: every player sees the same; a renewed closed
+pile enters as its numbers, not its order). Seats are relative to the observer (0 = the
 observer, 1 = the next player clockwise, …; seats beyond the player count stay zero, so the
 size does not depend on the player count). The size depends on the deck only: with
 ``K`` = the number of sets (colours) and ``C = 15 K`` cards it is ``K² + 40 K + 570`` floats
@@ -54,10 +54,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtop.core.tensor import layout, observer
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import Game
+from bigtop.core.tensor import FlatLayout, layout, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
-from bigtop.games.clown15go.position import PHASES
-from bigtop.games.clown15go.position import Clown15GoTable as Clown15GoGame
+from bigtop.games.clown15go.position import PHASES, Clown15GoTable
 
 SEATS = 8
 """Clown15GoGame.max_players: the same size for every player count."""
@@ -72,7 +73,7 @@ def seat_size(sets: int) -> int:
     return 3 + SEATS + 4 + HIGHEST + sets + 2 * HIGHEST + 2
 
 
-def pieces(game: Clown15GoGame) -> dict[str, tuple[int, int]]:
+def pieces(game: Clown15GoTable) -> dict[str, tuple[int, int]]:
     """Each piece's (start, size) in the flat tensor, in order.
 
     >>> from bigtop.games.clown15go.rules import Clown15GoGame
@@ -89,14 +90,14 @@ def pieces(game: Clown15GoGame) -> dict[str, tuple[int, int]]:
     return layout(dict(sizes))
 
 
-def tensor_size(game: Clown15GoGame) -> int:
+def tensor_size(game: Clown15GoTable) -> int:
     """The number of floats for ``game``'s deck: ``K² + 40 K + 570`` (tested against
     :func:`pieces`)."""
     k = game.options.sets
     return k * k + 40 * k + 570
 
 
-def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
+def encode(game: Clown15GoTable, obs: dict[str, Any]) -> list[float]:
     """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
     me = observer(obs)
     n = game.num_players
@@ -193,3 +194,27 @@ def encode(game: Clown15GoGame, obs: dict[str, Any]) -> list[float]:
     if obs["end_reason"] is not None:
         out[at + 6 + _END_REASONS.index(obs["end_reason"])] = 1.0
     return out
+
+
+class Clown15GoLayout(FlatLayout):
+    """The tensor above as named views of one flat array: ``rows`` is a table of K rows,
+    ``seats`` one of 8 relative seats (the game's capability record declares it).
+
+    >>> from bigtop import new_state
+    >>> s = new_state("clown-15-go", players=2, seed=3)
+    >>> layout = Clown15GoLayout(s.game)
+    >>> views = layout.views(layout.tensor(s, 0))
+    >>> views["seats"].shape, views["phase"].tolist()
+    ((8, 70), [0.0, 1.0, 0.0])
+    """
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game, Clown15GoTable):  # the record pairs the layout with its game
+            raise BigtopError(f"no Clown 15 Go tensor for {game.title}")
+        k = game.options.sets
+        super().__init__({name: size for name, (_, size) in pieces(game).items()},
+                         {"rows": (k, HIGHEST + 1 + k), "seats": (SEATS, seat_size(k))})
+        self.game: Clown15GoTable = game
+
+    def values(self, obs: dict[str, Any]) -> list[float]:
+        return encode(self.game, obs)

@@ -1,6 +1,7 @@
 """SCOUT: a climbing card game with a fixed hand order (Oink Games; the Finnish edition's
 rulebook, readings S1–S7 in docs/scout.md)."""
 
+from bigtop.core.capabilities import Capabilities
 from bigtop.games.scout.bot import (
     ScoutBot,
     ScoutPlanner,
@@ -9,7 +10,7 @@ from bigtop.games.scout.bot import (
     heuristic_agent,
     search_profile,
 )
-from bigtop.games.scout.render import render_png, render_svg, svg_from_observation
+from bigtop.games.scout.render import PICTURES, render_png, render_svg, svg_from_observation
 from bigtop.games.scout.rules import (
     Insert,
     Pass,
@@ -20,10 +21,27 @@ from bigtop.games.scout.rules import (
     Show,
     TurnHand,
 )
+from bigtop.games.scout.teach import TEACHING
+from bigtop.games.scout.tensor import ScoutLayout
 
 GAME = ScoutGame
 
+CAPABILITIES = Capabilities(
+    name=ScoutGame.name,
+    game=ScoutGame,
+    teaching=TEACHING,
+    heuristic_agent=heuristic_agent,
+    search_profile=search_profile,
+    deep_search_profile=deep_search_profile,
+    chance="deals",
+    easy_agent=easy_agent,
+    observation_tensor=ScoutLayout,
+    picture=PICTURES,
+)
+"""What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
+
 __all__ = [
+    "CAPABILITIES",
     "GAME",
     "Insert",
     "Pass",

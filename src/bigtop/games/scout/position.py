@@ -9,7 +9,7 @@ through :class:`ScoutPosition`, the fields it checks, never through the rules mo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
@@ -25,8 +25,10 @@ _KEYS = {"round", "to_act", "phase", "hands", "known", "active", "active_owner",
          "round_scores", "round_log", "finished"}
 
 
+@runtime_checkable
 class ScoutTable(Protocol):
-    """What the checks read of a :class:`~bigtop.games.scout.rules.ScoutGame`."""
+    """What the position checks and the tensor read of a
+    :class:`~bigtop.games.scout.rules.ScoutGame`."""
 
     @property
     def num_players(self) -> int: ...
@@ -40,6 +42,8 @@ class ScoutTable(Protocol):
     def deck(self) -> tuple[Card, ...]: ...
     @property
     def deck_set(self) -> frozenset[Card]: ...
+    @property
+    def max_hand(self) -> int: ...
 
 
 class ScoutPosition(Protocol):

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
+from bigtop.core.teaching import Teaching
 from bigtop.core.text import count, paragraphs
 from bigtop.games.scout.cards import show_card
 from bigtop.games.scout.rules import Insert, ScoutGame, ScoutState
@@ -119,3 +120,7 @@ def round_summary(before: State, after: State) -> list[str]:
         lines.append(f"  P{q}: captured +{rec['captured'][q]}, tokens +{rec['scout_tokens'][q]}"
                      f", {pays} = {scores[q]:+d} (total {totals[q]})")
     return lines
+
+
+TEACHING = Teaching(intro, rules, commands, round_summary, featured=featured)
+"""This module's functions, as the game's capability record declares them."""

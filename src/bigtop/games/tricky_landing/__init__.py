@@ -2,6 +2,7 @@
 everything (the Tricky Landing rulebook, English edition; readings T1–T8 in
 docs/tricky-landing.md)."""
 
+from bigtop.core.capabilities import Capabilities
 from bigtop.games.tricky_landing.bot import (
     TrickyLandingBot,
     deep_search_profile,
@@ -19,7 +20,7 @@ from bigtop.games.tricky_landing.physics import (
     throw_once,
     touches_target,
 )
-from bigtop.games.tricky_landing.render import render_png, render_svg
+from bigtop.games.tricky_landing.render import PICTURES, render_png, render_svg
 from bigtop.games.tricky_landing.rules import (
     GRID_AIMS,
     GRID_SPINS,
@@ -28,11 +29,28 @@ from bigtop.games.tricky_landing.rules import (
     TrickyLandingGame,
     TrickyLandingState,
 )
+from bigtop.games.tricky_landing.teach import TEACHING
+from bigtop.games.tricky_landing.tensor import TrickyLandingLayout
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, Trick, resolve_trick
 
 GAME = TrickyLandingGame
 
+CAPABILITIES = Capabilities(
+    name=TrickyLandingGame.name,
+    game=TrickyLandingGame,
+    teaching=TEACHING,
+    heuristic_agent=heuristic_agent,
+    search_profile=search_profile,
+    deep_search_profile=deep_search_profile,
+    chance="throws",
+    easy_agent=easy_agent,
+    observation_tensor=TrickyLandingLayout,
+    picture=PICTURES,
+)
+"""What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
+
 __all__ = [
+    "CAPABILITIES",
     "GAME",
     "GRID_AIMS",
     "GRID_SPINS",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.text import count
@@ -20,6 +20,7 @@ from bigtop.games.tricky_landing.physics import ThrowModel
 from bigtop.games.tricky_landing.tricks import Landing
 
 
+@runtime_checkable
 class TrickyLandingTable(Protocol):
     """What the position checks and the tensor read of a
     :class:`~bigtop.games.tricky_landing.rules.TrickyLandingGame`."""

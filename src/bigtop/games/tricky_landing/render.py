@@ -1,5 +1,6 @@
 """Pictures of the table: the target card, the thrown cards with their faces, the trump card
-and which trick each card belongs to. SVG is written by hand; PNG is drawn with matplotlib.
+and which trick each card belongs to, drawn on the games' shared canvas
+(:mod:`bigtop.games.picture`: SVG, and PNG through matplotlib).
 
 ``render_svg(state)`` draws the cards on the table now (with the trick they would form if the
 trick ended now) or, between tricks, the last trick as it was resolved. A list of
@@ -16,9 +17,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape
 
+from bigtop.core.game import State
 from bigtop.core.registry import load_state
+from bigtop.games.picture import Canvas
 from bigtop.games.tricky_landing.cards import SUIT_NAMES, card_name, number_of, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import ThrowModel, seat_angle
@@ -128,6 +130,54 @@ def _subtitle(sc: _Scene) -> str:
     return "; ".join(parts)
 
 
+def _canvas(sc: _Scene) -> Canvas:
+    """The scene drawn on the shared canvas (y up on the table, down in the picture)."""
+    h = sc.half_view
+    size = 2 * h * PX_PER_CM
+    top = 60.0
+
+    def pt(x: float, y: float) -> tuple[float, float]:
+        return ((x + h) * PX_PER_CM, (h - y) * PX_PER_CM + top)
+
+    c = Canvas(size, size + top)
+    c.text(10, 22, sc.title, size=18)
+    c.text(10, 46, _subtitle(sc), size=13)
+    c.circle(h * PX_PER_CM, h * PX_PER_CM + top, (h - 2) * PX_PER_CM, fill="#2e7d4f")
+    for q, (x, y) in enumerate(sc.seats):
+        px, py = pt(x * 1.22, y * 1.22)
+        c.circle(px, py, 14, fill="#f5f0e1", stroke="#333333")
+        c.text(px, py + 5, f"P{q}", size=13, anchor="middle")
+    c.polygon([pt(x, y) for x, y in sc.target], fill="#fdfefe", stroke="#000000",
+              stroke_width=2)
+    cx, cy = pt(0.0, 0.0)
+    c.text(cx, cy, "TARGET", size=12, anchor="middle", fill="#555555")
+    for card in sc.cards:
+        land = card.landing
+        colour = TRICK_COLOURS[card.trick % len(TRICK_COLOURS)] if card.trick >= 0 \
+            else MISS_COLOUR
+        fill = BACK_COLOUR if land.face_down else SUIT_COLOURS[suit_of(land.card)]
+        title = (card_name(land.card) if card.known else "a card") + \
+            (" (face down)" if land.face_down else "") + f", thrown by P{land.player}"
+        with c.group(tooltip=title):
+            c.polygon([pt(x, y) for x, y in card.corners], fill=fill, opacity=0.92,
+                      stroke=colour, stroke_width=3, dashed=card.trick < 0)
+            px, py = pt(land.x, land.y)
+            label = f"{land.card[0]}{number_of(land.card)}" if card.known else "?"
+            text_fill = "#ffffff" if land.face_down else "#000000"
+            tag = f"T{card.trick + 1}" if card.trick >= 0 else "miss"
+            c.text(px, py, label, size=16, weight="bold", anchor="middle", fill=text_fill,
+                   rotate=-land.rotation)
+            c.text(px, py + 16, f"#{card.order} {tag}", size=11, anchor="middle",
+                   fill=text_fill, rotate=-land.rotation)
+    if sc.trump_card is not None:
+        x0, y0 = size - 80, top + 10
+        c.rect(x0, y0, 63, 88, rx=4, fill=SUIT_COLOURS[suit_of(sc.trump_card)],
+               stroke="#000000")
+        c.text(x0 + 31, y0 + 50, sc.trump_card, size=18, weight="bold", anchor="middle")
+        c.text(x0 + 31, y0 + 104, "trump card", size=12, anchor="middle")
+    return c
+
+
 def render_svg(obj: Any, *, trump: str | None = None,
                options: TrickyLandingOptions | None = None, players: int | None = None,
                player: int | None = None, title: str | None = None) -> str:
@@ -135,122 +185,27 @@ def render_svg(obj: Any, *, trump: str | None = None,
     ``player`` hides the face-down cards that player could not know; None is a spectator
     and sees no face-down card (as ``observation(None)``).
     ``trump``/``options``/``players`` are for a list of landings."""
-    sc = _scene(obj, trump=trump, options=options, players=players, player=player,
-                title=title)
-    h = sc.half_view
-    size = 2 * h * PX_PER_CM
-    top = 60.0
-
-    def pt(x: float, y: float) -> str:
-        return f"{(x + h) * PX_PER_CM:.1f},{(h - y) * PX_PER_CM + top:.1f}"
-
-    def poly(corners: tuple[tuple[float, float], ...], **attrs: str) -> str:
-        extra = " ".join(f'{k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-        return f'<polygon points="{" ".join(pt(x, y) for x, y in corners)}" {extra}/>'
-
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" '
-           f'height="{size + top:.0f}" viewBox="0 0 {size:.0f} {size + top:.0f}" '
-           f'font-family="sans-serif">',
-           f'<rect x="0" y="0" width="{size:.0f}" height="{size + top:.0f}" fill="#ffffff"/>',
-           f'<text x="10" y="22" font-size="18">{escape(sc.title)}</text>',
-           f'<text x="10" y="46" font-size="13">{escape(_subtitle(sc))}</text>',
-           f'<circle cx="{h * PX_PER_CM:.1f}" cy="{h * PX_PER_CM + top:.1f}" '
-           f'r="{(h - 2) * PX_PER_CM:.1f}" fill="#2e7d4f"/>']
-    for q, (x, y) in enumerate(sc.seats):
-        px, py = pt(x * 1.22, y * 1.22).split(",")
-        out.append(f'<circle cx="{px}" cy="{py}" r="14" fill="#f5f0e1" stroke="#333"/>')
-        out.append(f'<text x="{px}" y="{float(py) + 5:.1f}" font-size="13" '
-                   f'text-anchor="middle">P{q}</text>')
-    out.append(poly(sc.target, fill="#fdfefe", stroke="#000", stroke_width="2"))
-    cx, cy = pt(0.0, 0.0).split(",")
-    out.append(f'<text x="{cx}" y="{cy}" font-size="12" text-anchor="middle" '
-               f'fill="#555">TARGET</text>')
-    for card in sc.cards:
-        c = card.landing
-        colour = TRICK_COLOURS[card.trick % len(TRICK_COLOURS)] if card.trick >= 0 \
-            else MISS_COLOUR
-        fill = BACK_COLOUR if c.face_down else SUIT_COLOURS[suit_of(c.card)]
-        dash = {"stroke_dasharray": "6,4"} if card.trick < 0 else {}
-        title = (card_name(c.card) if card.known else "a card") + \
-            (" (face down)" if c.face_down else "") + f", thrown by P{c.player}"
-        out.append(f"<g><title>{escape(title)}</title>")
-        out.append(poly(card.corners, fill=fill, fill_opacity="0.92", stroke=colour,
-                        stroke_width="3", **dash))
-        px, py = pt(c.x, c.y).split(",")
-        label = (f"{c.card[0]}{number_of(c.card)}" if card.known else "?")
-        text_fill = "#ffffff" if c.face_down else "#000000"
-        tag = "T" + str(card.trick + 1) if card.trick >= 0 else "miss"
-        out.append(f'<text x="{px}" y="{py}" font-size="16" font-weight="bold" '
-                   f'text-anchor="middle" fill="{text_fill}" '
-                   f'transform="rotate({-c.rotation:.1f} {px} {py})">{escape(label)}</text>')
-        out.append(f'<text x="{px}" y="{float(py) + 16:.1f}" font-size="11" '
-                   f'text-anchor="middle" fill="{text_fill}" '
-                   f'transform="rotate({-c.rotation:.1f} {px} {py})">'
-                   f'#{card.order} {tag}</text>')
-        out.append("</g>")
-    if sc.trump_card is not None:
-        x0, y0 = size - 80, top + 10
-        out.append(f'<rect x="{x0}" y="{y0}" width="63" height="88" rx="4" '
-                   f'fill="{SUIT_COLOURS[suit_of(sc.trump_card)]}" stroke="#000"/>')
-        out.append(f'<text x="{x0 + 31}" y="{y0 + 50}" font-size="18" font-weight="bold" '
-                   f'text-anchor="middle">{escape(sc.trump_card)}</text>')
-        out.append(f'<text x="{x0 + 31}" y="{y0 + 104}" font-size="12" '
-                   f'text-anchor="middle">trump card</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return _canvas(_scene(obj, trump=trump, options=options, players=players, player=player,
+                          title=title)).svg()
 
 
 def render_png(obj: Any, path: str, *, trump: str | None = None,
                options: TrickyLandingOptions | None = None, players: int | None = None,
                player: int | None = None, title: str | None = None, dpi: int = 100) -> None:
-    """The same picture as :func:`render_svg`, drawn with matplotlib into a PNG file."""
-    import matplotlib
+    """The same picture as :func:`render_svg`, written to a PNG file."""
+    _canvas(_scene(obj, trump=trump, options=options, players=players, player=player,
+                   title=title)).png(path, dpi=dpi)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Circle, Polygon, Rectangle
 
-    sc = _scene(obj, trump=trump, options=options, players=players, player=player,
-                title=title)
-    h = sc.half_view
-    fig, ax = plt.subplots(figsize=(8, 8.6), dpi=dpi)
-    try:
-        ax.set_xlim(-h, h)
-        ax.set_ylim(-h, h)
-        ax.set_aspect("equal")
-        ax.axis("off")
-        ax.set_title(sc.title + "\n" + _subtitle(sc), fontsize=10)
-        ax.add_patch(Circle((0, 0), h - 2, color="#2e7d4f"))
-        for q, (x, y) in enumerate(sc.seats):
-            ax.add_patch(Circle((x * 1.22, y * 1.22), 1.4, facecolor="#f5f0e1",
-                                edgecolor="#333"))
-            ax.text(x * 1.22, y * 1.22, f"P{q}", ha="center", va="center", fontsize=9)
-        ax.add_patch(Polygon(sc.target, closed=True, facecolor="#fdfefe", edgecolor="black",
-                             linewidth=2))
-        ax.text(0, 0, "TARGET", ha="center", va="center", fontsize=8, color="#555")
-        for card in sc.cards:
-            c = card.landing
-            colour = TRICK_COLOURS[card.trick % len(TRICK_COLOURS)] if card.trick >= 0 \
-                else MISS_COLOUR
-            fill = BACK_COLOUR if c.face_down else SUIT_COLOURS[suit_of(c.card)]
-            ax.add_patch(Polygon(card.corners, closed=True, facecolor=fill, alpha=0.92,
-                                 edgecolor=colour, linewidth=2.5,
-                                 linestyle="--" if card.trick < 0 else "-"))
-            label = f"{c.card[0]}{number_of(c.card)}" if card.known else "?"
-            tag = f"T{card.trick + 1}" if card.trick >= 0 else "miss"
-            fg = "white" if c.face_down else "black"
-            # Clipped to the view like the card itself: a card far off the table (x = 1e6 in
-            # a hand-written state) must not stretch the tight bounding box (MemoryError).
-            ax.text(c.x, c.y, f"{label}\n#{card.order} {tag}", ha="center", va="center",
-                    fontsize=9, rotation=c.rotation, color=fg, fontweight="bold",
-                    clip_on=True)
-        if sc.trump_card is not None:
-            x0, y0 = h - 8.5, h - 11.0
-            ax.add_patch(Rectangle((x0, y0), 6.3, 8.8, facecolor=SUIT_COLOURS[
-                suit_of(sc.trump_card)], edgecolor="black"))
-            ax.text(x0 + 3.15, y0 + 4.4, sc.trump_card, ha="center", va="center",
-                    fontsize=11, fontweight="bold")
-            ax.text(x0 + 3.15, y0 - 1.0, "trump card", ha="center", va="center", fontsize=8)
-        fig.savefig(path, bbox_inches="tight")
-    finally:
-        plt.close(fig)
+class _TablePictures:
+    """The pictures of a position as a seat sees it, as the game's capability record
+    declares them (the functions above also draw lists of landings)."""
+
+    def render_svg(self, state: State, player: int | None = None) -> str:
+        return render_svg(state, player=player)
+
+    def render_png(self, state: State, path: str, player: int | None = None) -> None:
+        render_png(state, path, player=player)
+
+
+PICTURES = _TablePictures()

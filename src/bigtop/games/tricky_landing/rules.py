@@ -69,14 +69,14 @@ SPINS: dict[str, float] = {"none": 0.0, "low": 1.5, "medium": 3.0, "high": 6.0}
 """Named spins (rev/s) for typed actions."""
 GRID_AIMS: tuple[tuple[float, float], ...] = (
     (0.0, 0.0), (5.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, -5.0),
-    (22.0, 0.0), (-22.0, 0.0), (0.0, 28.0), (0.0, -18.0))
+    (30.0, 0.0), (-30.0, 0.0), (0.0, 40.0), (0.0, -22.0))
 """The discrete aim points of the legal-action list, in the thrower's frame (x to the right,
-y away from the thrower), so every seat gets the same choices: the centre, four points 5 cm
-off it (on or next to the target) and four deliberate misses: 22 cm to the left and right,
-28 cm beyond and 18 cm short of the centre. Each touches the target at most 2.7% of the time
-at the default skill 0.8, from every seat and with every grid spin (a long throw errs most
-along its line, so the miss beyond lies farthest out; 18 cm beyond touched 9% even at
-skill 1)."""
+y away from the thrower), so every seat gets the same choices (ruling T10): the centre, four
+points 5 cm off it (on or next to the target) and four deliberate misses: 30 cm to the left
+and right, 40 cm beyond and 22 cm short of the centre. Each touches the target at most 0.6%
+of the time at the default skill 0.8, from every seat of 3–6 players and with every grid
+spin (20,000 throws each; a long throw errs most along its line, so the miss beyond lies
+farthest out: 18 cm beyond touched 9% even at skill 1, 28 cm beyond still 2.8%)."""
 GRID_SPINS: tuple[float, ...] = (SPINS["low"], SPINS["medium"], SPINS["high"])
 
 

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
+from bigtop.core.teaching import Teaching
 from bigtop.core.text import Told, count, number, paragraphs
 from bigtop.games.tricky_landing.cards import card_name
 from bigtop.games.tricky_landing.rules import (
@@ -273,3 +274,8 @@ def round_summary(before: State, after: State) -> list[str]:
             lines.append(f"  P{q}: {down} face down +{down}{kept} = "
                          f"{after.round_scores[r][q]:+d} (total {after.totals[q]})")
     return lines
+
+
+TEACHING = Teaching(intro, rules, commands, round_summary, featured=featured,
+                    trick_summary=trick_summary, outcome=outcome, trick_result=trick_result)
+"""This module's functions, as the game's capability record declares them."""

@@ -33,9 +33,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import Game
+from bigtop.core.tensor import FlatLayout
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS
 from bigtop.games.tricky_landing.physics import to_thrower, touches_target_card
-from bigtop.games.tricky_landing.position import TrickyLandingTable as TrickyLandingGame
+from bigtop.games.tricky_landing.position import TrickyLandingTable
 
 _CARD = {c: i for i, c in enumerate(ALL_CARDS)}
 _NCARDS = len(ALL_CARDS)
@@ -45,7 +48,7 @@ _SLOT = 1 + _SEATS + _NCARDS + 1 + 4 + 1 + 1
 TENSOR_SIZE = 2 * _NCARDS + 6 + _SLOTS * _SLOT + _SEATS * 6 + 6
 
 
-def encode(game: TrickyLandingGame, obs: dict[str, Any]) -> list[float]:
+def encode(game: TrickyLandingTable, obs: dict[str, Any]) -> list[float]:
     """The tensor of one observation (``obs["player"]`` must be a player)."""
     n = game.num_players
     me: int = obs["player"]
@@ -106,3 +109,27 @@ def encode(game: TrickyLandingGame, obs: dict[str, Any]) -> list[float]:
     out[base + 1] = obs["trick"] / obs["tricks_per_round"]
     out[base + 2 + (n - 3)] = 1.0
     return out
+
+
+class TrickyLandingLayout(FlatLayout):
+    """The tensor above as named views of one flat array: ``table`` is a table of 5 landing
+    slots, ``seats`` one of 6 relative seats (the game's capability record declares it).
+
+    >>> from bigtop import new_state
+    >>> s = new_state("tricky-landing", players=4, seed=1)
+    >>> layout = TrickyLandingLayout(s.game)
+    >>> views = layout.views(layout.tensor(s, 0))
+    >>> views["table"].shape, views["seats"].shape, float(views["hand"].sum())
+    ((5, 64), (6, 6), 11.0)
+    """
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game, TrickyLandingTable):  # the record pairs the layout with its game
+            raise BigtopError(f"no Tricky Landing tensor for {game.title}")
+        super().__init__({"hand": _NCARDS, "seen": _NCARDS, "trump": 6,
+                          "table": _SLOTS * _SLOT, "seats": _SEATS * 6, "progress": 6},
+                         {"table": (_SLOTS, _SLOT), "seats": (_SEATS, 6)})
+        self.game: TrickyLandingTable = game
+
+    def values(self, obs: dict[str, Any]) -> list[float]:
+        return encode(self.game, obs)

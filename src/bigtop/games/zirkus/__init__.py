@@ -1,6 +1,7 @@
 """So ein Zirkus: clowns carry coloured balls over a board with holes (Bambus Spieleverlag,
 2000; readings Z1–Z19 in docs/so-ein-zirkus.md)."""
 
+from bigtop.core.capabilities import Capabilities
 from bigtop.games.zirkus.board import (
     Board,
     BoardError,
@@ -15,7 +16,7 @@ from bigtop.games.zirkus.bot import (
     heuristic_agent,
     search_profile,
 )
-from bigtop.games.zirkus.render import render_png, render_svg, svg_from_observation
+from bigtop.games.zirkus.render import PICTURES, render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
     FACES,
@@ -29,8 +30,23 @@ from bigtop.games.zirkus.rules import (
     ZirkusOptions,
     ZirkusState,
 )
+from bigtop.games.zirkus.teach import TEACHING
+from bigtop.games.zirkus.tensor import ZirkusLayout
 
 GAME = ZirkusGame
+
+CAPABILITIES = Capabilities(
+    name=ZirkusGame.name,
+    game=ZirkusGame,
+    teaching=TEACHING,
+    heuristic_agent=heuristic_agent,
+    search_profile=search_profile,
+    deep_search_profile=deep_search_profile,
+    chance="chance-nodes",
+    observation_tensor=ZirkusLayout,
+    picture=PICTURES,
+)
+"""What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 
 __all__ = [
     "COLOURS",

@@ -9,7 +9,7 @@ sits below ``rules.py`` (which imports it) and reads a state through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bigtop.core.errors import InvalidStateError, shown
 from bigtop.core.game import JSON
@@ -18,6 +18,7 @@ from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, parse_board
 from bigtop.games.zirkus.options import ENDINGS, MAX_SERIES_GAMES, ZirkusOptions, series_over
 
 
+@runtime_checkable
 class ZirkusTable(Protocol):
     """What the position checks and the tensor read of a
     :class:`~bigtop.games.zirkus.rules.ZirkusGame`."""

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 from bigtop.core.game import Game, State
+from bigtop.core.teaching import Teaching
 from bigtop.core.text import count, paragraphs
 from bigtop.games.zirkus.actions import COLOURS
 from bigtop.games.zirkus.options import ENDING_WORDS
@@ -105,3 +106,6 @@ def round_summary(before: State, after: State) -> list[str]:
                      + total)
     return lines
 
+
+TEACHING = Teaching(intro, rules, commands, round_summary)
+"""This module's functions, as the game's capability record declares them."""

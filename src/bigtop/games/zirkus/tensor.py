@@ -48,28 +48,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from bigtop.core.tensor import layout, observer
+from bigtop.core.errors import BigtopError
+from bigtop.core.game import Game
+from bigtop.core.tensor import FlatLayout, layout, observer
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS
 from bigtop.games.zirkus.options import MAX_SERIES_GAMES
-from bigtop.games.zirkus.position import ZirkusTable as ZirkusGame
+from bigtop.games.zirkus.position import ZirkusTable
 
 _COLOUR = {c: i for i, c in enumerate(COLOURS)}
 _CAPACITY = CLOWN_CAPACITY
-_SEATS = 4  # ZirkusGame.max_players: the same size for every player count
+_SEATS = 4  # ZirkusTable.max_players: the same size for every player count
 _SEAT = 8
 _PER_CLOWN_EXTRA = 1 + _CAPACITY * 4 + 4 + (_CAPACITY + 1) + 1  # 22
 _HOLE = 6
 _TAIL = 4 + 4 + 4 + 4 + 6 + _SEATS * _SEAT + 6  # 60
 
 
-def tensor_size(game: ZirkusGame) -> int:
+def tensor_size(game: ZirkusTable) -> int:
     """The number of floats for ``game``'s board: ``3 (F + 22) + 6 H + 60``."""
     return NUM_CLOWNS * (game.board.size + _PER_CLOWN_EXTRA) + _HOLE * len(game.board.holes) \
         + _TAIL  # = the sum of pieces(game)'s sizes (tested)
 
 
-def pieces(game: ZirkusGame) -> dict[str, tuple[int, int]]:
+def pieces(game: ZirkusTable) -> dict[str, tuple[int, int]]:
     """Each piece's (start, size) in the flat tensor, in order.
 
     >>> from bigtop.games.zirkus.rules import ZirkusGame
@@ -85,7 +87,7 @@ def pieces(game: ZirkusGame) -> dict[str, tuple[int, int]]:
     return layout(dict(sizes))
 
 
-def encode(game: ZirkusGame, obs: dict[str, Any]) -> list[float]:
+def encode(game: ZirkusTable, obs: dict[str, Any]) -> list[float]:
     """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
     me = observer(obs)
     n = game.num_players
@@ -159,3 +161,28 @@ def encode(game: ZirkusGame, obs: dict[str, Any]) -> list[float]:
     out[at + 2] = opts.tournament_score / points if opts.tournament == "score" else 0.0
     out[at + 3 + (n - 2)] = 1.0
     return out
+
+
+class ZirkusLayout(FlatLayout):
+    """The tensor above as named views of one flat array: ``clowns``, ``holes`` and
+    ``seats`` are tables (one row per clown, hole, relative seat; the game's capability
+    record declares it).
+
+    >>> from bigtop import new_state
+    >>> s = new_state("so-ein-zirkus", players=3, seed=1)
+    >>> layout = ZirkusLayout(s.game)
+    >>> views = layout.views(layout.tensor(s, 0))
+    >>> views["clowns"].shape, views["seats"].shape, views["phase"].tolist()
+    ((3, 46), (4, 8), [1.0, 0.0, 0.0, 0.0])
+    """
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game, ZirkusTable):  # the record pairs the layout with its game
+            raise BigtopError(f"no So ein Zirkus tensor for {game.title}")
+        super().__init__({name: size for name, (_, size) in pieces(game).items()},
+                         {"clowns": (NUM_CLOWNS, game.board.size + _PER_CLOWN_EXTRA),
+                          "holes": (len(game.board.holes), _HOLE), "seats": (_SEATS, _SEAT)})
+        self.game: ZirkusTable = game
+
+    def values(self, obs: dict[str, Any]) -> list[float]:
+        return encode(self.game, obs)

@@ -7,12 +7,11 @@ from typing import Any, Literal, cast
 
 from fastapi import APIRouter, Request
 
-from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep
 from bigtop.server.model import PLAYING, Loaded
 from bigtop.server.net import client_address
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import Runtime, seat_info
+from bigtop.server.runtime import Runtime, fairness, seat_info
 from bigtop.server.schemas import Me, MyTable, NewPlayer, PlayerCreated, PlayerOut, SeatInfo
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -46,7 +45,7 @@ def my_table(runtime: Runtime, loaded: Loaded, seat: int) -> MyTable:
         state=table_state(loaded, seat),
         current_player=loaded.state.current_player(), updated_at=m.updated_at,
         seats=[SeatInfo(**seat_info(s)) for s in loaded.seats],
-        spectator_url=spectator_url(runtime, m.id))
+        spectator_url=spectator_url(runtime, m.id), **fairness(m))
 
 
 @router.post("", status_code=201, response_model=PlayerCreated, responses=PROBLEMS)
@@ -55,10 +54,9 @@ async def create_player(body: NewPlayer, request: Request,
     """A new identity: its id, name and secret key (shown only here; keep it, it is the
     only way to be this player on another device)."""
     name = runtime.master.name_of(body.name)  # a bad name costs no rate
-    if not runtime.new_players.allow(("player", client_address(request))):
-        raise errors.TooManyRequests(
-            f"at most {runtime.limits.new_players_per_hour:g} new players an hour from one "
-            "address")
+    runtime.new_players.check(
+        ("player", client_address(request)),
+        f"at most {runtime.limits.new_players_per_hour:g} new players an hour from one address")
     player, key = await runtime.db(runtime.master.new_player, name)
     return PlayerCreated(id=player.id, name=player.name, key=key)
 

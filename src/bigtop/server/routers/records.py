@@ -6,23 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from bigtop.core.registry import new_game
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
-from bigtop.server.model import FINISHED, Loaded
+from bigtop.server.master import state_at
+from bigtop.server.model import FINISHED
 from bigtop.server.routers.tables import PROBLEMS, open_table
-from bigtop.server.runtime import in_thread
+from bigtop.server.runtime import fairness, in_thread
 from bigtop.server.schemas import Replay, ReplayStep
 
 router = APIRouter(prefix="/api/tables", tags=["records"])
-
-
-def _state_at(loaded: Loaded, at: int) -> Any:
-    m = loaded.meta
-    state = new_game(m.game, m.players, m.options).new_initial_state(m.seed)
-    for action in loaded.state.history[:at]:
-        state.apply(action)
-    return state
 
 
 @router.get("/{table_id}/replay", response_model=Replay, responses=PROBLEMS)
@@ -41,11 +33,13 @@ async def replay(
                         action=history[e.version - 1].to_json() if finished else None)
              for e in loaded.log if e.kind == "move"]
     out = Replay(table=table_id, finished=finished, steps=steps, at=None, state=None,
-                 observation=None)
+                 observation=None, **fairness(loaded.meta))
     if at is not None:
         if at > loaded.version:
             raise errors.Unprocessable(f"at must be 0..{loaded.version}")
-        state = await in_thread(_state_at, loaded, at)
+        # From the latest stored position at or before ``at``: a bounded cost.
+        found = await runtime.db(runtime.master.snapshot_at_most, table_id, at)
+        state = await in_thread(state_at, loaded, at, found)
         out.at = at
         if finished:
             out.state = state.to_json()
@@ -57,8 +51,9 @@ async def replay(
 
 @router.get("/{table_id}/export", responses=PROBLEMS)
 async def export(table_id: str, runtime: RuntimeDep) -> dict[str, Any]:
-    """The finished game as the engine's JSON (loadable by ``bigtop replay``). Refused (409)
-    while the game goes on: the whole state shows every hand."""
+    """The finished game as the engine's JSON (loadable by ``bigtop replay``), its ``seed``
+    the one every view committed to. Refused (409) while the game goes on: the whole state
+    shows every hand, and the seed every future deal."""
     loaded = await runtime.db(runtime.master.load, table_id)
     if loaded.meta.status != FINISHED:
         raise errors.Conflict("the game is not over; only a finished game can be exported "

@@ -3,15 +3,17 @@ your seat back from a bot, and the picture of your view."""
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.registry import game_module
+from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
+from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import (
     CreateTable,
@@ -61,21 +63,27 @@ async def open_table(runtime: Runtime, table_id: str, token: str | None, *,
     if loaded is None:
         loaded = await runtime.db(runtime.master.load, table_id)
         seat = runtime.master.seat_of(loaded, token)
-    return await runtime.seen(loaded, seat), seat
+    return await runtime.seen(loaded, seat, token), seat
 
 
 @router.post("", status_code=201, response_model=TableCreated, responses=PROBLEMS)
-async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep) -> TableCreated:
+async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
+                       request: Request) -> TableCreated:
     """A new table: any game, player count and rule options (checked by the engine). Each
     person's seat gets a secret token and an invite link (shown only here). With a player
     key (``Authorization: Bearer KEY``) its identity sits in the first person's seat."""
+    client = client_address(request)
+    runtime.creates.check(client, f"one address may create {runtime.limits.table_burst} "
+                                  f"tables at once and {runtime.limits.tables_per_hour:g} an "
+                                  "hour")
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
                      player_id=None if player is None else player.id,
-                     chat_spectators_read=body.chat_spectators_read)
+                     chat_spectators_read=body.chat_spectators_read,
+                     bot_seconds=body.bot_seconds, creator=client)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -86,7 +94,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep) -> T
                         token=made.tokens.get(s.seat),
                         invite_url=invite_url(runtime, made.table_id, made.tokens[s.seat])
                         if s.seat in made.tokens else None)
-               for s in loaded.seats])
+               for s in loaded.seats],
+        seed_commitment=loaded.meta.seed_commitment,
+        seed_chosen_by_creator=loaded.meta.seed_chosen)
 
 
 @router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
@@ -101,15 +111,16 @@ async def get_table(
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)
-async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
-                    token: TokenDep) -> Response:
+async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep, token: TokenDep,
+                    request: Request) -> Response:
     """Play one action for your seat at the version you saw. It is stored before this
     answer (your new view) and before any other client hears of it."""
     loaded, seat = await open_table(runtime, table_id, token, fresh=False)
     if seat is None:
         raise errors.Unauthorized("moving needs a seat token; spectators only watch")
     choice = body.model_dump(exclude_none=True, exclude={"version"})
-    done = await play(runtime, loaded, seat, body.version, choice, key=(table_id, seat))
+    done = await play(runtime, loaded, seat, body.version, choice, client_address(request),
+                      token=token)
     # The view is built by the server itself, so it is sent as it is (the response model
     # documents it; validating it again would cost more than the move); its text is the
     # one the mover's WebSocket update got.
@@ -117,23 +128,32 @@ async def post_move(table_id: str, body: MoveIn, runtime: RuntimeDep,
 
 
 async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
-               choice: dict[str, Any], key: Any) -> Loaded:
-    """The one path of a person's move (HTTP and WebSocket): rate, engine, store, broadcast.
-    Returns the table after the move."""
-    if not runtime.moves.allow(key):
-        raise errors.TooManyRequests(
-            f"more than {runtime.limits.moves_per_second:g} moves a second")
-    done = await runtime.db(runtime.master.play, loaded.table_id, seat, version, choice,
-                           None, loaded)
+               choice: dict[str, Any], client: str, token: str | None) -> Loaded:
+    """The one path of a person's move (HTTP and WebSocket): rates (of the seat, however
+    many sockets it has open, and of the client address), engine, store, broadcast. The
+    move is stored only if ``token`` still opens ``seat`` (checked in the transaction that
+    stores it, whatever this worker's memory says). Returns the table after the move."""
+    lim = runtime.limits
+    seat_key = (loaded.table_id, seat)
+    runtime.moves.check(seat_key, f"a seat may move {lim.move_burst} times at once and "
+                                  f"{lim.moves_per_second:g} times a second")
+    runtime.client_moves.check(client, f"one address may move {lim.client_move_burst} times "
+                                       f"at once and {lim.client_moves_per_second:g} a second")
+    done = await runtime.db(functools.partial(
+        runtime.master.play, loaded.table_id, seat, version, choice, None, loaded,
+        token=token))
     await runtime.after_change(done)
     return done
 
 
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
-async def join(table_id: str, runtime: RuntimeDep, key: KeyDep,
+async def join(table_id: str, runtime: RuntimeDep, key: KeyDep, request: Request,
                body: JoinIn | None = None) -> Joined:
     """Take a free person's seat of a listed table; answers with your seat token. With a
     player key the seat is your identity's (your key opens it too, on any device)."""
+    runtime.joins.check(client_address(request),
+                        f"one address may take {runtime.limits.join_burst} seats at once "
+                        f"and {runtime.limits.joins_per_hour:g} an hour")
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None, player)
@@ -178,12 +198,11 @@ async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Respon
     """An SVG of the table as your seat sees it (without a token: as a spectator sees it,
     no hidden card), for games that draw (``picture`` in GET /api/games)."""
     loaded, seat = await open_table(runtime, table_id, token)
-    module = game_module(loaded.meta.game)
-    render = getattr(module, "render_svg", None)
-    if render is None:
+    picture = capabilities(loaded.meta.game).picture
+    if picture is None:
         raise errors.NotFound(f"{loaded.state.game.title} has no picture")
     try:
-        svg = await in_thread(lambda: render(loaded.state, player=seat))
+        svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
     except BigtopError as e:
         raise errors.Unprocessable(str(e)) from None
     return Response(svg, media_type="image/svg+xml")

@@ -68,7 +68,8 @@ async def live(
                 f"one address may hold at most {sockets.cap} live connections at once")
         counted = True
         loaded, seat = await open_table(runtime, table_id, token)
-        conn = Connection(ws, table_id, seat)
+        conn = Connection(ws, table_id, seat, client,
+                          token=token if seat is not None else None)
         # Chat goes out live from here on (what came before: GET .../chat).
         conn.sent_chat = await runtime.db(runtime.master.storage.last_chat_id, table_id)
         runtime.add(conn)
@@ -141,7 +142,8 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         loaded = runtime.master.cached(conn.table_id)
         if loaded is None:
             loaded = await runtime.db(runtime.master.load, conn.table_id)
-        await play(runtime, loaded, conn.seat, version, choice, key=id(conn))
+        await play(runtime, loaded, conn.seat, version, choice, conn.client,
+                   token=conn.token)
     except errors.Problem as e:
         await conn.ws.send_json({"type": "error", "problem": e.problem()})
     except BigtopError as e:  # not JSON, or beyond the core's input limits

@@ -15,11 +15,13 @@ class TurnTaken(Exception):
 
 
 class Full(Exception):
-    """Creating a table was refused: ``open_tables`` are open, the limit."""
+    """Creating a table was refused: ``open_tables`` are open, the limit (of the server, or
+    of its creator's address when ``creator`` is set)."""
 
-    def __init__(self, open_tables: int) -> None:
+    def __init__(self, open_tables: int, creator: str | None = None) -> None:
         super().__init__(open_tables)
         self.open_tables = open_tables
+        self.creator = creator
 
 
 @dataclass(frozen=True)
@@ -43,15 +45,24 @@ class Stored:
     events: tuple[EventRecord, ...]
     moves: tuple[MoveRecord, ...]
     unchanged: bool = False
+    snapshot: tuple[int, Any] | None = None
+    """The latest snapshot (move index, position) when the whole table was read."""
 
 
 @dataclass(frozen=True)
 class Guard:
     """What a move was checked against: stored only if the table's row still has this
-    version, seat revision and status ``playing``."""
+    version, seat revision and status ``playing``, and ``seat`` is still played by the
+    mover: the person holding the token whose hash is ``token_hash``, or the identity
+    sitting there whose player key has that hash (no bot playing for them), or the bot of
+    level ``bot``. Checked in the transaction that stores the move,
+    so a token revoked through any worker fails at once on every other."""
 
     version: int
     seat_rev: int
+    seat: int
+    token_hash: str | None = None
+    bot: str | None = None
 
 
 class Storage(Protocol):
@@ -64,24 +75,37 @@ class Storage(Protocol):
     ``"postgresql"`` (several workers, told of each other's changes by :meth:`listen`)."""
 
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
-                     *, result: Any, max_open: int, rematch_of: str | None = None) -> bool:
+                     *, result: Any, bot_waiting: bool, idle_bucket: int,
+                     max_open: int, max_open_per_creator: int,
+                     rematch_of: str | None = None) -> bool:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
-        already (nothing stored). ``rematch_of``: the table it is the rematch of, linked in
-        the same transaction (False, nothing stored: that table has its rematch already)."""
+        already, or ``max_open_per_creator`` created by ``meta.creator`` (a client
+        address; "" is not counted) (nothing stored). ``rematch_of``: the table it is the
+        rematch of, linked in the same transaction (False, nothing stored: that table has
+        its rematch already)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
-        """The table (None: no such table) as now stored, beyond what is ``known``."""
+        """The table (None: no such table) as now stored, beyond what is ``known`` (with
+        its latest snapshot when nothing is known and every move is asked for)."""
+
+    def snapshot_at_most(self, table_id: str, idx: int) -> tuple[int, Any] | None:
+        """The latest snapshot (move index, position JSON) at or before move ``idx``."""
 
     def append_moves(self, table_id: str, guard: Guard, moves: Sequence[MoveRecord], *,
-                     status: str, result: Any, now: float) -> bool:
+                     status: str, result: Any, now: float, bot_waiting: bool | None = None,
+                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
         """Store the moves (a player's and the chance outcomes after it) and the table's
         new version, only if ``guard`` holds (False: nothing stored); :class:`TurnTaken`
-        when the first index is stored already."""
+        when the first index is stored already. ``bot_waiting``: whether a bot is to move
+        next (None: unchanged); ``idle_bucket``: the table's new ``updated_at`` bucket
+        (None: unchanged); ``snapshot``: the position after these moves, kept for replays
+        and rebuilds."""
 
-    def claim(self, table_id: str, seat: int, now: float) -> bool | None:
-        """Mark a person's seat seen now and claimed: True if it was not claimed before
-        (the table's seat revision moves on), False if it was, None: no such seat."""
+    def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
+        """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
+        if it was not claimed before (the table's seat revision moves on), False if it was,
+        None: no such seat with that token."""
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
@@ -123,14 +147,29 @@ class Storage(Protocol):
     def player_seats(self, player_id: str, limit: int) -> list[tuple[str, int]]:
         """(table, seat) where the identity sits, the last changed table first."""
 
-    def expire_idle(self, before: float) -> list[str]:
-        """Expire open tables with no move since ``before``; their ids."""
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        """Expire open tables created before ``created_before`` with a person's seat nobody
+        has taken (at most ``limit``); their ids."""
 
-    def absent_seats(self, now: float) -> list[tuple[str, str, int]]:
-        """(table, takeover level, seat) of people away longer than their table allows."""
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        """Delete finished and expired tables whose last change was before ``before``, with
+        their seats, log, events, snapshots and chat (at most ``limit``); their ids."""
 
-    def tables_with_bots(self) -> list[str]:
-        """Open tables with a seat a bot plays."""
+    def expire_idle(self, before: float, bucket_seconds: float, limit: int) -> list[str]:
+        """Expire up to ``limit`` open tables with no move since ``before``, found by their
+        ``idle_bucket`` (``updated_at // bucket_seconds``, indexed): a table expires at most
+        one bucket late. Their ids."""
+
+    def absent_seats(self, now: float, limit: int) -> list[tuple[str, str, int]]:
+        """(table, takeover level, seat) of up to ``limit`` people away longer than their
+        table allows (an index finds them)."""
+
+    def bots_waiting(self, before: float, limit: int) -> list[str]:
+        """Up to ``limit`` tables where a bot has been to move since before ``before`` (or
+        whose seats changed then), the longest waiting first (an index finds them)."""
+
+    def not_waiting(self, table_id: str, version: int, seat_rev: int) -> None:
+        """No bot is to move at the table as of this version and seat revision."""
 
     def move_records(self, table_id: str) -> list[MoveRecord]:
         """The whole stored log of a table, oldest first."""

@@ -26,10 +26,13 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
+    and_,
     bindparam,
+    delete,
     exists,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -40,6 +43,7 @@ from sqlalchemy.orm import aliased
 from bigtop.server.model import (
     BOT,
     EXPIRED,
+    FINISHED,
     HUMAN,
     PLAYING,
     ChatRecord,
@@ -49,7 +53,7 @@ from bigtop.server.model import (
     Player,
     Seat,
 )
-from bigtop.server.schema import chat, events, moves, players, seats, tables
+from bigtop.server.schema import chat, events, moves, players, seats, snapshots, tables
 from bigtop.server.storage.base import Full, Guard, Known, Stored, TurnTaken
 
 NOTIFY_CHANNEL = "bigtop_tables"
@@ -67,13 +71,50 @@ _MOVES_FROM = (select(moves).where(moves.c.table_id == bindparam("table_id"),
                                    moves.c.idx >= bindparam("start"))
                .order_by(moves.c.idx))
 _INSERT_MOVES = insert(moves)
-_STORE_VERSION = update(tables).where(
-    tables.c.id == bindparam("table_id"), tables.c.version == bindparam("old_version"),
-    tables.c.seat_rev == bindparam("old_seat_rev"), tables.c.status == PLAYING).values(
-    version=bindparam("new_version"), updated_at=bindparam("now"),
-    status=bindparam("new_status"), result=bindparam("new_result", type_=tables.c.result.type))
-"""The table's new version after a move, only if its row is still as the move was checked
-against (version, seats, status)."""
+_SEAT = (seats.c.table_id == bindparam("table_id"), seats.c.seat == bindparam("seat"))
+
+
+def _opens_seat(secret_hash: Any) -> Any:
+    """The seat opens to the secret with this hash: its token, or the player key of the
+    identity sitting there (a player key opens its seat on any device)."""
+    return or_(seats.c.token_hash == secret_hash, seats.c.player_id.in_(
+        select(players.c.id).where(players.c.key_hash == secret_hash).scalar_subquery()))
+
+
+_HOLDER_MOVES = exists().where(*_SEAT, seats.c.kind == HUMAN, seats.c.bot_playing.is_(None),
+                               _opens_seat(bindparam("token_hash")))
+"""The person with this token (or player key) still holds the seat, and no bot plays for
+them."""
+_BOT_MOVES = exists().where(*_SEAT, or_(
+    and_(seats.c.kind == BOT, seats.c.level == bindparam("bot")),
+    seats.c.bot_playing == bindparam("bot")))
+"""A bot of this level still plays the seat."""
+
+
+def _store_version(bot: bool, waiting: bool, bucket: bool) -> Any:
+    values: dict[str, Any] = {
+        "version": bindparam("new_version"), "updated_at": bindparam("now"),
+        "status": bindparam("new_status"),
+        "result": bindparam("new_result", type_=tables.c.result.type)}
+    # Indexed columns are set only when they change (most moves change neither): an index
+    # entry rewritten on every move cost a fifth of a move's CPU on SQLite (measured).
+    if waiting:
+        values["bot_waiting_since"] = bindparam("waiting",
+                                                type_=tables.c.bot_waiting_since.type)
+    if bucket:
+        values["idle_bucket"] = bindparam("bucket", type_=tables.c.idle_bucket.type)
+    return update(tables).where(
+        tables.c.id == bindparam("table_id"), tables.c.version == bindparam("old_version"),
+        tables.c.seat_rev == bindparam("old_seat_rev"), tables.c.status == PLAYING,
+        _BOT_MOVES if bot else _HOLDER_MOVES).values(**values)
+
+
+_VARIANTS = [(bot, waiting, bucket) for bot in (False, True) for waiting in (False, True)
+             for bucket in (False, True)]
+_STORE_VERSION = {v: _store_version(*v) for v in _VARIANTS}
+"""The table's new version after a move (keyed by: a bot moves, ``bot_waiting_since`` and
+``idle_bucket`` change), only if its row is still as the move was checked against
+(version, seats, status) and the mover still plays the seat."""
 
 # The same two statements for SQLite's own driver (sqlite3), in the order of ``_store_sqlite``'s
 # parameters: a move is the server's hottest write, and SQLAlchemy's execution layer (its
@@ -82,15 +123,30 @@ against (version, seats, status)."""
 # read back through SQLAlchemy (every table rebuilt from its log in the storage tests).
 _SQLITE_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by_bot, "
                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-_SQLITE_STORE_VERSION = ("UPDATE tables SET version = ?, updated_at = ?, status = ?, "
-                         "result = ? WHERE id = ? AND version = ? AND seat_rev = ? "
-                         f"AND status = '{PLAYING}'")
+_SQLITE_HOLDER = {False: f"kind = '{HUMAN}' AND bot_playing IS NULL AND (token_hash = ? OR "
+                        "player_id IN (SELECT id FROM players WHERE key_hash = ?))",
+                  True: f"((kind = '{BOT}' AND level = ?) OR bot_playing = ?)"}
+_SQLITE_STORE_VERSION = {(bot, waiting, bucket): (
+    "UPDATE tables SET version = ?, updated_at = ?, status = ?, result = ?"
+    + (", bot_waiting_since = ?" if waiting else "") + (", idle_bucket = ?" if bucket else "")
+    + f" WHERE id = ? AND version = ? AND seat_rev = ? AND status = '{PLAYING}' AND EXISTS "
+    "(SELECT 1 FROM seats WHERE table_id = tables.id AND seat = ? AND "
+    + _SQLITE_HOLDER[bot] + ")") for bot, waiting, bucket in _VARIANTS}
+
+_AWAY_AT: Any = bindparam("at", type_=seats.c.away_at.type) + (select(tables.c.takeover_after)
+                              .where(tables.c.id == seats.c.table_id).scalar_subquery())
+"""A seat's ``away_at`` when its person was seen at ``at``: NULL at a table without a
+takeover time (NULL plus a number is NULL)."""
+_SQLITE_INSERT_SNAPSHOT = "INSERT INTO snapshots (table_id, idx, position) VALUES (?, ?, ?)"
+_SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
+                     "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
+                     "WHERE id = ?")
 
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
-_SEAT_COLUMNS = tuple(c.name for c in seats.c if c.name != "table_id")
+_SEAT_COLUMNS = tuple(c.name for c in seats.c if c.name in _SEAT_FIELDS)
 """What of a :class:`Seat` is stored in its row (its identity's name and key hash are read
-from ``players`` with it)."""
+from ``players`` with it; ``away_at`` is the storage's own)."""
 _SEATS_OF = (select(seats, players.c.name, players.c.key_hash.label("player_key_hash"))
              .outerjoin(players, players.c.id == seats.c.player_id)
              .where(seats.c.table_id == bindparam("table_id")).order_by(seats.c.seat))
@@ -124,9 +180,19 @@ class SqlStorage:
 
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
-                     opening: Sequence[MoveRecord], *, result: Any, max_open: int,
+                     opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
+                     idle_bucket: int, max_open: int, max_open_per_creator: int,
                      rematch_of: str | None = None) -> bool:
         with self._write() as conn:
+            if meta.creator:  # a client's (the master's own callers name nobody)
+                if self._pg:  # creators of one address queue here: two cannot both pass
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"),
+                                 {"c": "bigtop-create:" + meta.creator})
+                mine = conn.execute(select(func.count()).select_from(tables).where(
+                    tables.c.creator == meta.creator, tables.c.status == PLAYING)
+                ).scalar_one()
+                if mine >= max_open_per_creator:
+                    raise Full(mine, meta.creator)
             open_tables = conn.execute(select(func.count()).select_from(tables).where(
                 tables.c.status == PLAYING)).scalar_one()
             if open_tables >= max_open:
@@ -141,9 +207,14 @@ class SqlStorage:
                     return False
                 self._notify(conn, rematch_of)
             conn.execute(insert(tables).values(
-                **{k: getattr(meta, k) for k in _META_FIELDS}, result=result))
+                **{k: getattr(meta, k) for k in _META_FIELDS}, result=result,
+                bot_waiting_since=meta.created_at if bot_waiting else None,
+                idle_bucket=idle_bucket if meta.status == PLAYING else None))
+            away = meta.takeover_after if meta.status == PLAYING else None
             conn.execute(insert(seats), [
-                {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_COLUMNS}}
+                {"table_id": meta.id, **{k: getattr(s, k) for k in _SEAT_COLUMNS},
+                 "away_at": s.last_seen + away if away is not None and s.kind == HUMAN
+                 else None}
                 for s in seat_list])
             if opening:
                 conn.execute(insert(moves), [
@@ -177,7 +248,22 @@ class SqlStorage:
             mvs = tuple(MoveRecord(m["idx"], m["seat"], m["action"], m["text"], m["by_bot"])
                         for m in conn.execute(_MOVES_FROM, {"table_id": table_id,
                                                             "start": from_move}).mappings())
-        return Stored(meta, seat_list, evs, mvs)
+            snap = None
+            if known is None and from_move == 0:
+                found = conn.execute(
+                    select(snapshots.c.idx, snapshots.c.position)
+                    .where(snapshots.c.table_id == table_id)
+                    .order_by(snapshots.c.idx.desc()).limit(1)).first()
+                snap = None if found is None else (found[0], found[1])
+        return Stored(meta, seat_list, evs, mvs, snapshot=snap)
+
+    def snapshot_at_most(self, table_id: str, idx: int) -> tuple[int, Any] | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(snapshots.c.idx, snapshots.c.position)
+                .where(snapshots.c.table_id == table_id, snapshots.c.idx <= idx)
+                .order_by(snapshots.c.idx.desc()).limit(1)).first()
+        return None if found is None else (found[0], found[1])
 
     def move_records(self, table_id: str) -> list[MoveRecord]:
         with self.engine.connect() as conn:
@@ -200,43 +286,56 @@ class SqlStorage:
             return [r[0] for r in conn.execute(select(tables.c.id).where(
                 tables.c.status == PLAYING))]
 
-    def tables_with_bots(self) -> list[str]:
-        with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(
-                select(tables.c.id).where(tables.c.status == PLAYING)
-                .join(seats, seats.c.table_id == tables.c.id)
-                .where((seats.c.kind == BOT) | seats.c.bot_playing.is_not(None))
-                .distinct())]
-
     # -- moving ---------------------------------------------------------------------------
     def append_moves(self, table_id: str, guard: Guard, moves_: Sequence[MoveRecord], *,
-                     status: str, result: Any, now: float) -> bool:
+                     status: str, result: Any, now: float, bot_waiting: bool | None = None,
+                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
         new_version = guard.version + len(moves_)
+        waiting = now if bot_waiting else None
+        variant = (guard.bot is not None, bot_waiting is not None, idle_bucket is not None)
         try:
             if self._sqlite:
                 return self._store_sqlite(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
-                    (new_version, now, status, json.dumps(result), table_id, guard.version,
-                     guard.seat_rev))
+                    variant,
+                    (new_version, now, status, json.dumps(result),
+                     *((waiting,) if variant[1] else ()),
+                     *((idle_bucket,) if variant[2] else ()), table_id,
+                     guard.version, guard.seat_rev, guard.seat,
+                     *((guard.token_hash,) * 2 if guard.bot is None else (guard.bot,) * 2)),
+                    None if snapshot is None else (table_id, new_version, json.dumps(snapshot)),
+                    table_id if status != PLAYING else None)
             with self._write() as conn:
                 conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
                      "text": m.text, "by_bot": m.by_bot, "created_at": now} for m in moves_])
-                guarded = conn.execute(_STORE_VERSION, {
+                guarded = conn.execute(_STORE_VERSION[variant], {
                     "table_id": table_id, "old_version": guard.version,
                     "old_seat_rev": guard.seat_rev, "new_version": new_version, "now": now,
-                    "new_status": status, "new_result": result}).rowcount
+                    "new_status": status, "new_result": result, "seat": guard.seat,
+                    "token_hash": guard.token_hash, "bot": guard.bot,
+                    "waiting": waiting, "bucket": idle_bucket}).rowcount
                 if guarded != 1:
                     conn.rollback()
                     return False
+                if snapshot is not None:
+                    conn.execute(insert(snapshots).values(table_id=table_id, idx=new_version,
+                                                          position=snapshot))
+                if status != PLAYING:  # a table that ended is due for nothing
+                    conn.execute(update(seats).where(seats.c.table_id == table_id)
+                                 .values(away_at=None))
+                    conn.execute(update(tables).where(tables.c.id == table_id)
+                                 .values(idle_bucket=None, bot_waiting_since=None))
                 self._notify(conn, table_id)
                 conn.commit()
                 return True
         except (IntegrityError, sqlite3.IntegrityError):
             raise TurnTaken(table_id) from None
 
-    def _store_sqlite(self, move_rows: list[tuple[Any, ...]], version: tuple[Any, ...]) -> bool:
+    def _store_sqlite(self, move_rows: list[tuple[Any, ...]], variant: tuple[bool, bool, bool],
+                      version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
+                      ended: str | None) -> bool:
         """:meth:`append_moves`'s transaction on SQLite, through its own driver: the move
         rows (``_SQLITE_INSERT_MOVE``; sqlite3.IntegrityError when the turn is taken) and
         the guarded new version (``_SQLITE_STORE_VERSION``), committed only if the guard
@@ -250,8 +349,13 @@ class SqlStorage:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
                     cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
-                    cur.execute(_SQLITE_STORE_VERSION, version)
+                    cur.execute(_SQLITE_STORE_VERSION[variant], version)
                     guarded = cur.rowcount == 1
+                    if guarded and snapshot is not None:
+                        cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
+                    if guarded and ended is not None:
+                        for statement in _SQLITE_GAME_OVER:
+                            cur.execute(statement, (ended,))
                     cur.execute("COMMIT" if guarded else "ROLLBACK")
                 except BaseException:
                     if driver.in_transaction:
@@ -262,15 +366,17 @@ class SqlStorage:
                 raw.close()
 
     # -- seats ----------------------------------------------------------------------------
-    def claim(self, table_id: str, seat: int, now: float) -> bool | None:
+    def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         with self._write() as conn:
             row = conn.execute(select(seats.c.claimed).where(
-                seats.c.table_id == table_id, seats.c.seat == seat)).first()
+                seats.c.table_id == table_id, seats.c.seat == seat,
+                _opens_seat(token_hash))).first()
             if row is None:
                 return None
             conn.execute(update(seats).where(seats.c.table_id == table_id,
                                              seats.c.seat == seat)
-                         .values(last_seen=now, claimed=True))
+                         .values(last_seen=now, claimed=True, away_at=_AWAY_AT),
+                         {"at": now})
             if not row[0]:
                 conn.execute(update(tables).where(tables.c.id == table_id)
                              .values(seat_rev=tables.c.seat_rev + 1))
@@ -282,7 +388,8 @@ class SqlStorage:
         with self._write() as conn:
             conn.execute(update(seats).where(
                 seats.c.table_id == bindparam("t"), seats.c.seat == bindparam("s"),
-                seats.c.last_seen < bindparam("at")).values(last_seen=bindparam("at")),
+                seats.c.last_seen < bindparam("at"), seats.c.bot_playing.is_(None))
+                .values(last_seen=bindparam("at"), away_at=_AWAY_AT),
                 [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
             conn.commit()
 
@@ -309,8 +416,8 @@ class SqlStorage:
                 cond.append(~exists().where(other.c.table_id == table_id,
                                             other.c.player_id == player_id))
             done = conn.execute(update(seats).where(*cond).values(
-                token_hash=token_hash, claimed=True, last_seen=now,
-                player_id=player_id)).rowcount
+                token_hash=token_hash, claimed=True, last_seen=now, away_at=_AWAY_AT,
+                player_id=player_id), {"at": now}).rowcount
             if done != 1:
                 return False
             conn.execute(update(tables).where(tables.c.id == table_id)
@@ -327,14 +434,17 @@ class SqlStorage:
                 cond.append(seats.c.bot_playing.is_(None))
             elif only_if == "taken":
                 cond.append(seats.c.bot_playing.is_not(None))
-            values: dict[str, Any] = {"bot_playing": bot_playing}
+            values: dict[str, Any] = {"bot_playing": bot_playing, "away_at": None}
             if bot_playing is None:
-                values["last_seen"] = now
-            if conn.execute(update(seats).where(*cond).values(**values)).rowcount != 1:
+                values.update(last_seen=now, away_at=_AWAY_AT)
+            if conn.execute(update(seats).where(*cond).values(**values),
+                            {"at": now}).rowcount != 1:
                 return False
             # Updating the table row first orders this event after every committed move.
+            # Who plays a seat changed: the next sweep looks whether a bot is to move.
             version = conn.execute(update(tables).where(tables.c.id == table_id)
-                                   .values(seat_rev=tables.c.seat_rev + 1)
+                                   .values(seat_rev=tables.c.seat_rev + 1,
+                                           bot_waiting_since=now)
                                    .returning(tables.c.version)).scalar_one()
             conn.execute(insert(events).values(table_id=table_id, at_version=version,
                                                seat=seat, kind=kind, text=text,
@@ -409,32 +519,89 @@ class SqlStorage:
                 .order_by(tables.c.updated_at.desc(), tables.c.id).limit(limit))]
 
     # -- periodic -------------------------------------------------------------------------
-    def expire_idle(self, before: float) -> list[str]:
+    def expire_idle(self, before: float, bucket_seconds: float, limit: int) -> list[str]:
+        # Through the index on (status, idle_bucket): only tables idle since an older bucket
+        # than ``before``'s are read; one whose bucket is stale (set before migration 0005)
+        # gets its own and is not read again.
         with self.engine.connect() as conn:
-            idle = [r[0] for r in conn.execute(select(tables.c.id).where(
-                tables.c.status == PLAYING, tables.c.updated_at < before))]
+            rows = conn.execute(select(tables.c.id, tables.c.updated_at).where(
+                tables.c.idle_bucket < int(before // bucket_seconds),
+                tables.c.status == PLAYING)
+                .order_by(tables.c.idle_bucket).limit(limit)).all()
+        stale = [(t, u) for t, u in rows if u >= before]
+        if stale:
+            with self._write() as conn:
+                conn.execute(update(tables).where(tables.c.id == bindparam("t"))
+                             .values(idle_bucket=bindparam("b")),
+                             [{"t": t, "b": int(u // bucket_seconds)} for t, u in stale])
+                conn.commit()
+        return self._expire([t for t, u in rows if u < before], tables.c.updated_at < before)
+
+    def expire_unjoined(self, created_before: float, limit: int) -> list[str]:
+        unjoined = (select(seats.c.table_id).where(
+            seats.c.table_id == tables.c.id, seats.c.kind == HUMAN,
+            seats.c.claimed.is_(False)).exists())
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status == PLAYING, tables.c.created_at < created_before, unjoined)
+                .order_by(tables.c.created_at).limit(limit))]
+        return self._expire(ids, tables.c.created_at < created_before, unjoined)
+
+    def delete_ended(self, before: float, limit: int) -> list[str]:
+        # Through the (status, updated_at) index: only tables that are due are read.
+        with self.engine.connect() as conn:
+            ids = [r[0] for r in conn.execute(select(tables.c.id).where(
+                tables.c.status.in_((FINISHED, EXPIRED)), tables.c.updated_at < before)
+                .order_by(tables.c.updated_at).limit(limit))]
+        if ids:
+            with self._write() as conn:
+                for child in (moves, seats, events, snapshots, chat):
+                    conn.execute(delete(child).where(child.c.table_id.in_(ids)))
+                conn.execute(delete(tables).where(tables.c.id.in_(ids)))
+                conn.commit()
+        return ids
+
+    def _expire(self, table_ids: Sequence[str], *still: Any) -> list[str]:
+        """Expire each open table of ``table_ids`` whose row still meets ``still`` (one
+        short transaction each, so the database thread is never held long)."""
         changed = []
-        for table_id in idle:
+        for table_id in table_ids:
             with self._write() as conn:
                 n = conn.execute(update(tables).where(
-                    tables.c.id == table_id, tables.c.status == PLAYING,
-                    tables.c.updated_at < before)
-                    .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1)).rowcount
+                    tables.c.id == table_id, tables.c.status == PLAYING, *still)
+                    .values(status=EXPIRED, seat_rev=tables.c.seat_rev + 1,
+                            bot_waiting_since=None, idle_bucket=None)).rowcount
                 if n:
+                    conn.execute(update(seats).where(seats.c.table_id == table_id)
+                                 .values(away_at=None))
                     self._notify(conn, table_id)
                 conn.commit()
             if n:
                 changed.append(table_id)
         return changed
 
-    def absent_seats(self, now: float) -> list[tuple[str, str, int]]:
+    def absent_seats(self, now: float, limit: int) -> list[tuple[str, str, int]]:
+        # Through the index on away_at: only seats that are due are read.
         with self.engine.connect() as conn:
             return [(r[0], r[1], r[2]) for r in conn.execute(
                 select(tables.c.id, tables.c.takeover_level, seats.c.seat)
                 .join(seats, seats.c.table_id == tables.c.id)
-                .where(tables.c.status == PLAYING, tables.c.takeover_after.is_not(None),
-                       seats.c.kind == HUMAN, seats.c.bot_playing.is_(None),
-                       seats.c.last_seen < now - tables.c.takeover_after))]
+                .where(seats.c.away_at < now, seats.c.bot_playing.is_(None),
+                       seats.c.kind == HUMAN, tables.c.status == PLAYING)
+                .order_by(seats.c.away_at).limit(limit))]
+
+    def bots_waiting(self, before: float, limit: int) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(tables.c.id).where(tables.c.bot_waiting_since < before)
+                .order_by(tables.c.bot_waiting_since).limit(limit))]
+
+    def not_waiting(self, table_id: str, version: int, seat_rev: int) -> None:
+        with self._write() as conn:
+            conn.execute(update(tables).where(
+                tables.c.id == table_id, tables.c.version == version,
+                tables.c.seat_rev == seat_rev).values(bot_waiting_since=None))
+            conn.commit()
 
     # -- other workers --------------------------------------------------------------------
     def listen(self, stop: threading.Event, heard: Callable[[str], None]) -> None:

@@ -18,9 +18,6 @@ function build(node, attrs, children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
-    } else if (key === "style") {
-      // Through the CSSOM: the Content-Security-Policy refuses style="" attributes.
-      node.style.cssText = String(value);
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
     } else if (key === "style") {

@@ -161,6 +161,18 @@ function chosenOptions() {
   return out;
 }
 
+// Tricky Landing thrown by hand: a person's flick is their own precision, so the engine's
+// release errors for a person's seat model only the card (skill 10: a tenth of the reference
+// thrower's spread); bots keep the skill model. Only when the skill option is left alone.
+const HAND_SKILL = 10;
+
+function byHand(game, seats, options) {
+  const skill = game.options.find((o) => o.name === "skill");
+  if (game.name !== "tricky-landing" || !skill || "skill" in options) return;
+  if (!seats.some((s) => s.kind === "human")) return;
+  options.skill = seats.map((s) => (s.kind === "human" ? HAND_SKILL : skill.default));
+}
+
 async function create(ev) {
   ev.preventDefault();
   showError("");
@@ -171,8 +183,9 @@ async function create(ev) {
     return;
   }
   const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
-  const spec = {game: game.name, players: picks.length, options: chosenOptions(), seats,
-    listed: $("listed").checked};
+  const options = chosenOptions();
+  byHand(game, seats, options);
+  const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
   let made;
   try {
     made = await api.createTable(spec);

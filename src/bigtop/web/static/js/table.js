@@ -4,7 +4,7 @@
 // log, round summaries, final scores, the replay viewer and the reconnect banner.
 import { ApiError, OfflineError, api, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
-import { roundTable } from "./games/common.js";
+import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
 import trickyLanding from "./games/tricky_landing.js";
@@ -31,6 +31,8 @@ const page = {
   sending: false, replay: null, summarySeen: 0, connected: true,
   motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
   prevObs: null, // the observation shown before the current one (what moved, and from where)
+  holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
+  release: null, // ends the hold now (a click on Continue or Go on)
 };
 
 /** The factor for pauses and animations: the tests' ?speed times the player's Motion. */
@@ -73,6 +75,7 @@ async function play(action, {auto = false} = {}) {
   page.sending = true;
   markIdle();
   showError("");
+  if (!auto) $("summary").hidden = true; // you move on: you have seen the round's result
   try {
     const entry = view.legal_actions.find((e) => sameAction(e.action, action));
     const next = await api.move(page.table, page.token, view.version, entry ? entry.action : action);
@@ -108,6 +111,9 @@ function context(view) {
     over: view.status !== "playing" || view.current_player < 0,
     players: view.players, options: view.options, speed: pace(), play, motion: moving(),
     prev: page.replay ? null : page.prevObs,
+    // The log's line for the move that led to this view (what a module may animate by).
+    moveLine: [...page.log.values()].filter((l) => l.kind === "move" && l.seat >= 0 && l.version <= view.version)
+      .sort((a, b) => a.version - b.version).at(-1)?.text ?? null,
     redraw: () => draw(),
     // A short line beside the turn ("Round 1 of 4"), outside the play area.
     head: (text) => { $("round-line").textContent = text || ""; },
@@ -158,8 +164,8 @@ function drawLog(view) {
     fill(list, h("li", {class: "hint empty"}, "No moves yet."));
     return;
   }
-  // A chain of forced moves the page played for us is one line ("You (the only moves, played
-  // for you): put R3 on row 2 (on R2), lay B4 …"); every line is numbered in full ("106.").
+  // A chain of forced moves the page played for us is one line ("Played for you, the only
+  // moves (2): You put R3 on row 2 (on R2); You lay B4 …"); every line is numbered in full.
   const items = [];
   for (const l of lines) {
     const last = items.at(-1);
@@ -174,11 +180,10 @@ function drawLog(view) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** One line for a chain of forced moves: "You (the only moves, played for you): put …, …". */
+/** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
 function forcedLine(texts) {
-  const what = texts.map((t) => t.replace(/^You /, ""));
-  const head = texts.length === 1 ? "You (the only move, played for you)" : `You (${texts.length} only moves, played for you)`;
-  return `${head}: ${what.join(", ")}`;
+  const head = texts.length === 1 ? "Played for you, the only move" : `Played for you, the only moves (${texts.length})`;
+  return `${head}: ${texts.join("; ")}`;
 }
 
 function drawMoves(view, ctx) {
@@ -214,6 +219,7 @@ function drawScores(view) {
         h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"),
         // What next: another game starts in the lobby (the "bigtop" at the top is a link too).
         h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby")));
+      if (view.seed !== null) parts.push(verifyGame(view));
     }
   }
   if (view.picture && !page.replay) {
@@ -267,8 +273,8 @@ function drawSummary(view) {
   }
   const r = info.rounds.length;
   page.summarySeen = r;
-  // Over the middle of the table until seen: the pump holds the next moves a few seconds
-  // (or until Continue); the side panel's round table keeps it after.
+  // Over the middle of the table until seen (Continue, or your next move); the pump holds
+  // others' moves a few seconds meanwhile; the side panel's round table keeps it after.
   fill(box, h("h2", {}, `${info.labels ? info.labels[r - 1] : `Round ${r}`} is over`),
     roundTable(info.rounds, info.totals, view.seat, info.labels),
     info.notes ? h("div", {class: "round-notes"}, roundNote(info.notes[r - 1])) : null,
@@ -374,7 +380,7 @@ function glide(before) {
       {duration: ms, easing: "ease-out"});
     moved += 1;
   }
-  if (moved) document.body.dataset.moved = String(Number(document.body.dataset.moved || 0) + moved);
+  if (moved) countMotion(moved);
 }
 
 /** Wait until every animation of the board has finished. */
@@ -435,7 +441,7 @@ async function pump() {
         const mod = page.module;
         // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
         // caught up faster, without animations.
-        const stepped = prev && next.version === prev.version + 1;
+        const stepped = oneMove(prev, next);
         const fast = page.queue.length > BACKLOG;
         const animate = stepped && moving() && !fast;
         page.prevObs = animate ? prev.observation : null;
@@ -446,9 +452,10 @@ async function pump() {
         // A result stays until seen: a round's summary, a trick (the module says which).
         const held = !fast && prev && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
         if (page.holdNeeded === "summary" && !fast) {
+          // Others' moves wait a few seconds (or Continue); the summary itself stays until
+          // Continue or your own next move.
           page.holdNeeded = null;
           await holdFor(HOLD_MS * 1.5 * SPEED);
-          seen();
         } else if (held && SPEED > 0) {
           await holdFor(HOLD_MS * SPEED, held);
         }
@@ -463,6 +470,17 @@ async function pump() {
     page.busy = false;
     markIdle();
   }
+}
+
+/** Whether `next` is one player's move after `prev` (with the chance that follows it, a So
+ * ein Zirkus roll): such a step is animated and paced; a jump is caught up at once. */
+function oneMove(prev, next) {
+  if (!prev || next.version <= prev.version) return false;
+  if (next.version === prev.version + 1) return true;
+  const lines = (next.log || []).filter((l) => l.version > prev.version && l.version <= next.version);
+  const versions = new Set(lines.map((l) => l.version));
+  return versions.size === next.version - prev.version &&
+    lines.filter((l) => l.kind === "move" && l.seat >= 0).length <= 1;
 }
 
 /** Clown 15 Go: a move that is the only one possible is played after a short pause; true
@@ -673,3 +691,24 @@ async function start() {
 }
 
 start();
+
+// "Verify this game": the seed every view committed to, revealed now the game is over, and how
+// anyone can check that it made every deal, roll and throw (docs/server.md: fair chance).
+function verifyGame(view) {
+  const exportUrl = `/api/tables/${encodeURIComponent(view.table)}/export`;
+  const check = [
+    "import hashlib, json, bigtop",
+    `g = json.load(open("export.json")); assert hashlib.sha256(f"${view.table}:{g['seed']}".encode()).hexdigest() == "${view.seed_commitment}"`,
+    "s = bigtop.new_state(g['game'], players=g['players'], options=g['options'], seed=g['seed']); [s.apply_json(a) for a in g['history']]; assert s.to_json() == g",
+  ].join("\n");
+  return h("details", {class: "verify", id: "verify"},
+    h("summary", {}, "Verify this game"),
+    h("p", {}, "Before the first move every view showed the commitment, the SHA-256 of “table:seed”. ",
+      view.seed_chosen_by_creator ? "The creator chose this seed (nobody else could sit here)."
+        : "The server drew the seed at random; nobody saw it until now."),
+    h("p", {}, "Seed: ", h("code", {id: "verify-seed"}, String(view.seed))),
+    h("p", {}, "Commitment: ", h("code", {id: "verify-commitment"}, view.seed_commitment)),
+    h("p", {}, "Save ", h("a", {href: exportUrl, download: "export.json"}, "the game's record"),
+      " as export.json and run (Python with bigtop):"),
+    h("pre", {}, check));
+}

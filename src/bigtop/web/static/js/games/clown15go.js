@@ -55,7 +55,7 @@ function player(obs, ctx, p) {
   const mine = p === ctx.seat;
   const top = pl.open.at(-1);
   const action = mine ? {type: "own-pile"} : {type: "pile", player: p};
-  const pile = target(ctx, action, mine ? "your own open pile" : `P${p}'s open pile${top ? `, top ${cardName(top)}` : ""}`,
+  const pile = target(ctx, action, `${mine ? "your own" : `P${p}'s`} open pile${top ? `, top ${cardName(top)}` : ""}`,
     card(top, "top", {dataset: {key: `pile-${p}-${pl.open.length}`, from: "turned"}}));
   const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
     (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");

@@ -2,6 +2,11 @@
 // round-summary table.
 import { h } from "../dom.js";
 
+/** Count an animation shown (body[data-moved], for people's tools and the tests). */
+export function countMotion(n = 1) {
+  document.body.dataset.moved = String(Number(document.body.dataset.moved || 0) + n);
+}
+
 /** The legal entry whose action JSON matches every field of `partial`, or undefined. */
 export function findLegal(legal, partial) {
   return legal.find((entry) => Object.entries(partial).every(([k, v]) => entry.action[k] === v));

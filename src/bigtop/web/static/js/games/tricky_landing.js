@@ -6,7 +6,7 @@
 // outlined in their trick's colour, misses dashed; face-down cards stay hidden as in the
 // observation.
 import { h, s, sleep } from "../dom.js";
-import { seatBox, tableGrid } from "./common.js";
+import { countMotion, seatBox, tableGrid } from "./common.js";
 
 // The colours of render.py, so the page and the project's pictures look alike.
 const SUIT = {y: "#f4d03f", p: "#f39ac7", g: "#58b368", b: "#4a8fe0", o: "#f39c34"};
@@ -167,6 +167,24 @@ export function flickAim(samples, seat, friction) {
   return {speed, aim: [round(seat[0] + (vx / speed) * d), round(seat[1] + (vy / speed) * d)]};
 }
 
+/**
+ * A twist: a flick that curls spins the card. The heading's turn over the whole flick
+ * (degrees, counter-clockwise positive, as the spin); beyond 45° it sets the spin, 30° a
+ * revolution per second (at most 10). null: a straight flick keeps the slider's spin.
+ */
+export function twistSpin(samples) {
+  let turn = 0, last = null;
+  for (let i = 1; i < samples.length; i++) {
+    const dx = samples[i][1] - samples[i - 1][1], dy = samples[i][2] - samples[i - 1][2];
+    if (Math.hypot(dx, dy) < 0.3) continue; // too short a step to have a heading
+    const heading = (Math.atan2(dy, dx) * 180) / Math.PI;
+    if (last !== null) turn += ((heading - last + 540) % 360) - 180;
+    last = heading;
+  }
+  if (Math.abs(turn) < 45) return null;
+  return Math.max(-10, Math.min(10, Math.round((turn / 30) * 2) / 2));
+}
+
 /** Words for an aim in your frame: "the target's centre", "4 cm beyond and 2 cm left of …". */
 export function aimWords([x, y]) {
   const parts = [];
@@ -208,16 +226,20 @@ function aimLayer(svg, obs, ctx) {
   svg.addEventListener("pointerup", (ev) => {
     if (!ui.flick) return;
     ui.flick.push([ev.timeStamp, ...toCm(svg, ev)]);
-    const f = flickAim(ui.flick, seat, o.friction);
+    const done = ui.flick;
+    const f = flickAim(done, seat, o.friction);
     ui.flick = null;
     draw();
     if (!f) {
       say("Too slow for a throw: flick toward the target, faster to throw farther.");
       return;
     }
-    say(`Flicked at ${f.speed.toFixed(0)} cm/s: it would stop at ${aimWords(f.aim)}.`);
+    const twist = twistSpin(done);
+    if (twist !== null) ui.spin = twist;
+    say(`Flicked at ${f.speed.toFixed(0)} cm/s: it would stop at ${aimWords(f.aim)}` +
+      (twist !== null ? `, twisted: spin ${twist.toFixed(1)} rev/s.` : "."));
     // The last flick, for people's tools and the tests: speed (cm/s), the stop point (cm).
-    document.body.dataset.flick = `${f.speed.toFixed(1)} ${f.aim[0]} ${f.aim[1]}`;
+    document.body.dataset.flick = `${f.speed.toFixed(1)} ${f.aim[0]} ${f.aim[1]} ${ui.spin}`;
     if (ui.practice) practiceThrow(svg, obs, ctx, f.aim);
     else ctx.play({type: "throw", card: ui.card, x: f.aim[0], y: f.aim[1], spin: ui.spin});
   });
@@ -303,6 +325,7 @@ function handRow(obs, ctx) {
   }
   parts.push(h("p", {class: "hint", id: "tl-said", "aria-live": "polite"}, ui.said ||
     (ctx.myTurn ? "Flick from your seat toward the target: the faster the flick, the farther the card goes. " +
+      "Curl the flick to twist the card (spin), or set the spin with the slider. " +
       "Or aim with the arrow keys (Shift: 5 cm) and press Enter or Throw." : "")));
   return h("div", {class: "mine tl-mine"}, parts);
 }
@@ -378,6 +401,7 @@ async function animateLanding(root, obs, landing, ctx) {
   const ghost = tableCard({...landing, x: sx, y: sy, rotation: start}, o, {mine: landing.player === ctx.seat});
   ghost.classList.add("flying");
   svg.append(ghost);
+  countMotion();
   const begin = performance.now();
   await new Promise((resolve) => {
     const frame = (now) => {

@@ -2,7 +2,7 @@
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
 import { h, s } from "../dom.js";
-import { actionButton, legalOfType, seatBox, tableGrid } from "./common.js";
+import { actionButton, countMotion, legalOfType, seatBox, tableGrid } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
   black: "#222", white: "#fafafa"};
@@ -209,6 +209,23 @@ export default {
       "turn-limit": "the turn limit was reached",
     };
     return words[result.ending] ?? null;
+  },
+  /** The clown that moved walks its path field by field (the log line names the fields). */
+  async animate(prev, next, root, ctx) {
+    const walk = /clown (\d) ([A-Z]\d+(?:-[A-Z]\d+)+)/.exec(ctx.moveLine || "");
+    if (!walk || !next.clowns[Number(walk[1])].field) return;
+    const g = root.querySelector(`g.clown[data-clown="${walk[1]}"]`);
+    const fields = walk[2].split("-");
+    if (!g || fields.at(-1) !== next.clowns[Number(walk[1])].field) return;
+    const [ex, ey] = centre(next.board, fields.at(-1));
+    for (const a of g.getAnimations()) a.cancel(); // the straight glide: the walk replaces it
+    const frames = fields.map((f) => {
+      const [x, y] = centre(next.board, f);
+      return {transform: `translate(${x - ex}px, ${y - ey}px)`};
+    });
+    countMotion();
+    const walking = g.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
+    await walking.finished.catch(() => null);
   },
   roundOf: (obs) => obs.game_number - 1,
   roundLabel: (r) => `Game ${r + 1}`,

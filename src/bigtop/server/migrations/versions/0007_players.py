@@ -1,7 +1,7 @@
 """Players (identities without passwords) and the identity of a person's seat.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0007
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

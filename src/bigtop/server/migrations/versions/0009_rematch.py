@@ -1,7 +1,7 @@
 """The table a finished table's rematch is played at.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

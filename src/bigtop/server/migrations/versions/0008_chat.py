@@ -1,7 +1,7 @@
 """Chat: messages of a table's players, and whether spectators may read them.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0008
+Revises: 0007
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,169 @@
+"""What one client may cost the server: tables created, seats taken and moves made per
+client address (the real one, server/net.py), open tables per address, and moves per seat
+however many sockets it holds. Every test names clients through a trusted proxy (the test
+client's peer is 127.0.0.1, trusted by default) and shows another address is unaffected."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from bigtop.server import Limits
+from tests.server.conftest import make_client
+from tests.server.test_api import auth, problem, wait_for
+
+A, B, C = "198.51.100.1", "198.51.100.2", "203.0.113.3"
+BOTS = [{"kind": "bot", "level": "random"}] * 2
+
+
+def by(address: str, token: str | None = None) -> dict[str, str]:
+    """Headers of a request from ``address`` (through the trusted proxy)."""
+    return {"x-forwarded-for": address, **(auth(token) if token else {})}
+
+
+def new_table(c: TestClient, address: str, **body: Any) -> Any:
+    return c.post("/api/tables", json={"game": "scout", "players": 2, **body},
+                  headers=by(address))
+
+
+def limited(r: Any) -> dict[str, Any]:
+    """A 429 with a Retry-After of whole seconds and the same in the problem."""
+    body = problem(r, 429, "rate-limited")
+    assert int(r.headers["retry-after"]) == body["retry_after"] >= 1
+    return body
+
+
+def test_the_eleventh_table_from_one_address_waits(sqlite_url: str) -> None:
+    with make_client(sqlite_url, peer="127.0.0.1") as c:
+        for _ in range(10):
+            assert new_table(c, A).status_code == 201
+        body = limited(new_table(c, A))
+        assert "one address may create 10 tables at once" in body["detail"]
+        assert new_table(c, B).status_code == 201  # another address still can
+
+
+def test_open_tables_per_address(sqlite_url: str) -> None:
+    limits = Limits(max_open_tables_per_client=2, table_burst=100)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        bots = new_table(c, A, seats=BOTS, options={"rounds": 1}).json()["table"]
+        assert new_table(c, A).status_code == 201
+        body = limited(new_table(c, A))
+        assert "this address has 2 open tables, its limit" in body["detail"]
+        assert new_table(c, B).status_code == 201
+        # A finished table no longer counts.
+        wait_for(c, bots, lambda v: v["status"] == "finished")
+        assert new_table(c, A).status_code == 201
+
+
+def test_seats_taken_per_address(sqlite_url: str) -> None:
+    limits = Limits(join_burst=2, joins_per_hour=1)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        tables = [new_table(c, A).json()["table"] for _ in range(3)]
+        for t in tables[:2]:
+            assert c.post(f"/api/tables/{t}/join", headers=by(B)).status_code == 200
+        body = limited(c.post(f"/api/tables/{tables[2]}/join", headers=by(B)))
+        assert "one address may take 2 seats at once" in body["detail"]
+        assert c.post(f"/api/tables/{tables[2]}/join", headers=by(C)).status_code == 200
+
+
+def test_moves_per_seat_count_every_socket_of_the_seat(sqlite_url: str) -> None:
+    """The old limit was per WebSocket: a seat with two sockets open moved twice as fast."""
+    limits = Limits(moves_per_second=0.01, move_burst=2)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        made = new_table(c, A).json()
+        t, tok = made["table"], made["seats"][0]["token"]
+        url = f"/api/tables/{t}/ws"
+        with c.websocket_connect(url, headers=by(A, tok)) as one, \
+                c.websocket_connect(url, headers=by(A, tok)) as two:
+            one.receive_json(), two.receive_json()
+            statuses = []
+            for ws in (one, two, one, two):
+                ws.send_json({"type": "move", "version": 99, "index": 0})
+                statuses.append(ws.receive_json()["problem"]["status"])
+            assert statuses == [409, 409, 429, 429]
+        limited(c.post(f"/api/tables/{t}/moves", json={"version": 0, "index": 0},
+                       headers=by(A, tok)))
+        other = made["seats"][1]["token"]  # the other seat has its own bucket
+        problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(A, other)), 409, "stale-version")
+
+
+def test_moves_per_address_over_all_its_seats(sqlite_url: str) -> None:
+    limits = Limits(client_moves_per_second=0.01, client_move_burst=3)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        seats = [(m["table"], s["token"]) for m in
+                 (new_table(c, A).json() for _ in range(2)) for s in m["seats"]]
+        for t, tok in seats[:3]:
+            problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                           headers=by(A, tok)), 409, "stale-version")
+        t, tok = seats[3]
+        body = limited(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                              headers=by(A, tok)))
+        assert "one address may move 3 times at once" in body["detail"]
+        # The same seat from another address (a seat token is not tied to one).
+        problem(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(B, tok)), 409, "stale-version")
+
+
+def test_a_table_nobody_joined_expires_and_frees_its_creator(sqlite_url: str) -> None:
+    limits = Limits(unjoined_table_seconds=3.0, max_open_tables_per_client=2)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        waiting = new_table(c, A).json()  # P1's seat never taken
+        both = new_table(c, A).json()
+        limited(new_table(c, A))
+        for s in both["seats"]:  # both people came (their first request claims the seat)
+            c.get(f"/api/tables/{both['table']}", headers=by(A, s["token"]))
+        wait_for(c, waiting["table"], lambda v: v["status"] == "expired", timeout=30)
+        problem(c.post(f"/api/tables/{waiting['table']}/moves",
+                       json={"version": 0, "index": 0},
+                       headers=by(A, waiting["seats"][0]["token"])), 410, "table-expired")
+        assert c.get(f"/api/tables/{both['table']}").json()["status"] == "playing"
+        assert new_table(c, A).status_code == 201
+
+
+def test_ended_tables_are_kept_for_their_retention_then_deleted(sqlite_url: str) -> None:
+    limits = Limits(finished_table_seconds=1.0)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        done = new_table(c, A, seats=BOTS, options={"rounds": 1}).json()["table"]
+        open_ = new_table(c, A).json()["table"]
+        wait_for(c, done, lambda v: v["status"] == "finished")
+        assert c.get(f"/api/tables/{done}/export").status_code == 200  # kept a while
+        deadline = time.monotonic() + 15
+        while c.get(f"/api/tables/{done}").status_code != 404:
+            assert time.monotonic() < deadline, "the finished table was never deleted"
+            time.sleep(0.1)
+        problem(c.get(f"/api/tables/{done}/export"), 404, "not-found")
+        assert c.get(f"/api/tables/{open_}").json()["status"] == "playing"
+
+
+def board(note: str) -> str:
+    """A So ein Zirkus board (JSON text, the option's form) with a free-text note."""
+    return json.dumps({"name": "noted", "note": note, "columns": 3, "rows": 8,
+                       "start": ["A1", "B1", "C1"],
+                       "holes": {"A3": 1, "C4": 2, "B5": 3, "A6": 4, "C7": 5, "B8": 6}})
+
+
+def test_free_text_is_bounded_and_not_copied_into_the_lobby(sqlite_url: str) -> None:
+    """A 64 KiB board note used to be accepted and copied into every lobby entry."""
+    with make_client(sqlite_url, peer="127.0.0.1") as c:
+        r = new_table(c, A, game="so-ein-zirkus", options={"board": board("n" * 60_000)})
+        assert "more than the 4,096 a table may have" in problem(r, 422, "invalid")["detail"]
+        note = "a note " * 200  # 1,400 characters: within the bound
+        t = new_table(c, A, game="so-ein-zirkus", options={"board": board(note)}).json()
+        assert note in c.get(f"/api/tables/{t['table']}").json()["options"]["board"]
+        entry = next(x for x in c.get("/api/lobby").json()["tables"] if x["table"] == t["table"])
+        assert len(entry["options"]["board"]) == 80 and entry["options"]["board"][-1] == "…"
+
+
+def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
+    """It was keyed on ?since= and bounded only in entries: 480 MB from 4,196 requests."""
+    with make_client(sqlite_url, peer="127.0.0.1", view_cache_bytes=20_000) as c:
+        t = new_table(c, A, game="so-ein-zirkus").json()["table"]
+        for since in range(200):
+            assert c.get(f"/api/tables/{t}?since={since}").status_code == 200
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        kept = sum(len(text) for text in runtime._texts.values())
+        assert 0 < kept <= 20_000
