@@ -96,11 +96,14 @@ class Server:
         self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> Server:
+    def start(self, timeout: float = 90.0) -> Server:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [BIGTOP, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
-                 *ONE_CLIENT_MANY_TABLES, *self.extra], stdout=out, stderr=subprocess.STDOUT)
+                 *ONE_CLIENT_MANY_TABLES,
+                 # one bot process (not one a core): less to start and stop on 2 busy cores
+                 *(() if "--bot-processes" in self.extra else ("--bot-processes", "1")),
+                 *self.extra], stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -89,11 +89,21 @@ class Server:
             return json.loads(r.read())
 
     def create(self, game: str, players: int, seats: list[dict[str, Any]],
-               options: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
+               options: dict[str, Any] | None = None, seed: int | None = None) -> dict[str, Any]:
+        """A table; a test's `seed` makes its deal repeatable. The server takes a chosen seed
+        only where nobody else can sit (fairness): bots only, or one person's unlisted table.
+        Without a seed the server draws one, as it does for everybody."""
         spec: dict[str, Any] = {"game": game, "players": players, "seats": seats,
                                 "options": options or {}}
-        if all(s.get("kind") == "bot" for s in seats):  # else the server draws it (fairness)
+        people = sum(s.get("kind", "human") == "human" for s in seats)
+        if seed is None and not people:
+            seed = 1
+        if seed is not None:
+            if people > 1:
+                raise ValueError("a chosen seed is for tables with at most one person")
             spec["seed"] = seed
+            if people:
+                spec["listed"] = False
         made: dict[str, Any] = self.api("POST", "/api/tables", spec)
         return made
 

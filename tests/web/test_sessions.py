@@ -18,8 +18,7 @@ def hand_on_page(page) -> list[list[int]]:  # type: ignore[no-untyped-def]
 
 
 def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> None:
-    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
-                         seed=7)
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1})
     table = made["table"]
     tokens = [s["token"] for s in made["seats"]]
     pages = [browsers.new_page(), browsers.new_page(width=390, height=844)]
@@ -158,8 +157,7 @@ def test_a_bot_plays_for_an_absent_player_who_takes_the_seat_back(
 def test_a_late_move_is_said_to_be_late(server: Server, browsers: Browsers) -> None:
     """The seat moved in another window while this page heard nothing (its live updates are
     cut off): the page's move arrives late, says so, and shows the table as it is now."""
-    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1},
-                         seed=3)
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "human"}], {"rounds": 1})
     table, token = made["table"], made["seats"][0]["token"]
     page = browsers.new_page()
     page.route_web_socket("**/ws*", lambda ws: None)  # open, but never a message
