@@ -42,15 +42,25 @@ const enc = encodeURIComponent;
 export const api = {
   games: () => request("GET", "/api/games"),
   lobby: () => request("GET", "/api/lobby"),
-  createTable: (spec) => request("POST", "/api/tables", {body: spec}),
+  // With a player key the creator's identity sits in the first person's seat.
+  createTable: (spec, key = null) => request("POST", "/api/tables", {body: spec, token: key}),
   view: (table, token) => request("GET", `/api/tables/${enc(table)}`, {token}),
   rules: (table) => request("GET", `/api/tables/${enc(table)}/rules`),
   move: (table, token, version, action) =>
     request("POST", `/api/tables/${enc(table)}/moves`, {token, body: {version, action}}),
-  join: (table, seat) => request("POST", `/api/tables/${enc(table)}/join`, {body: {seat}}),
+  join: (table, seat, key = null) => request("POST", `/api/tables/${enc(table)}/join`, {body: {seat}, token: key}),
   reclaim: (table, token) => request("POST", `/api/tables/${enc(table)}/reclaim`, {token, body: {}}),
   replay: (table, token, at) =>
     request("GET", `/api/tables/${enc(table)}/replay${at === undefined ? "" : `?at=${at}`}`, {token}),
+  // Identities without passwords: the key goes in the Authorization header like a seat token.
+  newPlayer: (name) => request("POST", "/api/players", {body: {name}}),
+  me: (key) => request("GET", "/api/players/me", {token: key}),
+  rename: (key, name) => request("PATCH", "/api/players/me", {token: key, body: {name}}),
+  chat: (table, token, after = 0) =>
+    request("GET", `/api/tables/${enc(table)}/chat${after ? `?after=${after}` : ""}`, {token}),
+  say: (table, token, text) => request("POST", `/api/tables/${enc(table)}/chat`, {token, body: {text}}),
+  rematch: (table, token) => request("POST", `/api/tables/${enc(table)}/rematch`, {token}),
+  ratings: (game) => request("GET", `/api/ratings/${enc(game)}`),
 };
 
 /** A seat's picture of its view (an SVG Blob), its token in a header, never in the URL. */
@@ -66,18 +76,21 @@ export async function pictureBlob(path, token) {
 }
 
 /** The seat token and table id of the current page's address (?table=ID#token=SECRET; the
- * token only after "#", which no request carries). */
+ * token only after "#", which no request carries); `asMe`: "#me", the seat of this browser's
+ * identity (its key, kept in localStorage, opens it). */
 export function tableFromUrl(loc = window.location) {
   const query = new URLSearchParams(loc.search);
   const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
-  return {table: query.get("table") || query.get("t"), token: hash.get("token") || null};
+  return {table: query.get("table") || query.get("t"), token: hash.get("token") || null, asMe: hash.has("me")};
 }
 
-/** The address of a table page for a seat token (null: spectator). */
-export function tableUrl(table, token = null) {
+/** The address of a table page for a seat token (null: spectator, or with `asMe` the seat of
+ * this browser's identity). */
+export function tableUrl(table, token = null, asMe = false) {
   const url = new URL("/table.html", window.location.origin);
   url.searchParams.set("table", table);
   if (token) url.hash = `token=${token}`;
+  else if (asMe) url.hash = "me";
   return url.toString();
 }
 
@@ -115,6 +128,42 @@ export function liveUpdates(table, token, since, onUpdate, onStatus) {
   connect();
   return {close() { closed = true; if (socket) socket.close(); }};
 }
+
+/**
+ * This browser's identity ({id, name, key}: POST /api/players), kept in localStorage on this
+ * device. The key is a secret like a seat token: only ever in an Authorization header, or in
+ * the fragment of the "use on another device" link (which no request carries).
+ */
+export const identity = {
+  key: "bigtop.player",
+  get() {
+    try {
+      const me = JSON.parse(localStorage.getItem(this.key) || "null");
+      return me && typeof me.key === "string" ? me : null;
+    } catch { return null; }
+  },
+  set(me) { localStorage.setItem(this.key, JSON.stringify({id: me.id, name: me.name, key: me.key})); },
+  forget() { localStorage.removeItem(this.key); },
+  /** The link that moves this identity to another device: the key after "#". */
+  link(me) { return `${window.location.origin}/#key=${me.key}`; },
+};
+
+/** The invite links the host made (seat → token), kept so that the table page can show
+ * every unclaimed seat's link at any time, on the device that created the table. */
+export const invites = {
+  key: "bigtop.invites",
+  all() {
+    try { return JSON.parse(localStorage.getItem(this.key) || "{}"); } catch { return {}; }
+  },
+  remember(table, seats) {
+    const all = this.all();
+    all[table] = {seats, at: Date.now()};
+    // The 20 latest tables are enough: older invites have long been used.
+    const keep = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 20);
+    localStorage.setItem(this.key, JSON.stringify(Object.fromEntries(keep)));
+  },
+  of(table) { return (this.all()[table] || {}).seats || null; },
+};
 
 /** Tables this browser has sat at, newest first (localStorage; tokens stay on this device). */
 export const recent = {

@@ -72,9 +72,25 @@ export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A seat's label: "P0", or "P0 (you)" for the viewer's own seat. */
+// The people's names at the table on this page (view.seats[k].name), set with every view.
+let NAMES = [];
+
+/** Take the names of a view's seats (null where nobody with a name sits). */
+export function setNames(seats) {
+  NAMES = (seats || []).map((s) => (s && s.name) || null);
+}
+
+/** A seat as people read it: the person's name with the seat label as a secondary mark
+ * ("Anna (P1)"), or the label alone ("P1") where no name is known. */
+export function who(seat) {
+  const name = NAMES[seat];
+  return name ? `${name} (P${seat})` : `P${seat}`;
+}
+
+/** A seat's label: "Anna (P0)", "P0", and "(you)" for the viewer's own seat. */
 export function seatName(seat, mySeat) {
-  return seat === mySeat ? `P${seat} (you)` : `P${seat}`;
+  if (seat !== mySeat) return who(seat);
+  return NAMES[seat] ? `${NAMES[seat]} (P${seat}, you)` : `P${seat} (you)`;
 }
 
 /**

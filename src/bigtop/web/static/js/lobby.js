@@ -1,7 +1,8 @@
 // The lobby: create a table (game, players, seats, rule options), copy invite links, join or
-// watch open tables, and go back to tables this browser sat at.
-import { ApiError, OfflineError, api, recent, tableUrl } from "./api.js";
-import { copyText, fill, h, rulesNodes } from "./dom.js";
+// watch open tables, and go back to tables this browser sat at; your name (an identity without
+// a password) and "My games", your tables on every device.
+import { ApiError, OfflineError, api, identity, invites, recent, tableUrl } from "./api.js";
+import { copyText, fill, h, rulesNodes, toast } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const state = {games: [], levels: [], levelDocs: [], defaultLevel: null};
@@ -186,9 +187,14 @@ async function create(ev) {
   const options = chosenOptions();
   byHand(game, seats, options);
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
+  // With a name, the server seats our identity in the first person's seat: so only when
+  // "me" is that seat (else the table is made with seat tokens alone, as without a name).
+  const me = identity.get();
+  const firstPerson = picks.findIndex((p) => !p.startsWith("bot:"));
+  const key = me && picks[firstPerson] === "me" ? me.key : null;
   let made;
   try {
-    made = await api.createTable(spec);
+    made = await api.createTable(spec, key);
   } catch (err) {
     showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
     return;
@@ -200,6 +206,8 @@ async function create(ev) {
       recent.remember({table: made.table, seat: s.seat, token: s.token, game: game.name, title: game.title});
     }
   }
+  // The table page shows every unclaimed seat's invite link at any time (on this device).
+  if (links.length) invites.remember(made.table, Object.fromEntries(links.map((s) => [s.seat, s.token])));
   const myLink = mine >= 0 ? tableUrl(made.table, made.seats[mine].token) : null;
   // Claim our own seat now (the server claims a seat on its first use), so that the lobby
   // never offers it to somebody else while we copy the invite links.
@@ -256,7 +264,8 @@ async function drawOpen() {
 
 async function join(t, seat) {
   try {
-    const joined = await api.join(t.table, seat);
+    const me = identity.get();
+    const joined = await api.join(t.table, seat, me ? me.key : null);
     recent.remember({table: t.table, seat: joined.seat, token: joined.token, game: t.game, title: t.title});
     window.location.href = tableUrl(t.table, joined.token);
   } catch (err) {
@@ -278,12 +287,130 @@ function drawRecent() {
       onclick: () => { recent.forget(e.table); drawRecent(); }}, "Forget"))));
 }
 
+// -- you: a name without a password, and your games ---------------------------------------
+
+/** Take an identity from a "use on another device" link (/#key=KEY): checked with the
+ * server, kept, and the key wiped from the address bar at once. */
+async function adoptKeyFromLink() {
+  const hash = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const key = hash.get("key");
+  if (!key) return;
+  history.replaceState(null, "", window.location.pathname + window.location.search);
+  try {
+    const me = await api.me(key);
+    identity.set({id: me.id, name: me.name, key});
+    toast(`Welcome, ${me.name}: this browser now plays as you.`);
+  } catch (err) {
+    showError(err instanceof ApiError && err.status === 401
+      ? "That device link is not known here (any more)." : `The server did not answer: ${err.message}`);
+  }
+}
+
+function drawMe() {
+  const me = identity.get();
+  if (!me) {
+    // Ask for a name: friends see it at your tables instead of "P1".
+    fill($("me-body"), h("form", {id: "name-form", class: "field", onsubmit: chooseName},
+      h("label", {for: "name-input"}, "Your name"),
+      h("input", {id: "name-input", type: "text", maxlength: 32, autocomplete: "nickname", required: true}),
+      h("button", {type: "submit", class: "act legal small", id: "name-save"}, "Use this name"),
+      h("span", {class: "hint"}, "No password: this browser keeps your key. Your tables then follow you " +
+        "(My games), on every device you move it to.")));
+    $("my-games-box").hidden = true;
+    return;
+  }
+  fill($("me-body"), h("p", {class: "me-line"}, "You are ", h("strong", {id: "my-name"}, me.name), ". ",
+    h("button", {type: "button", class: "act small", id: "rename", onclick: showRename}, "Change name"),
+    h("button", {type: "button", class: "act small", id: "device-link", onclick: showDeviceLink}, "Use on another device")),
+  h("div", {id: "me-extra"}));
+  drawMyGames();
+}
+
+async function chooseName(ev) {
+  ev.preventDefault();
+  showError("");
+  try {
+    identity.set(await api.newPlayer($("name-input").value));
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  drawMe();
+}
+
+function showRename() {
+  const me = identity.get();
+  fill($("me-extra"), h("form", {class: "field", id: "rename-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    showError("");
+    try {
+      const done = await api.rename(me.key, $("rename-input").value);
+      identity.set({...me, name: done.name});
+      drawMe();
+    } catch (err) { showError(err.message); }
+  }}, h("label", {for: "rename-input"}, "New name"),
+  h("input", {id: "rename-input", type: "text", maxlength: 32, value: me.name, required: true}),
+  h("button", {type: "submit", class: "act legal small"}, "Save")));
+  $("rename-input").focus();
+}
+
+/** The link that takes this identity to another device: the key after "#" (never sent to a
+ * server, never in a request); shown only on demand, as it is a password. */
+function showDeviceLink() {
+  const link = identity.link(identity.get());
+  fill($("me-extra"), h("p", {class: "hint"}, "Open this link on your other device (it is your key: " +
+    "whoever has it plays as you; keep it to yourself):"),
+  h("p", {}, h("input", {type: "text", readonly: true, value: link, class: "link", id: "device-link-text",
+    "aria-label": "link for another device"}),
+  h("button", {type: "button", class: "act small", onclick: () => copyText(link)}, "Copy")));
+}
+
+const STATES = {your_turn: "Your turn", waiting: "Waiting", finished: "Finished"};
+
+/** GET /api/players/me: your tables, your turn first, then waiting, then finished. */
+async function drawMyGames() {
+  const me = identity.get();
+  let data;
+  try {
+    data = await api.me(me.key);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      // A key this server does not know (a new database): choose a name again.
+      identity.forget();
+      showError("This server does not know your name (any more): choose one again.");
+      drawMe();
+    }
+    return;
+  }
+  if (data.name !== me.name) { identity.set({...me, name: data.name}); $("my-name").textContent = data.name; }
+  const box = $("my-games-box");
+  box.hidden = false;
+  if (!data.tables.length) {
+    fill($("my-games"), h("li", {class: "hint"}, "No games yet: create a table or sit at an open one."));
+    return;
+  }
+  fill($("my-games"), data.tables.map((t) => h("li", {class: `my-${t.state}`, dataset: {table: t.table, state: t.state}},
+    h("span", {class: `badge ${t.state}`}, STATES[t.state] || t.state), " ",
+    // "#me": the table page opens the seat with this browser's key (sent as a header).
+    h("a", {href: tableUrl(t.table, null, true)}, `${t.title} · ${t.seats.map((s, p) => seatWho(s, p, t.seat)).join(", ")}`),
+    h("span", {class: "hint"}, ` · ${new Date(t.updated_at * 1000).toLocaleString()}`))));
+}
+
+/** A seat in a list: the person's name, a bot's level, or the seat label of a free seat. */
+function seatWho(seat, p, mine) {
+  if (p === mine) return "you";
+  if (seat.kind === "bot") return `bot (${seat.level})`;
+  return seat.name || (seat.claimed ? `P${p}` : `P${p} (free)`);
+}
+
 async function start() {
   // Invite and spectator links point at /?table=ID#token=…: that is a table page.
   if (new URLSearchParams(window.location.search).get("table")) {
     window.location.replace(`/table.html${window.location.search}${window.location.hash}`);
     return;
   }
+  await adoptKeyFromLink();
+  drawMe();
   try {
     const data = await api.games();
     state.games = data.games;

@@ -1,9 +1,12 @@
 // The table page: one page for every game. It keeps the latest view of the table (from the
 // server), draws it with the game's module (js/games/*.js), and adds what every game shares:
 // whose turn it is, the server's message for an illegal attempt, the rules panel, the move
-// log, round summaries, final scores, the replay viewer and the reconnect banner.
-import { ApiError, OfflineError, api, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
-import { copyText, fill, h, rulesNodes, sleep } from "./dom.js";
+// log, round summaries, final scores, the replay viewer and the reconnect banner; the people
+// at the table, the chat and the rematch (friends.js) and the turn notifications (notify.js).
+import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
+import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
+import { drawPeople, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
+import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
 import scout from "./games/scout.js";
@@ -31,6 +34,7 @@ const page = {
   sending: false, replay: null, summarySeen: 0, connected: true,
   motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
   prevObs: null, // the observation shown before the current one (what moved, and from where)
+  noRematchYet: false, // a view without a rematch came: a rematch made now takes us along
   holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
   release: null, // ends the hold now (a click on Continue or Go on)
 };
@@ -131,8 +135,8 @@ function whoseTurn(view) {
     if (seat && seat.bot_playing) return "A bot is playing your seat (you were away).";
     return "Your turn.";
   }
-  const who = seat && seat.kind === "bot" ? `P${view.current_player} (bot, ${seat.level})` : `P${view.current_player}`;
-  return `${who} to play.`;
+  const mover = seat && seat.kind === "bot" ? `${who(view.current_player)} (bot, ${seat.level})` : who(view.current_player);
+  return `${mover} to play.`;
 }
 
 /** Who won, in the top line: "you win", "P1 wins", "P0 (you) and P2 share first place". */
@@ -140,13 +144,13 @@ function winnersLine(view) {
   const {winners, ranking} = view.result;
   const best = Math.min(...ranking);
   const first = winners && winners.length ? winners : ranking.flatMap((place, p) => (place === best ? [p] : []));
-  const name = (p) => (p === view.seat ? (first.length === 1 ? "you" : `P${p} (you)`) : `P${p}`);
+  const name = (p) => (p === view.seat && first.length === 1 ? "you" : seatName(p, view.seat));
   if (first.length === 1) return first[0] === view.seat ? "you win" : `${name(first[0])} wins`;
   return `${first.slice(0, -1).map(name).join(", ")} and ${name(first[first.length - 1])} share first place`;
 }
 
 function drawStatus(view) {
-  const you = view.seat === null ? "You are watching." : `You are P${view.seat}.`;
+  const you = view.seat === null ? "You are watching." : `You are ${who(view.seat)}.`;
   $("turn").textContent = `${whoseTurn(view)} ${page.replay ? "" : you}`;
   $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
   const seat = view.seat === null ? null : view.seats[view.seat];
@@ -210,12 +214,13 @@ function drawScores(view) {
       .map((place, p) => ({place, p}))
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
-        `${place}. P${p}${p === view.seat ? " (you)" : ""}: ${score(result, p, view)}${place === best ? " — wins" : ""}`))));
+        `${place}. ${seatName(p, view.seat)}: ${score(result, p, view)}${place === best ? " — wins" : ""}`))));
     // In words, never the engine's code ("six-hole"); games without one say nothing.
     const why = page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
     if (!page.replay) {
       parts.push(h("p", {class: "end-buttons"},
+        rematchButton(view),
         h("button", {type: "button", class: "act", id: "open-replay", onclick: openReplay}, "Replay this game"),
         // What next: another game starts in the lobby (the "bigtop" at the top is a link too).
         h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby")));
@@ -398,6 +403,7 @@ function sizeBoard() {
 }
 
 function drawAll(view) {
+  setNames(view.seats); // names instead of seat labels, wherever the page says a seat
   const ctx = context(view);
   // What is on screen, for people's tools and the browser tests: version, whose turn, status.
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
@@ -410,6 +416,8 @@ function drawAll(view) {
     drawLog(view);
     drawMoves(view, ctx);
     drawSummary(view);
+    drawPeople(view);
+    markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
   }
   drawScores(view);
 }
@@ -510,7 +518,14 @@ async function refresh() {
 function onUpdate(message) {
   // {"type": "view", "view": …} for every change (its log holds only the new entries);
   // {"type": "error", "problem": …} when the server refused something.
-  if (message.type === "view" && message.view) enqueue(message.view);
+  if (message.type === "view" && message.view) {
+    enqueue(message.view);
+    // A rematch made while we are here takes everyone to the new table (not somebody looking
+    // at the replay; an old table opened later just offers "Go to the rematch").
+    const fresh = message.view.rematch && page.noRematchYet;
+    if (!message.view.rematch) page.noRematchYet = true;
+    if (fresh && !page.replay) followRematch(message.view, showError);
+  } else if (message.type === "chat") onChat(message.message);
   else if (message.type === "error" && message.problem) showError(message.problem.detail || message.problem.title);
 }
 
@@ -519,6 +534,8 @@ async function onStatus(status) {
     // The server's first message catches us up from our version.
     banner("");
     page.connected = true;
+    // Connected first, then the chat so far: later messages come over the socket.
+    if (page.view) loadChat(page.view);
   } else if (status === "lost") {
     page.connected = false;
     banner("Connection lost — reconnecting…");
@@ -640,7 +657,10 @@ function setupMotion() {
 }
 
 async function start() {
-  const {table, token} = tableFromUrl();
+  const {table, token: seatToken, asMe} = tableFromUrl();
+  // "#me": the seat of this browser's identity, opened with its key (a header, never a URL).
+  const me = asMe && !seatToken ? identity.get() : null;
+  const token = seatToken || (me ? me.key : null);
   if (!table) {
     showError("No table in the address: open a table from the lobby.");
     fill($("turn"), h("a", {href: "/"}, "Go to the lobby"), ".");
@@ -666,10 +686,12 @@ async function start() {
   setupMotion();
   window.addEventListener("resize", sizeBoard);
   $("hold-go").onclick = seen;
-  document.title = `${view.title} — bigtop`;
+  setTitle(`${view.title} — bigtop`);
+  setupNotify($("notify-sound"), $("notify-popup"), $("notify-note"));
+  setupFriends(table, token, !seatToken && !!me);
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
-  if (token && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
+  if (seatToken && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
   page.summarySeen = page.module.rounds(view.observation).rounds.length;
   $("copy-spectate").onclick = () => copyText(tableUrl(table));
   $("reclaim").onclick = async () => {
@@ -686,6 +708,7 @@ async function start() {
     if (ev.key === "ArrowLeft") replayTo(page.replay.at - 1);
     if (ev.key === "ArrowRight") replayTo(page.replay.at + 1);
   });
+  page.noRematchYet = !view.rematch;
   enqueue(view);
   liveUpdates(table, token, () => (page.view ? page.view.version : null), onUpdate, onStatus);
 }

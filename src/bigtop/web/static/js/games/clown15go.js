@@ -1,7 +1,7 @@
 // Clown 15 Go: the middle rows, every player's open pile, your turned card and where it may
 // go. A turned card is shown with a short flip; a move that is the only one possible is played
 // for you after a short pause (the move log says so), never skipped silently.
-import { h, sleep } from "../dom.js";
+import { h, sleep, who } from "../dom.js";
 import { actionButton, findLegal, legalOfType, seatBox, tableGrid } from "./common.js";
 
 // The default box's letters (V violet; P purple for a box given with the colours option).
@@ -55,7 +55,7 @@ function player(obs, ctx, p) {
   const mine = p === ctx.seat;
   const top = pl.open.at(-1);
   const action = mine ? {type: "own-pile"} : {type: "pile", player: p};
-  const pile = target(ctx, action, `${mine ? "your own" : `P${p}'s`} open pile${top ? `, top ${cardName(top)}` : ""}`,
+  const pile = target(ctx, action, `${mine ? "your own" : `${who(p)}'s`} open pile${top ? `, top ${cardName(top)}` : ""}`,
     card(top, "top", {dataset: {key: `pile-${p}-${pl.open.length}`, from: "turned"}}));
   const facts = `${pl.closed} closed · ${pl.open.length} open · ${pl.cards} cards` +
     (pl.points ? ` · ${pl.points} points` : "") + (pl.out ? " · out" : "");
@@ -68,7 +68,7 @@ function player(obs, ctx, p) {
 }
 
 function turned(obs, ctx) {
-  const who = obs.to_act === ctx.seat ? "You" : `P${obs.to_act}`;
+  const who = obs.to_act === ctx.seat ? "You" : who(obs.to_act);
   const parts = [];
   if (obs.phase === "card" && obs.pending) {
     parts.push(h("div", {class: "c15-turned", dataset: {spot: "turned"}},
@@ -128,7 +128,7 @@ export default {
   ending(result, view) {
     const first = result.out_order && result.out_order.length ? result.out_order[0] : null;
     const words = {
-      "went-out": `P${first} got rid of all their cards`,
+      "went-out": `${who(first)} got rid of all their cards`,
       "all-out": "every player has gone out",
       "stall": "for too long no card went anywhere but onto its player's open pile",
       "turn-limit": `the turn limit of ${view.options.max_turns} turns was reached`,

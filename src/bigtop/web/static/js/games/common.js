@@ -1,6 +1,6 @@
 // Pieces the four game modules share: legal-action lookup, action buttons and the
 // round-summary table.
-import { h } from "../dom.js";
+import { h, seatName } from "../dom.js";
 
 /** Count an animation shown (body[data-moved], for people's tools and the tests). */
 export function countMotion(n = 1) {
@@ -34,14 +34,14 @@ export function seatBox(p, ctx, toAct, ...children) {
   toAct = toAct && !ctx.over; // a finished game's last mover is not "to act" any more
   const mine = p === ctx.seat;
   return h("div", {class: `seat${toAct ? " to-act" : ""}${mine ? " mine" : ""}`, dataset: {seat: p}},
-    h("div", {class: "seat-name"}, mine ? `P${p} (you)` : `P${p}`, toAct ? " ▶" : ""), ...children);
+    h("div", {class: "seat-name"}, seatName(p, ctx.seat), toAct ? " ▶" : ""), ...children);
 }
 
 /** A table of per-round scores: rows are rounds, columns seats, plus a total row. */
 export function roundTable(rounds, totals, mySeat, labels = null) {
   const seats = totals.length;
   const head = h("tr", {}, h("th", {}, ""),
-    ...Array.from({length: seats}, (_, p) => h("th", {}, p === mySeat ? `P${p} (you)` : `P${p}`)));
+    ...Array.from({length: seats}, (_, p) => h("th", {}, seatName(p, mySeat))));
   const rows = rounds.map((scores, r) => h("tr", {},
     h("th", {}, labels ? labels[r] : `Round ${r + 1}`), ...scores.map((x) => h("td", {}, fmt(x)))));
   const total = h("tr", {class: "total"}, h("th", {}, "Total"),

@@ -1,7 +1,7 @@
 // SCOUT: your hand in its fixed order (both numbers of every card visible), the active set,
 // Show (select adjacent cards), Scout (take an end card, flip it, drop it between two hand
 // cards), the hand-turn choice with a preview, and Scout & Show.
-import { h } from "../dom.js";
+import { h, who } from "../dom.js";
 import { actionButton, findLegal, legalOfType, seatBox, tableGrid } from "./common.js";
 
 // What the player has picked but not yet sent; cleared whenever the table's version changes.
@@ -79,7 +79,7 @@ function activeSet(obs, ctx) {
     }
     return card(c, {...attrs, dataset: {key: cardKey(c), from}});
   });
-  const owner = obs.active_owner === null ? "" : ` (P${obs.active_owner}'s)`;
+  const owner = obs.active_owner === null ? "" : ` (${who(obs.active_owner)}'s)`;
   const children = [h("div", {class: "label"}, n ? `Active set${owner}` : "The table is empty")];
   children.push(h("div", {class: "active-set"}, cards));
   if (ui.scoutEnd && ctx.myTurn) {
@@ -199,14 +199,14 @@ function roundNote(obs, rec, r) {
   const owner = rec.exempt ?? (r === obs.round_log.length - 1 && obs.finished ? obs.active_owner : null);
   const player = rec.ending === "emptied" ? emptied : owner;
   const words = {
-    "emptied": `P${player} played their last card`,
-    "unbeaten": `play came back to P${player}, whose set nobody beat (everyone else only scouted)`,
+    "emptied": `${who(player)} played their last card`,
+    "unbeaten": `play came back to ${who(player)}, whose set nobody beat (everyone else only scouted)`,
   };
   const why = player !== null && player >= 0 && words[rec.ending] ? words[rec.ending] : "the round ended";
   const points = obs.round_scores[r].map((score, q) => {
     const hand = rec.hand[q];
     const pays = rec.exempt === q ? `${hand} in hand (not counted)` : hand ? `hand -${hand}` : "hand empty";
-    return `P${q}: captured +${rec.captured[q]}, tokens +${rec.scout_tokens[q]}, ${pays} = ${score >= 0 ? "+" : ""}${score}`;
+    return `${who(q)}: captured +${rec.captured[q]}, tokens +${rec.scout_tokens[q]}, ${pays} = ${score >= 0 ? "+" : ""}${score}`;
   });
   return {why: `Round ${r + 1} ended: ${why}.`, points};
 }

@@ -5,7 +5,7 @@
 // model (release height, gravity, touch-down retention, friction); resolved tricks are
 // outlined in their trick's colour, misses dashed; face-down cards stay hidden as in the
 // observation.
-import { h, s, sleep } from "../dom.js";
+import { h, s, sleep, who } from "../dom.js";
 import { countMotion, seatBox, tableGrid } from "./common.js";
 
 // The colours of render.py, so the page and the project's pictures look alike.
@@ -60,7 +60,7 @@ function tableCard(landing, o, {outline = null, dashed = false, order = null, mi
   const g = s("g", {class: `tl-card${up ? "" : " down"}`,
     transform: `translate(${landing.x * PX} ${-landing.y * PX}) rotate(${-landing.rotation})`,
     dataset: {card: landing.card || "", player: landing.player}, role: "img",
-    "aria-label": `P${landing.player}: ${up ? cardName(landing.card) : "face down"}`});
+    "aria-label": `${who(landing.player)}: ${up ? cardName(landing.card) : "face down"}`});
   g.append(s("rect", {x: (-o.cardW / 2) * PX, y: (-o.cardL / 2) * PX, width: o.cardW * PX,
     height: o.cardL * PX, rx: 5, fill, stroke: outline || "#333",
     "stroke-width": outline ? 5 : 1.2, "stroke-dasharray": dashed ? "10 6" : undefined}));
@@ -352,13 +352,13 @@ function trickText(obs) {
         return h("li", {style: {color: TRICK[i % TRICK.length]}}, `${name}every card face down, ${gone}`);
       }
       const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
-      const who = t.winners.map((w) => `P${table[w].player}`).join(" and ");
+      const who = t.winners.map((w) => who(table[w].player)).join(" and ");
       const took = t.taken.map((x) => x.length).reduce((a, b) => a + b, 0);
       return h("li", {style: {color: TRICK[i % TRICK.length]}},
         `${name}${lead}, won by ${who} (${took} card${took === 1 ? "" : "s"})`);
     })];
   if (res.missed.length) {
-    lines.push(h("li", {}, `Missed: ${res.missed.map((m) => `P${table[m].player}`).join(", ")}` +
+    lines.push(h("li", {}, `Missed: ${res.missed.map((m) => who(table[m].player)).join(", ")}` +
       (res.new_trump !== null ? ` — the new trump: ${cardName(obs.trump_card)}` : "")));
   }
   return h("ul", {class: "tl-tricks", "aria-label": "the last trick"}, lines);

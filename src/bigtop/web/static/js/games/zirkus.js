@@ -1,7 +1,7 @@
 // So ein Zirkus: the board (whichever the table was created with), the three clowns with their
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
-import { h, s } from "../dom.js";
+import { h, s, who } from "../dom.js";
 import { actionButton, countMotion, legalOfType, seatBox, tableGrid } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
@@ -176,7 +176,7 @@ function facts(obs, ctx) {
       role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
   return h("div", {class: "zirkus-side"},
-    h("div", {class: "die-line"}, h("span", {class: "label"}, `P${obs.turn_of} rolled`), die),
+    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die),
     h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
 }
 
