@@ -24,6 +24,20 @@ class SeatIn(_Strict):
     level: str | None = Field(None, description="Bot level (see GET /api/games: bot_levels).")
 
 
+class ClockIn(_Strict):
+    """A table's time control: a limit per move, a game clock (with an increment added
+    after each move), or both (a turn then ends at whichever runs out first). Bounds:
+    ``limits`` in GET /api/games (min_clock_seconds, max_per_move_seconds,
+    max_game_seconds, max_increment_seconds)."""
+
+    per_move_seconds: float | None = Field(None, description="Seconds for each move.")
+    game_seconds: float | None = Field(None, description="Seconds for all of a seat's "
+                                                         "moves together.")
+    increment_seconds: float = Field(0.0, description="Added to a seat's game clock after "
+                                                      "each of its moves (needs "
+                                                      "game_seconds).")
+
+
 class CreateTable(_Strict):
     game: str = Field(description="Game name, e.g. 'scout'.")
     players: int = Field(description="Number of players.")
@@ -45,6 +59,15 @@ class CreateTable(_Strict):
     bot_seconds: float | None = Field(
         None, description="The most one bot move at this table may take (seconds); the "
                           "level's budget and the server's limit cut it further.")
+    clock: ClockIn | None = Field(None, description="Time control (null: none). The server "
+                                                    "is the only timekeeper.")
+    on_timeout: Literal["bot", "lose"] = Field(
+        "bot", description="When a person's clock runs out: 'bot': the takeover_level bot "
+                           "plays their seat until they reclaim it; 'lose': the game ends "
+                           "there, that seat placed last (docs/server.md, Clocks).")
+    rated: bool = Field(False, description="The end updates each person's rating for this "
+                                           "game (needs a player key; every person's seat "
+                                           "is an identity's; bots are fixed anchors).")
 
 
 class SeatLink(BaseModel):
@@ -77,7 +100,7 @@ class SeatInfo(BaseModel):
 
 class LogLine(BaseModel):
     id: str
-    kind: Literal["move", "takeover", "reclaim"]
+    kind: Literal["move", "takeover", "reclaim", "timeout"]
     version: int
     seat: int
     text: str
@@ -101,6 +124,13 @@ class Fairness(BaseModel):
     seed: int | None = Field(description="The seed, once the game is over (else null).")
 
 
+class ClockSpec(BaseModel):
+    per_move_seconds: float | None
+    game_seconds: float | None
+    increment_seconds: float
+    on_timeout: Literal["bot", "lose"]
+
+
 class TableHead(Fairness):
     """What every listing of a table starts with."""
 
@@ -110,6 +140,25 @@ class TableHead(Fairness):
     players: int
     options: JSONObject
     version: int = Field(description="Moves applied so far (chance outcomes included).")
+    rated: bool = Field(False, description="The end updates the people's ratings.")
+    clock: ClockSpec | None = Field(None, description="The table's time control (null: "
+                                                      "none).")
+
+
+class ClockState(ClockSpec):
+    """A clocked table's clocks as of this view. A page counts down ``deadline - now``
+    (``now``: the server's time when it sent the view, so the page's own clock may be off)."""
+
+    running: int | None = Field(description="The seat whose clock runs (null: none runs: a "
+                                            "bot is to move, a person has not arrived, the "
+                                            "game is over).")
+    turn_started: float | None = Field(description="When that turn began (Unix time).")
+    deadline: float | None = Field(description="When that seat's time runs out (Unix time).")
+    left: list[float | None] = Field(description="Each seat's game clock in seconds at the "
+                                                 "start of the current turn (the running "
+                                                 "seat's goes down from there); null: no "
+                                                 "game clock, or a bot's seat.")
+    timed_out: list[int] = Field(description="Seats that ran out of time, in order.")
 
 
 class TableView(TableHead):
@@ -130,6 +179,10 @@ class TableView(TableHead):
     chat_spectators_read: bool = True
     rematch: str | None = Field(None, description="The table of this finished game's rematch, "
                                                   "once someone asked for it.")
+    clock_state: ClockState | None = Field(None, description="The clocks (clocked tables "
+                                                             "only).")
+    now: float | None = Field(None, description="The server's time (Unix) when it sent this "
+                                                "view; clocked tables only.")
 
 
 class MoveIn(_Strict):
@@ -275,6 +328,9 @@ class MyTable(TableHead):
 class Me(PlayerOut):
     tables: list[MyTable] = Field(description="Your tables: your turn, waiting, finished; "
                                               "the last changed first in each.")
+    ratings: list[MyRating] = Field(default_factory=list,
+                                      description="Your rating in each game you played "
+                                                  "rated, by game name.")
 
 
 class ChatIn(_Strict):
@@ -302,3 +358,42 @@ class Rematched(BaseModel):
                                           "opens the seat.")
     invite_url: str | None
     spectator_url: str
+
+
+class Rating(BaseModel):
+    """An openskill (Plackett–Luce) rating: ``mu`` with uncertainty ``sigma``; boards are
+    sorted by ``ordinal`` = mu − 3·sigma."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class PlayerRating(Rating):
+    player: str = Field(description="The identity's id.")
+    name: str
+    games: int = Field(description="Rated games of this game played.")
+    provisional: bool = Field(description="Fewer than limits.provisional_games rated games: "
+                                          "the rating may still move a lot.")
+    rank: int = Field(description="Place on the board (1 = best), provisional players "
+                                  "included.")
+
+
+class BotAnchor(Rating):
+    level: str = Field(description="A bot level: a fixed point of the scale (never updated).")
+
+
+class Leaderboard(BaseModel):
+    game: str
+    players: list[PlayerRating] = Field(description="Best ordinal first (at most "
+                                                    "limits.max_leaderboard).")
+    anchors: list[BotAnchor] = Field(description="The bot levels' fixed ratings, best first.")
+
+
+class MyRating(Rating):
+    game: str
+    games: int
+    provisional: bool
+
+
+Me.model_rebuild()  # its ratings are declared after it
