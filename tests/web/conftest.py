@@ -147,11 +147,15 @@ class Browsers:
         self.allowed: list[str] = []
 
     def new_page(self, width: int = 1280, height: int = 900,
-                 reduced_motion: bool = False) -> Page:
+                 reduced_motion: bool = False, keep_csp: bool = False) -> Page:
+        # Playwright evaluates a string predicate (wait_for_function) with eval, which the
+        # server's CSP forbids: pages drive with the CSP bypassed, and test_security.py's
+        # pages (keep_csp) check that the pages themselves keep to it.
         context = self.playwright.chromium.launch_persistent_context(
             tempfile.mkdtemp(prefix="bigtop-chromium-"), executable_path=str(CHROMIUM),
             headless=True, args=CHROMIUM_ARGS, viewport={"width": width, "height": height},
-            reduced_motion="reduce" if reduced_motion else "no-preference")
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+            bypass_csp=not keep_csp)
         self.contexts.append(context)
         page = context.pages[0] if context.pages else context.new_page()
         page.on("console", lambda m: self.errors.append(f"console: {m.text}")

@@ -24,7 +24,7 @@ def csp_violations(page: Page) -> list[str]:
 
 
 def watched(browsers: Browsers) -> Page:
-    page = browsers.new_page()
+    page = browsers.new_page(keep_csp=True)
     page.add_init_script(WATCH_CSP)
     return page
 
