@@ -187,6 +187,9 @@ async function create(ev) {
   const options = chosenOptions();
   byHand(game, seats, options);
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
+  // A time control and a rated table only when asked for (the server's defaults otherwise).
+  if ($("clock").value) Object.assign(spec, {clock: JSON.parse($("clock").value), on_timeout: $("on-timeout").value});
+  if ($("rated").checked) spec.rated = true;
   // With a name, the server seats our identity in the first person's seat: so only when
   // "me" is that seat (else the table is made with seat tokens alone, as without a name).
   const me = identity.get();

@@ -5,6 +5,7 @@
 // at the table, the chat and the rematch (friends.js) and the turn notifications (notify.js).
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
+import { drawClocks } from "./clocks.js";
 import { drawPeople, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
@@ -417,6 +418,7 @@ function drawAll(view) {
     drawMoves(view, ctx);
     drawSummary(view);
     drawPeople(view);
+    drawClocks(view);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
   }
   drawScores(view);

@@ -1,0 +1,197 @@
+"""Friends who come back (issue 25), in three browsers — host, friend, spectator — in one
+flow: a name, an invite the host finds again on the table page, "waiting for … to join",
+chat (text, never markup), turn marks (title, favicon, sound, notification), the end, a
+rematch that takes everyone along, My games, the key moved to another device, a rename
+seen live; and no secret in any URL the pages request."""
+
+from __future__ import annotations
+
+import random
+from urllib.parse import urlparse
+
+from playwright.sync_api import Page
+
+from tests.web import drive
+from tests.web.conftest import SPEED, Browsers, Server
+
+# Headless chromium shows no notifications: the page's Notification is a recorder (an init
+# script runs before the page's own), granted, so the test sees what the page would show.
+FAKE_NOTIFICATION = """window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+};"""
+
+MARKUP = "<b>gg</b> & <img src=x> well played"
+
+
+def recorded(page: Page, urls: list[str]) -> Page:
+    page.context.on("request", lambda r: urls.append(r.url))
+    page.on("websocket", lambda ws: urls.append(ws.url))
+    return page
+
+
+def finish(server: Server, table: str, tokens: list[str], rng: random.Random) -> None:
+    """Play the table to its end through the API (the pages follow live)."""
+    for _ in range(500):
+        for token in tokens:
+            view = server.api("GET", f"/api/tables/{table}", token=token)
+            if view["status"] != "playing":
+                return
+            if view["legal_actions"]:
+                pick = rng.choice(view["legal_actions"])
+                server.api("POST", f"/api/tables/{table}/moves",
+                           {"version": view["version"], "index": pick["index"]}, token=token)
+    raise AssertionError("the game did not end")
+
+
+def move(server: Server, table: str, token: str) -> bool:
+    """The seat's first legal move, if it is to move; False when it is not."""
+    view = server.api("GET", f"/api/tables/{table}", token=token)
+    if not view["legal_actions"]:
+        return False
+    server.api("POST", f"/api/tables/{table}/moves", {"version": view["version"], "index": 0},
+               token=token)
+    return True
+
+
+def table_of(page: Page) -> str:
+    return str(page.evaluate("new URLSearchParams(location.search).get('table')"))
+
+
+def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
+                                                        browsers: Browsers) -> None:
+    rng = random.Random(25)
+    urls: list[str] = []
+    host = recorded(browsers.new_page(), urls)
+    host.add_init_script(FAKE_NOTIFICATION)
+    friend = recorded(browsers.new_page(390, 844), urls)
+    spectator = recorded(browsers.new_page(), urls)
+
+    # A name (plain text, never markup), then a table with an invited friend.
+    host.goto(server.url + "/")
+    host.fill("#name-input", "Anna")
+    host.click("#name-save")
+    host.wait_for_selector("#my-name")
+    assert host.inner_text("#my-name") == "Anna"
+    assert "No games yet" in host.inner_text("#my-games")
+    drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
+    host.click("#create-button")
+    invite = host.input_value("#created ul.links input")
+    host.click("#go-to-table")
+    host.wait_for_selector("#people-list li[data-seat='1'] input.link")
+    table = table_of(host)
+    # The host finds the invite again on the table page, and sees whom it waits for.
+    assert host.input_value("#invite-1") == invite
+    assert host.inner_text("#waiting") == "Waiting for P1 to join."
+    assert "Anna (P0, you)" in host.inner_text("#people-list")
+    assert "You are Anna (P0)." in drive.top_line(host)
+    browsers.axe(host, "the table page with people and chat")
+    browsers.shot(host, "friends-waiting")
+    host_token = host.evaluate("JSON.parse(localStorage['bigtop.recent'])[0].token")
+
+    # The friend opens the invite (a phone), the spectator the spectator link.
+    friend.goto(invite.replace("table.html?", f"table.html?speed={SPEED}&"))
+    friend.wait_for_selector("#chat-form:not([hidden])")
+    host.wait_for_function("document.getElementById('waiting').textContent === ''")
+    assert not host.locator("#people-list input.link").count()  # claimed: no invite left
+    spectator.goto(server.table_url(table))
+    spectator.wait_for_selector("#chat-list li")
+    assert spectator.locator("#chat-form").is_hidden()  # spectators read only
+    friend_token = invite.split("#token=")[1]
+
+    # Chat: live to everyone at the table, as text.
+    host.fill("#chat-input", MARKUP)
+    host.click("#chat-send")
+    for page in (host, friend, spectator):
+        page.wait_for_selector("#chat-list li[data-id]")
+        assert page.inner_text("#chat-list li[data-id] .text") == MARKUP
+        assert page.inner_text("#chat-list li[data-id] .from") == "Anna"
+        assert not page.locator("#chat-list img, #chat-list b").count()
+    friend.fill("#chat-input", "thanks!")
+    friend.press("#chat-input", "Enter")
+    host.wait_for_function("document.querySelectorAll('#chat-list li[data-id]').length === 2")
+    assert host.inner_text("#chat-list li[data-id='2'] .from") == "P1"
+
+    # Turn marks: the title and favicon say whose turn; sound and a notification (the tab
+    # hidden) on the host's turn, as switched on.
+    host.check("#notify-sound")
+    host.check("#notify-popup")
+    view = server.api("GET", f"/api/tables/{table}", token=host_token)
+    mover, other = (host, friend) if view["legal_actions"] else (friend, host)
+    drive.wait_ready(mover)
+    assert mover.title().startswith("● Your turn")
+    assert mover.get_attribute("#favicon", "href") == "img/favicon-turn.svg"
+    assert not other.title().startswith("●")
+    assert other.get_attribute("#favicon", "href") == "img/favicon.svg"
+    host.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
+    chimes = int(host.evaluate("document.body.dataset.chimes || '0'"))
+    # The host's turn ends (if it is theirs), the friend's comes and ends: the host's again.
+    while move(server, table, host_token):
+        pass
+    while move(server, table, friend_token):
+        pass
+    host.wait_for_function(f"Number(document.body.dataset.chimes) > {chimes}")
+    host.wait_for_function("window.__notes.length > 0")
+    assert host.evaluate("window.__notes[0][0]") == "bigtop: your turn"
+    host.evaluate("delete document.hidden")
+    # The settings stay in this browser.
+    host.reload()
+    host.wait_for_selector("#people-list li")
+    assert host.is_checked("#notify-sound") and host.is_checked("#notify-popup")
+
+    # To the end, then a rematch: everyone is taken to the new table.
+    finish(server, table, [host_token, friend_token], rng)
+    for page in (host, friend, spectator):
+        assert drive.wait_ready(page) == "over"
+    assert not host.title().startswith("●")
+    assert host.inner_text("#rematch") == "Rematch"
+    assert not spectator.locator("#rematch").count()
+    host.click("#rematch")
+    for page in (host, friend, spectator):
+        page.wait_for_function(f"new URLSearchParams(location.search).get('table') !== '{table}'")
+        page.wait_for_selector("#people-list li")
+    new_table = table_of(host)
+    assert table_of(friend) == table_of(spectator) == new_table
+    # Seats rotated: the friend starts; everyone keeps their name.
+    assert friend.evaluate("document.body.dataset.seat") == "0"
+    assert host.evaluate("document.body.dataset.seat") == "1"
+    assert "Anna (P1)" in friend.inner_text("#people-list")
+    assert spectator.evaluate("document.body.dataset.seat") == ""
+
+    # My games: the rematch first (a game going on), the finished table after it.
+    host.goto(server.url + "/")
+    host.wait_for_selector("#my-games li[data-table]")
+    games = host.eval_on_selector_all("#my-games li[data-table]",
+                                      "els => els.map(e => [e.dataset.table, e.dataset.state])")
+    assert [t for t, _ in games] == [new_table, table], games
+    assert games[0][1] in ("your_turn", "waiting") and games[1][1] == "finished"
+    browsers.axe(host, "the lobby with My games")
+    browsers.shot(host, "friends-my-games")
+    # Its link opens the seat with this browser's key (in a header, never in the URL).
+    host.click(f"#my-games li[data-table='{new_table}'] a")
+    host.wait_for_selector("#people-list li")
+    assert host.evaluate("document.body.dataset.seat") == "1"
+    assert urlparse(host.url).fragment == "me"
+
+    # The key to another device (the spectator's browser), then a rename seen at the table.
+    host.goto(server.url + "/")
+    host.click("#device-link")
+    link = host.input_value("#device-link-text")
+    key = link.split("#key=")[1]
+    spectator.goto(link)
+    spectator.wait_for_selector("#my-name")
+    assert spectator.inner_text("#my-name") == "Anna"
+    assert urlparse(spectator.url).fragment == ""  # the key left the address bar at once
+    spectator.click("#rename")
+    spectator.fill("#rename-input", "Anne")
+    spectator.click("#rename-form button[type=submit]")
+    spectator.wait_for_function("document.getElementById('my-name').textContent === 'Anne'")
+    friend.wait_for_function(
+        "document.getElementById('people-list').textContent.includes('Anne (P1)')")
+    browsers.shot(friend, "friends-rematch-phone")
+
+    secrets = [key, host_token, friend_token]
+    assert not [u for u in urls if any(s in u for s in secrets)]
+    assert not any("#" in u for u in urls)  # no fragment travels either
