@@ -94,10 +94,13 @@ class Player:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``."""
+    """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``. ``invite``:
+    the name of the person the host invites to a person's seat (shown while the table
+    waits for them; an invited seat keeps the table out of the lobby unless it is listed)."""
 
     kind: str = HUMAN
     level: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,8 @@ class TableSpec:
     options: Mapping[str, object] = field(default_factory=dict)
     seed: int | None = None
     seats: tuple[SeatSpec, ...] = ()
-    listed: bool = True
+    listed: bool | None = None
+    """Shown in the lobby (None: unless a seat is invited by name)."""
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
     player_id: str | None = None
@@ -116,6 +120,9 @@ class TableSpec:
     bot_seconds: float | None = None
     creator: str = ""
     """The client address asking (server/net.py), for the per-client cap of open tables."""
+    key: str | None = field(default=None, repr=False)
+    """The creator's player key (the host's seat token derives from it, so the key alone
+    gets the invite links again)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,21 @@ class Seat:
     player_key_hash: str | None = field(default=None, repr=False)
     """The SHA-256 of that identity's key (read with the seat): the key opens the seat as
     its token does, on every device."""
+    invite: str | None = None
+    """The name the host gave the person invited here (None: none given)."""
+    here: bool = False
+    """The person is present (a request lately, or an open WebSocket, on any worker)."""
+
+    @property
+    def label(self) -> str:
+        """The seat's own mark, as the engines write it (``P0``, ``P1``…)."""
+        return f"P{self.seat}"
+
+    @property
+    def shown_name(self) -> str:
+        """What views and log lines call the seat: its person's name, else the name the
+        host invited them by, else the seat's label."""
+        return self.name or self.invite or self.label
 
     @property
     def bot_level(self) -> str | None:
@@ -186,6 +208,10 @@ class Meta:
     """The creator chose the seed (allowed only where no stranger can sit)."""
     creator: str = ""
     """The client address that created the table (its open tables are capped)."""
+    host_seat: int | None = None
+    """The creator's seat (the first person's): its holder gets the invite links again."""
+    started: bool = True
+    """False while a person's seat is empty: nothing is dealt or rolled, nobody moves."""
 
     @property
     def seed_commitment(self) -> str:
@@ -221,9 +247,16 @@ class Loaded:
     def table_id(self) -> str:
         return self.meta.id
 
+    @property
+    def waiting_for(self) -> list[Seat]:
+        """The people's seats nobody has taken yet, while the game waits for them."""
+        if self.meta.started:
+            return []
+        return [s for s in self.seats if s.kind == HUMAN and not s.claimed]
+
     def bot_turn(self) -> tuple[int, str] | None:
         """(seat, level) when a bot is to move now."""
-        if self.meta.status != PLAYING:
+        if self.meta.status != PLAYING or not self.meta.started:
             return None
         p = self.state.current_player()
         if p < 0:

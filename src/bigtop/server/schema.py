@@ -60,6 +60,8 @@ tables = Table(
     Column("idle_bucket", Integer, nullable=True),
     Column("seed_chosen", Boolean, nullable=False, server_default=false()),
     Column("creator", String(64), nullable=False, server_default=""),
+    Column("host_seat", Integer, nullable=True),
+    Column("started", Boolean, nullable=False, server_default=true()),
     Index("ix_tables_status", "status"),
     Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
@@ -70,7 +72,9 @@ tables = Table(
 over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:
 ``updated_at`` in 64ths of ``Limits.idle_table_seconds`` (NULL once the table ended),
 indexed, so idle tables are found by an index that changes once a bucket rather than with
-every move."""
+every move. ``host_seat``: the creator's seat (the first person's; its holder gets the
+invite links again). ``started``: false while a person's seat is empty: nothing is dealt or
+rolled, nobody moves."""
 
 seats = Table(
     "seats", metadata,
@@ -85,12 +89,18 @@ seats = Table(
     Column("player_id", String(32), ForeignKey("players.id", ondelete="SET NULL"),
            nullable=True),
     Column("away_at", Float, nullable=True),
+    Column("invite", String(255), nullable=True),
+    Column("here", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
     Index("ix_seats_player", "player_id"),
     Index("ix_seats_away_at", "away_at"),
+    Index("ix_seats_here_seen", "here", "last_seen"),
 )
 """``away_at``: when a person's seat may be taken over (last seen + the table's
-``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep."""
+``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep.
+``invite``: the name the host gave the person invited to the seat (shown while waiting).
+``here``: the person is present (stored when it changes; the sweep finds those gone through
+the index on ``(here, last_seen)``)."""
 
 moves = Table(
     "moves", metadata,

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import typing
+from collections.abc import Sequence
 from typing import Any
 
 from bigtop.core.actions import Action
@@ -97,6 +99,49 @@ def seat_view(state: State, seat: int | None, *, may_move: bool = True) -> dict[
         "legal_actions": legal_action_items(state, current) if to_move else [],
         "result": _plain(state.result()) if terminal else None,
     }
+
+
+_SEAT_LABEL = re.compile(r"\bP(\d{1,2})\b")
+
+
+def named(text: str, names: Sequence[str | None]) -> str:
+    """A line of the engine's (which calls seats ``P0``, ``P1``…) with each seat that has a
+    name called by it; the others keep their label. One pass: a name that looks like a
+    label is not replaced again.
+
+    >>> named("P0 shows 8/10; P1 scouts from P0", ["Anna", None])
+    'Anna shows 8/10; P1 scouts from Anna'
+    >>> named("P1 and P7, SP1, P12x", ["P1", "Ben"])
+    'Ben and P7, SP1, P12x'
+    """
+    if not any(names):
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        k = int(m[1])
+        name = names[k] if k < len(names) else None
+        return name or m[0]
+
+    return _SEAT_LABEL.sub(one, text)
+
+
+def summary(result: Any, names: Sequence[str]) -> dict[str, Any] | None:
+    """The final summary of a finished game: each seat's name, points in every round (the
+    game's ``round_scores``; a game of one round: its scores), total and place.
+
+    >>> summary({"scores": [5.0, 7.0], "ranking": [2, 1], "winners": [1],
+    ...          "round_scores": [[2, 3], [3, 4]]}, ["Anna", "P1"])["players"][1]
+    {'seat': 1, 'name': 'P1', 'rounds': [3, 4], 'total': 7.0, 'place': 1}
+    """
+    if not isinstance(result, dict) or "scores" not in result:
+        return None
+    scores = result["scores"]
+    rounds = result.get("round_scores") or [scores]
+    ranking = result.get("ranking") or [None] * len(scores)
+    return {"rounds": len(rounds),
+            "players": [{"seat": k, "name": names[k], "rounds": [r[k] for r in rounds],
+                         "total": scores[k], "place": ranking[k]}
+                        for k in range(len(scores))]}
 
 
 def _plain(value: Any) -> Any:
