@@ -30,14 +30,17 @@ _MARK = """([selector, action]) => {
 
 
 def wait_ready(page: Page, timeout: int = TURN_TIMEOUT_MS) -> str:
-    """Wait until the page is idle and it is our turn or the game is over; 'turn' or 'over'."""
+    """Wait until the page is idle and it is our turn or the game is over; 'turn' or 'over'
+    (a table waiting for its people is neither)."""
     try:
         page.wait_for_function(
             "() => document.body.dataset.idle === 'yes' && (document.body.dataset.myTurn === "
-            "'yes' || document.body.dataset.status !== 'playing')", timeout=timeout)
+            "'yes' || ['finished', 'expired'].includes(document.body.dataset.status))",
+            timeout=timeout)
     except PlaywrightTimeout:
         raise AssertionError(f"the page is stuck: {describe(page)}") from None
-    return "turn" if page.evaluate("document.body.dataset.status") == "playing" else "over"
+    return "over" if page.evaluate("document.body.dataset.status") in ("finished", "expired") \
+        else "turn"
 
 
 def describe(page: Page) -> str:

@@ -77,25 +77,36 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     assert host.inner_text("#my-name") == "Anna"
     assert "No games yet" in host.inner_text("#my-games")
     drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
+    host.fill("#invite-name-1", "Ben")
+    assert not host.is_checked("#listed")  # an invited seat: only for the invite link
     host.click("#create-button")
     invite = host.input_value("#created ul.links input")
     host.click("#go-to-table")
-    host.wait_for_selector("#people-list li[data-seat='1'] input.link")
+    host.wait_for_selector("#invites input.link")
     table = table_of(host)
-    # The host finds the invite again on the table page, and sees whom it waits for.
+    assert table not in [t["table"] for t in server.api("GET", "/api/lobby")["tables"]]
+    # The table waits, nothing dealt; the host finds the invite again on the table page.
+    assert host.evaluate("document.body.dataset.status") == "waiting"
     assert host.input_value("#invite-1") == invite
-    assert host.inner_text("#waiting") == "Waiting for P1 to join."
+    assert host.inner_text("#waiting") == "Waiting for Ben (P1) to join."
     assert "Anna (P0, you)" in host.inner_text("#people-list")
     assert "You are Anna (P0)." in drive.top_line(host)
     browsers.axe(host, "the table page with people and chat")
     browsers.shot(host, "friends-waiting")
     host_token = host.evaluate("JSON.parse(localStorage['bigtop.recent'])[0].token")
 
-    # The friend opens the invite (a phone), the spectator the spectator link.
+    # The friend (a phone) takes a name, then opens the invite: the seat becomes theirs.
+    friend.goto(server.url + "/")
+    friend.fill("#name-input", "Ben")
+    friend.click("#name-save")
+    friend.wait_for_selector("#my-name")
     friend.goto(invite.replace("table.html?", f"table.html?speed={SPEED}&"))
     friend.wait_for_selector("#chat-form:not([hidden])")
-    host.wait_for_function("document.getElementById('waiting').textContent === ''")
-    assert not host.locator("#people-list input.link").count()  # claimed: no invite left
+    host.wait_for_function("document.body.dataset.status === 'playing'")
+    assert host.inner_text("#waiting") == ""
+    host.wait_for_function("document.querySelector(\"#people-list li[data-seat='1']\")"
+                           ".dataset.presence === 'here'")
+    assert "Ben (P1)" in host.inner_text("#people-list")
     spectator.goto(server.table_url(table))
     spectator.wait_for_selector("#chat-list li")
     assert spectator.locator("#chat-form").is_hidden()  # spectators read only
@@ -112,7 +123,7 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     friend.fill("#chat-input", "thanks!")
     friend.press("#chat-input", "Enter")
     host.wait_for_function("document.querySelectorAll('#chat-list li[data-id]').length === 2")
-    assert host.inner_text("#chat-list li[data-id='2'] .from") == "P1"
+    assert host.inner_text("#chat-list li[data-id='2'] .from") == "Ben"
 
     # Turn marks: the title and favicon say whose turn; sound and a notification (the tab
     # hidden) on the host's turn, as switched on.
@@ -158,6 +169,7 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     assert friend.evaluate("document.body.dataset.seat") == "0"
     assert host.evaluate("document.body.dataset.seat") == "1"
     assert "Anna (P1)" in friend.inner_text("#people-list")
+    assert "Ben (P0, you)" in friend.inner_text("#people-list")
     assert spectator.evaluate("document.body.dataset.seat") == ""
 
     # My games: the rematch first (a game going on), the finished table after it.

@@ -25,6 +25,7 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     browsers.shot(host, "lobby-bad-option")
     browsers.axe(host, "the lobby, a bad option refused")
     drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
+    host.check("#listed")  # an invited seat keeps the table out of the lobby unless listed
     host.click("#create-button")
     host.wait_for_selector("#created:not([hidden])")
     invite = host.input_value("#created input.link")

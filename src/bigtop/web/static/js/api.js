@@ -59,6 +59,11 @@ export const api = {
   chat: (table, token, after = 0) =>
     request("GET", `/api/tables/${enc(table)}/chat${after ? `?after=${after}` : ""}`, {token}),
   say: (table, token, text) => request("POST", `/api/tables/${enc(table)}/chat`, {token, body: {text}}),
+  // Invites: the host gets every unclaimed seat's link again; an identity claims the seat an
+  // invite link opens; the host may start before everyone arrived (bots take the seats).
+  invites: (table, token) => request("GET", `/api/tables/${enc(table)}/invites`, {token}),
+  claim: (table, key, token) => request("POST", `/api/tables/${enc(table)}/claim`, {token: key, body: {token}}),
+  start: (table, token, level) => request("POST", `/api/tables/${enc(table)}/start`, {token, body: {level}}),
   rematch: (table, token) => request("POST", `/api/tables/${enc(table)}/rematch`, {token}),
   ratings: (game) => request("GET", `/api/ratings/${enc(game)}`),
 };
@@ -146,23 +151,6 @@ export const identity = {
   forget() { localStorage.removeItem(this.key); },
   /** The link that moves this identity to another device: the key after "#". */
   link(me) { return `${window.location.origin}/#key=${me.key}`; },
-};
-
-/** The invite links the host made (seat → token), kept so that the table page can show
- * every unclaimed seat's link at any time, on the device that created the table. */
-export const invites = {
-  key: "bigtop.invites",
-  all() {
-    try { return JSON.parse(localStorage.getItem(this.key) || "{}"); } catch { return {}; }
-  },
-  remember(table, seats) {
-    const all = this.all();
-    all[table] = {seats, at: Date.now()};
-    // The 20 latest tables are enough: older invites have long been used.
-    const keep = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 20);
-    localStorage.setItem(this.key, JSON.stringify(Object.fromEntries(keep)));
-  },
-  of(table) { return (this.all()[table] || {}).seats || null; },
 };
 
 /** Tables this browser has sat at, newest first (localStorage; tokens stay on this device). */

@@ -72,12 +72,13 @@ export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-// The people's names at the table on this page (view.seats[k].name), set with every view.
+// The people's names at the table on this page (view.seats[k].name, else the name the host
+// invited them by), set with every view.
 let NAMES = [];
 
 /** Take the names of a view's seats (null where nobody with a name sits). */
 export function setNames(seats) {
-  NAMES = (seats || []).map((s) => (s && s.name) || null);
+  NAMES = (seats || []).map((s) => (s && (s.name || s.invite)) || null);
 }
 
 /** A seat as people read it: the person's name with the seat label as a secondary mark

@@ -1,7 +1,7 @@
 // The people at a table page: who sits where (names, here / away, who has not arrived yet),
 // the host's invite links for every unclaimed seat, the chat, and the rematch that takes
 // everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
-import { ApiError, api, invites, tableUrl } from "./api.js";
+import { ApiError, api, tableUrl } from "./api.js";
 import { copyText, fill, h, seatName, who } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +11,7 @@ const friends = {
   messages: new Map(), // chat id → message
   chatState: "idle", // "idle" | "loading" | "loaded" | "closed" (spectators may not read)
   rematching: false,
+  invites: null, // the host's invite links: {seats: "1,2", items: [li]}
 };
 
 /** Where this page's seat is opened from (the seat token, or the player key with `asMe`). */
@@ -21,47 +22,89 @@ export function setupFriends(table, token, asMe) {
 
 // -- who sits where --------------------------------------------------------------------
 
-/** A human seat nobody has opened yet (its invite link unused). */
+/** A person's seat nobody has taken yet (its invite link unused). */
 function unclaimed(seat) {
   return seat.kind === "human" && !seat.claimed;
 }
 
-/** The presence of a person's seat in words ("here", "away"), where the view says it. */
-function presence(seat) {
-  if (seat.kind !== "human" || !seat.claimed) return null;
-  if (seat.bot_playing) return `away: a bot (${seat.bot_playing}) plays`;
-  if (seat.presence) return seat.presence; // "here" | "away"
-  return null;
+/** A seat's state in words: a bot's level, "invited", "here", "away", a bot playing for them. */
+function seatState(s) {
+  if (s.kind === "bot") return `bot, ${s.level}`;
+  if (unclaimed(s)) return "invited, not here yet";
+  if (s.bot_playing) return `away: a bot (${s.bot_playing}) plays for them`;
+  return s.presence; // "here" | "away" (null from an older server)
 }
 
-/** The people panel (who sits where, invite links for the host) and the waiting line. */
+/** The people panel (who sits where, here or away) and the waiting line. */
 export function drawPeople(view) {
-  const mine = invites.of(friends.table) || {};
-  const waiting = view.seats.filter(unclaimed);
-  const over = view.status !== "playing";
-  // "Waiting for Ben to join": the invited seats nobody opened yet (a name where the host gave one).
-  $("waiting").textContent = waiting.length && !over
-    ? `Waiting for ${waiting.map((s) => s.invited_name || who(s.seat)).join(" and ")} to join.` : "";
+  const waiting = view.waiting_for || [];
+  $("waiting").textContent = waiting.length
+    ? `Waiting for ${waiting.map((w) => who(w.seat)).join(" and ")} to join.` : "";
   fill($("people-list"), view.seats.map((s) => {
-    const p = s.seat;
-    const state = s.kind === "bot" ? `bot, ${s.level}` : unclaimed(s) ? "not here yet" : presence(s);
-    const token = unclaimed(s) && !over ? mine[p] : null;
-    return h("li", {dataset: {seat: p, presence: s.presence || (unclaimed(s) ? "invited" : "")}},
-      h("span", {class: `dot ${s.presence || (unclaimed(s) ? "invited" : s.kind)}`, "aria-hidden": "true"}),
-      h("strong", {}, seatName(p, view.seat)), state ? ` · ${state}` : "",
-      token ? inviteLink(p, tableUrl(friends.table, token)) : null);
+    const mark = unclaimed(s) ? "invited" : s.kind === "bot" ? "bot" : s.presence || "";
+    const state = seatState(s);
+    return h("li", {dataset: {seat: s.seat, presence: mark}},
+      h("span", {class: `dot ${mark}`, "aria-hidden": "true"}),
+      h("strong", {}, seatName(s.seat, view.seat)), state ? ` · ${state}` : "");
   }));
   $("people").hidden = false;
 }
 
-/** An unclaimed seat's invite link, copyable at any time (kept from the lobby on the host's
- * device: the link is the seat's key, so only its creator has it). */
-function inviteLink(p, url) {
-  return h("div", {class: "invite"},
-    h("input", {type: "text", readonly: true, value: url, class: "link", id: `invite-${p}`,
-      "aria-label": `invite link for ${who(p)}`}),
-    h("button", {type: "button", class: "act small", dataset: {copyInvite: p},
-      onclick: () => copyText(url)}, "Copy invite link"));
+/**
+ * The board of a table that waits for its people (nothing is dealt yet): whom it waits for;
+ * for the host every empty seat's invite link (GET …/invites: they can be copied again at any
+ * time) and "start now", bots taking the empty seats.
+ */
+export function drawWaiting(board, view, levels, showError) {
+  const host = view.seat !== null && view.seat === view.host_seat;
+  const names = view.waiting_for.map((w) => who(w.seat)).join(" and ");
+  const links = h("ul", {class: "links invites", id: "invites"});
+  const level = h("select", {id: "start-level", "aria-label": "level of the bots that take the empty seats"},
+    levels.map((l) => h("option", {value: l, selected: l === "medium"}, `bots (${l})`)));
+  fill(board, h("div", {class: "waiting-board"},
+    h("h2", {}, `Waiting for ${names} to join`),
+    h("p", {}, "Nothing is dealt until everyone is here."),
+    host ? [h("p", {}, "Send each person their own link (it is their seat's key):"), links,
+      h("p", {class: "controls"}, "Or start now: ", level,
+        h("button", {type: "button", class: "act legal", id: "start-now", onclick: async () => {
+          try { await api.start(friends.table, friends.token, level.value); } catch (err) { showError(err.message); }
+        }}, "take the empty seats and start"))]
+      : h("p", {class: "hint"}, "The game starts as soon as everyone has opened their link.")));
+  if (host) drawInvites(links, view.waiting_for.map((w) => w.seat).join(","));
+}
+
+/** The host's invite links, asked again whenever the empty seats change. */
+async function drawInvites(list, seats) {
+  if (friends.invites && friends.invites.seats === seats) {
+    fill(list, friends.invites.items);
+    return;
+  }
+  try {
+    const data = await api.invites(friends.table, friends.token);
+    const items = data.invites.map((i) => {
+      const url = tableUrl(friends.table, i.token); // as the lobby gave it
+      return h("li", {dataset: {seat: i.seat}}, `${who(i.seat)}: `,
+        h("input", {type: "text", readonly: true, value: url, class: "link", id: `invite-${i.seat}`,
+          "aria-label": `invite link for ${who(i.seat)}`}),
+        h("button", {type: "button", class: "act small", dataset: {copyInvite: i.seat},
+          onclick: () => copyText(url)}, "Copy"));
+    });
+    friends.invites = {seats, items};
+    fill(list, items);
+  } catch (err) {
+    fill(list, h("li", {class: "hint"}, `The invite links could not be read: ${err.message}`));
+  }
+}
+
+/** Opening an invite link with a name: the seat becomes this identity's (its name shows, the
+ * key opens it on every device). The answer is the seat's view; null when it cannot be. */
+export async function claimSeat(view, key) {
+  if (!key || view.seat === null || view.seats[view.seat].name) return null;
+  try {
+    return await api.claim(friends.table, key, friends.token);
+  } catch {
+    return null; // another identity holds it: the token still opens the seat
+  }
 }
 
 // -- chat ------------------------------------------------------------------------------

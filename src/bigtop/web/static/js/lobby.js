@@ -1,7 +1,7 @@
 // The lobby: create a table (game, players, seats, rule options), copy invite links, join or
 // watch open tables, and go back to tables this browser sat at; your name (an identity without
 // a password) and "My games", your tables on every device.
-import { ApiError, OfflineError, api, identity, invites, recent, tableUrl } from "./api.js";
+import { ApiError, OfflineError, api, identity, recent, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, toast } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -62,6 +62,7 @@ function drawSeats() {
   drawPlayersNote();
   const n = Number($("players").value);
   const old = [...document.querySelectorAll("#seat-list select")].map((s) => s.value);
+  const oldNames = [...document.querySelectorAll("#seat-list .invite-name")].map((s) => s.value);
   const docs = levelDocs();
   const ladder = docs.filter((d) => !d.yardstick);
   const yardsticks = docs.filter((d) => d.yardstick);
@@ -75,9 +76,13 @@ function drawSeats() {
   ];
   fill($("seat-list"), Array.from({length: n}, (_, p) => {
     const value = old[p] || (p === 0 ? "me" : `bot:${state.defaultLevel || state.levels[0]}`);
-    return h("div", {class: "field seat-choice"},
-      h("label", {for: `seat-${p}`}, `P${p}`),
-      h("select", {id: `seat-${p}`, name: `seat-${p}`}, choices(value)));
+    const select = h("select", {id: `seat-${p}`, name: `seat-${p}`}, choices(value));
+    // Whom you invite (optional): shown as "waiting for Ben to join" until they come.
+    const name = h("input", {type: "text", id: `invite-name-${p}`, class: "invite-name", maxlength: 32,
+      placeholder: "their name (optional)", "aria-label": `name of the person invited to P${p}`,
+      value: oldNames[p] || "", hidden: value !== "invite"});
+    select.addEventListener("change", () => { name.hidden = select.value !== "invite"; });
+    return h("div", {class: "field seat-choice"}, h("label", {for: `seat-${p}`}, `P${p}`), select, name);
   }));
 }
 
@@ -183,7 +188,12 @@ async function create(ev) {
     showError("Only one seat can be yours; invite a person to the others or give them to bots.");
     return;
   }
-  const seats = picks.map((p) => (p.startsWith("bot:") ? {kind: "bot", level: p.slice(4)} : {kind: "human"}));
+  const seats = picks.map((p, k) => {
+    if (p.startsWith("bot:")) return {kind: "bot", level: p.slice(4)};
+    // The invited person's name: the table says "waiting for Ben to join" until they arrive.
+    const invite = p === "invite" ? $(`invite-name-${k}`).value.trim() : "";
+    return invite ? {kind: "human", invite} : {kind: "human"};
+  });
   const options = chosenOptions();
   byHand(game, seats, options);
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
@@ -209,8 +219,6 @@ async function create(ev) {
       recent.remember({table: made.table, seat: s.seat, token: s.token, game: game.name, title: game.title});
     }
   }
-  // The table page shows every unclaimed seat's invite link at any time (on this device).
-  if (links.length) invites.remember(made.table, Object.fromEntries(links.map((s) => [s.seat, s.token])));
   const myLink = mine >= 0 ? tableUrl(made.table, made.seats[mine].token) : null;
   // Claim our own seat now (the server claims a seat on its first use), so that the lobby
   // never offers it to somebody else while we copy the invite links.

@@ -6,7 +6,7 @@
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
-import { drawPeople, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
+import { claimSeat, drawPeople, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
@@ -35,6 +35,7 @@ const page = {
   sending: false, replay: null, summarySeen: 0, connected: true,
   motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
   prevObs: null, // the observation shown before the current one (what moved, and from where)
+  levels: [], // bot levels the host may start a waiting table with
   noRematchYet: false, // a view without a rematch came: a rematch made now takes us along
   holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
   release: null, // ends the hold now (a click on Continue or Go on)
@@ -126,6 +127,7 @@ function context(view) {
 }
 
 function whoseTurn(view) {
+  if (view.status === "waiting") return "The table waits for everyone to arrive.";
   if (view.status === "playing" && view.current_player === CHANCE) return "A chance move comes next (a deal, a roll).";
   if (view.status !== "playing" || view.current_player < 0) {
     if (view.status === "expired") return "This table has expired.";
@@ -409,6 +411,18 @@ function drawAll(view) {
   // What is on screen, for people's tools and the browser tests: version, whose turn, status.
   Object.assign(document.body.dataset, {version: view.version, myTurn: ctx.myTurn ? "yes" : "no",
     status: view.status, seat: view.seat ?? ""});
+  if (view.status === "waiting") {
+    // Nothing is dealt yet (no observation): whom the table waits for, and the invites.
+    drawWaiting($("board"), view, page.levels, showError);
+    $("auto-forced-line").hidden = true;
+    $("moves").hidden = true;
+    $("scores").hidden = true;
+    drawStatus(view);
+    drawPeople(view);
+    drawClocks(view);
+    markTurn(false, "");
+    return;
+  }
   page.module.render($("board"), ctx);
   // Only a seat still playing has forced moves (not a spectator, not after the end).
   $("auto-forced-line").hidden = !page.module.autoForced || view.seat === null || ctx.over;
@@ -451,7 +465,8 @@ async function pump() {
         const mod = page.module;
         // One move at a time, animated; a long backlog (a bot's long turn, a reconnect) is
         // caught up faster, without animations.
-        const stepped = oneMove(prev, next);
+        // A table that was waiting had nothing on it: its first deal is drawn, not animated.
+        const stepped = !!(prev && prev.observation) && oneMove(prev, next);
         const fast = page.queue.length > BACKLOG;
         const animate = stepped && moving() && !fast;
         page.prevObs = animate ? prev.observation : null;
@@ -460,7 +475,7 @@ async function pump() {
         if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
         if (animate) await settled();
         // A result stays until seen: a round's summary, a trick (the module says which).
-        const held = !fast && prev && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
+        const held = !fast && prev && prev.observation && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
         if (page.holdNeeded === "summary" && !fast) {
           // Others' moves wait a few seconds (or Continue); the summary itself stays until
           // Continue or your own next move.
@@ -691,10 +706,18 @@ async function start() {
   setTitle(`${view.title} — bigtop`);
   setupNotify($("notify-sound"), $("notify-popup"), $("notify-note"));
   setupFriends(table, token, !seatToken && !!me);
+  // An invite link opened with a name: the seat becomes this identity's.
+  if (seatToken) view = (await claimSeat(view, identity.get()?.key)) || view;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
   if (seatToken && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
-  page.summarySeen = page.module.rounds(view.observation).rounds.length;
+  page.summarySeen = view.observation ? page.module.rounds(view.observation).rounds.length : 0;
+  if (view.status === "waiting" && view.seat !== null && view.seat === view.host_seat) {
+    // The host may start with bots in the empty seats: the ladder's levels, for the choice.
+    const games = await api.games().catch(() => null);
+    page.levels = games ? (games.bot_level_docs || []).filter((d) => !d.yardstick).map((d) => d.name) : [];
+    if (!page.levels.length && games) page.levels = games.bot_levels;
+  }
   $("copy-spectate").onclick = () => copyText(tableUrl(table));
   $("reclaim").onclick = async () => {
     try { enqueue(await api.reclaim(table, token)); } catch (err) { showError(err.message); }
