@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
+from tests.web.test_sessions import hand_on_page
 
 # Headless chromium shows no notifications: the page's Notification is a recorder (an init
 # script runs before the page's own), granted, so the test sees what the page would show.
@@ -157,6 +158,20 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     for page in (host, friend, spectator):
         assert drive.wait_ready(page) == "over"
     assert not host.title().startswith("●")
+    # The final summary names everyone; the replay shows every hand now the game is over.
+    summary = host.inner_text("#final-summary")
+    assert "Anna (P0, you)" in summary and "Ben (P1)" in summary, summary
+    host.click("#open-replay")
+    host.wait_for_selector("#replay-as option[value='1']", state="attached")
+    host.click("#replay-first")
+    host.click("#replay-next")
+    host.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 1 ')")
+    host.select_option("#replay-as", "1")
+    host.wait_for_function("document.body.dataset.seat === '1'")
+    then = server.api("GET", f"/api/tables/{table}/replay?at=1", token=host_token)
+    assert hand_on_page(host) == then["hands"][1]["hands"][1]
+    browsers.shot(host, "friends-reveal")
+    host.click("#replay-close")
     assert host.inner_text("#rematch") == "Rematch"
     assert not spectator.locator("#rematch").count()
     host.click("#rematch")

@@ -221,6 +221,7 @@ function drawScores(view) {
     // In words, never the engine's code ("six-hole"); games without one say nothing.
     const why = page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
+    if (view.summary) parts.push(summaryTable(view.summary, view.seat));
     if (!page.replay) {
       parts.push(h("p", {class: "end-buttons"},
         rematchButton(view),
@@ -248,11 +249,30 @@ function drawScores(view) {
   }
   if (info.rounds.length) {
     parts.push(h("h2", {}, "Rounds"));
-    parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+    // At the end the server's summary (above) has the points of each round.
+    if (!(result && view.summary)) parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
     if (info.notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
   }
   fill(box, parts);
   box.hidden = !parts.length;
+}
+
+/** The server's final summary: each player's points in every round, with names, best first. */
+function summaryTable(summary, mySeat) {
+  const rows = [...summary.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+  const n = summary.rounds;
+  return h("table", {class: "scores", id: "final-summary"},
+    h("caption", {}, n > 1 ? "Points per round" : "Points"),
+    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Place"), h("th", {scope: "col"}, "Player"),
+      n > 1 ? Array.from({length: n}, (_, r) => h("th", {scope: "col"}, `Round ${r + 1}`)) : null,
+      h("th", {scope: "col"}, "Total"))),
+    h("tbody", {}, rows.map((row) => h("tr", {class: row.seat === mySeat ? "mine" : "", dataset: {seat: row.seat}},
+      h("td", {}, row.place ?? ""), h("th", {scope: "row"}, seatName(row.seat, mySeat)),
+      n > 1 ? row.rounds.map((x) => h("td", {}, points(x))) : null, h("td", {}, points(row.total))))));
+}
+
+function points(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
 
 /** How a round ended and where each seat's points came from (a module's `notes`). */
@@ -563,8 +583,12 @@ async function onStatus(status) {
 
 async function openReplay() {
   const data = await api.replay(page.table, page.token);
-  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: []};
+  // as: whose hands the replay shows (a finished game's replay carries every seat's view);
+  // null: this page's own (a spectator's: the public one).
+  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: [],
+    as: null};
   $("replay").hidden = false;
+  drawRevealChoice();
   $("summary").hidden = true;
   await replayTo(data.steps.length);
   page.replay.rounds = await roundStarts();
@@ -574,8 +598,31 @@ async function openReplay() {
 
 async function observationAt(at) {
   const cache = page.replay.cache;
-  if (!cache.has(at)) cache.set(at, (await api.replay(page.table, page.token, at)).observation);
-  return cache.get(at);
+  if (!cache.has(at)) cache.set(at, await api.replay(page.table, page.token, at));
+  return cache.get(at).observation;
+}
+
+/** The view at `at` with the hands the replay shows: a seat's (`hands`, once the game is
+ * over: every hand and hidden card) or this page's own. */
+async function replayObservation(at) {
+  const own = await observationAt(at);
+  const hands = page.replay.cache.get(at).hands;
+  return page.replay.as !== null && hands ? hands[page.replay.as] : own;
+}
+
+/** After the game the replay may show every seat's hands: "Hands shown: yours / Ben's…". */
+function drawRevealChoice() {
+  const view = page.view;
+  const box = $("replay-as-box");
+  box.hidden = view.status !== "finished";
+  if (box.hidden) return;
+  fill($("replay-as"), h("option", {value: ""}, view.seat === null ? "the public view" : "yours"),
+    view.seats.map((s) => (s.seat === view.seat ? null
+      : h("option", {value: s.seat}, `${who(s.seat)}'s`))));
+  $("replay-as").onchange = () => {
+    page.replay.as = $("replay-as").value === "" ? null : Number($("replay-as").value);
+    replayTo(page.replay.at);
+  };
 }
 
 /** Where each round (or game of a series) starts: a binary search over the replay by the
@@ -600,10 +647,12 @@ async function roundStarts() {
 async function replayTo(at) {
   const steps = page.replay.steps;
   at = Math.max(0, Math.min(steps.length, at));
-  const obs = await observationAt(at);
+  const obs = await replayObservation(at);
   page.replay.at = at;
   const end = at === steps.length;
+  const as = page.replay.as;
   page.replay.view = {...page.view, observation: obs, legal_actions: [], version: at,
+    seat: as === null ? page.view.seat : as, // a seat's hands: drawn from that seat
     // Before a die roll (So ein Zirkus) chance acts: the player whose turn it is rolls.
     current_player: end ? page.view.current_player : (obs.to_act >= 0 ? obs.to_act : (obs.turn_of ?? obs.to_act ?? -1)),
     status: end ? page.view.status : "playing", result: end ? page.view.result : null};

@@ -68,16 +68,16 @@ function player(obs, ctx, p) {
 }
 
 function turned(obs, ctx) {
-  const who = obs.to_act === ctx.seat ? "You" : who(obs.to_act);
+  const actor = obs.to_act === ctx.seat ? "You" : who(obs.to_act);
   const parts = [];
   if (obs.phase === "card" && obs.pending) {
     parts.push(h("div", {class: "c15-turned", dataset: {spot: "turned"}},
-      h("span", {class: "label"}, `${who} turned over`), card(obs.pending, "big pending")));
+      h("span", {class: "label"}, `${actor} turned over`), card(obs.pending, "big pending")));
   } else if (obs.phase === "turn") {
     // Advanced rule 1: the top of the own open pile may be played before turning over.
     const top = obs.players[obs.to_act].open.at(-1);
     parts.push(h("div", {class: "c15-turned"}, h("span", {class: "label"},
-      top ? `${who}: start of the turn — the open pile's top may be played first` : `${who}: start of the turn`),
+      top ? `${actor}: start of the turn — the open pile's top may be played first` : `${actor}: start of the turn`),
     top ? card(top, "big") : null));
   }
   if (ctx.myTurn) {

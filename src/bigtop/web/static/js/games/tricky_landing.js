@@ -352,10 +352,10 @@ function trickText(obs) {
         return h("li", {style: {color: TRICK[i % TRICK.length]}}, `${name}every card face down, ${gone}`);
       }
       const lead = t.lead ? `lead ${SUIT_NAME[t.lead]}` : "no lead suit";
-      const who = t.winners.map((w) => who(table[w].player)).join(" and ");
+      const winners = t.winners.map((w) => who(table[w].player)).join(" and ");
       const took = t.taken.map((x) => x.length).reduce((a, b) => a + b, 0);
       return h("li", {style: {color: TRICK[i % TRICK.length]}},
-        `${name}${lead}, won by ${who} (${took} card${took === 1 ? "" : "s"})`);
+        `${name}${lead}, won by ${winners} (${took} card${took === 1 ? "" : "s"})`);
     })];
   if (res.missed.length) {
     lines.push(h("li", {}, `Missed: ${res.missed.map((m) => who(table[m].player)).join(", ")}` +
