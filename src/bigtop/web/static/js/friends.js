@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const friends = {
   table: null, token: null, asMe: false, // asMe: the token is this browser's player key
   messages: new Map(), // chat id → message
-  chatState: "idle", // "idle" | "loading" | "loaded" | "closed" (spectators may not read)
+  chatLoading: false,
   rematching: false,
   invites: null, // the host's invite links: {seats: "1,2", items: [li]}
 };
@@ -109,32 +109,32 @@ export async function claimSeat(view, key) {
 
 // -- chat ------------------------------------------------------------------------------
 
-/** Read the chat once the live updates are connected (messages after that come live). */
+/** Read the chat each time the live updates connect: what came before (or, after a
+ * reconnect, what was missed meanwhile); later messages come over the socket. */
 export async function loadChat(view) {
   const seated = view.seat !== null;
   $("chat").hidden = false;
   $("chat-form").hidden = !seated;
   if (!seated && !view.chat_spectators_read) {
-    friends.chatState = "closed";
     fill($("chat-list"), h("li", {class: "hint"}, "The chat of this table is for its players."));
     return;
   }
-  if (friends.chatState !== "idle") return;
-  friends.chatState = "loading";
+  if (friends.chatLoading) return;
+  friends.chatLoading = true;
   $("chat-note").textContent = seated ? "" : "Spectators read the chat; the players write.";
   try {
     // Page by page (the server answers at most max_chat_page messages) until none is left.
-    let after = 0;
+    let after = Math.max(0, ...friends.messages.keys());
     for (;;) {
       const page = await api.chat(friends.table, friends.token, after);
       for (const m of page.messages) friends.messages.set(m.id, m);
       if (!page.messages.length) break;
       after = page.messages.at(-1).id;
     }
-    friends.chatState = "loaded";
   } catch (err) {
-    friends.chatState = "idle"; // read again on the next connection
     $("chat-note").textContent = `The chat could not be read: ${err.message}`;
+  } finally {
+    friends.chatLoading = false;
   }
   drawChat();
 }
