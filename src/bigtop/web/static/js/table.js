@@ -6,7 +6,7 @@
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
-import { claimSeat, drawPeople, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
+import { claimSeat, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
@@ -185,6 +185,11 @@ function drawLog(view) {
     h("span", {class: "t"}, l.forced ? forcedLine(l.texts)
       : [l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : ""]))));
   list.scrollTop = list.scrollHeight;
+}
+
+/** Whether `seat` has made a move at this table (the log the page holds). */
+function lastMoveOf(seat) {
+  return [...page.log.values()].some((l) => l.kind === "move" && l.seat === seat && !l.bot);
 }
 
 /** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
@@ -453,6 +458,7 @@ function drawAll(view) {
     drawSummary(view);
     drawPeople(view);
     drawClocks(view);
+    drawUndo(view, lastMoveOf, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
   }
   drawScores(view);
