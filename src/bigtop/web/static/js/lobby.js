@@ -250,7 +250,7 @@ async function create(ev) {
 }
 
 function seatSummary(seats) {
-  return seats.map((s, p) => `P${p} ${s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "taken" : "free"}`).join(" · ");
+  return seats.map((s, p) => `${s.name ? `${s.name} (P${p})` : `P${p}`} ${s.kind === "bot" ? `bot ${s.level}` : s.claimed ? "taken" : "free"}`).join(" · ");
 }
 
 async function drawOpen() {
