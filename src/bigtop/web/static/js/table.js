@@ -627,6 +627,9 @@ function drawRevealChoice() {
       : h("option", {value: s.seat}, `${who(s.seat)}'s`))));
   $("replay-as").onchange = () => {
     page.replay.as = $("replay-as").value === "" ? null : Number($("replay-as").value);
+    // The board draws that seat where yours is ("You: …" then means them).
+    $("replay-as-note").textContent = page.replay.as === null ? ""
+      : `(${who(page.replay.as)} at the bottom, as they saw it)`;
     replayTo(page.replay.at);
   };
 }
