@@ -199,7 +199,14 @@ async function create(ev) {
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
   // A time control and a rated table only when asked for (the server's defaults otherwise).
   if ($("clock").value) Object.assign(spec, {clock: JSON.parse($("clock").value), on_timeout: $("on-timeout").value});
-  if ($("rated").checked) spec.rated = true;
+  if ($("rated").checked) {
+    if (!key) {
+      showError(me ? "A rated table seats you in its first person's seat: make that seat \"me\"."
+        : "Rated tables are between named players: choose your name above first.");
+      return;
+    }
+    spec.rated = true;
+  }
   // With a name, the server seats our identity in the first person's seat: so only when
   // "me" is that seat (else the table is made with seat tokens alone, as without a name).
   const me = identity.get();
