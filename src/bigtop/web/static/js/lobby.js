@@ -196,6 +196,11 @@ async function create(ev) {
   });
   const options = chosenOptions();
   byHand(game, seats, options);
+  // With a name, the server seats our identity in the first person's seat: so only when
+  // "me" is that seat (else the table is made with seat tokens alone, as without a name).
+  const me = identity.get();
+  const firstPerson = picks.findIndex((p) => !p.startsWith("bot:"));
+  const key = me && picks[firstPerson] === "me" ? me.key : null;
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
   // A time control and a rated table only when asked for (the server's defaults otherwise).
   if ($("clock").value) Object.assign(spec, {clock: JSON.parse($("clock").value), on_timeout: $("on-timeout").value});
@@ -207,11 +212,6 @@ async function create(ev) {
     }
     spec.rated = true;
   }
-  // With a name, the server seats our identity in the first person's seat: so only when
-  // "me" is that seat (else the table is made with seat tokens alone, as without a name).
-  const me = identity.get();
-  const firstPerson = picks.findIndex((p) => !p.startsWith("bot:"));
-  const key = me && picks[firstPerson] === "me" ? me.key : null;
   let made;
   try {
     made = await api.createTable(spec, key);
