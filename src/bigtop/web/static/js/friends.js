@@ -35,7 +35,13 @@ function seatState(s) {
   return s.presence; // "here" | "away" (null from an older server)
 }
 
-/** The people panel (who sits where, here or away) and the waiting line. */
+/** Whether this page is the host's (the first person's seat: it has the invite links). */
+function isHost(view) {
+  return view.seat !== null && view.seat === view.host_seat;
+}
+
+/** The people panel (who sits where, here or away; for the host, the invite links of seats
+ * still empty at a table already playing) and the waiting line. */
 export function drawPeople(view) {
   const waiting = view.waiting_for || [];
   $("waiting").textContent = waiting.length
@@ -47,6 +53,12 @@ export function drawPeople(view) {
       h("span", {class: `dot ${mark}`, "aria-hidden": "true"}),
       h("strong", {}, seatName(s.seat, view.seat)), state ? ` · ${state}` : "");
   }));
+  // (While the table waits, its board shows the links.)
+  const empty = view.seats.filter(unclaimed).map((s) => s.seat);
+  const links = $("people-invites");
+  links.hidden = !(isHost(view) && empty.length && view.status === "playing");
+  if (links.hidden) fill(links);
+  else drawInvites(links, empty.join(","));
   $("people").hidden = false;
 }
 
@@ -56,7 +68,7 @@ export function drawPeople(view) {
  * time) and "start now", bots taking the empty seats.
  */
 export function drawWaiting(board, view, levels, showError) {
-  const host = view.seat !== null && view.seat === view.host_seat;
+  const host = isHost(view);
   const names = view.waiting_for.map((w) => who(w.seat)).join(" and ");
   const links = h("ul", {class: "links invites", id: "invites"});
   const level = h("select", {id: "start-level", "aria-label": "level of the bots that take the empty seats"},
