@@ -621,6 +621,7 @@ function drawRevealChoice() {
   const view = page.view;
   const box = $("replay-as-box");
   box.hidden = view.status !== "finished";
+  $("replay-as-note").textContent = "";
   if (box.hidden) return;
   fill($("replay-as"), h("option", {value: ""}, view.seat === null ? "the public view" : "yours"),
     view.seats.map((s) => (s.seat === view.seat ? null
