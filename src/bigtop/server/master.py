@@ -277,8 +277,11 @@ class TableMaster:
         tokens = {i: host_token if i == host else invite_token(host_token, table_id, i)
                   for i in people}
         # Nothing is dealt or rolled before every person has arrived (a table created with
-        # a player key has its creator seated; a rematch seats everyone at once).
-        started = rematch_of is not None or not [
+        # a player key has its creator seated; a rematch seats everyone at once). Tables
+        # made without a key or an invite start at once unless asked to wait (scripts).
+        wait = spec.wait if spec.wait is not None else (
+            spec.player_id is not None or any(x.invite is not None for x in seat_specs))
+        started = rematch_of is not None or not wait or not [
             i for i in people if not (spec.player_id is not None and i == host)]
         opening = _advance_chance(state) if started else []
         now = _now()
@@ -382,8 +385,9 @@ class TableMaster:
     def _remember(self, loaded: Loaded) -> Loaded:
         with self._lock:
             old = self._cache.get(loaded.table_id)
-            if old is None or (loaded.version, loaded.meta.seat_rev, loaded.last_event) >= (
-                    old.version, old.meta.seat_rev, old.last_event):
+            if old is None or (loaded.meta.undos, loaded.version, loaded.meta.seat_rev,
+                               loaded.last_event) >= (old.meta.undos, old.version,
+                                                      old.meta.seat_rev, old.last_event):
                 old = self._cache[loaded.table_id] = loaded
             self._cache.move_to_end(loaded.table_id)
             while len(self._cache) > self.settings.cached_tables:
@@ -404,6 +408,12 @@ class TableMaster:
             raise errors.NotFound(f"no table {table_id!r}")
         if stored.unchanged and have is not None:
             return have
+        if have is not None and stored.meta.undos != have.meta.undos:
+            # Moves were taken back: the log this worker holds is no longer the table's.
+            have = None
+            stored = self.storage.read(table_id, None, 0)
+            if stored is None:
+                raise errors.NotFound(f"no table {table_id!r}")
         meta = stored.meta
         moves = stored.moves
         if have is None:
@@ -436,6 +446,9 @@ class TableMaster:
             state.apply_json(mv.action)
             log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text, mv.by_bot))
         meta = replace(meta, version=len(state.history))
+        if have is None and stored.events:
+            # Read whole: each event after the move it followed (events were read first).
+            log.sort(key=lambda e: (e.version, e.kind != "move"))
         return Loaded(meta, seat_list, state, tuple(log), last_event)
 
     # -- seats and tokens -----------------------------------------------------------------
@@ -578,6 +591,79 @@ class TableMaster:
             if hmac.compare_digest(s.token_hash, hash_token(token)):  # else: replaced
                 out.append((s, token))
         return out
+
+    # -- undo by agreement -----------------------------------------------------------------
+    def _must_accept(self, loaded: Loaded, seat: int) -> list[int]:
+        """The people who must accept ``seat``'s take-back: every other person's seat that
+        a person plays (bots accept; so does a bot playing for an absent person)."""
+        return [s.seat for s in loaded.seats if s.seat != seat and s.kind == HUMAN
+                and s.bot_playing is None]
+
+    def ask_undo(self, table_id: str, seat: int) -> Loaded:
+        """``seat`` asks to take back its last move (and everything after it). With nobody
+        else to ask (bots only) it is taken back at once."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        if m.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {m.status}: nothing to take back")
+        if not m.started:
+            raise errors.Waiting(waiting_line(loaded), version=m.version)
+        if m.pending_undo is not None:
+            raise errors.Conflict(f"{loaded.seats[m.pending_undo['seat']].shown_name} asked "
+                                  "for a take-back already; answer it first",
+                                  version=m.version)
+        mine = [e for e in loaded.log if e.kind == "move" and e.seat == seat and e.bot is None]
+        if not mine:
+            raise errors.Conflict("you have no move to take back", version=m.version)
+        request = {"seat": seat, "to": mine[-1].version - 1, "at": m.version, "accepted": []}
+        if not self._must_accept(loaded, seat):
+            return self._take_back(loaded, request)
+        if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return self.load(table_id)
+
+    def answer_undo(self, table_id: str, seat: int, accept: bool) -> Loaded:
+        """Another person accepts or declines the take-back asked for (the one who asked
+        may withdraw it). When every person asked has accepted, the moves are taken back."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        request = m.pending_undo
+        if request is None:
+            raise errors.Conflict("no take-back is asked for now", version=m.version)
+        if seat == request["seat"]:
+            if accept:
+                raise errors.Conflict("you asked for it: the others answer", version=m.version)
+            request = None  # withdrawn
+        elif seat not in self._must_accept(loaded, request["seat"]):
+            raise errors.Conflict("a bot plays your seat: it accepts", version=m.version)
+        elif not accept:
+            request = None
+        else:
+            request = {**request, "accepted": sorted({*request["accepted"], seat})}
+            if set(self._must_accept(loaded, request["seat"])) <= set(request["accepted"]):
+                return self._take_back(loaded, request)
+        if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return self.load(table_id)
+
+    def _take_back(self, loaded: Loaded, request: dict[str, Any]) -> Loaded:
+        table_id = loaded.table_id
+        to = request["to"]
+        state = state_at(loaded, to, self.snapshot_at_most(table_id, to))
+        p = state.current_player()
+        who = loaded.seats[request["seat"]]
+        line = (f"P{who.seat} took back their move" + (" (everyone agreed)" if request[
+            "accepted"] else ""))
+        if not self.storage.take_back(
+                table_id, loaded.version, loaded.meta.seat_rev, to, seat=who.seat, text=line,
+                now=_now(), bot_waiting=p >= 0 and loaded.seats[p].bot_level is not None):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        with self._lock:
+            self._cache.pop(table_id, None)
+        return self.load(table_id)
 
     def arrive(self, table_id: str, seat: int) -> Loaded | None:
         """Mark the person of ``seat`` here (stored and announced when it changes)."""

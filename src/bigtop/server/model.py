@@ -120,6 +120,9 @@ class TableSpec:
     bot_seconds: float | None = None
     creator: str = ""
     """The client address asking (server/net.py), for the per-client cap of open tables."""
+    wait: bool | None = None
+    """Wait for every person before dealing (None: when created with a player key or with
+    an invited seat)."""
     key: str | None = field(default=None, repr=False)
     """The creator's player key (the host's seat token derives from it, so the key alone
     gets the invite links again)."""
@@ -212,6 +215,17 @@ class Meta:
     """The creator's seat (the first person's): its holder gets the invite links again."""
     started: bool = True
     """False while a person's seat is empty: nothing is dealt or rolled, nobody moves."""
+    undo: dict[str, Any] | None = None
+    """A take-back asked for: ``{"seat", "to", "at", "accepted"}`` (it stands only while the
+    table is at version ``at``)."""
+    undos: int = 0
+    """How many take-backs the table had (each cut its log back)."""
+
+    @property
+    def pending_undo(self) -> dict[str, Any] | None:
+        """The take-back asked for at the current version (None: none)."""
+        u = self.undo
+        return u if u is not None and u.get("at") == self.version else None
 
     @property
     def seed_commitment(self) -> str:

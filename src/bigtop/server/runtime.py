@@ -184,6 +184,7 @@ class Connection:
     """The real client address (server/net.py): its moves count toward its rate."""
     sent_version: int = -1
     sent_rev: int = -1
+    sent_undos: int = 0
     sent_ids: set[str] = field(default_factory=set)
     """The ids of every log entry sent (or, on connecting, known to the client)."""
     sent_log: tuple[LogEntry, ...] = ()
@@ -388,6 +389,7 @@ class Runtime:
             "waiting_for": [{"seat": s.seat, "name": s.shown_name}
                             for s in loaded.waiting_for],
             "summary": summary(part["result"], shown) if m.status == FINISHED else None,
+            "undo": undo_json(loaded), "undos": m.undos,
             **fairness(m),
         }
 
@@ -434,9 +436,13 @@ class Runtime:
         async with conn.lock:
             m = loaded.meta
             # Never an older or the same view again (updates may arrive out of order).
-            if not first and (m.version, m.seat_rev) <= (conn.sent_version, conn.sent_rev):
+            if not first and (m.undos, m.version, m.seat_rev) <= (
+                    conn.sent_undos, conn.sent_version, conn.sent_rev):
                 return
             log = loaded.log
+            if not first and m.undos != conn.sent_undos:
+                # Moves were taken back: the whole log again (the client replaces its own).
+                first, since, conn.sent_ids = True, None, set()
             if first:
                 text = self.view_text(loaded, conn.seat, since=since)
                 conn.sent_ids.update(e.id for e in log)
@@ -454,7 +460,7 @@ class Runtime:
                                       log_since=conn.sent_version)
                 conn.sent_ids.update(e.id for e in new)
             conn.sent_log = log
-            conn.sent_version, conn.sent_rev = m.version, m.seat_rev
+            conn.sent_version, conn.sent_rev, conn.sent_undos = m.version, m.seat_rev, m.undos
             await conn.ws.send_text('{"type":"view","view":' + text + "}")
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
@@ -654,6 +660,20 @@ def seat_info(s: Seat) -> dict[str, Any]:
             "bot_playing": s.bot_playing, "name": s.name, "label": s.label,
             "invite": s.invite,
             "presence": None if s.kind == BOT else ("here" if s.here else "away")}
+
+
+def undo_json(loaded: Loaded) -> dict[str, Any] | None:
+    """The take-back asked for now: who asked, back to which version, who accepted and
+    whose answer is awaited (None: none)."""
+    u = loaded.meta.pending_undo
+    if u is None:
+        return None
+    seat = u["seat"]
+    asked = [s.seat for s in loaded.seats if s.seat != seat and s.kind == "human"
+             and s.bot_playing is None]
+    return {"seat": seat, "name": loaded.seats[seat].shown_name, "to_version": u["to"],
+            "accepted": list(u["accepted"]),
+            "waiting_for": [k for k in asked if k not in u["accepted"]]}
 
 
 def log_json(e: LogEntry, names: list[str | None]) -> dict[str, Any]:

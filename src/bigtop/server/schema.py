@@ -62,6 +62,8 @@ tables = Table(
     Column("creator", String(64), nullable=False, server_default=""),
     Column("host_seat", Integer, nullable=True),
     Column("started", Boolean, nullable=False, server_default=true()),
+    Column("undo", JSON, nullable=True),
+    Column("undos", Integer, nullable=False, server_default="0"),
     Index("ix_tables_status", "status"),
     Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),

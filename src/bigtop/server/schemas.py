@@ -58,6 +58,10 @@ class CreateTable(_Strict):
     listed: bool | None = Field(None, description="Shown in the lobby; anyone may take a free "
                                                   "seat. Left out: listed unless a seat is "
                                                   "invited by name.")
+    wait: bool | None = Field(None, description="Deal nothing and let nobody move until every "
+                                                "person's seat is taken (status 'waiting'). "
+                                                "Left out: when created with a player key "
+                                                "or with an invited seat.")
     takeover_after: float | None = Field(
         None, description="Seconds a person may be away on their turn before a bot plays for "
                           "them (null: never).")
@@ -115,7 +119,7 @@ class SeatInfo(BaseModel):
 
 class LogLine(BaseModel):
     id: str
-    kind: Literal["move", "takeover", "reclaim", "timeout"]
+    kind: Literal["move", "takeover", "reclaim", "timeout", "undo"]
     version: int
     seat: int
     text: str
@@ -194,6 +198,14 @@ class Summary(BaseModel):
     players: list[SummaryRow]
 
 
+class UndoAsked(BaseModel):
+    seat: int = Field(description="Who asked to take back their last move.")
+    name: str
+    to_version: int = Field(description="The version the table goes back to.")
+    accepted: list[int] = Field(description="The seats that accepted.")
+    waiting_for: list[int] = Field(description="The seats whose answer is awaited.")
+
+
 class TableView(TableHead):
     status: Literal["waiting", "playing", "finished", "expired"] = Field(
         description="waiting: a person's seat is still empty; nothing is dealt or rolled "
@@ -226,6 +238,9 @@ class TableView(TableHead):
                                                                          "seats (waiting).")
     summary: Summary | None = Field(None, description="Once finished: points per round, "
                                                       "with names.")
+    undo: UndoAsked | None = Field(None, description="A take-back asked for now.")
+    undos: int = Field(0, description="How many take-backs the table had: when it grows, "
+                                      "replace the log you hold with this view's.")
 
 
 class MoveIn(_Strict):

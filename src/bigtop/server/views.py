@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import typing
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +25,9 @@ from typing import Any
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
+from bigtop.core.text import named
+
+__all__ = ["action_json", "legal_action_items", "named", "seat_view", "summary"]
 
 ACTION_JSON_CACHE = 4096
 """Distinct actions whose JSON is kept (SCOUT's legal lists draw on a few hundred)."""
@@ -99,30 +101,6 @@ def seat_view(state: State, seat: int | None, *, may_move: bool = True) -> dict[
         "legal_actions": legal_action_items(state, current) if to_move else [],
         "result": _plain(state.result()) if terminal else None,
     }
-
-
-_SEAT_LABEL = re.compile(r"\bP(\d{1,2})\b")
-
-
-def named(text: str, names: Sequence[str | None]) -> str:
-    """A line of the engine's (which calls seats ``P0``, ``P1``…) with each seat that has a
-    name called by it; the others keep their label. One pass: a name that looks like a
-    label is not replaced again.
-
-    >>> named("P0 shows 8/10; P1 scouts from P0", ["Anna", None])
-    'Anna shows 8/10; P1 scouts from Anna'
-    >>> named("P1 and P7, SP1, P12x", ["P1", "Ben"])
-    'Ben and P7, SP1, P12x'
-    """
-    if not any(names):
-        return text
-
-    def one(m: re.Match[str]) -> str:
-        k = int(m[1])
-        name = names[k] if k < len(names) else None
-        return name or m[0]
-
-    return _SEAT_LABEL.sub(one, text)
 
 
 def summary(result: Any, names: Sequence[str]) -> dict[str, Any] | None:

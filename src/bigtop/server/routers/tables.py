@@ -89,7 +89,8 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
                      player_id=None if player is None else player.id,
                      chat_spectators_read=body.chat_spectators_read,
-                     bot_seconds=body.bot_seconds, creator=client, key=key if player else None)
+                     bot_seconds=body.bot_seconds, creator=client, wait=body.wait,
+                     key=key if player else None)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
@@ -203,6 +204,41 @@ async def start(table_id: str, runtime: RuntimeDep, token: TokenDep,
         raise errors.Unauthorized("starting a table needs the host's seat token or key")
     done = await runtime.db(runtime.master.start, table_id, seat,
                             body.level if body else DEFAULT_LEVEL)
+    await runtime.after_change(done)
+    return Response(runtime.view_text(done, seat), media_type="application/json")
+
+
+@router.post("/{table_id}/undo", response_model=TableViewModel, responses=PROBLEMS)
+async def ask_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Ask to take back your last move (and everything after it): every other person at
+    the table must accept (``POST …/undo/accept``); bots accept. With nobody to ask it is
+    taken back at once."""
+    return await _undo(runtime, table_id, token, runtime.master.ask_undo)
+
+
+@router.post("/{table_id}/undo/accept", response_model=TableViewModel, responses=PROBLEMS)
+async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Accept the take-back asked for; the last to accept takes the moves back."""
+    return await _undo(runtime, table_id, token,
+                       functools.partial(_answer, runtime, accept=True))
+
+
+@router.post("/{table_id}/undo/decline", response_model=TableViewModel, responses=PROBLEMS)
+async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Decline the take-back asked for (the one who asked withdraws it so)."""
+    return await _undo(runtime, table_id, token,
+                       functools.partial(_answer, runtime, accept=False))
+
+
+def _answer(runtime: Runtime, table_id: str, seat: int, *, accept: bool) -> Loaded:
+    return runtime.master.answer_undo(table_id, seat, accept)
+
+
+async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any) -> Response:
+    _, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("a take-back is asked and answered by a seat's token or key")
+    done = await runtime.db(act, table_id, seat)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")
 

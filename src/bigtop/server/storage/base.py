@@ -132,6 +132,17 @@ class Storage(Protocol):
         then, if no person's seat is empty any more, the opening chance outcomes and the
         table started (False, nothing stored: a seat is still empty, or it had started)."""
 
+    def set_undo(self, table_id: str, version: int, seat_rev: int,
+                 undo: dict[str, Any] | None) -> bool:
+        """Store the take-back asked for (None: none), only if the table is still at this
+        version and seat revision (False: nothing stored)."""
+
+    def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
+                  text: str, now: float, bot_waiting: bool) -> bool:
+        """Cut the log back to ``to`` moves (the moves from it and the snapshots after it
+        deleted, the event logged), only if the table is still at this version and seat
+        revision (False: nothing changed)."""
+
     def set_here(self, table_id: str, seat: int, now: float) -> bool:
         """Mark a person present (True: they were not; the seats changed)."""
 

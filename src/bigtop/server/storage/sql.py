@@ -482,6 +482,38 @@ class SqlStorage:
             conn.commit()
             return True
 
+    def set_undo(self, table_id: str, version: int, seat_rev: int,
+                 undo: dict[str, Any] | None) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(tables).where(
+                tables.c.id == table_id, tables.c.version == version,
+                tables.c.seat_rev == seat_rev, tables.c.status == PLAYING)
+                .values(undo=undo, seat_rev=tables.c.seat_rev + 1)).rowcount
+            if done:
+                self._notify(conn, table_id)
+            conn.commit()
+            return done == 1
+
+    def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
+                  text: str, now: float, bot_waiting: bool) -> bool:
+        with self._write() as conn:
+            if conn.execute(update(tables).where(
+                    tables.c.id == table_id, tables.c.version == version,
+                    tables.c.seat_rev == seat_rev, tables.c.status == PLAYING)
+                    .values(version=to, undo=None, undos=tables.c.undos + 1,
+                            seat_rev=tables.c.seat_rev + 1, updated_at=now,
+                            bot_waiting_since=now if bot_waiting else None)).rowcount != 1:
+                conn.rollback()
+                return False
+            conn.execute(delete(moves).where(moves.c.table_id == table_id, moves.c.idx >= to))
+            conn.execute(delete(snapshots).where(snapshots.c.table_id == table_id,
+                                                 snapshots.c.idx > to))
+            conn.execute(insert(events).values(table_id=table_id, at_version=to, seat=seat,
+                                               kind="undo", text=text, created_at=now))
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
     def set_here(self, table_id: str, seat: int, now: float) -> bool:
         with self._write() as conn:
             done = conn.execute(update(seats).where(
