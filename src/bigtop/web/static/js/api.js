@@ -64,8 +64,10 @@ export const api = {
   invites: (table, token) => request("GET", `/api/tables/${enc(table)}/invites`, {token}),
   claim: (table, key, token) => request("POST", `/api/tables/${enc(table)}/claim`, {token: key, body: {token}}),
   start: (table, token, level) => request("POST", `/api/tables/${enc(table)}/start`, {token, body: {level}}),
-  // Undo by agreement: "ask" to take back your last move, "accept" or "refuse" another's ask.
-  undo: (table, token, answer) => request("POST", `/api/tables/${enc(table)}/undo`, {token, body: {answer}}),
+  // Undo by agreement: "ask" to take back your last move; "accept" or "decline" an ask (the
+  // asker declines to withdraw it). Each answers your view.
+  undo: (table, token, answer) =>
+    request("POST", `/api/tables/${enc(table)}/undo${answer === "ask" ? "" : `/${answer}`}`, {token, body: {}}),
   rematch: (table, token) => request("POST", `/api/tables/${enc(table)}/rematch`, {token}),
   ratings: (game) => request("GET", `/api/ratings/${enc(game)}`),
 };

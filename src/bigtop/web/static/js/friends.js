@@ -190,33 +190,34 @@ async function send(ev) {
 
 /**
  * Taking back a move, by agreement (unrated tables): a player asks to take back their last
- * move; every other person accepts or refuses (bots accept); the view's `undo` says what is
- * asked: {"asked_by": SEAT, "version": V, "accepted": [SEATS], "waiting_for": [SEATS]}.
+ * move (and what followed it); every other person accepts or refuses (bots accept). While
+ * asked, the view's `undo` says so: {"seat", "name", "to_version", "accepted", "waiting_for"}.
+ * `onView` shows the view an answer returns.
  */
-export function drawUndo(view, lastMoveOf, showError) {
+export function drawUndo(view, hasMoved, onView, showError) {
   const box = $("undo");
   const me = view.seat;
-  const ask = view.undo || null;
+  const ask = view.undo;
   const answer = (word) => async () => {
-    try { await api.undo(friends.table, friends.token, word); } catch (err) { showError(err.message); }
+    try { onView(await api.undo(friends.table, friends.token, word)); } catch (err) { showError(err.message); }
   };
-  // A server without undo has no `undo` in its views: nothing to offer then.
+  // A server without undo has no `undo` in its views; a rated table refuses it.
   if (!("undo" in view) || me === null || view.status !== "playing" || view.rated) { fill(box); return; }
   if (ask) {
-    const waiting = (ask.waiting_for || []).map(who).join(" and ");
-    if (ask.asked_by === me) {
-      fill(box, `You asked to take back your last move: waiting for ${waiting || "the others"}.`);
-    } else if ((ask.waiting_for || []).includes(me)) {
-      fill(box, `${who(ask.asked_by)} asks to take back their last move. `,
+    const waiting = ask.waiting_for.map(who).join(" and ");
+    if (ask.seat === me) {
+      fill(box, `You asked to take back your last move: waiting for ${waiting}. `,
+        h("button", {type: "button", class: "act small", id: "undo-withdraw", onclick: answer("decline")}, "Withdraw"));
+    } else if (ask.waiting_for.includes(me)) {
+      fill(box, `${who(ask.seat)} asks to take back their last move. `,
         h("button", {type: "button", class: "act small legal", id: "undo-accept", onclick: answer("accept")}, "Accept"),
-        h("button", {type: "button", class: "act small", id: "undo-refuse", onclick: answer("refuse")}, "Refuse"));
+        h("button", {type: "button", class: "act small", id: "undo-refuse", onclick: answer("decline")}, "Refuse"));
     } else {
-      fill(box, `${who(ask.asked_by)} asks to take back their last move: waiting for ${waiting}.`);
+      fill(box, `${who(ask.seat)} asks to take back their last move: waiting for ${waiting}.`);
     }
     return;
   }
-  // Only a player who has moved may ask, and only where there are other people to agree.
-  fill(box, lastMoveOf(me) ? h("button", {type: "button", class: "act small", id: "undo-ask",
+  fill(box, hasMoved(me) ? h("button", {type: "button", class: "act small", id: "undo-ask",
     onclick: answer("ask")}, "Ask to take back my last move") : null);
 }
 

@@ -202,6 +202,8 @@ async function create(ev) {
   const firstPerson = picks.findIndex((p) => !p.startsWith("bot:"));
   const key = me && picks[firstPerson] === "me" ? me.key : null;
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
+  // Nothing is dealt before the invited people arrive (unless you start with bots).
+  if (picks.includes("invite")) spec.wait = true;
   // A time control and a rated table only when asked for (the server's defaults otherwise).
   if ($("clock").value) Object.assign(spec, {clock: JSON.parse($("clock").value), on_timeout: $("on-timeout").value});
   if ($("rated").checked) {

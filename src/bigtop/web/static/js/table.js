@@ -36,6 +36,7 @@ const page = {
   motion: 1, auto: new Set(), // versions reached by a forced move the page played for us
   prevObs: null, // the observation shown before the current one (what moved, and from where)
   levels: [], // bot levels the host may start a waiting table with
+  logUndos: 0, // the table's take-backs when the log the page holds was read
   noRematchYet: false, // a view without a rematch came: a rematch made now takes us along
   holdNeeded: null, // "summary": the view just drawn ended a round; hold before the next
   release: null, // ends the hold now (a click on Continue or Go on)
@@ -164,6 +165,11 @@ function drawStatus(view) {
 }
 
 function drawLog(view) {
+  // A take-back (undos grew) comes with the whole, shorter log: the old one goes.
+  if ((view.undos ?? 0) !== page.logUndos) {
+    page.log.clear();
+    page.logUndos = view.undos ?? 0;
+  }
   for (const line of view.log || []) page.log.set(line.id, line);
   const lines = [...page.log.values()].sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
   const list = $("log-list");
@@ -458,7 +464,7 @@ function drawAll(view) {
     drawSummary(view);
     drawPeople(view);
     drawClocks(view);
-    drawUndo(view, lastMoveOf, showError);
+    drawUndo(view, lastMoveOf, enqueue, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
   }
   drawScores(view);
@@ -469,8 +475,15 @@ function markIdle() {
   document.body.dataset.idle = idle ? "yes" : "no";
 }
 
+/** Whether `view` is older than `than`: an earlier version, or from before a take-back
+ * (after which versions count again from the move taken back). */
+function older(view, than) {
+  const u = view.undos ?? 0, t = than.undos ?? 0;
+  return u !== t ? u < t : view.version < than.version;
+}
+
 function enqueue(view) {
-  if (page.view && view.version < page.view.version) return;
+  if (page.view && older(view, page.view)) return;
   page.queue.push(view);
   markIdle();
   if (!page.busy) pump();
@@ -484,7 +497,7 @@ async function pump() {
       while (page.queue.length) {
         const next = page.queue.shift();
         const prev = page.view;
-        if (prev && next.version < prev.version) continue;
+        if (prev && older(next, prev)) continue;
         if (prev && next.version === prev.version && page.queue.length) continue;
         page.view = next;
         if (page.replay) continue;
