@@ -3,7 +3,7 @@ flow: a name, an invite the host finds again on the table page, "waiting for …
 chat (text, never markup), turn marks (title, favicon, sound, notification), undo by
 agreement, the end, every hand in the replay, a rematch that takes everyone along, My games,
 the key moved to another device, a rename seen live; and no secret in any URL the pages
-request. Then a clock that runs out at a rated table, and the ratings page."""
+request."""
 
 from __future__ import annotations
 
