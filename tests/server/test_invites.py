@@ -306,3 +306,17 @@ def test_claims_race_on_two_workers(db_url: str) -> None:
     assert sorted(outcome)[0] in ("Ben", "Cleo") and sorted(outcome)[1] == "Conflict"
     seat = masters[1].load(made.table_id).seats[1]
     assert seat.name == next(o for o in outcome if o != "Conflict")
+
+
+def test_the_last_seat_taken_from_the_lobby_starts_the_bots(sqlite_url: str) -> None:
+    """A waiting table whose bot moves first starts moving as soon as the last person
+    joins from the lobby (not at the sweep's stuck-bot check, switched off here)."""
+    with make_client(sqlite_url, bot_stuck_seconds=3600.0) as c:
+        made = hosted(c, None, [{"kind": "bot", "level": "random"}, {}, {}], wait=True)
+        t = made["table"]
+        assert view(c, t, made["seats"][1]["token"])["status"] == "waiting"  # the host
+        assert view(c, t)["host_seat"] == 1 and t in lobby_ids(c)
+        joined = c.post(f"/api/tables/{t}/join", json={}).json()
+        assert joined["seat"] == 2
+        moved = wait_for(c, t, lambda v: v["version"] > 0)
+        assert moved["status"] == "playing" and moved["log"][0]["bot"] == "random"

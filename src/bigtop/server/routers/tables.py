@@ -164,7 +164,8 @@ async def join(table_id: str, runtime: RuntimeDep, key: KeyDep, request: Request
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None, player)
-    await runtime.publish(table_id)
+    # The last seat taken starts a waiting table: a bot may be the first to move.
+    await runtime.after_change(await runtime.db(runtime.master.load, table_id))
     return Joined(table=table_id, seat=seat, token=token,
                   invite_url=invite_url(runtime, table_id, token))
 
