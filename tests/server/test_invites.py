@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from bigtop.server import Limits
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster, invite_token
 from bigtop.server.model import Player, SeatSpec, TableSpec
@@ -306,3 +307,34 @@ def test_claims_race_on_two_workers(db_url: str) -> None:
     assert sorted(outcome)[0] in ("Ben", "Cleo") and sorted(outcome)[1] == "Conflict"
     seat = masters[1].load(made.table_id).seats[1]
     assert seat.name == next(o for o in outcome if o != "Conflict")
+
+
+def test_the_last_seat_taken_from_the_lobby_starts_the_bots(sqlite_url: str) -> None:
+    """A waiting table whose bot moves first starts moving as soon as the last person
+    joins from the lobby (not at the sweep's stuck-bot check, switched off here)."""
+    with make_client(sqlite_url, bot_stuck_seconds=3600.0) as c:
+        made = hosted(c, None, [{"kind": "bot", "level": "random"}, {}, {}], wait=True)
+        t = made["table"]
+        assert view(c, t, made["seats"][1]["token"])["status"] == "waiting"  # the host
+        assert view(c, t)["host_seat"] == 1 and t in lobby_ids(c)
+        joined = c.post(f"/api/tables/{t}/join", json={}).json()
+        assert joined["seat"] == 2
+        moved = wait_for(c, t, lambda v: v["version"] > 0)
+        assert moved["status"] == "playing" and moved["log"][0]["bot"] == "random"
+
+
+def test_claims_and_take_backs_are_rate_limited(sqlite_url: str) -> None:
+    """Claiming counts as taking a seat (per client address); every take-back step as a
+    move of the seat."""
+    with make_client(sqlite_url, limits=Limits(join_burst=2, move_burst=3)) as c:
+        anna, ben = new_player(c, "Anna"), new_player(c, "Ben")
+        made = hosted(c, anna["key"], [{}, {"invite": "Ben"}])
+        url = f"/api/tables/{made['table']}/claim"
+        for _ in range(2):
+            assert c.post(url, json={"token": made["seats"][1]["token"]},
+                          headers=auth(ben["key"])).status_code == 200
+        r = c.post(url, json={"token": made["seats"][1]["token"]}, headers=auth(ben["key"]))
+        assert "retry_after" in problem(r, 429, "rate-limited")
+        undo = f"/api/tables/{made['table']}/undo"
+        codes = [c.post(undo, headers=auth(anna["key"])).status_code for _ in range(4)]
+        assert codes[:3] == [409] * 3 and codes[3] == 429

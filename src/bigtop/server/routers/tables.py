@@ -164,7 +164,8 @@ async def join(table_id: str, runtime: RuntimeDep, key: KeyDep, request: Request
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None, player)
-    await runtime.publish(table_id)
+    # The last seat taken starts a waiting table: a bot may be the first to move.
+    await runtime.after_change(await runtime.db(runtime.master.load, table_id))
     return Joined(table=table_id, seat=seat, token=token,
                   invite_url=invite_url(runtime, table_id, token))
 
@@ -184,9 +185,13 @@ async def invites(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Invite
 
 
 @router.post("/{table_id}/claim", response_model=TableViewModel, responses=PROBLEMS)
-async def claim(table_id: str, body: ClaimIn, runtime: RuntimeDep, key: KeyDep) -> Response:
+async def claim(table_id: str, body: ClaimIn, runtime: RuntimeDep, key: KeyDep,
+                request: Request) -> Response:
     """Open an invite link as an identity: the seat of the link's token becomes yours (your
     player key opens it on any device from now on). Answers your view there."""
+    runtime.joins.check(client_address(request),
+                        f"one address may take {runtime.limits.join_burst} seats at once "
+                        f"and {runtime.limits.joins_per_hour:g} an hour")
     player = await runtime.db(runtime.master.player, key)
     done = await runtime.db(runtime.master.claim_seat, table_id, body.token, player)
     await runtime.after_change(done)
@@ -238,6 +243,9 @@ async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any) ->
     _, seat = await open_table(runtime, table_id, token)
     if seat is None:
         raise errors.Unauthorized("a take-back is asked and answered by a seat's token or key")
+    lim = runtime.limits  # every take-back step changes the table: counted as a move
+    runtime.moves.check((table_id, seat), f"a seat may move {lim.move_burst} times at once "
+                                          f"and {lim.moves_per_second:g} times a second")
     done = await runtime.db(act, table_id, seat)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")
