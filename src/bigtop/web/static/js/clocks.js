@@ -46,7 +46,7 @@ function tick() {
     parts.push(h("span", {class: `clock${running ? " running" : ""}${!out && running && left < 10 ? " low" : ""}${out ? " out" : ""}`,
       dataset: {clockSeat: p, left: out ? 0 : Math.max(0, left).toFixed(1)},
       "aria-label": `${who(p)}: ${out ? "out of time" : `${text} left`}`},
-    `${who(p)} `, h("strong", {}, text), running ? " ⏱" : ""));
+    `${who(p)} `, h("strong", {}, text)));
   }
   fill(box, parts);
 }
