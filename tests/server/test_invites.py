@@ -118,6 +118,23 @@ def test_the_host_gets_every_unclaimed_invite_link_again(client: TestClient) -> 
     assert joined["token"] not in str(links)
 
 
+def test_the_creator_may_sit_elsewhere(client: TestClient) -> None:
+    anna = new_player(client, "Anna")
+    made = hosted(client, anna["key"], [{"invite": "Ben"}, {"kind": "bot", "level": "easy"},
+                                        {}], host_seat=2)
+    t = made["table"]
+    mine = view(client, t, anna["key"])
+    assert mine["seat"] == 2 and mine["host_seat"] == 2 and mine["names"][2] == "Anna"
+    assert mine["waiting_for"] == [{"seat": 0, "name": "Ben"}]
+    links = client.get(f"/api/tables/{t}/invites", headers=auth(anna["key"])).json()
+    assert [i["seat"] for i in links["invites"]] == [0]
+    for bad in (1, 3, -1):
+        r = client.post("/api/tables", json={"game": "scout", "players": 3, "host_seat": bad,
+                                             "seats": [{}, {"kind": "bot", "level": "easy"},
+                                                       {}]})
+        assert "host_seat must be a person's seat: 0, 2" in problem(r, 422, "invalid")["detail"]
+
+
 def test_an_invite_claimed_by_an_identity_and_every_refusal(client: TestClient) -> None:
     anna, ben, cleo = (new_player(client, n) for n in ("Anna", "Ben", "Cleo"))
     made = hosted(client, anna["key"], [{}, {"invite": "Ben"}, {"invite": "Cleo"}])

@@ -266,6 +266,11 @@ class TableMaster:
         table_id = secrets.token_urlsafe(9)
         people = [i for i, s in enumerate(seat_specs) if s.kind == HUMAN]
         host = people[0] if people else None
+        if spec.host_seat is not None:
+            if spec.host_seat not in people:
+                raise errors.Unprocessable(f"host_seat must be a person's seat: "
+                                           f"{', '.join(map(str, people)) or 'none'}")
+            host = spec.host_seat
         if rematch_of is not None:
             n = len(rematch_of.seats)
             host = None if rematch_of.meta.host_seat is None else (
@@ -297,7 +302,7 @@ class TableMaster:
         if rematch_of is None:
             # A table created with a player key seats its creator in the first person's
             # seat (claimed: nobody else may join there).
-            creator = min(tokens, default=None) if spec.player_id is not None else None
+            creator = host if spec.player_id is not None else None
             seat_list = [Seat(i, s.kind, s.level,
                               hash_token(tokens[i]) if i in tokens else None,
                               s.kind == BOT or i == creator, now, None,

@@ -120,6 +120,8 @@ class TableSpec:
     bot_seconds: float | None = None
     creator: str = ""
     """The client address asking (server/net.py), for the per-client cap of open tables."""
+    host_seat: int | None = None
+    """The creator's seat (None: the first person's)."""
     wait: bool | None = None
     """Wait for every person before dealing (None: when created with a player key or with
     an invited seat)."""

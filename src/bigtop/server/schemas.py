@@ -58,6 +58,10 @@ class CreateTable(_Strict):
     listed: bool | None = Field(None, description="Shown in the lobby; anyone may take a free "
                                                   "seat. Left out: listed unless a seat is "
                                                   "invited by name.")
+    host_seat: int | None = Field(None, description="The person's seat the creator takes "
+                                                    "(with a player key: sits in; the host "
+                                                    "gets the invite links). Default: the "
+                                                    "first person's seat.")
     wait: bool | None = Field(None, description="Deal nothing and let nobody move until every "
                                                 "person's seat is taken (status 'waiting'). "
                                                 "Left out: when created with a player key "

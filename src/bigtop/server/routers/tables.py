@@ -90,6 +90,7 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                      player_id=None if player is None else player.id,
                      chat_spectators_read=body.chat_spectators_read,
                      bot_seconds=body.bot_seconds, creator=client, wait=body.wait,
+                     host_seat=body.host_seat,
                      key=key if player else None)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
