@@ -196,19 +196,18 @@ async function create(ev) {
   });
   const options = chosenOptions();
   byHand(game, seats, options);
-  // With a name, the server seats our identity in the first person's seat: so only when
-  // "me" is that seat (else the table is made with seat tokens alone, as without a name).
+  // With a name, the server seats our identity in our seat ("host_seat": we host there).
   const me = identity.get();
-  const firstPerson = picks.findIndex((p) => !p.startsWith("bot:"));
-  const key = me && picks[firstPerson] === "me" ? me.key : null;
+  const key = me && picks.includes("me") ? me.key : null;
   const spec = {game: game.name, players: picks.length, options, seats, listed: $("listed").checked};
+  if (key) spec.host_seat = picks.indexOf("me");
   // Nothing is dealt before the invited people arrive (unless you start with bots).
   if (picks.includes("invite")) spec.wait = true;
   // A time control and a rated table only when asked for (the server's defaults otherwise).
   if ($("clock").value) Object.assign(spec, {clock: JSON.parse($("clock").value), on_timeout: $("on-timeout").value});
   if ($("rated").checked) {
     if (!key) {
-      showError(me ? "A rated table seats you in its first person's seat: make that seat \"me\"."
+      showError(me ? "A rated table is between the people at it: make one seat \"me\"."
         : "Rated tables are between named players: choose your name above first.");
       return;
     }
