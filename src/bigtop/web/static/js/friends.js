@@ -59,6 +59,7 @@ export function drawPeople(view) {
   links.hidden = !(isHost(view) && empty.length && view.status === "playing");
   if (links.hidden) fill(links);
   else drawInvites(links, empty.join(","));
+  $("people-title").textContent = view.rated ? "At the table (rated)" : "At the table";
   $("people").hidden = false;
 }
 

@@ -412,7 +412,8 @@ async function drawMyGames() {
     h("span", {class: `badge ${t.state}`}, STATES[t.state] || t.state), " ",
     // "#me": the table page opens the seat with this browser's key (sent as a header).
     h("a", {href: tableUrl(t.table, null, true)}, `${t.title} · ${t.seats.map((s, p) => seatWho(s, p, t.seat)).join(", ")}`),
-    h("span", {class: "hint"}, ` · ${new Date(t.updated_at * 1000).toLocaleString()}`))));
+    h("span", {class: "hint"}, t.rated ? " · rated" : "", t.clock ? " · clock" : "",
+      ` · ${new Date(t.updated_at * 1000).toLocaleString()}`))));
 }
 
 /** A seat in a list: the person's name, a bot's level, or the seat label of a free seat. */
