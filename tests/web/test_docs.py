@@ -30,11 +30,13 @@ def test_the_pages_say_how_a_game_ended_in_the_engines_words() -> None:
 
     scout = (js / "scout.js").read_text()
     for code, words in SCOUT_ENDINGS.items():
-        assert f'"{code}": `{words.replace("P{player}", "P${player}")}`' in scout, code
+        # The page names the seat as everywhere else ("Anna (P1)", who()), where the engine
+        # writes its label "P1".
+        assert f'"{code}": `{words.replace("P{player}", "${who(player)}")}`' in scout, code
     clown = (js / "clown15go.js").read_text()
     for code in ("went-out", "all-out", "stall", "turn-limit"):
         words = end_reason_text(code, 97, 9999)
         assert words != code.replace("-", " "), code  # a code the engine has words for
-        js_words = words.replace("P97", "P${first}").replace("9999",
+        js_words = words.replace("P97", "${who(first)}").replace("9999",
                                                               "${view.options.max_turns}")
         assert re.search(rf'"{code}": ["`]{re.escape(js_words)}["`]', clown), code
