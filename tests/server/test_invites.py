@@ -7,6 +7,7 @@ PostgreSQL too)."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -355,3 +356,29 @@ def test_claims_and_take_backs_are_rate_limited(sqlite_url: str) -> None:
         undo = f"/api/tables/{made['table']}/undo"
         codes = [c.post(undo, headers=auth(anna["key"])).status_code for _ in range(4)]
         assert codes[:3] == [409] * 3 and codes[3] == 429
+
+
+def test_start_and_presence_are_stored_on_both_databases(db_url: str) -> None:
+    """The host's start (bots in the empty seats, the opening roll drawn only then) and
+    presence kept in the database (SQLite and PostgreSQL)."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
+    made = master.create(TableSpec("so-ein-zirkus", 3, seats=(
+        SeatSpec(), SeatSpec(invite="Ben"), SeatSpec()), wait=True))
+    t = made.table_id
+    waiting = master.load(t)
+    assert not waiting.meta.started and waiting.version == 0
+    assert [s.seat for s in waiting.waiting_for] == [0, 1, 2]
+    master.touch(t, 0, made.tokens[0])  # the host arrives
+    with pytest.raises(Exception, match="only the host"):
+        master.start(t, 1, "easy")
+    started = master.start(t, 0, "easy")
+    assert started.meta.started and started.version >= 1  # the opening roll, drawn now
+    assert [(s.kind, s.level) for s in started.seats] == [
+        ("human", None), ("bot", "easy"), ("bot", "easy")]
+    assert started.seats[0].here and started.waiting_for == []
+    assert master.storage.mark_gone(time.time() + 1.0, 10) == [t]
+    assert not master.load(t).seats[0].here
+    assert master.arrive(t, 0) is not None and master.load(t).seats[0].here
+    assert master.arrive(t, 0) is None  # no change, nothing announced

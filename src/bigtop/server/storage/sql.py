@@ -449,14 +449,12 @@ class SqlStorage:
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
                     idle_bucket: int) -> bool:
         with self._write() as conn:
-            if bots:
-                n = conn.execute(update(seats).where(
-                    seats.c.table_id == table_id, seats.c.seat == bindparam("s"),
-                    seats.c.kind == HUMAN, seats.c.claimed.is_(False))
-                    .values(kind=BOT, level=bindparam("l"), token_hash=None, claimed=True,
-                            invite=None, away_at=None),
-                    [{"s": k, "l": level} for k, level in bots.items()]).rowcount
-                if n != len(bots):
+            for k, level in bots.items():  # one by one: every driver counts each row
+                if conn.execute(update(seats).where(
+                        seats.c.table_id == table_id, seats.c.seat == k,
+                        seats.c.kind == HUMAN, seats.c.claimed.is_(False))
+                        .values(kind=BOT, level=level, token_hash=None, claimed=True,
+                                invite=None, away_at=None)).rowcount != 1:
                     conn.rollback()
                     return False
             empty = conn.execute(select(func.count()).select_from(seats).where(
