@@ -1,6 +1,6 @@
 // The people at a table page: who sits where (names, here / away, who has not arrived yet),
-// the host's invite links for every unclaimed seat, the chat, and the rematch that takes
-// everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
+// the host's invite links for every unclaimed seat, the chat, undo by agreement, and the
+// rematch that takes everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
 import { ApiError, api, tableUrl } from "./api.js";
 import { copyText, fill, h, seatName, who } from "./dom.js";
 
