@@ -77,8 +77,13 @@ def extensions() -> list[Any]:
 
         paths = [str(module_path(m).relative_to(ROOT)) for m in modules]
         try:
-            # debug_level 0: no debug symbols (a wheel of 36 MB would be a few MB)
-            exts: list[Any] = mypycify(paths, opt_level="3", debug_level="0")
+            # debug_level 0: no debug symbols (a wheel of 36 MB would be a few MB).
+            # BIGTOP_OPT_LEVEL (0-3, default 3) is the C compiler's -O: the wheel test builds
+            # with 0, which checks the packaging in a fraction of the compile time.
+            opt = os.environ.get("BIGTOP_OPT_LEVEL", "3")
+            if opt not in ("0", "1", "2", "3"):
+                raise SystemExit(f"BIGTOP_OPT_LEVEL must be 0, 1, 2 or 3, not {opt!r}")
+            exts: list[Any] = mypycify(paths, opt_level=opt, debug_level="0")
         except (Exception, SystemExit) as e:  # a type error mypyc cannot compile around
             reason = f"mypyc failed: {e}"
         else:
