@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bigtop.agents.base import play_random as agents_play_random
 from bigtop.agents.base import random_step
 from bigtop.core.game import Game, State
@@ -30,3 +32,9 @@ def random_game_states(game: Game, seed: int, every: int) -> list[State]:
             out.append(s.clone())
     out.append(s)
     return out
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` (a minute or more of CPU) run first: started last, one of
+    them would keep one of ``make test``'s two workers busy long after the other is done."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -9,8 +9,8 @@ venv beside the core's dependencies from the lock (no extra), it
   not even installed there, and its ``bigtop`` command names the extra a command needs.
 
 ``BIGTOP_WHEEL=dist/bigtop-….whl`` tests a wheel built already (``make wheel``); otherwise the
-test builds one (mypyc and the C compiler at -O0, the slowest test all the same), once, in one test so that
-pytest-xdist's workers do not build it twice.
+test builds one (mypyc and the C compiler at -O0, still one of the slowest tests), once, in
+one test so that pytest-xdist's workers do not build it twice.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def clean_venv(folder: Path, wheel: Path) -> Path:
     return python
 
 
+@pytest.mark.slow
 def test_the_wheel_installs_alone_and_plays_the_trees_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Nothing of the tree: no PYTHONPATH, no BIGTOP_PURE (the suite may run pure; the wheel

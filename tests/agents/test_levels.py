@@ -146,8 +146,9 @@ def test_level_infos_list_the_ladder_then_the_aliases() -> None:
 
 
 # The tables of the quick samples below: those of docs/bots.md (bench/bench_bots.py SETUPS),
-# but SCOUT in single rounds (a quarter of the time; its ladder's table is the full game,
-# which test_scout_hard_beats_medium_in_full_games samples).
+# but SCOUT in single rounds (a quarter of the time). SCOUT's hard against medium shows
+# only in full games and only over dozens of them (12 seeded games: 3 CPU minutes, a third
+# of make test's budget): bench/bench_bots.py measures it, with a confidence interval.
 LADDER_TABLES: dict[str, tuple[int, dict[str, object]]] = {
     "scout": (4, {"rounds": 1}),
     "tricky-landing": (3, {"rounds": 1}),
@@ -208,13 +209,6 @@ def test_ladder_order_on_a_small_sample(name: str, a: str, b: str, games: int) -
     seeded sample; docs/bots.md has the significant figures)."""
     players = LADDER_TABLES[name][0]
     assert _share(name, a, b, games, seed=2) > 1 / players
-
-
-def test_scout_hard_beats_medium_in_full_games() -> None:
-    """In full four-round games, where SCOUT's levels differ most (docs/bots.md: 0.320
-    against 0.180 of 4,000 seat-games each), hard takes more than its fair share against
-    three mediums on a small seeded sample."""
-    assert _share("scout", "hard", "medium", 12, seed=2, options={}) > 1 / 4
 
 
 def test_levels_are_weakest_first() -> None:

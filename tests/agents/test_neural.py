@@ -88,6 +88,7 @@ def _sequential(a: str, b: str, max_rounds: int, look: int) -> tuple[str | None,
     return None, total / max_rounds, max_rounds
 
 
+@pytest.mark.slow
 def test_neural_beats_easy_in_a_bounded_match() -> None:
     """The sequential test must decide ``neural`` *stronger* than three ``easy`` within 80
     single rounds (a look every 20)."""
@@ -95,11 +96,12 @@ def test_neural_beats_easy_in_a_bounded_match() -> None:
     assert decision == "stronger", (share, rounds)
 
 
+@pytest.mark.slow
 def test_neural_is_not_weaker_than_medium_in_a_bounded_match() -> None:
     """Against three ``medium`` (the default level) the sequential test must not find
-    ``neural`` *weaker* within 40 single rounds. It does not beat medium: the measured
+    ``neural`` *weaker* within 20 single rounds. It does not beat medium: the measured
     share is about the fair one (docs/bots.md#trained-networks); with two-move rollouts
     before the value network it took none of its first 20 rounds, which this test
     catches."""
-    decision, share, rounds = _sequential("neural", "medium", 40, 20)
+    decision, share, rounds = _sequential("neural", "medium", 20, 20)
     assert decision != "weaker", (share, rounds)

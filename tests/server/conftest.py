@@ -40,7 +40,9 @@ def make_client(db_url: str, *, peer: str = "testclient", **settings: Any) -> Te
     """A test client of an app on ``db_url``. ``peer``: the TCP peer the app sees (a
     trusted proxy such as 127.0.0.1 may name other clients in ``X-Forwarded-For``)."""
     limits = settings.pop("limits", Limits())
-    settings.setdefault("bot_processes", 1)  # not one per core in every test app
+    # Bots in a thread of this process: no pool process to start and stop in every test
+    # (real servers, test_processes.py and test_bots.py's hard cut use processes).
+    settings.setdefault("bot_processes", 0)
     s = Settings(db_url=db_url, limits=limits, sweep_seconds=settings.pop("sweep_seconds", 0.1),
                  **settings)
     # On uvloop, as `bigtop serve` runs (the server's code must not depend on asyncio's

@@ -298,16 +298,27 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
                              "--workers", "2", "--json"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        # Planning 100,000 games takes seconds on a busy machine: wait for the two workers
-        # (Linux lists a process's children in /proc), then for some games to finish.
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        # Planning 100,000 games takes seconds on a busy machine: wait for the two workers,
+        # then for some games to finish. The workers may be the forkserver's children (with
+        # its command line), not the parent's: count the descendants but the parent's own
+        # helpers, the forkserver and the resource tracker (Linux lists children in /proc).
+        def workers() -> int:
+            found, todo = 0, [proc.pid]
+            while todo:
+                pid = todo.pop()
+                try:
+                    kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                    for kid in kids:
+                        command = Path(f"/proc/{kid}/cmdline").read_bytes()
+                        found += not (pid == proc.pid and (b"resource_tracker" in command
+                                                           or b"forkserver" in command))
+                except OSError:  # gone already
+                    continue
+                todo.extend(int(k) for k in kids)
+            return found
+
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if len(children.read_text().split()) >= 2:
-                    break
-            except OSError:  # the process has just ended: its return code tells
-                break
+        while time.monotonic() < deadline and proc.poll() is None and workers() < 2:
             time.sleep(0.1)
         time.sleep(3)
         os.killpg(proc.pid, signal.SIGINT)

@@ -19,6 +19,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -250,10 +251,14 @@ class Runtime:
         self.loop = asyncio.get_running_loop()
         if self.master.storage.dialect == "sqlite":
             self._db = DatabaseThread()
-        self._pool = make_pool(self.settings.bot_processes)
-        self.bots = BotPool(self._pool, self.settings.bot_processes)
-        for _ in range(self.settings.bot_processes):  # start the processes now, not on a turn
-            self._pool.submit(warm_up)
+        if self.settings.bot_processes > 0:
+            self._pool = make_pool(self.settings.bot_processes)
+            self.bots = BotPool(self._pool, self.settings.bot_processes)
+            for _ in range(self.settings.bot_processes):  # start them now, not on a turn
+                self._pool.submit(warm_up)
+        else:  # an app inside another program (tests): bots think in one thread of it
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="bigtop-bot")
+            self.bots = BotPool(self._pool, 1)
         if self.master.storage.dialect == "postgresql":
             self._listener = threading.Thread(
                 target=self.master.storage.listen, args=(self._stop, self._heard),

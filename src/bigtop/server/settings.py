@@ -161,7 +161,10 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     bot_processes: int = field(default_factory=lambda: os.cpu_count() or 1)
     """Processes in the bot pool (bots think there, never on the event loop): at most this
-    many bot moves at once, taken table by table (server/bots.py)."""
+    many bot moves at once, taken table by table (server/bots.py). 0: one thread of the
+    server's own process, for an app run inside another program (the tests): nothing to
+    start, but a bot past its hard cut is not interrupted (only a process can be), so
+    `bigtop serve` always runs at least one process."""
     bot_move_seconds: float = 5.0
     """The most any bot move may take (wall clock): each move's limit is its level's budget
     (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
