@@ -26,11 +26,12 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
+from bigtop.core.game import TERMINAL
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.master import TableMaster
+from bigtop.server.master import TableMaster, rated_now, table_result, timed_out_seats
 from bigtop.server.model import FINISHED, ChatRecord, Loaded, LogEntry, Meta
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import CHAT_NOTE
@@ -314,7 +315,9 @@ class Runtime:
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
-        if len(entries) > 8:  # a whole log: sent once per connection, not worth keeping
+        if len(entries) > 8 or loaded.meta.clock is not None:
+            # A whole log: sent once per connection, not worth keeping; a clocked table's
+            # view says when it was sent ("now"), so it is made for each.
             return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         m = loaded.meta
         key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat, log_since,
@@ -366,15 +369,20 @@ class Runtime:
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,
-            "status": m.status, "seat": seat, "current_player": part["current_player"],
+            "status": m.status, "seat": seat,
+            # A game lost on time is over, though its position was not played out.
+            "current_player": TERMINAL if m.status == FINISHED else part["current_player"],
             "seats": [seat_info(s) for s in loaded.seats],
             "observation": part["observation"], "legal_actions": part["legal_actions"],
             "log": [e.to_json() for e in entries],
             "log_since": log_since,
-            "result": part["result"], "picture": picture,
+            "result": part["result"] if part["result"] is not None or m.status != FINISHED
+            else table_result(loaded), "picture": picture,
             "takeover_after": m.takeover_after, "listed": m.listed,
             "chat_spectators_read": m.chat_spectators_read, "rematch": m.rematch_id,
-            **fairness(m),
+            **fairness(m), **terms(loaded),
+            "clock_state": clock_state(loaded),
+            "now": None if m.clock is None else time.time(),
         }
 
     # -- presence -------------------------------------------------------------------------
@@ -604,6 +612,35 @@ def fairness(m: Meta) -> dict[str, Any]:
     stays secret, as the hands it would reveal were never played out)."""
     return {"seed_commitment": m.seed_commitment, "seed_chosen_by_creator": m.seed_chosen,
             "seed": m.seed if m.status == FINISHED else None}
+
+
+def current_player(loaded: Loaded) -> int:
+    """The seat to move; ``TERMINAL`` once the game is over (also a game lost on time,
+    whose position was not played out)."""
+    return TERMINAL if loaded.meta.status == FINISHED else loaded.state.current_player()
+
+
+def clock_spec(m: Meta) -> dict[str, Any] | None:
+    """A table's time control as views and listings show it (None: none)."""
+    return None if m.clock is None else {**m.clock, "on_timeout": m.on_timeout}
+
+
+def terms(loaded: Loaded) -> dict[str, Any]:
+    """What every view and listing says of the table's terms: rated, its clock."""
+    return {"rated": rated_now(loaded), "clock": clock_spec(loaded.meta)}
+
+
+def clock_state(loaded: Loaded) -> dict[str, Any] | None:
+    """The clocks as of now (docs/server.md, Clocks; None: no clock)."""
+    m = loaded.meta
+    spec = clock_spec(m)
+    if spec is None:
+        return None
+    return {**spec,
+            "running": None if m.turn_started is None else loaded.state.current_player(),
+            "turn_started": m.turn_started, "deadline": m.clock_deadline,
+            "left": [s.clock_left for s in loaded.seats],
+            "timed_out": timed_out_seats(loaded)}
 
 
 def seat_info(s: Any) -> dict[str, Any]:

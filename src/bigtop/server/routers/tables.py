@@ -83,7 +83,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
                      player_id=None if player is None else player.id,
                      chat_spectators_read=body.chat_spectators_read,
-                     bot_seconds=body.bot_seconds, creator=client)
+                     bot_seconds=body.bot_seconds, creator=client,
+                     clock=None if body.clock is None else body.clock.model_dump(),
+                     on_timeout=body.on_timeout, rated=body.rated)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)
