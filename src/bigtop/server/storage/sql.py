@@ -152,6 +152,17 @@ _SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
                      "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
                      "WHERE id = ?")
 
+def _sqlite_clock(table_id: str, clock: ClockUpdate) -> list[tuple[str, tuple[Any, ...]]]:
+    """``SqlStorage._set_clock``'s statements for the ``sqlite3`` path of a move."""
+    out: list[tuple[str, tuple[Any, ...]]] = [(
+        "UPDATE tables SET turn_started = ?, clock_deadline = ? WHERE id = ?",
+        (clock.turn_started, clock.deadline, table_id))]
+    if clock.seat is not None:
+        out.append(("UPDATE seats SET clock_left = ? WHERE table_id = ? AND seat = ?",
+                    (clock.left, table_id, clock.seat)))
+    return out
+
+
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
 _SEAT_COLUMNS = tuple(c.name for c in seats.c if c.name in _SEAT_FIELDS)
@@ -308,9 +319,9 @@ class SqlStorage:
         waiting = now if bot_waiting else None
         variant = (guard.bot is not None, bot_waiting is not None, idle_bucket is not None)
         try:
-            # Clocked and rated tables take SQLAlchemy's path on SQLite too (a move there
-            # writes more than the fast path's two statements).
-            if self._sqlite and clock is None and rating is None:
+            # The end of a rated game takes SQLAlchemy's path on SQLite too (it reads and
+            # writes ratings; rare).
+            if self._sqlite and rating is None:
                 return self._store_sqlite(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
@@ -321,7 +332,8 @@ class SqlStorage:
                      guard.version, guard.seat_rev, guard.seat,
                      *((guard.token_hash,) * 2 if guard.bot is None else (guard.bot,) * 2)),
                     None if snapshot is None else (table_id, new_version, json.dumps(snapshot)),
-                    table_id if status != PLAYING else None)
+                    table_id if status != PLAYING else None,
+                    [] if clock is None else _sqlite_clock(table_id, clock))
             with self._write() as conn:
                 conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
@@ -355,7 +367,7 @@ class SqlStorage:
 
     def _store_sqlite(self, move_rows: list[tuple[Any, ...]], variant: tuple[bool, bool, bool],
                       version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
-                      ended: str | None) -> bool:
+                      ended: str | None, clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """:meth:`append_moves`'s transaction on SQLite, through its own driver: the move
         rows (``_SQLITE_INSERT_MOVE``; sqlite3.IntegrityError when the turn is taken) and
         the guarded new version (``_SQLITE_STORE_VERSION``), committed only if the guard
@@ -376,6 +388,9 @@ class SqlStorage:
                     if guarded and ended is not None:
                         for statement in _SQLITE_GAME_OVER:
                             cur.execute(statement, (ended,))
+                    if guarded:
+                        for statement, params in clock:
+                            cur.execute(statement, params)
                     cur.execute("COMMIT" if guarded else "ROLLBACK")
                 except BaseException:
                     if driver.in_transaction:
