@@ -286,3 +286,16 @@ def test_the_sweep_reads_only_the_clocks_due(sqlite_url: str) -> None:
     assert master.storage.clocks_due(time.time(), 10) == [ids[2]]
     assert master.sweep() == [ids[2]]
     assert master.storage.clocks_due(time.time(), 10) == []
+
+
+def test_a_takeover_stops_the_clock_and_charges_the_time_used(sqlite_url: str) -> None:
+    limits = Limits(min_clock_seconds=0.05, min_takeover_seconds=0.1)
+    with make_client(sqlite_url, limits=limits) as c:
+        table, _ = two_people(c, {"game_seconds": 600}, takeover_after=0.3,
+                              takeover_level="random")
+        away = view_of(c, table)["current_player"]
+        # Nobody comes back: the absent person's bot takes the seat on its turn.
+        v = wait_for(c, table, lambda v: v["seats"][away]["bot_playing"] == "random")
+        assert 0.0 < v["clock_state"]["left"][away] < 600.0  # the time used until then
+        assert any(e["kind"] == "takeover" for e in v["log"])
+        assert not any(e["kind"] == "timeout" for e in v["log"])
