@@ -234,3 +234,19 @@ def test_a_short_menu_takes_only_its_own_numbers() -> None:
     assert res.exit_code == 0, res.output
     assert "2 is not a listed move: type one of the numbers shown (1, 28, 55, 82, …)" in out
     assert out.count("You throw") == 1, out
+
+
+def test_play_calls_named_seats_by_their_names() -> None:
+    """``--names``: every line, the turn's heading, the prompt, the board and the scores
+    call the named seats by name; an unnamed seat keeps its label."""
+    args = ["play", "scout", "-p", "3", "--seed", "3", "-o", "rounds=1", "--bots", "random",
+            "--names", "Anna,,Bob"]
+    res = runner.invoke(app, args, input="0\n" * 300)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "You: Anna. Bots: P1 random, Bob random." in out
+    assert "Anna's turn" in out and "Anna> " in out and "Bob " in out and "P1 " in out
+    assert not re.search(r"\bP[02]\b", out)
+    assert re.search(r"Scores: Anna \(you\) .*, P1 .*, Bob ", out)
+    bad = runner.invoke(app, ["play", "scout", "-p", "2", "--names", "A,B,C"])
+    assert bad.exit_code == 2 and "3 names for 2 seats" in bad.output

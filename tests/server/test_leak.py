@@ -134,3 +134,45 @@ def test_chat_and_my_games_reveal_no_hidden_card_and_no_secret(client: Any) -> N
         entry.pop("seat"), entry.pop("state")
     assert mine["anna"] == mine["ben"]
     assert sent[0]["message"]["text"] == "good luck" and sent[0]["message"]["name"] == "Ben"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_replay_shows_every_hand_only_once_the_game_is_over(client: Any, name: str) -> None:
+    """Before the end no replay (any ``at``, a seat's or a spectator's) holds ``hands`` or
+    the whole ``state``; once the game is over ``hands[k]`` is seat k's own view at that
+    move, for every seat (checked against the export played again here)."""
+    from tests.server.test_api import auth, wait_for
+
+    players = get_game(name).min_players
+    people = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
+    with drawn_seed(3):
+        made = client.post("/api/tables", json={"game": name, "players": players,
+                                                "seats": people}).json()
+    t, token = made["table"], made["seats"][0]["token"]
+    for _ in range(3):
+        view = wait_for(client, t, lambda v: bool(v["legal_actions"]) or v["status"] != "playing",
+                        token)
+        if view["status"] != "playing":
+            break
+        for k in range(view["version"] + 1):
+            for who in (auth(token), {}):
+                replay = client.get(f"/api/tables/{t}/replay?at={k}", headers=who).json()
+                assert replay["hands"] is None and replay["state"] is None
+                assert replay["finished"] is False and replay["summary"] is None
+        client.post(f"/api/tables/{t}/moves", json={"version": view["version"], "index": 0},
+                    headers=auth(token))
+    with drawn_seed(4):
+        bots = client.post("/api/tables", json={
+            "game": name, "players": players,
+            "seats": [{"kind": "bot", "level": "random"}] * players}).json()["table"]
+    end = wait_for(client, bots, lambda v: v["status"] == "finished", timeout=120.0)
+    record = client.get(f"/api/tables/{bots}/export").json()
+    game = new_game(name, players, record["options"])
+    for k in sorted({0, 1, end["version"] // 2, end["version"]}):
+        replay = client.get(f"/api/tables/{bots}/replay?at={k}").json()
+        state = game.new_initial_state(record["seed"])
+        for action in record["history"][:k]:
+            state.apply_json(action)
+        assert replay["hands"] == [state.observation(p) for p in range(players)]
+        assert replay["observation"] == state.observation(None)
+    assert replay["summary"]["players"][0]["total"] == end["result"]["scores"][0]

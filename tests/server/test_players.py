@@ -133,7 +133,8 @@ def test_creating_with_an_unknown_key_is_refused(client: TestClient) -> None:
 def test_joining_with_a_key(client: TestClient) -> None:
     anna, ben = new_player(client), new_player(client, "Ben")
     with drawn_seed(1):  # a seed no client may choose at a table with people
-        made = client.post("/api/tables", json={"game": "scout", "players": 3},
+        # Started at once ("wait": false): the seat's turn is checked below, not the wait.
+        made = client.post("/api/tables", json={"game": "scout", "players": 3, "wait": False},
                            headers=auth(anna["key"])).json()
     t = made["table"]
     problem(client.post(f"/api/tables/{t}/join", headers=auth(anna["key"])), 409, "conflict")
@@ -179,7 +180,7 @@ def test_my_tables_your_turn_waiting_finished(client: TestClient) -> None:
             "version": v["version"], "index": 0}, headers=key)
     # A waiting table: Anna moved; the other person is to move.
     with drawn_seed(5):
-        r = client.post("/api/tables", json={"game": "scout", "players": 2,
+        r = client.post("/api/tables", json={"game": "scout", "players": 2, "wait": False,
                                              "seats": [{"kind": "human"}, {"kind": "human"}]},
                         headers=key)
     waiting = r.json()["table"]
@@ -243,7 +244,7 @@ def test_a_move_by_player_key_is_checked_in_the_storing_transaction(db_url: str)
     master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
     anna, key = master.new_player("Anna")
     made = master.create(TableSpec("scout", 2, player_id=anna.id,
-                                   seats=(SeatSpec(), SeatSpec())))
+                                   seats=(SeatSpec(), SeatSpec()), wait=False))
     t = made.table_id
     while (loaded := master.load(t)).state.current_player() != 0:
         master.play(t, 1, loaded.version, {"index": 0}, token=made.tokens[1])

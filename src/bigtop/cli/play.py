@@ -29,6 +29,7 @@ from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.limits import parse_json_limited
 from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed, derive_seed
+from bigtop.core.text import named
 from bigtop.games import Teaching, teaching
 
 MOVE_STYLE, CHANCE_STYLE, SUMMARY_STYLE = "", "dim", "bold"
@@ -59,6 +60,35 @@ class Seats:
 
     humans: tuple[int, ...]
     bots: dict[int, str]
+    names: tuple[str | None, ...] = ()
+    """Each seat's name (None or missing: its label, P0, P1…)."""
+
+    def name(self, seat: int) -> str:
+        """What the terminal calls ``seat``: its name, else its label."""
+        given = self.names[seat] if seat < len(self.names) else None
+        return given or f"P{seat}"
+
+    def with_names(self, text: str | None, players: int) -> Seats:
+        """These seats named by ``--names`` (comma-separated, in seat order; an empty entry
+        keeps the label): plain text, at most 32 characters each.
+
+        >>> Seats((0,), {1: "easy", 2: "easy"}).with_names("Anna,,Ben", 3).names
+        ('Anna', None, 'Ben')
+        >>> Seats((0,), {1: "easy"}).with_names("A,B,C", 2)
+        Traceback (most recent call last):
+        ...
+        bigtop.core.errors.BigtopError: --names gives 3 names for 2 seats
+        """
+        if text is None:
+            return self
+        names = [n.strip() for n in text.split(",")]
+        if len(names) > players:
+            raise BigtopError(f"--names gives {len(names)} names for {players} seats")
+        for n in names:
+            if len(n) > 32 or any(not ch.isprintable() for ch in n):
+                raise BigtopError(f"--names: {n[:40]!r} is not a name (plain text, at most "
+                                  "32 characters)")
+        return Seats(self.humans, self.bots, tuple(n or None for n in names))
 
     @staticmethod
     def parse(players: int, seat: int | None, humans: str | None, bots: str) -> Seats:
@@ -66,7 +96,7 @@ class Seats:
         name for every bot seat or one name per bot seat in seat order.
 
         >>> Seats.parse(4, None, "0,2", "hard,easy")
-        Seats(humans=(0, 2), bots={1: 'hard', 3: 'easy'})
+        Seats(humans=(0, 2), bots={1: 'hard', 3: 'easy'}, names=())
         >>> Seats.parse(3, 1, None, "random").bots
         {0: 'random', 2: 'random'}
         >>> Seats.parse(3, None, "0,0", "easy")
@@ -165,12 +195,12 @@ class Session:
         before = s.clone()
         s.apply(action)
         # Where a throw landed (who won the trick: the trick summary below says it).
-        line = self.teach.played(line, before, s, self.viewer, results=False)
+        line = self._n(self.teach.played(line, before, s, self.viewer, results=False))
         self.log.append(line)
         # Moves in the terminal's own colour, so every card shows in its colour.
         events = [(line + remark, MOVE_STYLE if p != CHANCE else CHANCE_STYLE, p)]
-        trick = self.teach.trick_summary(before, s)
-        rnd = self.teach.round_summary(before, s)
+        trick = [self._n(x) for x in self.teach.trick_summary(before, s)]
+        rnd = [self._n(x) for x in self.teach.round_summary(before, s)]
         self.log.extend(trick + rnd)
         events += [(x, SUMMARY_STYLE, p) for x in trick + rnd]
         if not quiet:
@@ -223,14 +253,20 @@ class Session:
         for i, (line, style, _) in enumerate(events):
             if i in fold:
                 if not folded:
-                    seats = ", ".join(f"P{q} {k}" for q, k in sorted(by_seat.items()))
+                    seats = ", ".join(f"{self.seats.name(q)} {k}"
+                                      for q, k in sorted(by_seat.items()))
                     self.screen.note(f"({len(fold)} earlier moves: {seats}; 'log' shows them)")
                     folded = True
                 continue
             self.screen.say(line, style)
 
+    def _n(self, text: str) -> str:
+        """An engine's line with the named seats called by their names."""
+        return named(text, self.seats.names)
+
     def _board(self, seat: int) -> list[str]:
-        return fit_width(self.state.render(seat).splitlines(), self.screen.width)
+        return fit_width([self._n(x) for x in self.state.render(seat).splitlines()],
+                         self.screen.width)
 
     def _menu(self, every: bool = False) -> tuple[list[tuple[int, str]], str]:
         """The numbered moves to show, and a line about the rest."""
@@ -243,7 +279,7 @@ class Session:
         for i, action in enumerate(legal):
             # Told to the mover ("You show 8/10"): the menu lists the bare move ("show 8/10").
             text = s.describe(action, s.current_player())
-            items.append((i, text.removeprefix("You ")))
+            items.append((i, self._n(text.removeprefix("You "))))
         return items, ""
 
     def _show_turn(self, seat: int) -> None:
@@ -259,7 +295,7 @@ class Session:
                 items, note = items[:keep], (f"({len(items) - keep} more moves: 'list' "
                                              "shows them all)")
         self._flush(free - min(menu_rows, free))
-        screen.rule(f"P{seat}'s turn")
+        screen.rule(f"{self.seats.name(seat)}'s turn")
         for line in board:
             screen.say(line)
         for line in columns(items, screen.width):
@@ -296,7 +332,7 @@ class Session:
         self.numbers = None if featured is None else {i for i, _ in featured[0]}
         self._show_turn(seat)
         while True:
-            text = self._input(f"P{seat}> ").strip()
+            text = self._input(f"{self.seats.name(seat)}> ").strip()
             word, _, rest = text.partition(" ")
             word = word.lower()
             if not text:
@@ -411,7 +447,7 @@ class Session:
         bot = self.bots[p]
         name = self.seats.bots[p]
         if self.screen.console.is_terminal and name not in ("random",):
-            with self.screen.console.status(f"P{p} ({name}) is thinking…"):
+            with self.screen.console.status(f"{self.seats.name(p)} ({name}) is thinking…"):
                 return bot.act(self.state)
         return bot.act(self.state)
 
@@ -419,15 +455,15 @@ class Session:
         """Hot-seat: hide the last player's hand before the next one looks (the moves since,
         all public, are printed on the cleared screen)."""
         if len(self.seats.humans) > 1 and self.last_human not in (None, seat):
-            self._wait(f"Pass the terminal to P{seat} and press Enter.")
+            self._wait(f"Pass the terminal to {self.seats.name(seat)} and press Enter.")
             self.screen.clear()
         self.last_human = seat
 
     def run(self) -> None:
         g = self.game
         screen = self.screen
-        who = ", ".join(f"P{p}" for p in self.seats.humans)
-        bots = ", ".join(f"P{p} {name}" for p, name in self.seats.bots.items())
+        who = ", ".join(self.seats.name(p) for p in self.seats.humans)
+        bots = ", ".join(f"{self.seats.name(p)} {name}" for p, name in self.seats.bots.items())
         screen.say(f"{g.title}: {g.num_players} players. You: {who}. Bots: {bots or 'none'}.",
                    "bold")
         if not self.state.history:
@@ -465,12 +501,14 @@ class Session:
         self._flush()
         screen.rule("game over")
         seat = self.seats.humans[0] if len(self.seats.humans) == 1 else None
-        for line in fit_width(self.state.render(seat).splitlines(), screen.width):
+        for line in fit_width([self._n(x) for x in self.state.render(seat).splitlines()],
+                              screen.width):
             screen.say(line)
         r = self.state.result()
         # Seats named (and "you" marked), each score in the game's own words.
         you = set(self.seats.humans) if len(self.seats.humans) == 1 else set()
-        name = {q: f"P{q} (you)" if q in you else f"P{q}" for q in range(len(r["scores"]))}
+        name = {q: f"{self.seats.name(q)} (you)" if q in you else self.seats.name(q)
+                for q in range(len(r["scores"]))}
         scores = ", ".join(f"{name[q]} {self.teach.score_words(self.state, q)}" for q in name)
         winners = ", ".join(name[w] for w in r["winners"])
         label = "Winner" if len(r["winners"]) == 1 else "Winners (tied)"
@@ -506,6 +544,9 @@ def play(
     think: Annotated[float | None, typer.Option(
         help="At most this many seconds a move for searching bots (medium, hard, ismcts); "
         "by default they use their full iteration budget.")] = None,
+    names: Annotated[str | None, typer.Option(
+        help="Names of the seats in seat order, e.g. Anna,,Ben (an empty one keeps the "
+        "label P1); every line, prompt and the scores call them so.")] = None,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with several players."""
     screen = Screen(game or "scout")
@@ -524,7 +565,7 @@ def play(
             name = game or "scout"
             g = new_game(name, 3 if players is None else players, game_options(name, option))
             saved = None
-        seats = Seats.parse(g.num_players, seat, humans, bots)
+        seats = Seats.parse(g.num_players, seat, humans, bots).with_names(names, g.num_players)
         screen = Screen(g.name)
         session = Session(g, s0, seats, screen, save=save or load,
                           confirm_forced=confirm_forced, pause=pause, think=think)

@@ -19,8 +19,9 @@ A short line.
 
 from __future__ import annotations
 
+import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -95,3 +96,27 @@ class Told:
         if third.endswith("ies"):
             return third[:-3] + "y"
         return third[:-1]
+
+
+_SEAT_LABEL = re.compile(r"\bP(\d{1,2})\b")
+
+
+def named(text: str, names: Sequence[str | None]) -> str:
+    """A line of the engine's (which calls seats ``P0``, ``P1``…) with each seat that has a
+    name called by it; the others keep their label. One pass: a name that looks like a
+    label is not replaced again.
+
+    >>> named("P0 shows 8/10; P1 scouts from P0", ["Anna", None])
+    'Anna shows 8/10; P1 scouts from Anna'
+    >>> named("P1 and P7, SP1, P12x", ["P1", "Ben"])
+    'Ben and P7, SP1, P12x'
+    """
+    if not any(names):
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        k = int(m[1])
+        name = names[k] if k < len(names) else None
+        return name or m[0]
+
+    return _SEAT_LABEL.sub(one, text)

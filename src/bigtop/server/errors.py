@@ -54,6 +54,10 @@ class Forbidden(Problem):
     status, slug, title = 403, "wrong-token", "This token is not a seat at this table"
 
 
+class NotHost(Forbidden):
+    slug, title = "not-host", "Only the table's host may do this"
+
+
 class NotFound(Problem):
     status, slug, title = 404, "not-found", "Not found"
 
@@ -80,6 +84,12 @@ class TimeRanOut(Conflict):
 
 class GameOver(Conflict):
     slug, title = "game-over", "The game is over"
+
+
+class Waiting(Conflict):
+    """The game has not started: a person's seat is still empty (``waiting_for``)."""
+
+    slug, title = "waiting", "Waiting for players to arrive"
 
 
 class Gone(Problem):

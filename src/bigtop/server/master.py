@@ -169,7 +169,7 @@ def turn_clock(m: Meta, status: str, seats: tuple[Seat, ...], state: State,
     these seats in ``state`` from ``now`` on; (None, None) where none runs: no clock, the
     game is not on, a bot is to move (a bot seat or a bot playing for a person), or a
     person's seat is not claimed yet (nobody's clock runs before everyone has arrived)."""
-    if m.clock is None or status != PLAYING:
+    if m.clock is None or status != PLAYING or not m.started:
         return None, None
     p = state.current_player()
     if p < 0 or seats[p].bot_level is not None or any(
@@ -201,6 +201,15 @@ def table_result(loaded: Loaded) -> Any:
     return time_out_result(loaded.state.scores(), out[-1]) if out else None
 
 
+def waiting_line(loaded: Loaded) -> str:
+    """"waiting for Ben and P2 to join" (the empty people's seats of a waiting table)."""
+    names = [s.shown_name for s in loaded.waiting_for]
+    if not names:
+        return "waiting for the game to start"
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"waiting for {who} to join"
+
+
 def rematch_token(token: str, new_table: str) -> str:
     """The seat token of a rematch seat for the holder of ``token`` (the old seat's): a
     hash of that secret and the new table's id, so the same caller always gets the same
@@ -211,6 +220,20 @@ def rematch_token(token: str, new_table: str) -> str:
     (22, True, False)
     """
     digest = hashlib.sha256(f"bigtop rematch\0{new_table}\0{token}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+
+
+def invite_token(secret: str, table_id: str, seat: int) -> str:
+    """The seat token of ``seat`` at a table, derived from the host's ``secret`` (their
+    own seat token; that token itself derives from the creator's player key when the table
+    was made with one): the host gets every unclaimed seat's invite link again at any time
+    while the database keeps only hashes, and nobody without the secret can compute one.
+
+    >>> t = invite_token("abc", "T1", 1)
+    >>> len(t), t == invite_token("abc", "T1", 1), t == invite_token("abc", "T1", 2)
+    (22, True, False)
+    """
+    digest = hashlib.sha256(f"bigtop invite\0{table_id}\0{seat}\0{secret}".encode()).digest()
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
@@ -243,8 +266,10 @@ class TableMaster:
         if len(seat_specs) != spec.players:
             raise errors.Unprocessable(
                 f"{len(seat_specs)} seats given for {spec.players} players")
+        listed = spec.listed if spec.listed is not None else not any(
+            s.invite is not None for s in seat_specs)
         if spec.seed is not None:
-            _check_seed_choice(seat_specs, spec.listed)
+            _check_seed_choice(seat_specs, listed)
         size = len(json.dumps(game.options.to_json(), ensure_ascii=False,
                               separators=(",", ":")).encode())
         if size > self.limits.max_options_bytes:
@@ -260,6 +285,11 @@ class TableMaster:
                 raise errors.Unprocessable(f"seat {i}: kind must be 'human' or 'bot'")
             elif s.level is not None:
                 raise errors.Unprocessable(f"seat {i}: a person's seat has no bot level")
+            if s.invite is not None:
+                if s.kind != HUMAN:
+                    raise errors.Unprocessable(f"seat {i}: only a person's seat is invited")
+                seat_specs = (*seat_specs[:i], replace(s, invite=self.name_of(s.invite)),
+                              *seat_specs[i + 1:])
         if spec.takeover_level not in BOT_NAMES:
             raise errors.Unprocessable(
                 f"unknown takeover level {spec.takeover_level!r}; levels: {', '.join(BOT_NAMES)}")
@@ -282,30 +312,53 @@ class TableMaster:
                 raise errors.Unprocessable("a rated table's seed is drawn by the server: "
                                            "leave 'seed' out")
         state = game.new_initial_state(seed)
-        opening = _advance_chance(state)
         table_id = secrets.token_urlsafe(9)
-        tokens = {i: new_token() for i, s in enumerate(seat_specs) if s.kind == HUMAN}
+        people = [i for i, s in enumerate(seat_specs) if s.kind == HUMAN]
+        host = people[0] if people else None
+        if spec.host_seat is not None:
+            if spec.host_seat not in people:
+                raise errors.Unprocessable(f"host_seat must be a person's seat: "
+                                           f"{', '.join(map(str, people)) or 'none'}")
+            host = spec.host_seat
+        if rematch_of is not None:
+            n = len(rematch_of.seats)
+            host = None if rematch_of.meta.host_seat is None else (
+                (rematch_of.meta.host_seat - 1) % n)
+        # The host's seat token (from their player key, if they sent one), and every other
+        # person's seat token from it: the host can get the invite links again.
+        host_token = (invite_token(spec.key, table_id, host) if spec.key is not None
+                      and host is not None else new_token())
+        tokens = {i: host_token if i == host else invite_token(host_token, table_id, i)
+                  for i in people}
+        # Nothing is dealt or rolled before every person has arrived (a table created with
+        # a player key has its creator seated; a rematch seats everyone at once). Tables
+        # made without a key or an invite start at once unless asked to wait (scripts).
+        wait = spec.wait if spec.wait is not None else (
+            spec.player_id is not None or any(x.invite is not None for x in seat_specs))
+        started = rematch_of is not None or not wait or not [
+            i for i in people if not (spec.player_id is not None and i == host)]
+        opening = _advance_chance(state) if started else []
         now = _now()
         terminal = state.is_terminal()
         meta = Meta(id=table_id, game=game.name, players=game.num_players,
-                    options=game.options.to_json(), seed=seed, listed=spec.listed,
+                    options=game.options.to_json(), seed=seed, listed=listed,
                     takeover_after=spec.takeover_after, takeover_level=spec.takeover_level,
                     status=FINISHED if terminal else PLAYING, version=len(opening),
                     seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds,
                     seed_chosen=spec.seed is not None, creator=spec.creator,
-                    chat_spectators_read=spec.chat_spectators_read,
-                    clock=None if clock is None else clock.to_json(),
+                    chat_spectators_read=spec.chat_spectators_read, host_seat=host,
+                    started=started, clock=None if clock is None else clock.to_json(),
                     on_timeout=spec.on_timeout, rated=spec.rated)
         left = None if clock is None else clock.game
         if rematch_of is None:
             # A table created with a player key seats its creator in the first person's
             # seat (claimed: nobody else may join there).
-            creator = min(tokens, default=None) if spec.player_id is not None else None
+            creator = host if spec.player_id is not None else None
             seat_list = [Seat(i, s.kind, s.level,
                               hash_token(tokens[i]) if i in tokens else None,
                               s.kind == BOT or i == creator, now, None,
-                              spec.player_id if i == creator else None,
-                              clock_left=left if s.kind == HUMAN else None)
+                              spec.player_id if i == creator else None, invite=s.invite,
+                              here=i == creator, clock_left=left if s.kind == HUMAN else None)
                          for i, s in enumerate(seat_specs)]
         else:
             # The same people, rotated (seat k sits at k - 1): claimed, and without a token
@@ -316,8 +369,8 @@ class TableMaster:
                               clock_left=left if s.kind == HUMAN else None)
                          for i, s in enumerate(old)]
             tokens = {}
-        started, deadline = turn_clock(meta, meta.status, tuple(seat_list), state, now)
-        meta = replace(meta, turn_started=started, clock_deadline=deadline)
+        turn_started, deadline = turn_clock(meta, meta.status, tuple(seat_list), state, now)
+        meta = replace(meta, turn_started=turn_started, clock_deadline=deadline)
         to_move = state.current_player()
         try:
             made = self.storage.create_table(
@@ -392,8 +445,9 @@ class TableMaster:
     def _remember(self, loaded: Loaded) -> Loaded:
         with self._lock:
             old = self._cache.get(loaded.table_id)
-            if old is None or (loaded.version, loaded.meta.seat_rev, loaded.last_event) >= (
-                    old.version, old.meta.seat_rev, old.last_event):
+            if old is None or (loaded.meta.undos, loaded.version, loaded.meta.seat_rev,
+                               loaded.last_event) >= (old.meta.undos, old.version,
+                                                      old.meta.seat_rev, old.last_event):
                 old = self._cache[loaded.table_id] = loaded
             self._cache.move_to_end(loaded.table_id)
             while len(self._cache) > self.settings.cached_tables:
@@ -414,6 +468,12 @@ class TableMaster:
             raise errors.NotFound(f"no table {table_id!r}")
         if stored.unchanged and have is not None:
             return have
+        if have is not None and stored.meta.undos != have.meta.undos:
+            # Moves were taken back: the log this worker holds is no longer the table's.
+            have = None
+            stored = self.storage.read(table_id, None, 0)
+            if stored is None:
+                raise errors.NotFound(f"no table {table_id!r}")
         meta = stored.meta
         moves = stored.moves
         if have is None:
@@ -446,6 +506,9 @@ class TableMaster:
             state.apply_json(mv.action)
             log.append(LogEntry(f"m{mv.idx}", "move", mv.idx + 1, mv.seat, mv.text, mv.by_bot))
         meta = replace(meta, version=len(state.history))
+        if have is None and stored.events:
+            # Read whole: each event after the move it followed (events were read first).
+            log.sort(key=lambda e: (e.version, e.kind != "move"))
         return Loaded(meta, seat_list, state, tuple(log), last_event)
 
     # -- seats and tokens -----------------------------------------------------------------
@@ -470,7 +533,7 @@ class TableMaster:
         new table when that changed what others see (the seat was unclaimed), else None."""
         if not self.storage.claim(table_id, seat, hash_token(token), _now()):
             return None
-        return self.sync_clock(self.load(table_id))
+        return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen, in one transaction."""
@@ -503,8 +566,183 @@ class TableMaster:
         if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now(),
                                            player_id):
             raise errors.Conflict(f"seat {seat} of table {table_id} is not free")
-        self.sync_clock(self.load(table_id))
+        self.sync_clock(self.try_start(table_id) or self.load(table_id))
         return seat, token
+
+    # -- invites and the start -------------------------------------------------------------
+    def try_start(self, table_id: str, bots: Mapping[int, str] | None = None) -> Loaded | None:
+        """Start a waiting table once every person's seat is taken (``bots``: or give
+        these empty seats to bots of those levels): the opening chance outcomes are drawn
+        and logged only now. Returns the started table (None: it still waits, or had
+        started; whoever raced us started it)."""
+        loaded = self.load(table_id)
+        bots = dict(bots or {})
+        if loaded.meta.started or loaded.meta.status != PLAYING or any(
+                s.seat not in bots for s in loaded.waiting_for):
+            return None
+        state = loaded.state.clone()
+        opening = _advance_chance(state)
+        to_move = state.current_player()
+        now = _now()
+        bot_waiting = to_move >= 0 and (to_move in bots or loaded.seats[to_move].kind == BOT)
+        if not self.storage.start_table(
+                table_id, bots, [MoveRecord(i, p, a, line) for i, (p, a, line)
+                                 in enumerate(opening)],
+                bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now)):
+            return None
+        # The first turn's clock starts now (not at the first move).
+        return self.sync_clock(self.load(table_id))
+
+    def start(self, table_id: str, seat: int, level: str) -> Loaded:
+        """The host starts a waiting table now: a bot of ``level`` in every empty seat."""
+        loaded = self.load(table_id)
+        if seat != loaded.meta.host_seat:
+            raise errors.NotHost(f"only the host (seat {loaded.meta.host_seat}) starts "
+                                 f"table {table_id}")
+        if level not in BOT_NAMES:
+            raise errors.Unprocessable(
+                f"unknown bot level {level!r}; levels: {', '.join(BOT_NAMES)}")
+        if loaded.meta.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
+        if loaded.meta.started:
+            raise errors.Conflict(f"table {table_id} has started", version=loaded.version)
+        started = self.try_start(table_id, {s.seat: level for s in loaded.waiting_for})
+        if started is None:
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return started
+
+    def claim_seat(self, table_id: str, token: str, player: Player) -> Loaded:
+        """An invite link opened by an identity: the seat its token opens becomes that
+        identity's (its key then opens it on any device) and is taken. Answers the table
+        (started, if that was the last empty seat)."""
+        loaded = self.load(table_id)
+        digest = hash_token(token)
+        found = next((s for s in loaded.seats if s.token_hash is not None
+                      and hmac.compare_digest(s.token_hash, digest)), None)
+        if found is None:
+            raise errors.Forbidden(f"that invite is not a seat at table {table_id} (any more)")
+        if found.player_id == player.id:
+            return loaded
+        if found.player_id is not None:
+            raise errors.Conflict(f"seat {found.seat} of table {table_id} is "
+                                  f"{found.name}'s already")
+        if any(s.player_id == player.id for s in loaded.seats):
+            raise errors.Conflict(f"{player.name} sits at table {table_id} already")
+        if loaded.meta.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
+        if not self.storage.set_seat_player(table_id, found.seat, digest, player.id, _now()):
+            raise errors.Conflict(f"seat {found.seat} of table {table_id} was taken meanwhile")
+        return self.sync_clock(self.try_start(table_id) or self.load(table_id))
+
+    def invites(self, loaded: Loaded, seat: int, secret: str) -> list[tuple[Seat, str]]:
+        """Every person's seat nobody has taken yet and its token, for the host (who asks
+        with ``secret``, their seat token or player key): derived again from it."""
+        host = loaded.meta.host_seat
+        if seat != host or host is None:
+            raise errors.NotHost(f"only the host (seat {host}) gets the invite links of "
+                                 f"table {loaded.table_id}")
+        mine = loaded.seats[host]
+        root = secret
+        if mine.token_hash is None or not hmac.compare_digest(mine.token_hash,
+                                                              hash_token(secret)):
+            root = invite_token(secret, loaded.table_id, host)  # asked with the player key
+        out = []
+        for s in loaded.seats:
+            if s.kind != HUMAN or s.claimed or s.seat == host or s.token_hash is None:
+                continue
+            token = invite_token(root, loaded.table_id, s.seat)
+            if hmac.compare_digest(s.token_hash, hash_token(token)):  # else: replaced
+                out.append((s, token))
+        return out
+
+    # -- undo by agreement -----------------------------------------------------------------
+    def _must_accept(self, loaded: Loaded, seat: int) -> list[int]:
+        """The people who must accept ``seat``'s take-back: every other person's seat that
+        a person plays (bots accept; so does a bot playing for an absent person)."""
+        return [s.seat for s in loaded.seats if s.seat != seat and s.kind == HUMAN
+                and s.bot_playing is None]
+
+    def ask_undo(self, table_id: str, seat: int) -> Loaded:
+        """``seat`` asks to take back its last move (and everything after it). With nobody
+        else to ask (bots only) it is taken back at once."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        if m.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {m.status}: nothing to take back")
+        if m.rated:
+            raise errors.Conflict(f"table {table_id} is rated: moves are not taken back",
+                                  version=m.version)
+        if not m.started:
+            raise errors.Waiting(waiting_line(loaded), version=m.version)
+        if m.pending_undo is not None:
+            raise errors.Conflict(f"{loaded.seats[m.pending_undo['seat']].shown_name} asked "
+                                  "for a take-back already; answer it first",
+                                  version=m.version)
+        mine = [e for e in loaded.log if e.kind == "move" and e.seat == seat and e.bot is None]
+        if not mine:
+            raise errors.Conflict("you have no move to take back", version=m.version)
+        request = {"seat": seat, "to": mine[-1].version - 1, "at": m.version, "accepted": []}
+        if not self._must_accept(loaded, seat):
+            return self._take_back(loaded, request)
+        if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return self.load(table_id)
+
+    def answer_undo(self, table_id: str, seat: int, accept: bool) -> Loaded:
+        """Another person accepts or declines the take-back asked for (the one who asked
+        may withdraw it). When every person asked has accepted, the moves are taken back."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        request = m.pending_undo
+        if request is None:
+            raise errors.Conflict("no take-back is asked for now", version=m.version)
+        if seat == request["seat"]:
+            if accept:
+                raise errors.Conflict("you asked for it: the others answer", version=m.version)
+            request = None  # withdrawn
+        elif seat not in self._must_accept(loaded, request["seat"]):
+            raise errors.Conflict("a bot plays your seat: it accepts", version=m.version)
+        elif not accept:
+            request = None
+        else:
+            request = {**request, "accepted": sorted({*request["accepted"], seat})}
+            if set(self._must_accept(loaded, request["seat"])) <= set(request["accepted"]):
+                return self._take_back(loaded, request)
+        if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return self.load(table_id)
+
+    def _take_back(self, loaded: Loaded, request: dict[str, Any]) -> Loaded:
+        table_id = loaded.table_id
+        to = request["to"]
+        state = state_at(loaded, to, self.snapshot_at_most(table_id, to))
+        p = state.current_player()
+        who = loaded.seats[request["seat"]]
+        line = (f"P{who.seat} took back their move" + (" (everyone agreed)" if request[
+            "accepted"] else ""))
+        now = _now()
+        # The clock restarts for the seat now to move (the undone turn's deadline goes); the
+        # game clocks keep what was spent.
+        clock = None if loaded.meta.clock is None else ClockUpdate(
+            *turn_clock(loaded.meta, PLAYING, loaded.seats, state, now))
+        if not self.storage.take_back(
+                table_id, loaded.version, loaded.meta.seat_rev, to, seat=who.seat, text=line,
+                now=now, bot_waiting=p >= 0 and loaded.seats[p].bot_level is not None,
+                clock=clock):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        with self._lock:
+            self._cache.pop(table_id, None)
+        return self.load(table_id)
+
+    def arrive(self, table_id: str, seat: int) -> Loaded | None:
+        """Mark the person of ``seat`` here (stored and announced when it changes)."""
+        if not self.storage.set_here(table_id, seat, _now()):
+            return None
+        return self.load(table_id)
 
     def seat_event(self, table_id: str, seat: int, kind: str, line: str,
                    bot_playing: str | None, *, only_if: str | None) -> Loaded | None:
@@ -586,7 +824,7 @@ class TableMaster:
         game clock that ran out: their time is spent, the bot plays on)."""
         left = self.load(table_id).seats[seat].clock_left
         if left is not None and left <= 0:
-            raise errors.Conflict(f"P{seat}'s game clock ran out: the bot plays this seat "
+            raise errors.Conflict("your game clock ran out: the bot plays your seat "
                                   "to the end")
         loaded = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
                                  None, only_if="taken")
@@ -604,6 +842,7 @@ class TableMaster:
             now - self.limits.idle_table_seconds, self._bucket_seconds, batch)
         changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
                                                 batch)
+        changed += self.storage.mark_gone(now - self.settings.presence_seconds, batch)
         gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
         if gone:
             with self._lock:
@@ -683,6 +922,10 @@ class TableMaster:
                 raise errors.Gone(f"table {table_id} reached {self.limits.max_table_moves:,} "
                                   "moves, the server's limit for one game; it stopped there")
             raise errors.Gone(f"table {table_id} expired after being idle")
+        if not loaded.meta.started:
+            raise errors.Waiting(waiting_line(loaded) + ": the game starts when they arrive "
+                                 "(or the host starts it with bots in their seats)",
+                                 version=loaded.version)
         state = loaded.state
         if loaded.meta.status == FINISHED or state.is_terminal():
             raise errors.GameOver("the game is over; no more moves")
@@ -695,7 +938,7 @@ class TableMaster:
         if bot is None and deadline is not None and _now() > deadline:
             # The row the move's transaction guards has this deadline (it changes only with
             # the version or the seats), so the check holds there too.
-            raise errors.TimeRanOut(f"P{seat}'s time ran out; the server acts on it shortly",
+            raise errors.TimeRanOut("your time ran out; the server acts on it shortly",
                                   version=loaded.version)
         playing = loaded.seats[seat].bot_level
         if bot is None and playing is not None:

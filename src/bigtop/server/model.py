@@ -94,10 +94,13 @@ class Player:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``."""
+    """One seat at creation: a person, or a bot of a level from ``BOT_NAMES``. ``invite``:
+    the name of the person the host invites to a person's seat (shown while the table
+    waits for them; an invited seat keeps the table out of the lobby unless it is listed)."""
 
     kind: str = HUMAN
     level: str | None = None
+    invite: str | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,8 @@ class TableSpec:
     options: Mapping[str, object] = field(default_factory=dict)
     seed: int | None = None
     seats: tuple[SeatSpec, ...] = ()
-    listed: bool = True
+    listed: bool | None = None
+    """Shown in the lobby (None: unless a seat is invited by name)."""
     takeover_after: float | None = None
     takeover_level: str = DEFAULT_LEVEL
     player_id: str | None = None
@@ -120,6 +124,14 @@ class TableSpec:
     """The time control as asked (``clocks.check_clock`` checks it; None: none)."""
     on_timeout: str = "bot"
     rated: bool = False
+    host_seat: int | None = None
+    """The creator's seat (None: the first person's)."""
+    wait: bool | None = None
+    """Wait for every person before dealing (None: when created with a player key or with
+    an invited seat)."""
+    key: str | None = field(default=None, repr=False)
+    """The creator's player key (the host's seat token derives from it, so the key alone
+    gets the invite links again)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +154,21 @@ class Seat:
     clock_left: float | None = None
     """Seconds left on this person's game clock at the start of the current turn (None: no
     game clock, or a bot's seat)."""
+    invite: str | None = None
+    """The name the host gave the person invited here (None: none given)."""
+    here: bool = False
+    """The person is present (a request lately, or an open WebSocket, on any worker)."""
+
+    @property
+    def label(self) -> str:
+        """The seat's own mark, as the engines write it (``P0``, ``P1``…)."""
+        return f"P{self.seat}"
+
+    @property
+    def shown_name(self) -> str:
+        """What views and log lines call the seat: its person's name, else the name the
+        host invited them by, else the seat's label."""
+        return self.name or self.invite or self.label
 
     @property
     def bot_level(self) -> str | None:
@@ -203,6 +230,21 @@ class Meta:
     """When the running clock's turn began (None: no clock runs)."""
     clock_deadline: float | None = None
     """When the running clock runs out (None: no clock runs)."""
+    host_seat: int | None = None
+    """The creator's seat (the first person's): its holder gets the invite links again."""
+    started: bool = True
+    """False while a person's seat is empty: nothing is dealt or rolled, nobody moves."""
+    undo: dict[str, Any] | None = None
+    """A take-back asked for: ``{"seat", "to", "at", "accepted"}`` (it stands only while the
+    table is at version ``at``)."""
+    undos: int = 0
+    """How many take-backs the table had (each cut its log back)."""
+
+    @property
+    def pending_undo(self) -> dict[str, Any] | None:
+        """The take-back asked for at the current version (None: none)."""
+        u = self.undo
+        return u if u is not None and u.get("at") == self.version else None
 
     @property
     def seed_commitment(self) -> str:
@@ -238,9 +280,16 @@ class Loaded:
     def table_id(self) -> str:
         return self.meta.id
 
+    @property
+    def waiting_for(self) -> list[Seat]:
+        """The people's seats nobody has taken yet, while the game waits for them."""
+        if self.meta.started:
+            return []
+        return [s for s in self.seats if s.kind == HUMAN and not s.claimed]
+
     def bot_turn(self) -> tuple[int, str] | None:
         """(seat, level) when a bot is to move now."""
-        if self.meta.status != PLAYING:
+        if self.meta.status != PLAYING or not self.meta.started:
             return None
         p = self.state.current_player()
         if p < 0:

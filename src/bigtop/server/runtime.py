@@ -32,10 +32,10 @@ from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster, rated_now, table_result, timed_out_seats
-from bigtop.server.model import FINISHED, ChatRecord, Loaded, LogEntry, Meta
+from bigtop.server.model import BOT, FINISHED, PLAYING, ChatRecord, Loaded, LogEntry, Meta, Seat
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import CHAT_NOTE
-from bigtop.server.views import seat_view
+from bigtop.server.views import named, seat_view, summary
 
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
@@ -185,6 +185,7 @@ class Connection:
     """The real client address (server/net.py): its moves count toward its rate."""
     sent_version: int = -1
     sent_rev: int = -1
+    sent_undos: int = 0
     sent_ids: set[str] = field(default_factory=set)
     """The ids of every log entry sent (or, on connecting, known to the client)."""
     sent_log: tuple[LogEntry, ...] = ()
@@ -224,6 +225,8 @@ class Runtime:
         self._views_lock = threading.Lock()
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
+        self._stored_seen: dict[tuple[str, int], float] = {}
+        """When this worker last stored each present person's sighting."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pool: Any = None
         self.bots = BotPool(None, 1)
@@ -366,20 +369,34 @@ class Runtime:
         part = self.seat_part(loaded, seat)
         base = self.settings.base_url
         picture = f"{base}/api/tables/{m.id}/picture.svg" if has_picture(m.game) else None
+        names = [s.name for s in loaded.seats]
+        legal = part["legal_actions"]
+        if any(names) and legal:
+            legal = [{**a, "text": named(a["text"], names)} for a in legal]
+        started = m.started
+        shown = [s.shown_name for s in loaded.seats]
+        result = (part["result"] if part["result"] is not None or m.status != FINISHED
+                  else table_result(loaded))
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,
-            "status": m.status, "seat": seat,
+            "status": table_status(m), "seat": seat,
             # A game lost on time is over, though its position was not played out.
             "current_player": TERMINAL if m.status == FINISHED else part["current_player"],
             "seats": [seat_info(s) for s in loaded.seats],
-            "observation": part["observation"], "legal_actions": part["legal_actions"],
-            "log": [e.to_json() for e in entries],
+            # Nothing is dealt for anyone before every person has arrived.
+            "observation": part["observation"] if started else None,
+            "legal_actions": legal if started else [],
+            "log": [log_json(e, names) for e in entries],
             "log_since": log_since,
-            "result": part["result"] if part["result"] is not None or m.status != FINISHED
-            else table_result(loaded), "picture": picture,
+            "result": result, "picture": picture if started else None,
             "takeover_after": m.takeover_after, "listed": m.listed,
             "chat_spectators_read": m.chat_spectators_read, "rematch": m.rematch_id,
+            "host_seat": m.host_seat, "names": shown,
+            "waiting_for": [{"seat": s.seat, "name": s.shown_name}
+                            for s in loaded.waiting_for],
+            "summary": summary(result, shown) if m.status == FINISHED else None,
+            "undo": undo_json(loaded), "undos": m.undos,
             **fairness(m), **terms(loaded),
             "clock_state": clock_state(loaded),
             "now": None if m.clock is None else time.time(),
@@ -388,19 +405,23 @@ class Runtime:
     # -- presence -------------------------------------------------------------------------
     async def seen(self, loaded: Loaded, seat: int | None, token: str | None) -> Loaded:
         """Note that the person of ``seat`` (holding ``token``) is here. The first time
-        claims the seat (stored and broadcast at once, if the token still opens it); after
-        that presence is kept in memory and stored for all seats in one statement per
+        claims the seat (stored and broadcast at once, if the token still opens it; the
+        last person to arrive starts the game); a person who was away is marked here (also
+        at once); after that presence is kept in memory and stored in one statement per
         sweep. Returns the table as it is now."""
         if seat is None or token is None:
             return loaded
         key = (loaded.table_id, seat)
+        self._present[key] = time.time()
         if loaded.seats[seat].claimed:
-            self._present[key] = time.time()
-            return loaded
-        changed = await self.db(self.master.touch, loaded.table_id, seat, token)
+            if loaded.seats[seat].here:
+                return loaded
+            changed = await self.db(self.master.arrive, loaded.table_id, seat)
+        else:
+            changed = await self.db(self.master.touch, loaded.table_id, seat, token)
         if changed is None:
             return loaded
-        await self.publish(loaded.table_id, changed)
+        await self.after_change(changed)  # a table that started may have a bot to move
         return changed
 
     # -- broadcasting ---------------------------------------------------------------------
@@ -424,9 +445,13 @@ class Runtime:
         async with conn.lock:
             m = loaded.meta
             # Never an older or the same view again (updates may arrive out of order).
-            if not first and (m.version, m.seat_rev) <= (conn.sent_version, conn.sent_rev):
+            if not first and (m.undos, m.version, m.seat_rev) <= (
+                    conn.sent_undos, conn.sent_version, conn.sent_rev):
                 return
             log = loaded.log
+            if not first and m.undos != conn.sent_undos:
+                # Moves were taken back: the whole log again (the client replaces its own).
+                first, since, conn.sent_ids = True, None, set()
             if first:
                 text = self.view_text(loaded, conn.seat, since=since)
                 conn.sent_ids.update(e.id for e in log)
@@ -444,7 +469,7 @@ class Runtime:
                                       log_since=conn.sent_version)
                 conn.sent_ids.update(e.id for e in new)
             conn.sent_log = log
-            conn.sent_version, conn.sent_rev = m.version, m.seat_rev
+            conn.sent_version, conn.sent_rev, conn.sent_undos = m.version, m.seat_rev, m.undos
             await conn.ws.send_text('{"type":"view","view":' + text + "}")
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
@@ -564,18 +589,37 @@ class Runtime:
 
     async def _heartbeat(self) -> None:
         """Store when each present person was last here (requests since the last sweep, and
-        every seat with an open WebSocket), in one statement; only at tables where a bot
-        may take an absent person's seat, the one thing presence is for (a thousand tables
-        without would otherwise write two thousand seats every sweep)."""
+        every seat with an open WebSocket), in one statement: at tables where a bot may
+        take an absent person's seat at every sweep, elsewhere (for the here / away every
+        view shows) at most every third of ``Settings.presence_seconds`` per seat (a
+        thousand tables would otherwise write two thousand seats every sweep). A seat
+        marked away while its WebSocket is open here is marked here again."""
         now = time.time()
+        arrived = []
         for table_id, conns in self.connections.items():
+            known = self.master.cached(table_id)
             for c in conns:
                 if c.seat is not None:
                     self._present[(table_id, c.seat)] = now
+                    if known is not None and not known.seats[c.seat].here:
+                        arrived.append((table_id, c.seat))
         present, self._present = self._present, {}
-        present = {key: at for key, at in present.items() if self._takeover(key[0])}
+        # Presence shows on every table (here / away), so a present person's sighting is
+        # stored there too, but only every third of ``presence_seconds``; at tables where
+        # a bot takes over absent seats, at every sweep.
+        fresh = now - self.settings.presence_seconds / 3
+        stored = self._stored_seen
+        present = {key: at for key, at in present.items()
+                   if self._takeover(key[0]) or stored.get(key, 0.0) < fresh}
+        stored.update(present)
+        if len(stored) > 2 * len(present) + 1024:
+            self._stored_seen = {k: at for k, at in stored.items() if at >= fresh}
         if present:
             await self.db(self.master.mark_present, present)
+        for table_id, seat in arrived:  # seen away (another worker's sweep), yet connected
+            changed = await self.db(self.master.arrive, table_id, seat)
+            if changed is not None:
+                await self.publish(table_id, changed)
 
     def _takeover(self, table_id: str) -> bool:
         """Whether the table lets a bot take over absent seats (unknown here: assume so)."""
@@ -643,6 +687,36 @@ def clock_state(loaded: Loaded) -> dict[str, Any] | None:
             "timed_out": timed_out_seats(loaded)}
 
 
-def seat_info(s: Any) -> dict[str, Any]:
+def table_status(m: Meta) -> str:
+    """A table's status as clients see it: ``waiting`` (for people to arrive), ``playing``,
+    ``finished`` or ``expired``."""
+    return "waiting" if m.status == PLAYING and not m.started else m.status
+
+
+def seat_info(s: Seat) -> dict[str, Any]:
     return {"seat": s.seat, "kind": s.kind, "level": s.level, "claimed": s.claimed,
-            "bot_playing": s.bot_playing, "name": s.name}
+            "bot_playing": s.bot_playing, "name": s.name, "label": s.label,
+            "invite": s.invite,
+            "presence": None if s.kind == BOT else ("here" if s.here else "away")}
+
+
+def undo_json(loaded: Loaded) -> dict[str, Any] | None:
+    """The take-back asked for now: who asked, back to which version, who accepted and
+    whose answer is awaited (None: none)."""
+    u = loaded.meta.pending_undo
+    if u is None:
+        return None
+    seat = u["seat"]
+    asked = [s.seat for s in loaded.seats if s.seat != seat and s.kind == "human"
+             and s.bot_playing is None]
+    return {"seat": seat, "name": loaded.seats[seat].shown_name, "to_version": u["to"],
+            "accepted": list(u["accepted"]),
+            "waiting_for": [k for k in asked if k not in u["accepted"]]}
+
+
+def log_json(e: LogEntry, names: list[str | None]) -> dict[str, Any]:
+    """A log line as clients get it: the seats that have a person's name called by it."""
+    out = e.to_json()
+    if any(names):
+        out["text"] = named(e.text, names)
+    return out

@@ -66,6 +66,10 @@ tables = Table(
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("turn_started", Float, nullable=True),
     Column("clock_deadline", Float, nullable=True),
+    Column("host_seat", Integer, nullable=True),
+    Column("started", Boolean, nullable=False, server_default=true()),
+    Column("undo", JSON, nullable=True),
+    Column("undos", Integer, nullable=False, server_default="0"),
     Index("ix_tables_status", "status"),
     Index("ix_tables_clock_deadline", "clock_deadline"),
     Index("ix_tables_idle", "idle_bucket"),
@@ -80,7 +84,9 @@ indexed, so idle tables are found by an index that changes once a bucket rather 
 every move. ``clock``: the time control (NULL: none); ``turn_started`` and
 ``clock_deadline``: the running clock's turn (NULL: none runs), set in the transaction of
 the move that starts the turn; the deadline is indexed, so the sweep finds time-outs through
-it alone."""
+it alone. ``host_seat``: the creator's seat (the first person's; its holder gets the
+invite links again). ``started``: false while a person's seat is empty: nothing is dealt or
+rolled, nobody moves."""
 
 seats = Table(
     "seats", metadata,
@@ -96,13 +102,19 @@ seats = Table(
            nullable=True),
     Column("away_at", Float, nullable=True),
     Column("clock_left", Float, nullable=True),
+    Column("invite", String(255), nullable=True),
+    Column("here", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
     Index("ix_seats_player", "player_id"),
     Index("ix_seats_away_at", "away_at"),
+    Index("ix_seats_here_seen", "here", "last_seen"),
 )
 """``away_at``: when a person's seat may be taken over (last seen + the table's
 ``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep.
-``clock_left``: the person's game clock at the start of the current turn (NULL: none)."""
+``clock_left``: the person's game clock at the start of the current turn (NULL: none).
+``invite``: the name the host gave the person invited to the seat (shown while waiting).
+``here``: the person is present (stored when it changes; the sweep finds those gone through
+the index on ``(here, last_seen)``)."""
 
 moves = Table(
     "moves", metadata,

@@ -22,6 +22,12 @@ class _Strict(BaseModel):
 class SeatIn(_Strict):
     kind: Literal["human", "bot"] = "human"
     level: str | None = Field(None, description="Bot level (see GET /api/games: bot_levels).")
+    invite: str | None = Field(None, description="The name of the person you invite to this "
+                                                 "person's seat (plain text, like a player "
+                                                 "name): shown as 'waiting for NAME' until "
+                                                 "they arrive. An invited seat keeps the "
+                                                 "table out of the lobby unless 'listed' is "
+                                                 "true.")
 
 
 class ClockIn(_Strict):
@@ -49,7 +55,17 @@ class CreateTable(_Strict):
                                                "Given: only at a table of bots and at most "
                                                "one unlisted person's seat (else 422).")
     seats: list[SeatIn] | None = Field(None, description="One per player; default: people.")
-    listed: bool = Field(True, description="Shown in the lobby; anyone may take a free seat.")
+    listed: bool | None = Field(None, description="Shown in the lobby; anyone may take a free "
+                                                  "seat. Left out: listed unless a seat is "
+                                                  "invited by name.")
+    host_seat: int | None = Field(None, description="The person's seat the creator takes "
+                                                    "(with a player key: sits in; the host "
+                                                    "gets the invite links). Default: the "
+                                                    "first person's seat.")
+    wait: bool | None = Field(None, description="Deal nothing and let nobody move until every "
+                                                "person's seat is taken (status 'waiting'). "
+                                                "Left out: when created with a player key "
+                                                "or with an invited seat.")
     takeover_after: float | None = Field(
         None, description="Seconds a person may be away on their turn before a bot plays for "
                           "them (null: never).")
@@ -96,11 +112,18 @@ class SeatInfo(BaseModel):
                                                 "person, else null.")
     name: str | None = Field(None, description="The name of the person sitting here with a "
                                                "player key (plain text; null: none).")
+    label: str = Field("", description="The seat's own mark (P0, P1…), as the engines' "
+                                       "texts call seats without a name.")
+    invite: str | None = Field(None, description="The name the host invited this seat's "
+                                                 "person by (null: none).")
+    presence: Literal["here", "away"] | None = Field(
+        None, description="A person's: here (a request or an open WebSocket within "
+                          "presence_seconds) or away; null for bots.")
 
 
 class LogLine(BaseModel):
     id: str
-    kind: Literal["move", "takeover", "reclaim", "timeout"]
+    kind: Literal["move", "takeover", "reclaim", "timeout", "undo"]
     version: int
     seat: int
     text: str
@@ -161,12 +184,40 @@ class ClockState(ClockSpec):
     timed_out: list[int] = Field(description="Seats that ran out of time, in order.")
 
 
+class Waiter(BaseModel):
+    seat: int
+    name: str = Field(description="The name the seat was invited by, else its label.")
+
+
+class SummaryRow(BaseModel):
+    seat: int
+    name: str = Field(description="The seat's name (its person's, else its label).")
+    rounds: list[float] = Field(description="Points in each round (one for a one-round game).")
+    total: float
+    place: int | None = Field(description="1 = best; ties share a place.")
+
+
+class Summary(BaseModel):
+    rounds: int
+    players: list[SummaryRow]
+
+
+class UndoAsked(BaseModel):
+    seat: int = Field(description="Who asked to take back their last move.")
+    name: str
+    to_version: int = Field(description="The version the table goes back to.")
+    accepted: list[int] = Field(description="The seats that accepted.")
+    waiting_for: list[int] = Field(description="The seats whose answer is awaited.")
+
+
 class TableView(TableHead):
-    status: Literal["playing", "finished", "expired"]
+    status: Literal["waiting", "playing", "finished", "expired"] = Field(
+        description="waiting: a person's seat is still empty; nothing is dealt or rolled "
+                    "and nobody moves until every person arrived or the host starts.")
     seat: int | None = Field(description="Your seat (null: spectator).")
     current_player: int = Field(description="Seat to move; -4 when the game is over.")
     seats: list[SeatInfo]
-    observation: JSONObject
+    observation: JSONObject | None = Field(description="null while the table waits.")
     legal_actions: list[LegalAction]
     log: list[LogLine]
     log_since: int = Field(description="The log holds the entries after this version "
@@ -183,6 +234,17 @@ class TableView(TableHead):
                                                              "only).")
     now: float | None = Field(None, description="The server's time (Unix) when it sent this "
                                                 "view; clocked tables only.")
+    host_seat: int | None = Field(None, description="The creator's seat (gets the invite "
+                                                    "links and starts the table).")
+    names: list[str] = Field(default_factory=list, description="What each seat is called "
+                                                                "(as in the log lines).")
+    waiting_for: list[Waiter] = Field(default_factory=list, description="The empty people's "
+                                                                         "seats (waiting).")
+    summary: Summary | None = Field(None, description="Once finished: points per round, "
+                                                      "with names.")
+    undo: UndoAsked | None = Field(None, description="A take-back asked for now.")
+    undos: int = Field(0, description="How many take-backs the table had: when it grows, "
+                                      "replace the log you hold with this view's.")
 
 
 class MoveIn(_Strict):
@@ -190,6 +252,26 @@ class MoveIn(_Strict):
     action: JSONObject | None = Field(None, description="The action as the game's JSON.")
     index: int | None = Field(None, description="Index into your legal_actions.")
     id: int | None = Field(None, description="The action's integer encoding.")
+
+
+class Invite(BaseModel):
+    seat: int
+    invite: str | None = Field(description="The name the seat was invited by.")
+    token: str = Field(description="The seat's secret token (the same each time asked).")
+    invite_url: str
+
+
+class Invites(BaseModel):
+    table: str
+    invites: list[Invite] = Field(description="Every person's seat nobody has taken yet.")
+
+
+class ClaimIn(_Strict):
+    token: str = Field(description="The seat token of the invite link you opened.")
+
+
+class StartIn(_Strict):
+    level: str = Field(DEFAULT_LEVEL, description="The bots that take the empty seats.")
 
 
 class JoinIn(_Strict):
@@ -279,6 +361,7 @@ class ReplayStep(BaseModel):
     text: str
     bot: str | None
     action: JSONObject | None = Field(description="The action's JSON (finished games only).")
+    name: str | None = Field(None, description="The mover's name (null: chance).")
 
 
 class Replay(Fairness):
@@ -289,6 +372,11 @@ class Replay(Fairness):
     state: JSONObject | None = Field(None, description="Whole state at `at` (finished games).")
     observation: JSONObject | None = Field(
         None, description="Your seat's (or the public) observation at `at`.")
+    names: list[str] = Field(default_factory=list, description="Each seat's name.")
+    hands: list[JSONObject] | None = Field(
+        None, description="Every seat's observation at `at`: all hands, only once the game "
+                          "is over (null before).")
+    summary: Summary | None = Field(None, description="Once finished: points per round.")
 
 
 class ProblemOut(BaseModel):
@@ -315,7 +403,7 @@ class PlayerCreated(PlayerOut):
 
 class MyTable(TableHead):
     seat: int = Field(description="Your seat there.")
-    status: Literal["playing", "finished", "expired"]
+    status: Literal["waiting", "playing", "finished", "expired"]
     state: Literal["your_turn", "waiting", "finished"] = Field(
         description="your_turn: you are to move; waiting: someone else is (or a bot plays "
                     "for you); finished: the game is over or the table expired.")

@@ -186,6 +186,10 @@ class Settings:
     sweep_seconds: float = 2.0
     """How often a worker stores who is present (requests, open WebSockets), then looks for
     absent seats, idle tables and bot turns nobody took."""
+    presence_seconds: float = 30.0
+    """A person counts as here while they made a request or held a WebSocket within this
+    long; after it their seat shows away (views' ``seats[k].presence``). A present person's
+    last sighting is stored at most every third of it, on every table."""
     sweep_batch: int = 200
     """Most tables one sweep touches for each of its tasks (expiring, taking over absent
     seats, bot turns nobody took); the rest wait for the next sweep. Each task finds what

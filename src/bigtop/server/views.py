@@ -19,11 +19,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import typing
+from collections.abc import Sequence
 from typing import Any
 
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
+from bigtop.core.text import named
+
+__all__ = ["action_json", "legal_action_items", "named", "seat_view", "summary"]
 
 ACTION_JSON_CACHE = 4096
 """Distinct actions whose JSON is kept (SCOUT's legal lists draw on a few hundred)."""
@@ -97,6 +101,31 @@ def seat_view(state: State, seat: int | None, *, may_move: bool = True) -> dict[
         "legal_actions": legal_action_items(state, current) if to_move else [],
         "result": _plain(state.result()) if terminal else None,
     }
+
+
+def summary(result: Any, names: Sequence[str]) -> dict[str, Any] | None:
+    """The final summary of a finished game: each seat's name, points in every round (the
+    game's ``round_scores``, or the games of a So ein Zirkus tournament; a game of one
+    round: its scores), total and place.
+
+    >>> summary({"scores": [5.0, 7.0], "ranking": [2, 1], "winners": [1],
+    ...          "round_scores": [[2, 3], [3, 4]]}, ["Anna", "P1"])["players"][1]
+    {'seat': 1, 'name': 'P1', 'rounds': [3, 4], 'total': 7.0, 'place': 1}
+    >>> summary({"scores": [11.0, 7.0], "ranking": [1, 2], "games": [{"scores": [11, 7]}]},
+    ...         ["Anna", "Ben"])["players"][0]["rounds"]
+    [11]
+    """
+    if not isinstance(result, dict) or "scores" not in result:
+        return None
+    scores = result["scores"]
+    games = result.get("games")  # So ein Zirkus: a tournament's games are its rounds
+    rounds = result.get("round_scores") or (
+        [g["scores"] for g in games] if isinstance(games, list) and games else [scores])
+    ranking = result.get("ranking") or [None] * len(scores)
+    return {"rounds": len(rounds),
+            "players": [{"seat": k, "name": names[k], "rounds": [r[k] for r in rounds],
+                         "total": scores[k], "place": ranking[k]}
+                        for k in range(len(scores))]}
 
 
 def _plain(value: Any) -> Any:

@@ -12,7 +12,7 @@ from bigtop.server.model import PLAYING, Loaded
 from bigtop.server.net import client_address
 from bigtop.server.routers.ratings import my_rating
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import Runtime, current_player, fairness, seat_info, terms
+from bigtop.server.runtime import Runtime, current_player, fairness, seat_info, table_status, terms
 from bigtop.server.schemas import Me, MyTable, NewPlayer, PlayerCreated, PlayerOut, SeatInfo
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -31,6 +31,8 @@ def table_state(loaded: Loaded, seat: int) -> Standing:
     """Where the identity stands at a table: your_turn, waiting or finished."""
     if loaded.meta.status != PLAYING:
         return "finished"
+    if not loaded.meta.started:
+        return "waiting"
     if (loaded.state.current_player() == seat
             and loaded.seats[seat].bot_level is None):
         return "your_turn"
@@ -42,7 +44,7 @@ def my_table(runtime: Runtime, loaded: Loaded, seat: int) -> MyTable:
     return MyTable(
         table=m.id, game=m.game, title=loaded.state.game.title, players=m.players,
         options=m.options, version=m.version, seat=seat,
-        status=cast(Literal["playing", "finished", "expired"], m.status),
+        status=cast(Literal["waiting", "playing", "finished", "expired"], table_status(m)),
         state=table_state(loaded, seat),
         current_player=current_player(loaded), updated_at=m.updated_at,
         seats=[SeatInfo(**seat_info(s)) for s in loaded.seats],

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Query
 
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
-from bigtop.server.master import state_at
+from bigtop.server.master import state_at, waiting_line
 from bigtop.server.model import FINISHED
 from bigtop.server.routers.tables import PROBLEMS, open_table
 from bigtop.server.runtime import fairness, in_thread
-from bigtop.server.schemas import Replay, ReplayStep
+from bigtop.server.schemas import Replay, ReplayStep, Summary
+from bigtop.server.views import named, summary
 
 router = APIRouter(prefix="/api/tables", tags=["records"])
 
@@ -29,20 +30,30 @@ async def replay(
     loaded, seat = await open_table(runtime, table_id, token)
     finished = loaded.meta.status == FINISHED
     history = loaded.state.history
-    steps = [ReplayStep(version=e.version, seat=e.seat, text=e.text, bot=e.bot,
-                        action=history[e.version - 1].to_json() if finished else None)
+    names = [s.name for s in loaded.seats]
+    shown = [s.shown_name for s in loaded.seats]
+    steps = [ReplayStep(version=e.version, seat=e.seat, text=named(e.text, names), bot=e.bot,
+                        action=history[e.version - 1].to_json() if finished else None,
+                        name=shown[e.seat] if 0 <= e.seat < len(shown) else None)
              for e in loaded.log if e.kind == "move"]
     out = Replay(table=table_id, finished=finished, steps=steps, at=None, state=None,
-                 observation=None, **fairness(loaded.meta))
+                 observation=None, names=shown,
+                 summary=Summary.model_validate(summary(loaded.state.result(), shown))
+                 if finished else None,
+                 **fairness(loaded.meta))
     if at is not None:
         if at > loaded.version:
             raise errors.Unprocessable(f"at must be 0..{loaded.version}")
+        if not loaded.meta.started:  # nothing is dealt yet
+            raise errors.Waiting(waiting_line(loaded), version=loaded.version)
         # From the latest stored position at or before ``at``: a bounded cost.
         found = await runtime.db(runtime.master.snapshot_at_most, table_id, at)
         state = await in_thread(state_at, loaded, at, found)
         out.at = at
         if finished:
+            # The game is over: every hand and hidden card may be seen (never before).
             out.state = state.to_json()
+            out.hands = [state.observation(k) for k in range(loaded.meta.players)]
         # The viewer's own view then (the public one without a token), also for a finished
         # game: the web page's replay draws it like the live table.
         out.observation = state.observation(seat)

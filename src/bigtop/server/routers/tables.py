@@ -8,20 +8,26 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
+from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
+from bigtop.server.master import waiting_line
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import (
+    ClaimIn,
     CreateTable,
+    Invite,
+    Invites,
     Joined,
     JoinIn,
     MoveIn,
     Rematched,
     SeatLink,
+    StartIn,
     TableCreated,
 )
 from bigtop.server.schemas import TableView as TableViewModel
@@ -77,13 +83,15 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                                   f"tables at once and {runtime.limits.tables_per_hour:g} an "
                                   "hour")
     player = None if key is None else await runtime.db(runtime.master.player, key)
-    seats = tuple(SeatSpec(s.kind, s.level) for s in body.seats) if body.seats else ()
+    seats = tuple(SeatSpec(s.kind, s.level, s.invite) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
                      seed=body.seed, seats=seats, listed=body.listed,
                      takeover_after=body.takeover_after, takeover_level=body.takeover_level,
                      player_id=None if player is None else player.id,
                      chat_spectators_read=body.chat_spectators_read,
-                     bot_seconds=body.bot_seconds, creator=client,
+                     bot_seconds=body.bot_seconds, creator=client, wait=body.wait,
+                     host_seat=body.host_seat,
+                     key=key if player else None,
                      clock=None if body.clock is None else body.clock.model_dump(),
                      on_timeout=body.on_timeout, rated=body.rated)
     made = await runtime.db(runtime.master.create, spec)
@@ -159,9 +167,91 @@ async def join(table_id: str, runtime: RuntimeDep, key: KeyDep, request: Request
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None, player)
-    await runtime.publish(table_id)
+    # The last seat taken starts a waiting table: a bot may be the first to move.
+    await runtime.after_change(await runtime.db(runtime.master.load, table_id))
     return Joined(table=table_id, seat=seat, token=token,
                   invite_url=invite_url(runtime, table_id, token))
+
+
+@router.get("/{table_id}/invites", response_model=Invites, responses=PROBLEMS)
+async def invites(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Invites:
+    """The host's invite links, at any time: every person's seat nobody has taken yet, its
+    token and link (derived again from the host's own seat token or player key)."""
+    loaded, seat = await open_table(runtime, table_id, token)
+    if seat is None or token is None:
+        raise errors.Unauthorized("the invite links are the host's: send your seat token or "
+                                  "player key")
+    found = runtime.master.invites(loaded, seat, token)
+    return Invites(table=table_id, invites=[
+        Invite(seat=s.seat, invite=s.invite, token=t, invite_url=invite_url(runtime, table_id, t))
+        for s, t in found])
+
+
+@router.post("/{table_id}/claim", response_model=TableViewModel, responses=PROBLEMS)
+async def claim(table_id: str, body: ClaimIn, runtime: RuntimeDep, key: KeyDep,
+                request: Request) -> Response:
+    """Open an invite link as an identity: the seat of the link's token becomes yours (your
+    player key opens it on any device from now on). Answers your view there."""
+    runtime.joins.check(client_address(request),
+                        f"one address may take {runtime.limits.join_burst} seats at once "
+                        f"and {runtime.limits.joins_per_hour:g} an hour")
+    player = await runtime.db(runtime.master.player, key)
+    done = await runtime.db(runtime.master.claim_seat, table_id, body.token, player)
+    await runtime.after_change(done)
+    loaded, seat = await open_table(runtime, table_id, key)
+    return Response(runtime.view_text(loaded, seat), media_type="application/json")
+
+
+@router.post("/{table_id}/start", response_model=TableViewModel, responses=PROBLEMS)
+async def start(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                body: StartIn | None = None) -> Response:
+    """The host starts a waiting table now: bots (``level``, default medium) take the
+    seats nobody has taken; then the cards are dealt and the dice rolled."""
+    _, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("starting a table needs the host's seat token or key")
+    done = await runtime.db(runtime.master.start, table_id, seat,
+                            body.level if body else DEFAULT_LEVEL)
+    await runtime.after_change(done)
+    return Response(runtime.view_text(done, seat), media_type="application/json")
+
+
+@router.post("/{table_id}/undo", response_model=TableViewModel, responses=PROBLEMS)
+async def ask_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Ask to take back your last move (and everything after it): every other person at
+    the table must accept (``POST …/undo/accept``); bots accept. With nobody to ask it is
+    taken back at once."""
+    return await _undo(runtime, table_id, token, runtime.master.ask_undo)
+
+
+@router.post("/{table_id}/undo/accept", response_model=TableViewModel, responses=PROBLEMS)
+async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Accept the take-back asked for; the last to accept takes the moves back."""
+    return await _undo(runtime, table_id, token,
+                       functools.partial(_answer, runtime, accept=True))
+
+
+@router.post("/{table_id}/undo/decline", response_model=TableViewModel, responses=PROBLEMS)
+async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    """Decline the take-back asked for (the one who asked withdraws it so)."""
+    return await _undo(runtime, table_id, token,
+                       functools.partial(_answer, runtime, accept=False))
+
+
+def _answer(runtime: Runtime, table_id: str, seat: int, *, accept: bool) -> Loaded:
+    return runtime.master.answer_undo(table_id, seat, accept)
+
+
+async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any) -> Response:
+    _, seat = await open_table(runtime, table_id, token)
+    if seat is None:
+        raise errors.Unauthorized("a take-back is asked and answered by a seat's token or key")
+    lim = runtime.limits  # every take-back step changes the table: counted as a move
+    runtime.moves.check((table_id, seat), f"a seat may move {lim.move_burst} times at once "
+                                          f"and {lim.moves_per_second:g} times a second")
+    done = await runtime.db(act, table_id, seat)
+    await runtime.after_change(done)
+    return Response(runtime.view_text(done, seat), media_type="application/json")
 
 
 @router.post("/{table_id}/reclaim", response_model=TableViewModel, responses=PROBLEMS)
@@ -203,6 +293,8 @@ async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Respon
     picture = capabilities(loaded.meta.game).picture
     if picture is None:
         raise errors.NotFound(f"{loaded.state.game.title} has no picture")
+    if not loaded.meta.started:  # nothing is dealt yet, so nothing is drawn
+        raise errors.Waiting(waiting_line(loaded), version=loaded.version)
     try:
         svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
     except BigtopError as e:

@@ -146,6 +146,38 @@ class Storage(Protocol):
         """Give an unclaimed person's seat a new token, and the identity ``player_id``
         (False: it is not free, or that identity sits at the table already)."""
 
+    def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
+                        now: float) -> bool:
+        """Record the identity ``player_id`` in the person's seat that ``token_hash`` opens
+        (and claim it), if no identity sits there yet and ``player_id`` sits nowhere else
+        at the table (False: nothing changed)."""
+
+    def start_table(self, table_id: str, bots: Mapping[int, str],
+                    opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
+                    idle_bucket: int) -> bool:
+        """Start a waiting table: bots of the given levels in those empty people's seats,
+        then, if no person's seat is empty any more, the opening chance outcomes and the
+        table started (False, nothing stored: a seat is still empty, or it had started)."""
+
+    def set_undo(self, table_id: str, version: int, seat_rev: int,
+                 undo: dict[str, Any] | None) -> bool:
+        """Store the take-back asked for (None: none), only if the table is still at this
+        version and seat revision (False: nothing stored)."""
+
+    def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
+                  text: str, now: float, bot_waiting: bool,
+                  clock: ClockUpdate | None = None) -> bool:
+        """Cut the log back to ``to`` moves (the moves from it and the snapshots after it
+        deleted, the event logged, the running ``clock`` set where given), only if the
+        table is still at this version and seat revision (False: nothing changed)."""
+
+    def set_here(self, table_id: str, seat: int, now: float) -> bool:
+        """Mark a person present (True: they were not; the seats changed)."""
+
+    def mark_gone(self, seen_before: float, limit: int) -> list[str]:
+        """Mark people present but not seen since ``seen_before`` away (at most ``limit``);
+        the tables that changed."""
+
     def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it

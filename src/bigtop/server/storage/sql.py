@@ -410,7 +410,7 @@ class SqlStorage:
                 return None
             conn.execute(update(seats).where(seats.c.table_id == table_id,
                                              seats.c.seat == seat)
-                         .values(last_seen=now, claimed=True, away_at=_AWAY_AT),
+                         .values(last_seen=now, claimed=True, here=True, away_at=_AWAY_AT),
                          {"at": now})
             if not row[0]:
                 conn.execute(update(tables).where(tables.c.id == table_id)
@@ -460,6 +460,129 @@ class SqlStorage:
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
+                        now: float) -> bool:
+        with self._write() as conn:
+            other = aliased(seats)
+            done = conn.execute(update(seats).where(
+                seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+                seats.c.token_hash == token_hash, seats.c.player_id.is_(None),
+                ~exists().where(other.c.table_id == table_id,
+                                other.c.player_id == player_id))
+                .values(player_id=player_id, claimed=True, last_seen=now, away_at=_AWAY_AT),
+                {"at": now}).rowcount
+            if done != 1:
+                return False
+            conn.execute(update(tables).where(tables.c.id == table_id)
+                         .values(seat_rev=tables.c.seat_rev + 1))
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
+    def start_table(self, table_id: str, bots: Mapping[int, str],
+                    opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
+                    idle_bucket: int) -> bool:
+        with self._write() as conn:
+            for k, level in bots.items():  # one by one: every driver counts each row
+                if conn.execute(update(seats).where(
+                        seats.c.table_id == table_id, seats.c.seat == k,
+                        seats.c.kind == HUMAN, seats.c.claimed.is_(False))
+                        .values(kind=BOT, level=level, token_hash=None, claimed=True,
+                                invite=None, away_at=None)).rowcount != 1:
+                    conn.rollback()
+                    return False
+            empty = conn.execute(select(func.count()).select_from(seats).where(
+                seats.c.table_id == table_id, seats.c.kind == HUMAN,
+                seats.c.claimed.is_(False))).scalar_one()
+            if empty or conn.execute(update(tables).where(
+                    tables.c.id == table_id, tables.c.started.is_(False),
+                    tables.c.status == PLAYING, tables.c.version == 0)
+                    .values(started=True, version=len(opening), seat_rev=tables.c.seat_rev + 1,
+                            updated_at=now, idle_bucket=idle_bucket,
+                            bot_waiting_since=now if bot_waiting else None)).rowcount != 1:
+                conn.rollback()
+                return False
+            # The people's seats count as seen now: nobody is taken over for the wait.
+            conn.execute(update(seats).where(seats.c.table_id == table_id,
+                                             seats.c.kind == HUMAN)
+                         .values(last_seen=now, away_at=_AWAY_AT), {"at": now})
+            if opening:
+                conn.execute(insert(moves), [
+                    {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
+                     "text": m.text, "by_bot": m.by_bot, "created_at": now} for m in opening])
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
+    def set_undo(self, table_id: str, version: int, seat_rev: int,
+                 undo: dict[str, Any] | None) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(tables).where(
+                tables.c.id == table_id, tables.c.version == version,
+                tables.c.seat_rev == seat_rev, tables.c.status == PLAYING)
+                .values(undo=undo, seat_rev=tables.c.seat_rev + 1)).rowcount
+            if done:
+                self._notify(conn, table_id)
+            conn.commit()
+            return done == 1
+
+    def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
+                  text: str, now: float, bot_waiting: bool,
+                  clock: ClockUpdate | None = None) -> bool:
+        with self._write() as conn:
+            if conn.execute(update(tables).where(
+                    tables.c.id == table_id, tables.c.version == version,
+                    tables.c.seat_rev == seat_rev, tables.c.status == PLAYING)
+                    .values(version=to, undo=None, undos=tables.c.undos + 1,
+                            seat_rev=tables.c.seat_rev + 1, updated_at=now,
+                            bot_waiting_since=now if bot_waiting else None)).rowcount != 1:
+                conn.rollback()
+                return False
+            conn.execute(delete(moves).where(moves.c.table_id == table_id, moves.c.idx >= to))
+            conn.execute(delete(snapshots).where(snapshots.c.table_id == table_id,
+                                                 snapshots.c.idx > to))
+            conn.execute(insert(events).values(table_id=table_id, at_version=to, seat=seat,
+                                               kind="undo", text=text, created_at=now))
+            if clock is not None:
+                self._set_clock(conn, table_id, clock)
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
+    def set_here(self, table_id: str, seat: int, now: float) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(seats).where(
+                seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+                seats.c.here.is_(False)).values(here=True, last_seen=now, away_at=_AWAY_AT),
+                {"at": now}).rowcount
+            if done:
+                conn.execute(update(tables).where(tables.c.id == table_id)
+                             .values(seat_rev=tables.c.seat_rev + 1))
+                self._notify(conn, table_id)
+            conn.commit()
+            return done == 1
+
+    def mark_gone(self, seen_before: float, limit: int) -> list[str]:
+        # Through the index on (here, last_seen): only the seats that went quiet are read.
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats.c.table_id, seats.c.seat).where(
+                seats.c.here.is_(True), seats.c.last_seen < seen_before)
+                .order_by(seats.c.last_seen).limit(limit)).all()
+        changed: list[str] = []
+        for table_id, seat in rows:
+            with self._write() as conn:
+                if conn.execute(update(seats).where(
+                        seats.c.table_id == table_id, seats.c.seat == seat,
+                        seats.c.here.is_(True), seats.c.last_seen < seen_before)
+                        .values(here=False)).rowcount:
+                    conn.execute(update(tables).where(tables.c.id == table_id)
+                                 .values(seat_rev=tables.c.seat_rev + 1))
+                    self._notify(conn, table_id)
+                    if table_id not in changed:
+                        changed.append(table_id)
+                conn.commit()
+        return changed
 
     def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
@@ -743,7 +866,8 @@ class SqlStorage:
                 select(tables.c.id, tables.c.takeover_level, seats.c.seat)
                 .join(seats, seats.c.table_id == tables.c.id)
                 .where(seats.c.away_at < now, seats.c.bot_playing.is_(None),
-                       seats.c.kind == HUMAN, tables.c.status == PLAYING)
+                       seats.c.kind == HUMAN, tables.c.status == PLAYING,
+                       tables.c.started.is_(True))
                 .order_by(seats.c.away_at).limit(limit))]
 
     def bots_waiting(self, before: float, limit: int) -> list[str]:

@@ -1,0 +1,135 @@
+"""Undo by agreement: a person asks to take back their last move, every other person must
+accept, bots accept; every refusal; clients and other workers see the shorter log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from bigtop.server.db import make_engine, migrate
+from bigtop.server.master import TableMaster
+from bigtop.server.model import SeatSpec, TableSpec
+from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
+from tests.server.test_api import auth, create, problem, wait_for
+
+
+def move(c: TestClient, t: str, token: str) -> dict[str, Any]:
+    v = c.get(f"/api/tables/{t}", headers=auth(token)).json()
+    r = c.post(f"/api/tables/{t}/moves", json={"version": v["version"], "index": 0},
+               headers=auth(token))
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_against_bots_a_move_is_taken_back_at_once(client: TestClient) -> None:
+    made = create(client, seats=[{}, {"kind": "bot", "level": "random"}])
+    t, tok = made["table"], made["seats"][0]["token"]
+    start = client.get(f"/api/tables/{t}", headers=auth(tok)).json()
+    with client.websocket_connect(f"/api/tables/{t}/ws",
+                                  subprotocols=["bigtop", f"bigtop.token.{tok}"]) as ws:
+        ws.receive_json()
+        move(client, t, tok)
+        wait_for(client, t, lambda v: v["current_player"] == 0, tok)  # the bot replied
+        r = client.post(f"/api/tables/{t}/undo", headers=auth(tok))
+        assert r.status_code == 200, r.text
+        back = r.json()
+        assert back["version"] == start["version"] and back["undos"] == 1
+        assert back["legal_actions"] == start["legal_actions"]
+        assert back["observation"] == start["observation"]
+        assert back["undo"] is None and back["log"][-1]["kind"] == "undo"
+        assert back["log"][-1]["text"] == "P0 took back their move"
+        assert [e for e in back["log"] if e["kind"] == "move"] == []
+        while True:  # the socket gets the whole, shorter log
+            msg = ws.receive_json()
+            if msg["type"] == "view" and msg["view"]["undos"] == 1:
+                assert msg["view"]["log_since"] == -1
+                assert [e["kind"] for e in msg["view"]["log"]] == ["undo"]
+                break
+    # The game goes on from there, as if the move had never been played.
+    again = move(client, t, tok)
+    assert again["version"] == start["version"] + 1
+    replay = client.get(f"/api/tables/{t}/replay").json()
+    assert len(replay["steps"]) == again["version"]
+
+
+def test_every_other_person_must_accept(client: TestClient) -> None:
+    made = create(client, players=3, seats=[{}, {}, {"kind": "bot", "level": "random"}])
+    t = made["table"]
+    anna, ben = made["seats"][0]["token"], made["seats"][1]["token"]
+    client.get(f"/api/tables/{t}", headers=auth(ben))
+    url = f"/api/tables/{t}/undo"
+    problem(client.post(url), 401, "seat-token-required")
+    problem(client.post(url, headers=auth("x" * 22)), 403, "wrong-token")
+    problem(client.post("/api/tables/nope/undo", headers=auth(anna)), 404, "not-found")
+    problem(client.post(url, headers=auth(anna)), 409, "conflict")  # no move yet
+    problem(client.post(url + "/accept", headers=auth(ben)), 409, "conflict")  # none asked
+    first = move(client, t, anna)
+    asked = client.post(url, headers=auth(anna)).json()
+    assert asked["undo"] == {"seat": 0, "name": "P0", "to_version": first["version"] - 1,
+                             "accepted": [], "waiting_for": [1]}
+    assert asked["version"] == first["version"]  # nothing taken back yet
+    problem(client.post(url, headers=auth(anna)), 409, "conflict")  # asked already
+    problem(client.post(url, headers=auth(ben)), 409, "conflict")  # one at a time
+    problem(client.post(url + "/accept", headers=auth(anna)), 409, "conflict")  # not hers
+    problem(client.post(url + "/accept"), 401, "seat-token-required")
+    declined = client.post(url + "/decline", headers=auth(ben)).json()
+    assert declined["undo"] is None and declined["version"] == first["version"]
+    client.post(url, headers=auth(anna))
+    withdrawn = client.post(url + "/decline", headers=auth(anna)).json()
+    assert withdrawn["undo"] is None
+    client.post(url, headers=auth(anna))
+    done = client.post(url + "/accept", headers=auth(ben)).json()
+    assert done["version"] == first["version"] - 1 and done["undo"] is None
+    assert done["undos"] == 1 and done["log"][-1]["text"] == "P0 took back their move " \
+                                                             "(everyone agreed)"
+    # A request is for the table as it was asked: a move makes it lapse.
+    move(client, t, anna)  # SCOUT: turning the hand first, still her turn
+    assert client.post(url, headers=auth(anna)).json()["undo"] is not None
+    moved = move(client, t, anna)
+    assert moved["undo"] is None
+    problem(client.post(url + "/accept", headers=auth(ben)), 409, "conflict")
+
+
+def test_nothing_is_taken_back_after_the_end(client: TestClient) -> None:
+    made = create(client, seats=[{}, {"kind": "bot", "level": "random"}],
+                  options={"rounds": 1})
+    t, tok = made["table"], made["seats"][0]["token"]
+    v = client.get(f"/api/tables/{t}", headers=auth(tok)).json()
+    while v["status"] == "playing":
+        if v["legal_actions"]:
+            client.post(f"/api/tables/{t}/moves", json={"version": v["version"], "index": 0},
+                        headers=auth(tok))
+        v = wait_for(client, t, lambda w: w["status"] != "playing" or bool(w["legal_actions"]),
+                     tok)
+    problem(client.post(f"/api/tables/{t}/undo", headers=auth(tok)), 409, "game-over")
+
+
+def test_another_worker_sees_the_shorter_log(db_url: str) -> None:
+    """A worker that holds the table from before a take-back (SQLite and PostgreSQL) reads
+    it afresh: its position and log are the table's, and a move it stores lands there."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    a, b = (TableMaster(SqlStorage(make_engine(db_url)), Settings(db_url=db_url))
+            for _ in range(2))
+    made = a.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec()), listed=False))
+    t = made.table_id
+
+    def step(loaded: Any, index: int = 0) -> Any:
+        p = loaded.state.current_player()
+        return a.play(t, p, loaded.version, {"index": index}, token=made.tokens[p])
+
+    first = step(a.load(t))  # P0 turns their hand (still P0's turn)
+    second = step(first)  # P0 shows
+    third = step(second)  # P1
+    assert b.load(t).version == third.version  # b holds the longer log
+    a.ask_undo(t, 0)
+    back = a.answer_undo(t, 1, True)
+    assert back.version == first.version
+    seen = b.load(t)
+    assert seen.version == first.version and seen.state == back.state
+    assert [e.kind for e in seen.log] == ["move", "undo"]
+    other = b.play(t, 0, seen.version, {"index": 1}, token=made.tokens[0])
+    assert a.load(t).state == other.state and a.load(t).version == first.version + 1
