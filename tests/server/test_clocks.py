@@ -3,7 +3,9 @@ spec; the clock starting once every person has arrived; a move's time charged to
 mover's game clock with its increment; a move after the deadline refused; time-outs acted
 on by the sweep (a bot plays on, or the seat loses and the game ends there); the clock
 state surviving a new app on the same database and shared by two apps (SQLite and
-PostgreSQL). Deadlines here are short (``min_clock_seconds`` lowered); no test asserts on
+PostgreSQL); with invites and undo: a waiting table's clock starting when it starts (claim or
+the host's start), a take-back restarting the clock, a rated table refusing one, a time-out
+line naming the person. Deadlines here are short (``min_clock_seconds`` lowered); no test asserts on
 wall time beyond generous bounds."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bigtop.server.master import TableMaster
 from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
-from tests.server.conftest import make_client
+from tests.server.conftest import drawn_seed, make_client
 from tests.server.test_api import auth, create, problem, wait_for
 
 QUICK = Limits(min_clock_seconds=0.05)
@@ -299,3 +301,115 @@ def test_a_takeover_stops_the_clock_and_charges_the_time_used(sqlite_url: str) -
         assert 0.0 < v["clock_state"]["left"][away] < 600.0  # the time used until then
         assert any(e["kind"] == "takeover" for e in v["log"])
         assert not any(e["kind"] == "timeout" for e in v["log"])
+
+
+# -- with invites, waiting tables, names and undo -------------------------------------------
+def invited(c: TestClient, clock: dict[str, Any], **body: Any) -> tuple[str, dict[str, Any],
+                                                                       dict[str, Any]]:
+    """A clocked SCOUT table Anna (player key) made for herself and Ben (invited by name):
+    it waits for him. Its id, Anna and Ben (players with their keys), Ben's invite token
+    under ``"invite"``."""
+    anna = c.post("/api/players", json={"name": "Anna"}).json()
+    ben = c.post("/api/players", json={"name": "Ben"}).json()
+    r = c.post("/api/tables", json={"game": "scout", "players": 2, "clock": clock,
+                                    "seats": [{}, {"invite": "Ben"}], **body},
+               headers=auth(anna["key"]))
+    assert r.status_code == 201, r.text
+    made = r.json()
+    return made["table"], anna, {**ben, "invite": made["seats"][1]["token"]}
+
+
+def claim(c: TestClient, table: str, who: dict[str, Any]) -> dict[str, Any]:
+    r = c.post(f"/api/tables/{table}/claim", json={"token": who["invite"]},
+               headers=auth(who["key"]))
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_a_waiting_tables_clock_starts_when_it_starts(client: TestClient) -> None:
+    table, anna, ben = invited(client, {"per_move_seconds": 60})
+    v = view_of(client, table, anna["key"])
+    assert v["status"] == "waiting" and v["clock_state"]["running"] is None
+    assert v["clock_state"]["deadline"] is None
+    # Ben's claim starts the table: the first turn's clock runs at once (not from the first
+    # move), for whoever is to move.
+    before = time.time()
+    v = claim(client, table, ben)
+    assert v["status"] == "playing"
+    state = v["clock_state"]
+    assert state["running"] == v["current_player"] >= 0
+    assert before <= state["turn_started"] <= v["now"]
+    assert state["deadline"] - state["turn_started"] == pytest.approx(60.0)
+
+
+def test_a_table_the_host_starts_with_bots_starts_its_clock(client: TestClient) -> None:
+    anna = client.post("/api/players", json={"name": "Anna"}).json()
+    # Seed 3: Anna's (a person's) turn first once it is dealt.
+    with drawn_seed(3):
+        made = client.post("/api/tables", json={
+            "game": "scout", "players": 2, "clock": {"per_move_seconds": 60},
+            "seats": [{}, {"invite": "Ben"}]}, headers=auth(anna["key"])).json()
+    table = made["table"]
+    assert view_of(client, table)["clock_state"]["running"] is None
+    r = client.post(f"/api/tables/{table}/start", json={"level": "random"},
+                    headers=auth(anna["key"]))
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["status"] == "playing" and v["current_player"] == 0
+    assert v["clock_state"]["running"] == 0 and v["clock_state"]["deadline"] is not None
+
+
+def test_a_take_back_restarts_the_clock_for_the_seat_to_move(client: TestClient) -> None:
+    table, tokens = two_people(client, {"per_move_seconds": 60})
+    v = view_of(client, table, tokens[0])
+    mover = v["current_player"]
+    after = v
+    while after["current_player"] == mover:  # (SCOUT's first choice may be the hand's side)
+        v = after
+        after = client.post(f"/api/tables/{table}/moves", headers=auth(tokens[mover]),
+                            json={"version": v["version"], "index": 0}).json()
+    other = 1 - mover
+    assert after["current_player"] == other
+    ran = after["clock_state"]
+    assert ran["running"] == other
+    r = client.post(f"/api/tables/{table}/undo", headers=auth(tokens[mover]))
+    assert r.status_code == 200, r.text
+    before = time.time()
+    r = client.post(f"/api/tables/{table}/undo/accept", headers=auth(tokens[other]))
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["version"] == v["version"] and back["current_player"] == mover
+    state = back["clock_state"]
+    # The mover's turn again, on a fresh clock (not the other seat's undone deadline).
+    assert state["running"] == mover
+    assert state["turn_started"] >= before > ran["turn_started"]
+    assert state["deadline"] - state["turn_started"] == pytest.approx(60.0)
+
+
+def test_a_rated_table_refuses_a_take_back(client: TestClient) -> None:
+    anna = client.post("/api/players", json={"name": "Anna"}).json()
+    made = client.post("/api/tables", json={
+        "game": "scout", "players": 2, "rated": True,
+        "seats": [{}, {"kind": "bot", "level": "random"}]}, headers=auth(anna["key"])).json()
+    table = made["table"]
+    v = wait_for(client, table, lambda v: v["current_player"] == 0, anna["key"])
+    r = client.post(f"/api/tables/{table}/moves", headers=auth(anna["key"]),
+                    json={"version": v["version"], "index": 0})
+    assert r.status_code == 200, r.text
+    moved = r.json()["version"]
+    r = client.post(f"/api/tables/{table}/undo", headers=auth(anna["key"]))
+    assert "rated" in problem(r, 409, "conflict")["detail"]
+    after = view_of(client, table, anna["key"])
+    assert after["version"] >= moved and after["undos"] == 0 and after["undo"] is None
+
+
+def test_a_time_out_line_names_the_person(sqlite_url: str) -> None:
+    with make_client(sqlite_url, limits=QUICK) as c:
+        table, _, ben = invited(c, {"per_move_seconds": 0.3}, takeover_level="random")
+        late = claim(c, table, ben)["current_player"]
+        name = ["Anna", "Ben"][late]
+        v = wait_for(c, table, lambda v: any(e["kind"] == "timeout" for e in v["log"]))
+        line = next(e for e in v["log"] if e["kind"] == "timeout")
+        assert line["text"] == (f"{name} ran out of time: a random bot plays for them "
+                                "until they come back")
