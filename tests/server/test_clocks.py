@@ -5,8 +5,8 @@ on by the sweep (a bot plays on, or the seat loses and the game ends there); the
 state surviving a new app on the same database and shared by two apps (SQLite and
 PostgreSQL); with invites and undo: a waiting table's clock starting when it starts (claim or
 the host's start), a take-back restarting the clock, a rated table refusing one, a time-out
-line naming the person. Deadlines here are short (``min_clock_seconds`` lowered); no test asserts on
-wall time beyond generous bounds."""
+line naming the person, a rematch keeping the clock. Deadlines here are short
+(``min_clock_seconds`` lowered); no test asserts on wall time beyond generous bounds."""
 
 from __future__ import annotations
 
@@ -413,3 +413,23 @@ def test_a_time_out_line_names_the_person(sqlite_url: str) -> None:
         line = next(e for e in v["log"] if e["kind"] == "timeout")
         assert line["text"] == (f"{name} ran out of time: a random bot plays for them "
                                 "until they come back")
+
+
+def test_a_rematch_keeps_the_clock_and_names(sqlite_url: str) -> None:
+    with make_client(sqlite_url, limits=QUICK) as c:
+        table, anna, ben = invited(c, {"per_move_seconds": 0.3}, on_timeout="lose")
+        claim(c, table, ben)
+        old = wait_for(c, table, lambda v: v["status"] == "finished")
+        r = c.post(f"/api/tables/{table}/rematch", headers=auth(anna["key"]))
+        assert r.status_code == 200, r.text
+        again = r.json()["table"]
+        v = view_of(c, again, anna["key"])
+        assert v["clock"] == old["clock"] and v["names"] == ["Ben", "Anna"]  # rotated
+        # Everyone is seated at once: the first turn's clock runs from the rematch's creation
+        # (or, on a slow machine, has run out already).
+        if v["status"] == "playing":
+            state = v["clock_state"]
+            assert state["running"] == v["current_player"] >= 0
+            assert state["deadline"] - state["turn_started"] == pytest.approx(0.3)
+        else:
+            assert v["result"]["ending"] == "time"
