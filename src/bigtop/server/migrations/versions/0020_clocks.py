@@ -2,7 +2,7 @@
 (indexed for the sweep) and each seat's game clock; whether the table is rated.
 
 Revision ID: 0020
-Revises: 0009
+Revises: 0011
 """
 
 from __future__ import annotations
