@@ -32,7 +32,7 @@ def test_create_a_player_and_see_yourself(client: TestClient) -> None:
     assert anna["name"] == "Anna <b>x</b>"  # trimmed, kept as plain text (never markup)
     assert len(anna["key"]) == 22  # 128 bits
     me = client.get("/api/players/me", headers=auth(anna["key"])).json()
-    assert me == {"id": anna["id"], "name": anna["name"], "tables": []}
+    assert me == {"id": anna["id"], "name": anna["name"], "tables": [], "ratings": []}
     ben = new_player(client, "Anna <b>x</b>")  # names need not be unique; ids and keys are
     assert ben["id"] != anna["id"] and ben["key"] != anna["key"]
 

@@ -31,7 +31,7 @@ class Extra:
 EXTRAS: dict[str, Extra] = {
     "server": Extra("the web server (bigtop serve), on SQLite",
                     ("fastapi", "uvicorn", "httptools", "websockets", "orjson", "sqlalchemy",
-                     "alembic", "platformdirs")),
+                     "alembic", "platformdirs", "openskill")),
     "postgresql": Extra("the server on PostgreSQL (several workers)", ("psycopg",)),
     "lab": Extra("simulation files, plots and ratings (--out, tournament, PNG pictures)",
                  ("pyarrow", "matplotlib", "openskill")),

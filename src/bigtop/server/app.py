@@ -35,7 +35,16 @@ from bigtop.server.db import make_engine, migrate
 from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
 from bigtop.server.master import TableMaster
 from bigtop.server.net import ClientCount, RealClient
-from bigtop.server.routers import chat, games, lobby, players, records, tables, ws
+from bigtop.server.routers import (
+    chat,
+    games,
+    lobby,
+    players,
+    ratings,
+    records,
+    tables,
+    ws,
+)
 from bigtop.server.runtime import Runtime
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
@@ -173,7 +182,7 @@ def create_app(settings: Settings) -> FastAPI:
         p.status, p.title, p.slug = 500, "Internal error", "internal"
         return problem_response(p)
 
-    for module in (games, lobby, players, tables, chat, records, ws):
+    for module in (games, lobby, players, tables, chat, records, ratings, ws):
         app.include_router(module.router)
 
     if settings.api_docs:

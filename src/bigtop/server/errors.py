@@ -78,6 +78,10 @@ class StaleVersion(Conflict):
                          version=current)
 
 
+class TimeRanOut(Conflict):
+    slug, title = "time-ran-out", "Your time ran out"
+
+
 class GameOver(Conflict):
     slug, title = "game-over", "The game is over"
 

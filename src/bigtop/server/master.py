@@ -52,6 +52,7 @@ from bigtop.core.registry import new_game
 from bigtop.core.rng import check_seed
 from bigtop.games import teaching
 from bigtop.server import errors
+from bigtop.server.clocks import LOSES, Clock, check_clock, time_out_result
 from bigtop.server.model import (
     BOT,
     EXPIRED,
@@ -73,8 +74,9 @@ from bigtop.server.model import (
     new_token,
     plain_text,
 )
+from bigtop.server.ratings import RatingUpdate
 from bigtop.server.settings import Settings
-from bigtop.server.storage import Full, Guard, Known, Storage, TurnTaken
+from bigtop.server.storage import ClockUpdate, Full, Guard, Known, Storage, TurnTaken
 
 log = logging.getLogger("bigtop.server")
 
@@ -161,6 +163,44 @@ def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
     for action in history[start:at]:
         state.apply(action)
     return state
+def turn_clock(m: Meta, status: str, seats: tuple[Seat, ...], state: State,
+               now: float) -> tuple[float | None, float | None]:
+    """(turn start, deadline) of the clock that runs at a table of ``m``'s clock with
+    these seats in ``state`` from ``now`` on; (None, None) where none runs: no clock, the
+    game is not on, a bot is to move (a bot seat or a bot playing for a person), or a
+    person's seat is not claimed yet (nobody's clock runs before everyone has arrived)."""
+    if m.clock is None or status != PLAYING or not m.started:
+        return None, None
+    p = state.current_player()
+    if p < 0 or seats[p].bot_level is not None or any(
+            s.kind == HUMAN and not s.claimed for s in seats):
+        return None, None
+    return now, now + Clock.from_json(m.clock).allowance(seats[p].clock_left)
+
+
+def rated_now(loaded: Loaded) -> bool:
+    """Whether the table's end will change ratings: it is rated and no person's seat is
+    held without an identity (a token alone)."""
+    return loaded.meta.rated and not any(
+        s.kind == HUMAN and s.claimed and s.player_id is None for s in loaded.seats)
+
+
+def timed_out_seats(loaded: Loaded) -> list[int]:
+    """The seats that ran out of time at the table, in order."""
+    return [e.seat for e in loaded.log if e.kind == "timeout"]
+
+
+def table_result(loaded: Loaded) -> Any:
+    """The result of a finished table: the game's own, or that of a game lost on time
+    (:func:`~bigtop.server.clocks.time_out_result`); None while it is not over."""
+    if loaded.meta.status != FINISHED:
+        return None
+    if loaded.state.is_terminal():
+        return loaded.state.result()
+    out = timed_out_seats(loaded)
+    return time_out_result(loaded.state.scores(), out[-1]) if out else None
+
+
 def waiting_line(loaded: Loaded) -> str:
     """"waiting for Ben and P2 to join" (the empty people's seats of a waiting table)."""
     names = [s.shown_name for s in loaded.waiting_for]
@@ -262,6 +302,15 @@ class TableMaster:
         if spec.bot_seconds is not None and not 0.01 <= spec.bot_seconds <= 3600:
             raise errors.Unprocessable("bot_seconds must be 0.01 to 3600 (the server's own "
                                        "limit cuts it further)")
+        clock = check_clock(spec.clock, spec.on_timeout, self.limits)
+        if spec.rated and rematch_of is None:
+            if spec.player_id is None:
+                raise errors.NoPlayerKey(
+                    "a rated table is between identities: create it with your player key "
+                    "('Authorization: Bearer KEY'; POST /api/players makes one)")
+            if spec.seed is not None:
+                raise errors.Unprocessable("a rated table's seed is drawn by the server: "
+                                           "leave 'seed' out")
         state = game.new_initial_state(seed)
         table_id = secrets.token_urlsafe(9)
         people = [i for i, s in enumerate(seat_specs) if s.kind == HUMAN]
@@ -298,7 +347,9 @@ class TableMaster:
                     seat_rev=0, created_at=now, updated_at=now, bot_seconds=spec.bot_seconds,
                     seed_chosen=spec.seed is not None, creator=spec.creator,
                     chat_spectators_read=spec.chat_spectators_read, host_seat=host,
-                    started=started)
+                    started=started, clock=None if clock is None else clock.to_json(),
+                    on_timeout=spec.on_timeout, rated=spec.rated)
+        left = None if clock is None else clock.game
         if rematch_of is None:
             # A table created with a player key seats its creator in the first person's
             # seat (claimed: nobody else may join there).
@@ -307,16 +358,19 @@ class TableMaster:
                               hash_token(tokens[i]) if i in tokens else None,
                               s.kind == BOT or i == creator, now, None,
                               spec.player_id if i == creator else None, invite=s.invite,
-                              here=i == creator)
+                              here=i == creator, clock_left=left if s.kind == HUMAN else None)
                          for i, s in enumerate(seat_specs)]
         else:
             # The same people, rotated (seat k sits at k - 1): claimed, and without a token
             # until each asks for theirs (:meth:`rematch`); identities carried over.
             n = len(rematch_of.seats)
             old = [rematch_of.seats[(i + 1) % n] for i in range(n)]
-            seat_list = [Seat(i, s.kind, s.level, None, True, now, None, s.player_id)
+            seat_list = [Seat(i, s.kind, s.level, None, True, now, None, s.player_id,
+                              clock_left=left if s.kind == HUMAN else None)
                          for i, s in enumerate(old)]
             tokens = {}
+        turn_started, deadline = turn_clock(meta, meta.status, tuple(seat_list), state, now)
+        meta = replace(meta, turn_started=turn_started, clock_deadline=deadline)
         to_move = state.current_player()
         try:
             made = self.storage.create_table(
@@ -362,7 +416,8 @@ class TableMaster:
                              tuple(SeatSpec(s.kind, s.level) for s in loaded.seats),
                              m.listed, m.takeover_after, m.takeover_level,
                              chat_spectators_read=m.chat_spectators_read,
-                             bot_seconds=m.bot_seconds, creator=m.creator)
+                             bot_seconds=m.bot_seconds, creator=m.creator, clock=m.clock,
+                             on_timeout=m.on_timeout, rated=m.rated)
             # A new seed from the CSPRNG (seed None), committed in every view like any.
             new_id = self.create(spec, rematch_of=loaded).table_id
         new_seat = (seat - 1) % m.players
@@ -478,7 +533,7 @@ class TableMaster:
         new table when that changed what others see (the seat was unclaimed), else None."""
         if not self.storage.claim(table_id, seat, hash_token(token), _now()):
             return None
-        return self.try_start(table_id) or self.load(table_id)
+        return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen, in one transaction."""
@@ -493,6 +548,9 @@ class TableMaster:
         player_id = None if player is None else player.id
         if player is not None and any(s.player_id == player.id for s in loaded.seats):
             raise errors.Conflict(f"{player.name} sits at table {table_id} already")
+        if player is None and loaded.meta.rated:
+            raise errors.NoPlayerKey("a rated table's seats are taken with a player key "
+                                     "('Authorization: Bearer KEY')")
         if loaded.meta.status != PLAYING:
             raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
         if not loaded.meta.listed:
@@ -508,7 +566,7 @@ class TableMaster:
         if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now(),
                                            player_id):
             raise errors.Conflict(f"seat {seat} of table {table_id} is not free")
-        self.try_start(table_id) or self.load(table_id)
+        self.sync_clock(self.try_start(table_id) or self.load(table_id))
         return seat, token
 
     # -- invites and the start -------------------------------------------------------------
@@ -532,7 +590,8 @@ class TableMaster:
                                  in enumerate(opening)],
                 bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now)):
             return None
-        return self.load(table_id)
+        # The first turn's clock starts now (not at the first move).
+        return self.sync_clock(self.load(table_id))
 
     def start(self, table_id: str, seat: int, level: str) -> Loaded:
         """The host starts a waiting table now: a bot of ``level`` in every empty seat."""
@@ -574,7 +633,7 @@ class TableMaster:
             raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
         if not self.storage.set_seat_player(table_id, found.seat, digest, player.id, _now()):
             raise errors.Conflict(f"seat {found.seat} of table {table_id} was taken meanwhile")
-        return self.try_start(table_id) or self.load(table_id)
+        return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 
     def invites(self, loaded: Loaded, seat: int, secret: str) -> list[tuple[Seat, str]]:
         """Every person's seat nobody has taken yet and its token, for the host (who asks
@@ -611,6 +670,9 @@ class TableMaster:
         m = loaded.meta
         if m.status != PLAYING:
             raise errors.GameOver(f"table {table_id} is {m.status}: nothing to take back")
+        if m.rated:
+            raise errors.Conflict(f"table {table_id} is rated: moves are not taken back",
+                                  version=m.version)
         if not m.started:
             raise errors.Waiting(waiting_line(loaded), version=m.version)
         if m.pending_undo is not None:
@@ -661,9 +723,15 @@ class TableMaster:
         who = loaded.seats[request["seat"]]
         line = (f"P{who.seat} took back their move" + (" (everyone agreed)" if request[
             "accepted"] else ""))
+        now = _now()
+        # The clock restarts for the seat now to move (the undone turn's deadline goes); the
+        # game clocks keep what was spent.
+        clock = None if loaded.meta.clock is None else ClockUpdate(
+            *turn_clock(loaded.meta, PLAYING, loaded.seats, state, now))
         if not self.storage.take_back(
                 table_id, loaded.version, loaded.meta.seat_rev, to, seat=who.seat, text=line,
-                now=_now(), bot_waiting=p >= 0 and loaded.seats[p].bot_level is not None):
+                now=now, bot_waiting=p >= 0 and loaded.seats[p].bot_level is not None,
+                clock=clock):
             raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
                                   version=self.load(table_id).version)
         with self._lock:
@@ -683,10 +751,81 @@ class TableMaster:
         if not self.storage.set_bot_playing(table_id, seat, bot_playing, only_if=only_if,
                                             kind=kind, text=line, now=_now()):
             return None
-        return self.load(table_id)
+        return self.sync_clock(self.load(table_id))
+
+    # -- clocks ---------------------------------------------------------------------------
+    def sync_clock(self, loaded: Loaded) -> Loaded:
+        """Start or stop the table's clock where who plays changed without a move (the last
+        person arrived; a bot took a seat or gave it back): a clock stopped mid-turn charges
+        the time used to the seat's game clock. Guarded by the table's version and seats: a
+        table that changed meanwhile is left to whoever changed it (a move sets the clock
+        itself; a seat change comes here again)."""
+        m = loaded.meta
+        if m.clock is None:
+            return loaded
+        now = _now()
+        started, deadline = turn_clock(m, m.status, loaded.seats, loaded.state, now)
+        if (started is None) == (m.turn_started is None):
+            return loaded
+        seat = left = None
+        if m.turn_started is not None:  # stopped: the turn's time so far is spent
+            seat = loaded.state.current_player()
+            have = loaded.seats[seat].clock_left
+            left = None if have is None else max(0.0, have - (now - m.turn_started))
+        if self.storage.set_clock(m.id, m.version, m.seat_rev,
+                                  ClockUpdate(started, deadline, seat, left)):
+            return self.load(m.id)
+        return loaded
+
+    def time_out(self, table_id: str) -> bool:
+        """Act on the table's clock if it ran out (the sweep calls this for tables found
+        due): the takeover bot plays the seat, or the seat loses and the game ends there
+        (``on_timeout``). Done once, whichever worker comes first (guarded by the table's
+        version and seats); False when nothing was due."""
+        loaded = self.load(table_id)
+        m = loaded.meta
+        now = _now()
+        if m.status != PLAYING or m.clock_deadline is None or m.clock_deadline > now:
+            return False
+        seat = loaded.state.current_player()
+        if seat < 0 or loaded.seats[seat].bot_level is not None:
+            return self.sync_clock(loaded) is not loaded  # a stale clock: stopped
+        if m.on_timeout == LOSES:
+            result = time_out_result(loaded.state.scores(), seat)
+            done = self.storage.time_out(
+                table_id, m.version, m.seat_rev, seat, now=now, level=None, result=result,
+                text=f"P{seat} ran out of time and loses: the game ends",
+                rating=self._rating(loaded, result["ranking"]))
+        else:
+            level = m.takeover_level
+            done = self.storage.time_out(
+                table_id, m.version, m.seat_rev, seat, now=now, level=level, result=None,
+                text=f"P{seat} ran out of time: {_a(level)} {level} bot plays for them "
+                     "until they come back", rating=None)
+        if done:
+            self.load(table_id)
+        return done
+
+    # -- ratings --------------------------------------------------------------------------
+    @staticmethod
+    def _rating(loaded: Loaded, ranking: Any) -> RatingUpdate | None:
+        """What the end of the table's game with these places changes (None: unrated)."""
+        if not loaded.meta.rated or any(s.kind == HUMAN and s.player_id is None
+                                        for s in loaded.seats):
+            return None
+        return RatingUpdate(
+            loaded.meta.game,
+            tuple((s.player_id, None) if s.kind == HUMAN else (None, s.level)
+                  for s in loaded.seats),
+            tuple(int(r) for r in ranking))
 
     def reclaim(self, table_id: str, seat: int) -> Loaded:
-        """The person of ``seat`` takes it back from the bot playing for them."""
+        """The person of ``seat`` takes it back from the bot playing for them (not with a
+        game clock that ran out: their time is spent, the bot plays on)."""
+        left = self.load(table_id).seats[seat].clock_left
+        if left is not None and left <= 0:
+            raise errors.Conflict("your game clock ran out: the bot plays your seat "
+                                  "to the end")
         loaded = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
                                  None, only_if="taken")
         return loaded if loaded is not None else self.load(table_id)
@@ -697,9 +836,10 @@ class TableMaster:
         tables that changed."""
         now = _now()
         batch = self.settings.sweep_batch
+        timed_out = [t for t in self.storage.clocks_due(now, batch) if self.time_out(t)]
         absent = self.storage.absent_seats(now, batch)
-        changed = self.storage.expire_idle(now - self.limits.idle_table_seconds,
-                                           self._bucket_seconds, batch)
+        changed = timed_out + self.storage.expire_idle(
+            now - self.limits.idle_table_seconds, self._bucket_seconds, batch)
         changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
                                                 batch)
         changed += self.storage.mark_gone(now - self.settings.presence_seconds, batch)
@@ -794,6 +934,12 @@ class TableMaster:
         if state.current_player() != seat:
             raise errors.NotYourTurn(
                 f"it is P{state.current_player()}'s turn, not P{seat}'s", version=loaded.version)
+        deadline = loaded.meta.clock_deadline
+        if bot is None and deadline is not None and _now() > deadline:
+            # The row the move's transaction guards has this deadline (it changes only with
+            # the version or the seats), so the check holds there too.
+            raise errors.TimeRanOut("your time ran out; the server acts on it shortly",
+                                  version=loaded.version)
         playing = loaded.seats[seat].bot_level
         if bot is None and playing is not None:
             raise errors.Conflict(
@@ -870,13 +1016,30 @@ class TableMaster:
         guard = Guard(start, loaded.meta.seat_rev, seat, bot=bot) if bot is not None else (
             Guard(start, loaded.meta.seat_rev, seat,
                   token_hash=token_hash or loaded.seats[seat].token_hash))
+        result = work.result() if terminal else None
+        m = loaded.meta
+        seats_after = loaded.seats
+        clock = None
+        if m.clock is not None:
+            # The mover's game clock is charged the turn's time (and given the increment);
+            # the next person's turn starts now.
+            charged = left = None
+            if bot is None and m.turn_started is not None:
+                left = Clock.from_json(m.clock).left_after(seats_after[seat].clock_left,
+                                                           now - m.turn_started)
+                if left is not None:
+                    charged = seat
+                    seats_after = tuple(replace(s, clock_left=left) if s.seat == seat else s
+                                        for s in seats_after)
+            started, deadline = turn_clock(m, status, seats_after, work, now)
+            clock = ClockUpdate(started, deadline, charged, left)
         try:
             stored = self.storage.append_moves(
-                table_id, guard, records, status=status,
-                result=work.result() if terminal else None, now=now,
+                table_id, guard, records, status=status, result=result, now=now,
                 bot_waiting=bot_waiting, snapshot=snapshot,
                 idle_bucket=None if bucket == self._idle_bucket(loaded.meta.updated_at)
-                else bucket)
+                else bucket, clock=clock,
+                rating=None if result is None else self._rating(loaded, result["ranking"]))
         except TurnTaken:
             # Another request stored a move for this version first.
             raise errors.StaleVersion(self.load(table_id).version, start) from None
@@ -886,7 +1049,10 @@ class TableMaster:
         log.extend(LogEntry(f"m{r.idx}", "move", r.idx + 1, r.seat, r.text, r.by_bot)
                    for r in records)
         meta = replace(loaded.meta, version=start + len(rows), updated_at=now, status=status)
-        return self._remember(Loaded(meta, loaded.seats, work, tuple(log), loaded.last_event))
+        if clock is not None:
+            meta = replace(meta, turn_started=clock.turn_started,
+                           clock_deadline=clock.deadline)
+        return self._remember(Loaded(meta, seats_after, work, tuple(log), loaded.last_event))
 
     # -- chat -------------------------------------------------------------------------------
     def post_chat(self, table_id: str, seat: int, raw: str) -> ChatRecord:

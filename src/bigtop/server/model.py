@@ -120,6 +120,10 @@ class TableSpec:
     bot_seconds: float | None = None
     creator: str = ""
     """The client address asking (server/net.py), for the per-client cap of open tables."""
+    clock: Mapping[str, Any] | None = None
+    """The time control as asked (``clocks.check_clock`` checks it; None: none)."""
+    on_timeout: str = "bot"
+    rated: bool = False
     host_seat: int | None = None
     """The creator's seat (None: the first person's)."""
     wait: bool | None = None
@@ -147,6 +151,9 @@ class Seat:
     player_key_hash: str | None = field(default=None, repr=False)
     """The SHA-256 of that identity's key (read with the seat): the key opens the seat as
     its token does, on every device."""
+    clock_left: float | None = None
+    """Seconds left on this person's game clock at the start of the current turn (None: no
+    game clock, or a bot's seat)."""
     invite: str | None = None
     """The name the host gave the person invited here (None: none given)."""
     here: bool = False
@@ -213,6 +220,16 @@ class Meta:
     """The creator chose the seed (allowed only where no stranger can sit)."""
     creator: str = ""
     """The client address that created the table (its open tables are capped)."""
+    clock: dict[str, Any] | None = None
+    """The time control (``Clock.to_json``; None: none)."""
+    on_timeout: str = "bot"
+    """What a person's time-out does: ``"bot"`` (the takeover bot plays on) or ``"lose"``."""
+    rated: bool = False
+    """The end updates the people's ratings of this game."""
+    turn_started: float | None = None
+    """When the running clock's turn began (None: no clock runs)."""
+    clock_deadline: float | None = None
+    """When the running clock runs out (None: no clock runs)."""
     host_seat: int | None = None
     """The creator's seat (the first person's): its holder gets the invite links again."""
     started: bool = True

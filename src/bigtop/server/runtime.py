@@ -27,11 +27,12 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
+from bigtop.core.game import TERMINAL
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.master import TableMaster
+from bigtop.server.master import TableMaster, rated_now, table_result, timed_out_seats
 from bigtop.server.model import BOT, FINISHED, PLAYING, ChatRecord, Loaded, LogEntry, Meta, Seat
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import CHAT_NOTE
@@ -322,7 +323,9 @@ class Runtime:
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
-        if len(entries) > 8:  # a whole log: sent once per connection, not worth keeping
+        if len(entries) > 8 or loaded.meta.clock is not None:
+            # A whole log: sent once per connection, not worth keeping; a clocked table's
+            # view says when it was sent ("now"), so it is made for each.
             return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         m = loaded.meta
         key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat, log_since,
@@ -377,25 +380,31 @@ class Runtime:
             legal = [{**a, "text": named(a["text"], names)} for a in legal]
         started = m.started
         shown = [s.shown_name for s in loaded.seats]
+        result = (part["result"] if part["result"] is not None or m.status != FINISHED
+                  else table_result(loaded))
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,
-            "status": table_status(m), "seat": seat, "current_player": part["current_player"],
+            "status": table_status(m), "seat": seat,
+            # A game lost on time is over, though its position was not played out.
+            "current_player": TERMINAL if m.status == FINISHED else part["current_player"],
             "seats": [seat_info(s) for s in loaded.seats],
             # Nothing is dealt for anyone before every person has arrived.
             "observation": part["observation"] if started else None,
             "legal_actions": legal if started else [],
             "log": [log_json(e, names) for e in entries],
             "log_since": log_since,
-            "result": part["result"], "picture": picture if started else None,
+            "result": result, "picture": picture if started else None,
             "takeover_after": m.takeover_after, "listed": m.listed,
             "chat_spectators_read": m.chat_spectators_read, "rematch": m.rematch_id,
             "host_seat": m.host_seat, "names": shown,
             "waiting_for": [{"seat": s.seat, "name": s.shown_name}
                             for s in loaded.waiting_for],
-            "summary": summary(part["result"], shown) if m.status == FINISHED else None,
+            "summary": summary(result, shown) if m.status == FINISHED else None,
             "undo": undo_json(loaded), "undos": m.undos,
-            **fairness(m),
+            **fairness(m), **terms(loaded),
+            "clock_state": clock_state(loaded),
+            "now": None if m.clock is None else time.time(),
         }
 
     # -- presence -------------------------------------------------------------------------
@@ -652,6 +661,35 @@ def fairness(m: Meta) -> dict[str, Any]:
     stays secret, as the hands it would reveal were never played out)."""
     return {"seed_commitment": m.seed_commitment, "seed_chosen_by_creator": m.seed_chosen,
             "seed": m.seed if m.status == FINISHED else None}
+
+
+def current_player(loaded: Loaded) -> int:
+    """The seat to move; ``TERMINAL`` once the game is over (also a game lost on time,
+    whose position was not played out)."""
+    return TERMINAL if loaded.meta.status == FINISHED else loaded.state.current_player()
+
+
+def clock_spec(m: Meta) -> dict[str, Any] | None:
+    """A table's time control as views and listings show it (None: none)."""
+    return None if m.clock is None else {**m.clock, "on_timeout": m.on_timeout}
+
+
+def terms(loaded: Loaded) -> dict[str, Any]:
+    """What every view and listing says of the table's terms: rated, its clock."""
+    return {"rated": rated_now(loaded), "clock": clock_spec(loaded.meta)}
+
+
+def clock_state(loaded: Loaded) -> dict[str, Any] | None:
+    """The clocks as of now (docs/server.md, Clocks; None: no clock)."""
+    m = loaded.meta
+    spec = clock_spec(m)
+    if spec is None:
+        return None
+    return {**spec,
+            "running": None if m.turn_started is None else loaded.state.current_player(),
+            "turn_started": m.turn_started, "deadline": m.clock_deadline,
+            "left": [s.clock_left for s in loaded.seats],
+            "timed_out": timed_out_seats(loaded)}
 
 
 def table_status(m: Meta) -> str:

@@ -12,6 +12,7 @@ upgrade it; this module is what the code reads and writes.
 - ``chat``: what a table's players wrote, oldest first (plain text).
 - ``players``: identities without passwords: a name and the SHA-256 of a secret key. A
   person's seat names the identity that sat down there (``seats.player_id``).
+- ``ratings``: each identity's rating per game (rated tables).
 - ``snapshots``: positions of long games every few moves (replays and rebuilds start there).
 """
 
@@ -60,11 +61,17 @@ tables = Table(
     Column("idle_bucket", Integer, nullable=True),
     Column("seed_chosen", Boolean, nullable=False, server_default=false()),
     Column("creator", String(64), nullable=False, server_default=""),
+    Column("clock", JSON, nullable=True),
+    Column("on_timeout", String(8), nullable=False, server_default="bot"),
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("turn_started", Float, nullable=True),
+    Column("clock_deadline", Float, nullable=True),
     Column("host_seat", Integer, nullable=True),
     Column("started", Boolean, nullable=False, server_default=true()),
     Column("undo", JSON, nullable=True),
     Column("undos", Integer, nullable=False, server_default="0"),
     Index("ix_tables_status", "status"),
+    Index("ix_tables_clock_deadline", "clock_deadline"),
     Index("ix_tables_idle", "idle_bucket"),
     Index("ix_tables_bot_waiting", "bot_waiting_since"),
     Index("ix_tables_creator_status", "creator", "status"),
@@ -74,7 +81,10 @@ tables = Table(
 over); the sweep finds a bot turn nobody took through its index alone. ``idle_bucket``:
 ``updated_at`` in 64ths of ``Limits.idle_table_seconds`` (NULL once the table ended),
 indexed, so idle tables are found by an index that changes once a bucket rather than with
-every move. ``host_seat``: the creator's seat (the first person's; its holder gets the
+every move. ``clock``: the time control (NULL: none); ``turn_started`` and
+``clock_deadline``: the running clock's turn (NULL: none runs), set in the transaction of
+the move that starts the turn; the deadline is indexed, so the sweep finds time-outs through
+it alone. ``host_seat``: the creator's seat (the first person's; its holder gets the
 invite links again). ``started``: false while a person's seat is empty: nothing is dealt or
 rolled, nobody moves."""
 
@@ -91,6 +101,7 @@ seats = Table(
     Column("player_id", String(32), ForeignKey("players.id", ondelete="SET NULL"),
            nullable=True),
     Column("away_at", Float, nullable=True),
+    Column("clock_left", Float, nullable=True),
     Column("invite", String(255), nullable=True),
     Column("here", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
@@ -100,6 +111,7 @@ seats = Table(
 )
 """``away_at``: when a person's seat may be taken over (last seen + the table's
 ``takeover_after``; NULL: never, or a bot plays it already), indexed for the sweep.
+``clock_left``: the person's game clock at the start of the current turn (NULL: none).
 ``invite``: the name the host gave the person invited to the seat (shown while waiting).
 ``here``: the person is present (stored when it changes; the sweep finds those gone through
 the index on ``(here, last_seen)``)."""
@@ -145,6 +157,22 @@ chat = Table(
     Column("created_at", Float, nullable=False),
     Index("ix_chat_table", "table_id", "id"),
 )
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "game", name="pk_ratings"),
+    Index("ix_ratings_board", "game", "ordinal"),
+)
+"""Each identity's openskill rating in each game it played rated (``ordinal`` = μ − 3σ,
+indexed for the leaderboard); changed in the transaction that records a rated game's end."""
+
 snapshots = Table(
     "snapshots", metadata,
     Column("table_id", String(32), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False),

@@ -131,6 +131,19 @@ class Limits:
     """Chat messages one table stores; more are refused (409)."""
     max_chat_page: int = 200
     """Most chat messages one GET answers (the oldest after ``after``)."""
+    min_clock_seconds: float = 5.0
+    """Shortest time control a table may have: per move, game clock (and the most an
+    increment may be below it: 0)."""
+    max_per_move_seconds: float = 7 * 24 * 3600.0
+    """Longest ``clock.per_move_seconds``."""
+    max_game_seconds: float = 30 * 24 * 3600.0
+    """Longest ``clock.game_seconds``."""
+    max_increment_seconds: float = 24 * 3600.0
+    """Largest ``clock.increment_seconds``."""
+    provisional_games: int = 5
+    """A person's rating in a game is marked provisional until this many rated games."""
+    max_leaderboard: int = 100
+    """Most players GET /api/ratings/{game} lists (the best)."""
 
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
@@ -141,7 +154,9 @@ class Limits:
                      "max_options_bytes", "lobby_text_chars",
                      "finished_table_seconds", "max_name_chars", "new_players_per_hour",
                      "new_player_burst", "max_my_tables", "max_chat_chars", "chat_per_minute",
-                     "chat_burst", "max_chat_messages", "max_chat_page"):
+                     "chat_burst", "max_chat_messages", "max_chat_page", "min_clock_seconds",
+                     "max_per_move_seconds", "max_game_seconds", "max_increment_seconds",
+                     "provisional_games", "max_leaderboard"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

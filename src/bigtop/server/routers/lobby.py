@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from bigtop.server.deps import RuntimeDep
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import fairness, seat_info
+from bigtop.server.runtime import fairness, seat_info, terms
 from bigtop.server.schemas import Lobby, LobbyTable, SeatInfo
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -26,7 +26,7 @@ async def lobby(runtime: RuntimeDep) -> Lobby:
             created_at=m.created_at,
             free_seats=[s.seat for s in t.seats if s.kind == "human" and not s.claimed],
             seats=[SeatInfo(**seat_info(s)) for s in t.seats],
-            spectator_url=spectator_url(runtime, m.id), **fairness(m)))
+            spectator_url=spectator_url(runtime, m.id), **fairness(m), **terms(t)))
     return Lobby(tables=out)
 
 

@@ -10,8 +10,9 @@ from fastapi import APIRouter, Request
 from bigtop.server.deps import KeyDep, RuntimeDep
 from bigtop.server.model import PLAYING, Loaded
 from bigtop.server.net import client_address
+from bigtop.server.routers.ratings import my_rating
 from bigtop.server.routers.tables import spectator_url
-from bigtop.server.runtime import Runtime, fairness, seat_info, table_status
+from bigtop.server.runtime import Runtime, current_player, fairness, seat_info, table_status, terms
 from bigtop.server.schemas import Me, MyTable, NewPlayer, PlayerCreated, PlayerOut, SeatInfo
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -45,9 +46,9 @@ def my_table(runtime: Runtime, loaded: Loaded, seat: int) -> MyTable:
         options=m.options, version=m.version, seat=seat,
         status=cast(Literal["waiting", "playing", "finished", "expired"], table_status(m)),
         state=table_state(loaded, seat),
-        current_player=loaded.state.current_player(), updated_at=m.updated_at,
+        current_player=current_player(loaded), updated_at=m.updated_at,
         seats=[SeatInfo(**seat_info(s)) for s in loaded.seats],
-        spectator_url=spectator_url(runtime, m.id), **fairness(m))
+        spectator_url=spectator_url(runtime, m.id), **fairness(m), **terms(loaded))
 
 
 @router.post("", status_code=201, response_model=PlayerCreated, responses=PROBLEMS)
@@ -65,13 +66,15 @@ async def create_player(body: NewPlayer, request: Request,
 
 @router.get("/me", response_model=Me, responses=PROBLEMS)
 async def me(runtime: RuntimeDep, key: KeyDep) -> Me:
-    """Your identity and your tables on every device: your turn first, then waiting, then
-    finished; the last changed first in each."""
+    """Your identity, your tables on every device (your turn first, then waiting, then
+    finished; the last changed first in each) and your rating in each game played rated."""
     player = await runtime.db(runtime.master.player, key)
     found = await runtime.db(runtime.master.player_tables, player)
     tables = sorted((my_table(runtime, t, seat) for t, seat in found),
                     key=lambda t: (ORDER[t.state], -t.updated_at))
-    return Me(id=player.id, name=player.name, tables=tables)
+    rated = await runtime.db(runtime.master.storage.player_ratings, player.id)
+    return Me(id=player.id, name=player.name, tables=tables,
+              ratings=[my_rating(runtime, r) for r in rated])
 
 
 @router.patch("/me", response_model=PlayerOut, responses=PROBLEMS)

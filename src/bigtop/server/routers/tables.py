@@ -91,7 +91,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                      chat_spectators_read=body.chat_spectators_read,
                      bot_seconds=body.bot_seconds, creator=client, wait=body.wait,
                      host_seat=body.host_seat,
-                     key=key if player else None)
+                     key=key if player else None,
+                     clock=None if body.clock is None else body.clock.model_dump(),
+                     on_timeout=body.on_timeout, rated=body.rated)
     made = await runtime.db(runtime.master.create, spec)
     loaded = await runtime.db(runtime.master.load, made.table_id)
     runtime.kick(loaded)

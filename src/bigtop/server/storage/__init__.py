@@ -7,8 +7,17 @@ refuses what its keys and guards refuse, in one transaction each.
 ``sqlite3`` fast path for the hottest write (a move).
 """
 
-from bigtop.server.storage.base import Full, Guard, Known, Storage, Stored, TurnTaken
+from bigtop.server.storage.base import (
+    ClockUpdate,
+    Full,
+    Guard,
+    Known,
+    RatingRow,
+    Storage,
+    Stored,
+    TurnTaken,
+)
 from bigtop.server.storage.sql import NOTIFY_CHANNEL, SqlStorage
 
-__all__ = ["NOTIFY_CHANNEL", "Full", "Guard", "Known", "SqlStorage", "Storage", "Stored",
-           "TurnTaken"]
+__all__ = ["NOTIFY_CHANNEL", "ClockUpdate", "Full", "Guard", "Known", "RatingRow",
+           "SqlStorage", "Storage", "Stored", "TurnTaken"]

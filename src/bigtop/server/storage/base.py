@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bigtop.server.model import ChatRecord, EventRecord, Meta, MoveRecord, Player, Seat
+from bigtop.server.ratings import RatingUpdate
 
 
 class TurnTaken(Exception):
@@ -65,6 +66,29 @@ class Guard:
     bot: str | None = None
 
 
+@dataclass(frozen=True)
+class ClockUpdate:
+    """A table's running clock from now on (``turn_started`` and ``deadline`` None: none
+    runs), and the game clock of ``seat`` (None: no seat's changes) set to ``left``."""
+
+    turn_started: float | None
+    deadline: float | None
+    seat: int | None = None
+    left: float | None = None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """One identity's rating in one game."""
+
+    player_id: str
+    name: str
+    game: str
+    mu: float
+    sigma: float
+    games: int
+
+
 class Storage(Protocol):
     """Tables kept somewhere. Every method is one transaction (thread-safe); none decides
     a rule of the game or the table: it stores what the master decided, and refuses what
@@ -94,13 +118,16 @@ class Storage(Protocol):
 
     def append_moves(self, table_id: str, guard: Guard, moves: Sequence[MoveRecord], *,
                      status: str, result: Any, now: float, bot_waiting: bool | None = None,
-                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
+                     idle_bucket: int | None = None, snapshot: Any = None,
+                     clock: ClockUpdate | None = None,
+                     rating: RatingUpdate | None = None) -> bool:
         """Store the moves (a player's and the chance outcomes after it) and the table's
         new version, only if ``guard`` holds (False: nothing stored); :class:`TurnTaken`
         when the first index is stored already. ``bot_waiting``: whether a bot is to move
         next (None: unchanged); ``idle_bucket``: the table's new ``updated_at`` bucket
         (None: unchanged); ``snapshot``: the position after these moves, kept for replays
-        and rebuilds."""
+        and rebuilds; ``clock``: the table's clock after them (None: a table without);
+        ``rating``: the ratings a rated game's end changes, in this transaction."""
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
@@ -138,10 +165,11 @@ class Storage(Protocol):
         version and seat revision (False: nothing stored)."""
 
     def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
-                  text: str, now: float, bot_waiting: bool) -> bool:
+                  text: str, now: float, bot_waiting: bool,
+                  clock: ClockUpdate | None = None) -> bool:
         """Cut the log back to ``to`` moves (the moves from it and the snapshots after it
-        deleted, the event logged), only if the table is still at this version and seat
-        revision (False: nothing changed)."""
+        deleted, the event logged, the running ``clock`` set where given), only if the
+        table is still at this version and seat revision (False: nothing changed)."""
 
     def set_here(self, table_id: str, seat: int, now: float) -> bool:
         """Mark a person present (True: they were not; the seats changed)."""
@@ -154,6 +182,30 @@ class Storage(Protocol):
                         only_if: str | None, kind: str, text: str, now: float) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it
         (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+
+    def set_clock(self, table_id: str, version: int, seat_rev: int,
+                  clock: ClockUpdate) -> bool:
+        """Set the table's running clock, if its row still has this version and seat
+        revision (then the seat revision moves on, so every worker reads it). False: not."""
+
+    def time_out(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+                 text: str, level: str | None, result: Any,
+                 rating: RatingUpdate | None) -> bool:
+        """Act on the running clock of ``seat`` that ran out (its game clock spent, its
+        deadline cleared, a public ``timeout`` event), if the table's row still has this
+        version and seat revision and its deadline has passed at ``now``: with ``level``, a
+        bot of that level plays the seat from now on; else the game ends there with
+        ``result`` (and ``rating`` changes). False: not changed (a move came first)."""
+
+    def clocks_due(self, now: float, limit: int) -> list[str]:
+        """Up to ``limit`` open tables whose running clock ran out before ``now`` (an index
+        finds them), the earliest first."""
+
+    def leaderboard(self, game: str, limit: int) -> list[RatingRow]:
+        """The best ``limit`` ratings of ``game`` (by μ − 3σ)."""
+
+    def player_ratings(self, player_id: str) -> list[RatingRow]:
+        """An identity's rating in every game it played rated, by game name."""
 
     def add_chat(self, table_id: str, seat: int, text: str, now: float,
                  max_count: int) -> ChatRecord | None:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     and_,
     bindparam,
+    case,
     delete,
     exists,
     func,
@@ -53,8 +54,17 @@ from bigtop.server.model import (
     Player,
     Seat,
 )
-from bigtop.server.schema import chat, events, moves, players, seats, snapshots, tables
-from bigtop.server.storage.base import Full, Guard, Known, Stored, TurnTaken
+from bigtop.server.ratings import RatingUpdate, ordinal
+from bigtop.server.schema import chat, events, moves, players, ratings, seats, snapshots, tables
+from bigtop.server.storage.base import (
+    ClockUpdate,
+    Full,
+    Guard,
+    Known,
+    RatingRow,
+    Stored,
+    TurnTaken,
+)
 
 NOTIFY_CHANNEL = "bigtop_tables"
 """PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed, or
@@ -141,6 +151,17 @@ _SQLITE_INSERT_SNAPSHOT = "INSERT INTO snapshots (table_id, idx, position) VALUE
 _SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
                      "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
                      "WHERE id = ?")
+
+def _sqlite_clock(table_id: str, clock: ClockUpdate) -> list[tuple[str, tuple[Any, ...]]]:
+    """``SqlStorage._set_clock``'s statements for the ``sqlite3`` path of a move."""
+    out: list[tuple[str, tuple[Any, ...]]] = [(
+        "UPDATE tables SET turn_started = ?, clock_deadline = ? WHERE id = ?",
+        (clock.turn_started, clock.deadline, table_id))]
+    if clock.seat is not None:
+        out.append(("UPDATE seats SET clock_left = ? WHERE table_id = ? AND seat = ?",
+                    (clock.left, table_id, clock.seat)))
+    return out
+
 
 _META_FIELDS = tuple(Meta.__dataclass_fields__)
 _SEAT_FIELDS = tuple(Seat.__dataclass_fields__)
@@ -235,7 +256,9 @@ class SqlStorage:
                     meta.version, meta.seat_rev, meta.status):
                 return Stored(meta, None, (), (), unchanged=True)
             seat_list: tuple[Seat, ...] | None = None
-            if known is None or known.seat_rev != meta.seat_rev:
+            # A clocked table's moves change the mover's game clock, kept with the seat.
+            if known is None or known.seat_rev != meta.seat_rev or (
+                    meta.clock is not None and known.version != meta.version):
                 seat_list = tuple(
                     Seat(**{k: r[k] for k in _SEAT_FIELDS})
                     for r in conn.execute(_SEATS_OF, {"table_id": table_id}).mappings())
@@ -289,12 +312,16 @@ class SqlStorage:
     # -- moving ---------------------------------------------------------------------------
     def append_moves(self, table_id: str, guard: Guard, moves_: Sequence[MoveRecord], *,
                      status: str, result: Any, now: float, bot_waiting: bool | None = None,
-                     idle_bucket: int | None = None, snapshot: Any = None) -> bool:
+                     idle_bucket: int | None = None, snapshot: Any = None,
+                     clock: ClockUpdate | None = None,
+                     rating: RatingUpdate | None = None) -> bool:
         new_version = guard.version + len(moves_)
         waiting = now if bot_waiting else None
         variant = (guard.bot is not None, bot_waiting is not None, idle_bucket is not None)
         try:
-            if self._sqlite:
+            # The end of a rated game takes SQLAlchemy's path on SQLite too (it reads and
+            # writes ratings; rare).
+            if self._sqlite and rating is None:
                 return self._store_sqlite(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
@@ -305,7 +332,8 @@ class SqlStorage:
                      guard.version, guard.seat_rev, guard.seat,
                      *((guard.token_hash,) * 2 if guard.bot is None else (guard.bot,) * 2)),
                     None if snapshot is None else (table_id, new_version, json.dumps(snapshot)),
-                    table_id if status != PLAYING else None)
+                    table_id if status != PLAYING else None,
+                    [] if clock is None else _sqlite_clock(table_id, clock))
             with self._write() as conn:
                 conn.execute(_INSERT_MOVES, [
                     {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
@@ -327,6 +355,10 @@ class SqlStorage:
                                  .values(away_at=None))
                     conn.execute(update(tables).where(tables.c.id == table_id)
                                  .values(idle_bucket=None, bot_waiting_since=None))
+                if clock is not None:
+                    self._set_clock(conn, table_id, clock)
+                if rating is not None:
+                    self._rate(conn, rating, now)
                 self._notify(conn, table_id)
                 conn.commit()
                 return True
@@ -335,7 +367,7 @@ class SqlStorage:
 
     def _store_sqlite(self, move_rows: list[tuple[Any, ...]], variant: tuple[bool, bool, bool],
                       version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
-                      ended: str | None) -> bool:
+                      ended: str | None, clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """:meth:`append_moves`'s transaction on SQLite, through its own driver: the move
         rows (``_SQLITE_INSERT_MOVE``; sqlite3.IntegrityError when the turn is taken) and
         the guarded new version (``_SQLITE_STORE_VERSION``), committed only if the guard
@@ -356,6 +388,9 @@ class SqlStorage:
                     if guarded and ended is not None:
                         for statement in _SQLITE_GAME_OVER:
                             cur.execute(statement, (ended,))
+                    if guarded:
+                        for statement, params in clock:
+                            cur.execute(statement, params)
                     cur.execute("COMMIT" if guarded else "ROLLBACK")
                 except BaseException:
                     if driver.in_transaction:
@@ -493,7 +528,8 @@ class SqlStorage:
             return done == 1
 
     def take_back(self, table_id: str, version: int, seat_rev: int, to: int, *, seat: int,
-                  text: str, now: float, bot_waiting: bool) -> bool:
+                  text: str, now: float, bot_waiting: bool,
+                  clock: ClockUpdate | None = None) -> bool:
         with self._write() as conn:
             if conn.execute(update(tables).where(
                     tables.c.id == table_id, tables.c.version == version,
@@ -508,6 +544,8 @@ class SqlStorage:
                                                  snapshots.c.idx > to))
             conn.execute(insert(events).values(table_id=table_id, at_version=to, seat=seat,
                                                kind="undo", text=text, created_at=now))
+            if clock is not None:
+                self._set_clock(conn, table_id, clock)
             self._notify(conn, table_id)
             conn.commit()
             return True
@@ -572,6 +610,127 @@ class SqlStorage:
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    # -- clocks ---------------------------------------------------------------------------
+    @staticmethod
+    def _set_clock(conn: Connection, table_id: str, clock: ClockUpdate) -> None:
+        conn.execute(update(tables).where(tables.c.id == table_id).values(
+            turn_started=clock.turn_started, clock_deadline=clock.deadline))
+        if clock.seat is not None:
+            conn.execute(update(seats).where(seats.c.table_id == table_id,
+                                             seats.c.seat == clock.seat)
+                         .values(clock_left=clock.left))
+
+    def set_clock(self, table_id: str, version: int, seat_rev: int,
+                  clock: ClockUpdate) -> bool:
+        with self._write() as conn:
+            if conn.execute(update(tables).where(
+                    tables.c.id == table_id, tables.c.version == version,
+                    tables.c.seat_rev == seat_rev, tables.c.status == PLAYING)
+                    .values(seat_rev=tables.c.seat_rev + 1)).rowcount != 1:
+                conn.rollback()
+                return False
+            self._set_clock(conn, table_id, clock)
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
+    def time_out(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+                 text: str, level: str | None, result: Any,
+                 rating: RatingUpdate | None) -> bool:
+        with self._write() as conn:
+            values: dict[str, Any] = {"seat_rev": tables.c.seat_rev + 1,
+                                      "turn_started": None, "clock_deadline": None}
+            if level is None:  # the game ends here
+                values.update(status=FINISHED, result=result, updated_at=now,
+                              idle_bucket=None, bot_waiting_since=None)
+            else:  # the bot is to move now
+                values.update(bot_waiting_since=now)
+            if conn.execute(update(tables).where(
+                    tables.c.id == table_id, tables.c.version == version,
+                    tables.c.seat_rev == seat_rev, tables.c.status == PLAYING,
+                    tables.c.clock_deadline <= now).values(**values)).rowcount != 1:
+                conn.rollback()
+                return False
+            seat_values: dict[str, Any] = {"away_at": None}
+            if level is not None:
+                seat_values["bot_playing"] = level
+            conn.execute(update(seats).where(seats.c.table_id == table_id,
+                                             seats.c.seat == seat)
+                         .values(clock_left=case((seats.c.clock_left.is_(None), None),
+                                                 else_=0.0), **seat_values))
+            if level is None:
+                conn.execute(update(seats).where(seats.c.table_id == table_id)
+                             .values(away_at=None))
+            conn.execute(insert(events).values(table_id=table_id, at_version=version,
+                                               seat=seat, kind="timeout", text=text,
+                                               created_at=now))
+            if rating is not None:
+                self._rate(conn, rating, now)
+            self._notify(conn, table_id)
+            conn.commit()
+            return True
+
+    def clocks_due(self, now: float, limit: int) -> list[str]:
+        # Through the index on clock_deadline: only tables that are due are read.
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(tables.c.id).where(tables.c.clock_deadline < now,
+                                          tables.c.status == PLAYING)
+                .order_by(tables.c.clock_deadline).limit(limit))]
+
+    # -- ratings --------------------------------------------------------------------------
+    def _rate(self, conn: Connection, update_: RatingUpdate, now: float) -> None:
+        """Change the ratings of a rated game's people, inside the caller's transaction:
+        each one's row is locked (PostgreSQL) or the database is (SQLite: the transaction
+        holds its write lock), so two games ending at once both count."""
+        ids = sorted(set(update_.players))
+        if not ids:
+            return
+        from bigtop.server.ratings import MU, SIGMA
+
+        new_rows = [{"player_id": p, "game": update_.game, "mu": MU, "sigma": SIGMA,
+                     "ordinal": ordinal(MU, SIGMA), "games": 0, "updated_at": now}
+                    for p in ids]
+        if self._pg:
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            conn.execute(pg_insert(ratings).values(new_rows).on_conflict_do_nothing())
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            conn.execute(sqlite_insert(ratings).values(new_rows).on_conflict_do_nothing())
+        query = select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma).where(
+            ratings.c.game == update_.game, ratings.c.player_id.in_(ids))
+        if self._pg:
+            query = query.order_by(ratings.c.player_id).with_for_update()
+        current = {r.player_id: (r.mu, r.sigma) for r in conn.execute(query)}
+        for player_id, (mu, sigma) in update_.rate(current).items():
+            conn.execute(update(ratings).where(ratings.c.player_id == player_id,
+                                               ratings.c.game == update_.game)
+                         .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma),
+                                 games=ratings.c.games + 1, updated_at=now))
+
+    def leaderboard(self, game: str, limit: int) -> list[RatingRow]:
+        with self.engine.connect() as conn:
+            return [RatingRow(r.player_id, r.name, game, r.mu, r.sigma, r.games)
+                    for r in conn.execute(
+                        select(ratings.c.player_id, players.c.name, ratings.c.mu,
+                               ratings.c.sigma, ratings.c.games)
+                        .join(players, players.c.id == ratings.c.player_id)
+                        .where(ratings.c.game == game)
+                        .order_by(ratings.c.ordinal.desc(), ratings.c.player_id)
+                        .limit(limit))]
+
+    def player_ratings(self, player_id: str) -> list[RatingRow]:
+        with self.engine.connect() as conn:
+            return [RatingRow(player_id, r.name, r.game, r.mu, r.sigma, r.games)
+                    for r in conn.execute(
+                        select(players.c.name, ratings.c.game, ratings.c.mu,
+                               ratings.c.sigma, ratings.c.games)
+                        .join(players, players.c.id == ratings.c.player_id)
+                        .where(ratings.c.player_id == player_id)
+                        .order_by(ratings.c.game))]
 
     # -- chat -------------------------------------------------------------------------------
     def add_chat(self, table_id: str, seat: int, text_: str, now: float,
