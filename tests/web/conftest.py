@@ -57,7 +57,9 @@ class Server:
     def start(self) -> None:
         cmd = [sys.executable, "-c", "from bigtop.cli import app; app()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
-               "--bot-delay", "0", *ONE_CLIENT_MANY_TABLES]
+               "--bot-delay", "0", *ONE_CLIENT_MANY_TABLES,
+               # one bot process, not one a core: the browser and the other worker need them
+               "--bot-processes", "1"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
