@@ -199,6 +199,13 @@ class SqlStorage:
         if self._pg:
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": table_id})
 
+    def _seats_changed(self, conn: Connection, table_id: str) -> None:
+        """A seat changed hands or state: every worker's cached seats of the table are
+        stale (seat_rev), and they hear of it at commit."""
+        conn.execute(update(tables).where(tables.c.id == table_id)
+                     .values(seat_rev=tables.c.seat_rev + 1))
+        self._notify(conn, table_id)
+
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
                      opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
@@ -413,9 +420,7 @@ class SqlStorage:
                          .values(last_seen=now, claimed=True, here=True, away_at=_AWAY_AT),
                          {"at": now})
             if not row[0]:
-                conn.execute(update(tables).where(tables.c.id == table_id)
-                             .values(seat_rev=tables.c.seat_rev + 1))
-                self._notify(conn, table_id)
+                self._seats_changed(conn, table_id)
             conn.commit()
             return not row[0]
 
@@ -435,9 +440,7 @@ class SqlStorage:
                 seats.c.token_hash.is_(None) | (seats.c.token_hash == token_hash))
                 .values(token_hash=token_hash)).rowcount
             if done == 1:
-                conn.execute(update(tables).where(tables.c.id == table_id)
-                             .values(seat_rev=tables.c.seat_rev + 1))
-                self._notify(conn, table_id)
+                self._seats_changed(conn, table_id)
             conn.commit()
             return done == 1
 
@@ -455,9 +458,7 @@ class SqlStorage:
                 player_id=player_id), {"at": now}).rowcount
             if done != 1:
                 return False
-            conn.execute(update(tables).where(tables.c.id == table_id)
-                         .values(seat_rev=tables.c.seat_rev + 1))
-            self._notify(conn, table_id)
+            self._seats_changed(conn, table_id)
             conn.commit()
             return True
 
@@ -474,9 +475,7 @@ class SqlStorage:
                 {"at": now}).rowcount
             if done != 1:
                 return False
-            conn.execute(update(tables).where(tables.c.id == table_id)
-                         .values(seat_rev=tables.c.seat_rev + 1))
-            self._notify(conn, table_id)
+            self._seats_changed(conn, table_id)
             conn.commit()
             return True
 
@@ -557,9 +556,7 @@ class SqlStorage:
                 seats.c.here.is_(False)).values(here=True, last_seen=now, away_at=_AWAY_AT),
                 {"at": now}).rowcount
             if done:
-                conn.execute(update(tables).where(tables.c.id == table_id)
-                             .values(seat_rev=tables.c.seat_rev + 1))
-                self._notify(conn, table_id)
+                self._seats_changed(conn, table_id)
             conn.commit()
             return done == 1
 
@@ -576,9 +573,7 @@ class SqlStorage:
                         seats.c.table_id == table_id, seats.c.seat == seat,
                         seats.c.here.is_(True), seats.c.last_seen < seen_before)
                         .values(here=False)).rowcount:
-                    conn.execute(update(tables).where(tables.c.id == table_id)
-                                 .values(seat_rev=tables.c.seat_rev + 1))
-                    self._notify(conn, table_id)
+                    self._seats_changed(conn, table_id)
                     if table_id not in changed:
                         changed.append(table_id)
                 conn.commit()
