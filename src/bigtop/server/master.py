@@ -656,6 +656,33 @@ class TableMaster:
                 out.append((s, token))
         return out
 
+    def set_listed(self, table_id: str, seat: int, secret: str, listed: bool) -> Loaded:
+        """The host (``seat``, asking with ``secret``: their seat token or player key) lists
+        the table in the lobby or takes it out; authorized again in the transaction that
+        changes it."""
+        self._check_listing(self.load(table_id), seat, listed)
+        if not self.storage.set_listed(table_id, seat, hash_token(secret), listed):
+            # Changed meanwhile (the game ended, the seat changed hands): say what holds now.
+            self._check_listing(self.load(table_id), seat, listed)
+            raise errors.Forbidden(f"that token no longer opens the host's seat at table "
+                                   f"{table_id}")
+        return self.load(table_id)
+
+    @staticmethod
+    def _check_listing(loaded: Loaded, seat: int, listed: bool) -> None:
+        m = loaded.meta
+        if m.host_seat is None or seat != m.host_seat:
+            raise errors.NotHost(f"only the host (seat {m.host_seat}) lists table "
+                                 f"{loaded.table_id} or takes it out of the lobby")
+        if m.status != PLAYING:
+            raise errors.GameOver(f"table {loaded.table_id} is {m.status}: only an open table "
+                                  "is listed in the lobby")
+        if listed and m.seed_chosen:
+            raise errors.Unprocessable(
+                "this table's seed was chosen by its creator, so it is not listed: a "
+                "stranger who sat down would play a game whose every hand you know. "
+                "Invite a friend with their link, or make a table with a drawn seed")
+
     # -- undo by agreement -----------------------------------------------------------------
     def _must_accept(self, loaded: Loaded, seat: int) -> list[int]:
         """The people who must accept ``seat``'s take-back: every other person's seat that

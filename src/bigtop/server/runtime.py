@@ -211,6 +211,8 @@ class Runtime:
         self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
         self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
         self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
+        self.host_changes = RateLimiter(lim.host_changes_per_hour / 3600.0,
+                                        lim.host_change_burst)
         """Per client address (server/net.py)."""
         self.chat_limit = RateLimiter(lim.chat_per_minute / 60.0, lim.chat_burst)
         """Chat messages per seat and per client address."""

@@ -270,6 +270,11 @@ class ClaimIn(_Strict):
     token: str = Field(description="The seat token of the invite link you opened.")
 
 
+class TableChange(_Strict):
+    listed: bool = Field(description="Whether the table is listed in the lobby, where "
+                                     "anyone may take a free seat (the host's choice).")
+
+
 class StartIn(_Strict):
     level: str = Field(DEFAULT_LEVEL, description="The bots that take the empty seats.")
 

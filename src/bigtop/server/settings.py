@@ -59,6 +59,11 @@ class Limits:
     """Free seats one client address may take per hour, sustained; more: 429."""
     join_burst: int = 20
     """Seats one client address may take at once before that rate applies."""
+    host_changes_per_hour: float = 120.0
+    """Changes one client address may make to its tables' settings per hour (a host
+    listing a table in the lobby or taking it out), sustained; more: 429."""
+    host_change_burst: int = 20
+    """Such changes one client address may make at once before that rate applies."""
     max_open_tables_per_client: int = 20
     """Open tables (not finished or expired) created from one client address; one more is
     refused with 429 until one of them ends or expires (counted in the database: shared by
@@ -150,6 +155,7 @@ class Limits:
                      "max_connections", "moves_per_second", "move_burst",
                      "client_moves_per_second", "client_move_burst", "tables_per_hour",
                      "table_burst", "joins_per_hour", "join_burst",
+                     "host_changes_per_hour", "host_change_burst",
                      "max_open_tables_per_client", "unjoined_table_seconds",
                      "max_options_bytes", "lobby_text_chars",
                      "finished_table_seconds", "max_name_chars", "new_players_per_hour",

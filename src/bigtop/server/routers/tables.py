@@ -28,6 +28,7 @@ from bigtop.server.schemas import (
     Rematched,
     SeatLink,
     StartIn,
+    TableChange,
     TableCreated,
 )
 from bigtop.server.schemas import TableView as TableViewModel
@@ -118,6 +119,25 @@ async def get_table(
     """The table as your seat sees it (no token: the public view)."""
     loaded, seat = await open_table(runtime, table_id, token)
     return Response(runtime.view_text(loaded, seat, since), media_type="application/json")
+
+
+@router.patch("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
+async def change_table(table_id: str, body: TableChange, runtime: RuntimeDep,
+                       token: TokenDep, request: Request) -> Response:
+    """The host lists the table in the lobby (``{"listed": true}``: anyone may take a free
+    seat there) or takes it out (invite links only). Refused where the creator chose the
+    seed, and at a table that is over. Answers the host's view."""
+    lim = runtime.limits
+    runtime.host_changes.check(client_address(request),
+                               f"one address may change its tables {lim.host_change_burst} "
+                               f"times at once and {lim.host_changes_per_hour:g} an hour")
+    _, seat = await open_table(runtime, table_id, token)
+    if seat is None or token is None:
+        raise errors.Unauthorized("only the host lists a table: send your seat token or "
+                                  "player key")
+    done = await runtime.db(runtime.master.set_listed, table_id, seat, token, body.listed)
+    await runtime.after_change(done)
+    return Response(runtime.view_text(done, seat), media_type="application/json")
 
 
 @router.post("/{table_id}/moves", response_model=TableViewModel, responses=PROBLEMS)

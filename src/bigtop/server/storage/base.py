@@ -159,6 +159,12 @@ class Storage(Protocol):
         then, if no person's seat is empty any more, the opening chance outcomes and the
         table started (False, nothing stored: a seat is still empty, or it had started)."""
 
+    def set_listed(self, table_id: str, seat: int, secret_hash: str, listed: bool) -> bool:
+        """List the table in the lobby or take it out, only if it is open, ``seat`` is its
+        host's and the secret with ``secret_hash`` (a seat token or the player key of the
+        identity sitting there) opens that seat, and, to list it, its creator did not
+        choose the seed (the seats change: every worker hears of it). False: not changed."""
+
     def set_undo(self, table_id: str, version: int, seat_rev: int,
                  undo: dict[str, Any] | None) -> bool:
         """Store the take-back asked for (None: none), only if the table is still at this

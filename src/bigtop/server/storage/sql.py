@@ -514,6 +514,20 @@ class SqlStorage:
             conn.commit()
             return True
 
+    def set_listed(self, table_id: str, seat: int, secret_hash: str, listed: bool) -> bool:
+        with self._write() as conn:
+            cond = [tables.c.id == table_id, tables.c.status == PLAYING,
+                    tables.c.host_seat == seat,
+                    exists().where(seats.c.table_id == table_id, seats.c.seat == seat,
+                                   seats.c.kind == HUMAN, _opens_seat(secret_hash))]
+            if listed:  # the fairness rule: a chosen seed only where nobody else sits
+                cond.append(tables.c.seed_chosen.is_(False))
+            done = conn.execute(update(tables).where(*cond).values(listed=listed)).rowcount
+            if done == 1:
+                self._seats_changed(conn, table_id)
+            conn.commit()
+            return done == 1
+
     def set_undo(self, table_id: str, version: int, seat_rev: int,
                  undo: dict[str, Any] | None) -> bool:
         with self._write() as conn:

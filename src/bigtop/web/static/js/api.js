@@ -63,6 +63,8 @@ export const api = {
   // invite link opens; the host may start before everyone arrived (bots take the seats).
   invites: (table, token) => request("GET", `/api/tables/${enc(table)}/invites`, {token}),
   claim: (table, key, token) => request("POST", `/api/tables/${enc(table)}/claim`, {token: key, body: {token}}),
+  // The host lists the table in the lobby (anyone may take a free seat) or takes it out.
+  setListed: (table, token, listed) => request("PATCH", `/api/tables/${enc(table)}`, {token, body: {listed}}),
   start: (table, token, level) => request("POST", `/api/tables/${enc(table)}/start`, {token, body: {level}}),
   // Undo by agreement: "ask" to take back your last move; "accept" or "decline" an ask (the
   // asker declines to withdraw it). Each answers your view.

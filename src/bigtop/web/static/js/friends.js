@@ -59,8 +59,40 @@ export function drawPeople(view) {
   links.hidden = !(isHost(view) && empty.length && view.status === "playing");
   if (links.hidden) fill(links);
   else drawInvites(links, empty.join(","));
+  drawListing(view);
   $("people-title").textContent = view.rated ? "At the table (rated)" : "At the table";
   $("people").hidden = false;
+}
+
+/** The host's "Listed in the lobby" switch (an open table whose seed the server drew): kept
+ * across redraws, so keyboard focus stays on it; a refusal is said beside it. */
+function drawListing(view) {
+  const line = $("people-listing");
+  line.hidden = !(isHost(view) && ["waiting", "playing"].includes(view.status)
+    && !view.seed_chosen_by_creator);
+  if (line.hidden) return;
+  let box = $("listed");
+  if (!box) {
+    box = h("input", {type: "checkbox", id: "listed", onchange: async () => {
+      const want = box.checked;
+      box.disabled = true;
+      $("listing-note").textContent = "";
+      try {
+        box.checked = (await api.setListed(friends.table, friends.token, want)).listed;
+      } catch (err) {
+        box.checked = !want;
+        $("listing-note").textContent = `Not changed: ${err.message}`;
+      } finally {
+        box.disabled = false;
+      }
+    }});
+    fill(line, h("label", {}, box, " Listed in the lobby"), " ",
+      h("span", {class: "hint", id: "listing-hint"}), " ",
+      h("span", {class: "hint", id: "listing-note", role: "status"}));
+  }
+  if (!box.disabled) box.checked = view.listed;
+  $("listing-hint").textContent = view.listed ? "(anyone may take a free seat)"
+    : "(only your invite links seat people)";
 }
 
 /**

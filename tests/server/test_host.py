@@ -1,0 +1,122 @@
+"""The host's controls after creating a table: listing it in the lobby or taking it out
+(``PATCH /api/tables/{id}``), on one worker and on two."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from bigtop.server import Limits
+from tests.server.conftest import make_client
+from tests.server.test_api import auth, problem, wait_for
+from tests.server.test_invites import hosted, lobby_ids, view
+from tests.server.test_players import new_player
+
+
+def listing(c: TestClient, table: str, secret: str | None, body: Any) -> Any:
+    return c.patch(f"/api/tables/{table}", json=body,
+                   headers=auth(secret) if secret else {})
+
+
+def test_the_host_lists_an_invited_table_and_takes_it_out(client: TestClient) -> None:
+    anna, ben = new_player(client, "Anna"), new_player(client, "Ben")
+    made = hosted(client, anna["key"], [{}, {"invite": "Ben"}, {}])
+    t, host_token = made["table"], made["seats"][0]["token"]
+    assert t not in lobby_ids(client)  # an invited seat: unlisted unless the host lists it
+    r = listing(client, t, anna["key"], {"listed": True})  # by the host's player key
+    assert r.status_code == 200, r.text
+    assert r.json()["listed"] is True and r.json()["seat"] == 0
+    assert t in lobby_ids(client)
+    assert view(client, t)["listed"] is True  # spectators see it too
+    # A stranger takes the free seat from the lobby; the invited one stays Ben's to claim.
+    joined = client.post(f"/api/tables/{t}/join", json={"seat": 2})
+    assert joined.status_code == 200, joined.text
+    r = listing(client, t, host_token, {"listed": False})  # by the host's seat token
+    assert r.status_code == 200, r.text
+    assert r.json()["listed"] is False and t not in lobby_ids(client)
+    problem(client.post(f"/api/tables/{t}/join", json={"seat": 1}), 403, "wrong-token")
+    again = listing(client, t, host_token, {"listed": False})  # the same twice: fine
+    assert again.status_code == 200 and again.json()["listed"] is False
+    claimed = client.post(f"/api/tables/{t}/claim", json={"token": made["seats"][1]["token"]},
+                          headers=auth(ben["key"]))
+    assert claimed.status_code == 200, claimed.text
+
+
+def test_only_the_host_lists_and_bad_bodies_are_refused(client: TestClient) -> None:
+    anna, ben = new_player(client, "Anna"), new_player(client, "Ben")
+    made = hosted(client, anna["key"], [{}, {"invite": "Ben"}])
+    t = made["table"]
+    client.post(f"/api/tables/{t}/claim", json={"token": made["seats"][1]["token"]},
+                headers=auth(ben["key"]))
+    before = view(client, t, anna["key"])
+    for secret in (ben["key"], made["seats"][1]["token"]):
+        problem(listing(client, t, secret, {"listed": True}), 403, "not-host")
+    problem(listing(client, t, "x" * 22, {"listed": True}), 403, "wrong-token")
+    problem(listing(client, t, None, {"listed": True}), 401, "seat-token-required")
+    problem(listing(client, "nope", anna["key"], {"listed": True}), 404, "not-found")
+    for body in ({}, {"listed": "yes"}, {"listed": 1}, {"listed": True, "seed": 3}, [True]):
+        problem(listing(client, t, anna["key"], body), 422, "invalid")
+    r = client.patch(f"/api/tables/{t}", content=b"{", headers={
+        **auth(anna["key"]), "content-type": "application/json"})
+    problem(r, 400, "bad-request")
+    after = view(client, t, anna["key"])
+    assert after["listed"] is False and after["version"] == before["version"]
+    assert t not in lobby_ids(client)
+
+
+def test_a_chosen_seed_or_a_finished_table_is_not_listed(client: TestClient) -> None:
+    # A chosen seed at a table of one person's seat (the creator's) and a bot: listing it
+    # would let a stranger play a game whose hands the creator knows.
+    anna = new_player(client, "Anna")
+    r = client.post("/api/tables", json={"game": "scout", "players": 2, "seed": 5,
+                                          "listed": False,
+                                          "seats": [{}, {"kind": "bot", "level": "random"}]},
+                    headers=auth(anna["key"]))
+    assert r.status_code == 201, r.text
+    t = r.json()["table"]
+    body = problem(listing(client, t, anna["key"], {"listed": True}), 422, "invalid")
+    assert "seed was chosen" in body["detail"]
+    assert view(client, t)["listed"] is False and t not in lobby_ids(client)
+    assert listing(client, t, anna["key"], {"listed": False}).status_code == 200
+    # A finished table: a one-round game of SCOUT against a random bot, played out.
+    made = hosted(client, anna["key"], [{}, {"kind": "bot", "level": "random"}],
+                  options={"rounds": 1})
+    t, tok = made["table"], made["seats"][0]["token"]
+    while (v := wait_for(client, t, lambda v: v["status"] != "playing" or v["legal_actions"],
+                         token=tok))["status"] == "playing":
+        client.post(f"/api/tables/{t}/moves", json={"version": v["version"], "index": 0},
+                    headers=auth(tok))
+    body = problem(listing(client, t, anna["key"], {"listed": True}), 409, "game-over")
+    assert "finished" in body["detail"]
+
+
+def test_listing_is_rate_limited_per_address(sqlite_url: str) -> None:
+    with make_client(sqlite_url, limits=Limits(host_change_burst=2)) as c:
+        anna = new_player(c, "Anna")
+        t = hosted(c, anna["key"], [{}, {"invite": "Ben"}])["table"]
+        for listed in (True, False):
+            assert listing(c, t, anna["key"], {"listed": listed}).status_code == 200
+        r = listing(c, t, anna["key"], {"listed": True})
+        problem(r, 429, "rate-limited")
+        assert int(r.headers["retry-after"]) >= 1
+        assert view(c, t)["listed"] is False
+
+
+def test_the_lobby_and_live_views_of_another_worker_follow(pg_url: str) -> None:
+    """Listed through one worker: the other's lobby shows it and its WebSocket clients get
+    the new view (LISTEN/NOTIFY, as for every seat change)."""
+    with make_client(pg_url) as one, make_client(pg_url) as two:
+        anna = new_player(one, "Anna")
+        t = hosted(one, anna["key"], [{}, {"invite": "Ben"}])["table"]
+        with two.websocket_connect(f"/api/tables/{t}/ws") as ws:
+            first = ws.receive_json()
+            assert first["type"] == "view" and first["view"]["listed"] is False
+            assert listing(one, t, anna["key"], {"listed": True}).status_code == 200
+            while not (got := ws.receive_json())["view"]["listed"]:
+                assert got["type"] == "view"
+            assert t in lobby_ids(two)
+            assert listing(one, t, anna["key"], {"listed": False}).status_code == 200
+            while (got := ws.receive_json())["view"]["listed"]:
+                assert got["type"] == "view"
+            assert t not in lobby_ids(two)
