@@ -16,7 +16,7 @@ from bigtop.server import errors
 from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import Created, SeatSpec, TableSpec
-from bigtop.server.schema import moves, tables
+from bigtop.server.schema import moves, seats, tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 from tests.server.conftest import drawn_seed
@@ -48,19 +48,40 @@ def test_fresh_database_is_migrated_to_head(db_url: str) -> None:
 
 
 def test_old_database_is_upgraded_keeping_its_tables(db_url: str) -> None:
+    """A table with seats and a move, as the first schema wrote it, is whole after every
+    migration (on SQLite a batch migration's copy-and-drop of ``tables`` cascaded to every
+    seat and move while foreign keys were on: the upgrade emptied them)."""
     engine = make_engine(db_url)
     migrate(engine, "0001")
+    first = new_game("scout", 2).new_initial_state(3)
+    action = first.legal_actions()[0]
+    line = first.describe(action)
     with engine.connect().execution_options(write=True) as conn:
         conn.execute(insert(tables).values(
             id="old", game="scout", players=2, options={}, seed=3, listed=True,
-            takeover_after=None, takeover_level="easy", status="playing", version=0,
+            takeover_after=None, takeover_level="easy", status="playing", version=1,
             created_at=0.0, updated_at=0.0, result=None))
+        conn.execute(insert(seats), [
+            {"table_id": "old", "seat": k, "kind": "human", "level": None,
+             "token_hash": f"{k:064x}", "claimed": True, "last_seen": 0.0,
+             "bot_playing": None} for k in range(2)])
+        conn.execute(insert(moves).values(table_id="old", idx=0, seat=0,
+                                          action=action.to_json(), text=line, by_bot=None,
+                                          created_at=0.0))
         conn.commit()
     migrate(engine)
     assert current_revision(engine) == head_revision()
     with engine.connect() as conn:
         row = conn.execute(select(tables).where(tables.c.id == "old")).mappings().one()
+        assert conn.execute(select(func.count()).select_from(seats)).scalar_one() == 2
     assert row["seat_rev"] == 0 and row["game"] == "scout"
+    old = service(db_url).load("old")
+    first.apply(action)
+    assert old.version == 1 and old.state == first and [e.text for e in old.log] == [line]
+    assert [s.token_hash for s in old.seats] == [f"{k:064x}" for k in range(2)]
+    with engine.connect() as conn:  # foreign keys are on again after the migration
+        if conn.dialect.name == "sqlite":
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
 
 
 def test_log_is_the_truth_after_a_restart(db_url: str) -> None:

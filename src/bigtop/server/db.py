@@ -100,6 +100,13 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration copies a table, drops the old one and renames the copy:
+            # with foreign keys on, that drop deleted every seat, move, event and chat line
+            # of every table (ON DELETE CASCADE). Off while migrating (SQLite ignores the
+            # pragma inside a transaction: set before the first).
+            conn.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
             conn.commit()
@@ -107,6 +114,9 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             command.upgrade(_alembic_config(conn), revision)
             conn.commit()
         finally:
+            if sqlite:
+                conn.rollback()
+                conn.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_MIGRATION_LOCK})
                 conn.commit()
