@@ -106,7 +106,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             # with foreign keys on, that drop deleted every seat, move, event and chat line
             # of every table (ON DELETE CASCADE). Off while migrating (SQLite ignores the
             # pragma inside a transaction: set before the first).
-            conn.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+            _foreign_keys(conn, False)
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
             conn.commit()
@@ -116,10 +116,16 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         finally:
             if sqlite:
                 conn.rollback()
-                conn.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
+                _foreign_keys(conn, True)
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_MIGRATION_LOCK})
                 conn.commit()
+
+
+def _foreign_keys(conn: Connection, on: bool) -> None:
+    """Turn SQLite's foreign keys on or off for this connection (outside a transaction)."""
+    raw: Any = conn.connection.driver_connection
+    raw.execute(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
 
 
 def _stored_revision(engine: Engine) -> str | None:
