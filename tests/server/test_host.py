@@ -1,13 +1,19 @@
 """The host's controls after creating a table: listing it in the lobby or taking it out
-(``PATCH /api/tables/{id}``), on one worker and on two."""
+(``PATCH /api/tables/{id}``), on one worker and on two; the invite links of a table made
+before they could be given again."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import insert
 
 from bigtop.server import Limits
+from bigtop.server.db import make_engine, migrate
+from bigtop.server.model import hash_token, new_token
+from bigtop.server.schema import seats, tables
 from tests.server.conftest import make_client
 from tests.server.test_api import auth, problem, wait_for
 from tests.server.test_invites import hosted, lobby_ids, view
@@ -120,3 +126,48 @@ def test_the_lobby_and_live_views_of_another_worker_follow(pg_url: str) -> None:
             while (got := ws.receive_json())["view"]["listed"]:
                 assert got["type"] == "view"
             assert t not in lobby_ids(two)
+
+
+def test_invites_of_a_table_made_before_they_could_be_given_again(sqlite_url: str) -> None:
+    """A table as the schema before migration 0010 wrote it (no host seat, every seat's
+    token drawn at random, only its hash kept): its free seats' links cannot be derived
+    again, and the answer says so instead of an empty list or a refusal."""
+    engine = make_engine(sqlite_url)
+    migrate(engine, "0009")
+    tokens = [new_token() for _ in range(3)]
+    now = time.time()  # made just now: not expired as unjoined by the first sweep
+    with engine.connect().execution_options(write=True) as conn:
+        conn.execute(insert(tables).values(
+            id="old", game="scout", players=3, options={}, seed=3, listed=True,
+            takeover_after=None, takeover_level="medium", status="playing", version=0,
+            seat_rev=0, created_at=now, updated_at=now, result=None))
+        conn.execute(insert(seats), [
+            {"table_id": "old", "seat": k, "kind": "human", "level": None,
+             "token_hash": hash_token(tok), "claimed": k == 0, "last_seen": now,
+             "bot_playing": None} for k, tok in enumerate(tokens)])
+        conn.commit()
+    migrate(engine)  # upgraded to today's schema, the row as it was
+    engine.dispose()
+    with make_client(sqlite_url) as c:
+        assert view(c, "old", tokens[0])["host_seat"] is None
+        for tok in tokens[:2]:  # any person seated there may ask: it has no host
+            r = c.get("/api/tables/old/invites", headers=auth(tok))
+            assert r.status_code == 200, r.text
+            got = r.json()
+            assert got["invites"] == [] and got["unavailable"] == [1, 2] if tok == tokens[0] \
+                else got["unavailable"] == [2]
+        assert "P2 is free" in got["note"] and "made before" in got["note"]
+        assert tokens[2] not in r.text
+        problem(c.get("/api/tables/old/invites"), 401, "seat-token-required")
+        # Its links from the creation still work; the lobby lists it as before.
+        assert "old" in lobby_ids(c)
+        assert view(c, "old", tokens[2])["seat"] == 2
+        done = c.get("/api/tables/old/invites", headers=auth(tokens[0])).json()
+        assert done == {"table": "old", "invites": [], "unavailable": [], "note": None}
+    # A table of today has every free seat's link and no note.
+    with make_client(sqlite_url) as c:
+        anna = new_player(c, "Anna")
+        t = hosted(c, anna["key"], [{}, {"invite": "Ben"}])["table"]
+        now = c.get(f"/api/tables/{t}/invites", headers=auth(anna["key"])).json()
+        assert [i["seat"] for i in now["invites"]] == [1]
+        assert now["unavailable"] == [] and now["note"] is None

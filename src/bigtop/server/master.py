@@ -210,6 +210,24 @@ def waiting_line(loaded: Loaded) -> str:
     return f"waiting for {who} to join"
 
 
+def lost_invites_note(lost: list[Seat]) -> str | None:
+    """Why the free seats ``lost`` have no invite link to give again (None: none).
+
+    >>> lost_invites_note([Seat(1, HUMAN, None, "h", False, 0.0, None)])[:31]
+    'P1 is free, but its invite link'
+    """
+    if not lost:
+        return None
+    names = [s.shown_name for s in lost]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    many = len(lost) > 1
+    return (f"{who} {'are' if many else 'is'} free, but {'their' if many else 'its'} invite "
+            f"link{'s' if many else ''} cannot be shown again: this table was made before "
+            "the server could give invite links again, and it keeps only a hash of each "
+            "seat's secret. The links shown when the table was created still work; if they "
+            "are lost, make a new table.")
+
+
 def rematch_token(token: str, new_table: str) -> str:
     """The seat token of a rematch seat for the holder of ``token`` (the old seat's): a
     hash of that secret and the new table's id, so the same caller always gets the same
@@ -635,10 +653,18 @@ class TableMaster:
             raise errors.Conflict(f"seat {found.seat} of table {table_id} was taken meanwhile")
         return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 
-    def invites(self, loaded: Loaded, seat: int, secret: str) -> list[tuple[Seat, str]]:
+    def invites(self, loaded: Loaded, seat: int,
+                secret: str) -> tuple[list[tuple[Seat, str]], list[Seat]]:
         """Every person's seat nobody has taken yet and its token, for the host (who asks
-        with ``secret``, their seat token or player key): derived again from it."""
+        with ``secret``, their seat token or player key): derived again from it. Also the
+        free seats whose token cannot be derived: those of a table made before invite
+        links could be given again (migration 0010: it has no host seat, any person seated
+        there may ask, and its tokens were drawn at random, only their hashes kept)."""
         host = loaded.meta.host_seat
+        free = [s for s in loaded.seats if s.kind == HUMAN and not s.claimed
+                and s.seat != host and s.token_hash is not None]
+        if host is None and any(s.kind == HUMAN for s in loaded.seats):
+            return [], free
         if seat != host or host is None:
             raise errors.NotHost(f"only the host (seat {host}) gets the invite links of "
                                  f"table {loaded.table_id}")
@@ -647,14 +673,15 @@ class TableMaster:
         if mine.token_hash is None or not hmac.compare_digest(mine.token_hash,
                                                               hash_token(secret)):
             root = invite_token(secret, loaded.table_id, host)  # asked with the player key
-        out = []
-        for s in loaded.seats:
-            if s.kind != HUMAN or s.claimed or s.seat == host or s.token_hash is None:
-                continue
+        out, lost = [], []
+        for s in free:
             token = invite_token(root, loaded.table_id, s.seat)
-            if hmac.compare_digest(s.token_hash, hash_token(token)):  # else: replaced
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash,
+                                                                hash_token(token)):
                 out.append((s, token))
-        return out
+            else:
+                lost.append(s)
+        return out, lost
 
     def set_listed(self, table_id: str, seat: int, secret: str, listed: bool) -> Loaded:
         """The host (``seat``, asking with ``secret``: their seat token or player key) lists
@@ -876,6 +903,8 @@ class TableMaster:
                 for table_id in gone:
                     self._cache.pop(table_id, None)
             log.info("deleted %d ended tables past their retention", len(gone))
+            # Expired and deleted in one sweep (after a long downtime): nothing to announce.
+            changed = [t for t in changed if t not in gone]
         for table_id, level, seat in absent:
             if self.seat_event(table_id, seat, "takeover",
                                f"P{seat} is away: {_a(level)} {level} bot plays for them "

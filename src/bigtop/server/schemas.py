@@ -264,6 +264,12 @@ class Invite(BaseModel):
 class Invites(BaseModel):
     table: str
     invites: list[Invite] = Field(description="Every person's seat nobody has taken yet.")
+    unavailable: list[int] = Field(
+        default_factory=list,
+        description="Free seats whose invite link cannot be given again (a table made "
+                    "before the server kept them derivable): see 'note'.")
+    note: str | None = Field(None, description="Why some free seats have no link here "
+                                               "(null: every free seat has one).")
 
 
 class ClaimIn(_Strict):

@@ -13,7 +13,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
-from bigtop.server.master import waiting_line
+from bigtop.server.master import lost_invites_note, waiting_line
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
@@ -201,10 +201,10 @@ async def invites(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Invite
     if seat is None or token is None:
         raise errors.Unauthorized("the invite links are the host's: send your seat token or "
                                   "player key")
-    found = runtime.master.invites(loaded, seat, token)
+    found, lost = runtime.master.invites(loaded, seat, token)
     return Invites(table=table_id, invites=[
         Invite(seat=s.seat, invite=s.invite, token=t, invite_url=invite_url(runtime, table_id, t))
-        for s, t in found])
+        for s, t in found], unavailable=[s.seat for s in lost], note=lost_invites_note(lost))
 
 
 @router.post("/{table_id}/claim", response_model=TableViewModel, responses=PROBLEMS)

@@ -56,7 +56,10 @@ export function drawPeople(view) {
   // (While the table waits, its board shows the links.)
   const empty = view.seats.filter(unclaimed).map((s) => s.seat);
   const links = $("people-invites");
-  links.hidden = !(isHost(view) && empty.length && view.status === "playing");
+  // A table made before invite links could be given again has no host: its people are
+  // told why its free seats' links are not here (the server's note).
+  const asks = isHost(view) || (view.host_seat === null && view.seat !== null);
+  links.hidden = !(asks && empty.length && view.status === "playing");
   if (links.hidden) fill(links);
   else drawInvites(links, empty.join(","));
   drawListing(view);
@@ -134,6 +137,7 @@ async function drawInvites(list, seats) {
         h("button", {type: "button", class: "act small", dataset: {copyInvite: i.seat},
           onclick: () => copyText(url)}, "Copy"));
     });
+    if (data.note) items.push(h("li", {class: "hint", id: "invites-note"}, data.note));
     friends.invites = {seats, items};
     fill(list, items);
   } catch (err) {
