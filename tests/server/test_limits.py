@@ -9,9 +9,17 @@ import json
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
-from bigtop.server import Limits
+from bigtop.server import Limits, errors
+from bigtop.server.db import make_engine, migrate
+from bigtop.server.master import TableMaster
+from bigtop.server.model import TableSpec
+from bigtop.server.schema import tables
+from bigtop.server.settings import Settings
+from bigtop.server.storage import SqlStorage
 from tests.server.conftest import make_client
 from tests.server.test_api import auth, problem, wait_for
 
@@ -171,3 +179,20 @@ def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
         runtime = c.app.state.runtime  # type: ignore[attr-defined]
         kept = sum(len(text) for text in runtime._texts.values())
         assert 0 < kept <= 20_000
+
+
+def test_a_table_expired_and_deleted_in_one_sweep_is_not_announced(sqlite_url: str) -> None:
+    """After a long downtime one sweep expires a table nobody joined and deletes it at once
+    (its last change is past the retention): it was announced as changed, and loading it to
+    announce it failed the whole sweep."""
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    master = TableMaster(SqlStorage(engine), Settings(db_url=sqlite_url))
+    made = master.create(TableSpec("scout", 2, wait=True))
+    with engine.connect().execution_options(write=True) as conn:
+        conn.execute(update(tables).where(tables.c.id == made.table_id)
+                     .values(created_at=1.0, updated_at=1.0))
+        conn.commit()
+    assert made.table_id not in master.sweep()
+    with pytest.raises(errors.NotFound):
+        master.load(made.table_id)
