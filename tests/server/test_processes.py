@@ -1,7 +1,9 @@
 """Real `bigtop serve` processes: killed with SIGKILL at random moments and restarted (every
-acknowledged move is there, every table equals a replay of its log, bots carry on); racing
-clients over HTTP; two workers on one PostgreSQL pushing each other's moves to their
-WebSocket clients through LISTEN/NOTIFY."""
+acknowledged move is there, every table equals a replay of its log, bots carry on; every
+acknowledged chat message is there once, a clock's deadline survives and its time-out acts
+once, an acknowledged rematch leads to its table); racing clients over HTTP; two workers on
+one PostgreSQL pushing each other's moves to their WebSocket clients through
+LISTEN/NOTIFY."""
 
 from __future__ import annotations
 
@@ -10,22 +12,31 @@ import os
 import random
 import threading
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets.sync.client
+from sqlalchemy import func, select
 
 from bigtop.core.registry import new_game
 from bigtop.server.db import make_engine
 from bigtop.server.master import TableMaster
+from bigtop.server.schema import events
+from bigtop.server.schema import tables as tables_table
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 from bigtop.server.views import seat_view
 from tests.server.conftest import Server
 
 FAST = ("--moves-per-second", "1000")
+CRASHES = ("--limit", "min_clock_seconds=0.1", "--limit", "chat_burst=100000",
+           "--limit", "chat_per_minute=1000000")
+"""The killed servers' limits: clocks of a fraction of a second (their time-outs fall
+between the kills) and chat as fast as the test writes."""
 GAMES = [("scout", 3), ("so-ein-zirkus", 2), ("clown-15-go", 2), ("tricky-landing", 3)]
 
 
@@ -85,12 +96,135 @@ def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[i
     return stored
 
 
+@dataclass
+class Clocked:
+    """A table with a clock where a person's seat never moves: its clock runs out once."""
+
+    id: str
+    token: str
+    on_timeout: str
+    deadline: float | None = None
+    """The deadline a view acknowledged (None: none seen yet)."""
+    rematch: dict[str, Any] | None = None
+    """The acknowledged rematch answer (None: none yet)."""
+
+
+@dataclass
+class Friends:
+    """What the clients were told was stored, beyond moves: chat messages (id → text, per
+    table), clocked tables, rematches."""
+
+    chat: dict[str, dict[int, str]] = field(default_factory=dict)
+    clocked: list[Clocked] = field(default_factory=list)
+    sent: int = 0
+
+
+def new_clocked(api: httpx.Client, rng: random.Random, on_timeout: str) -> Clocked:
+    """A one-round SCOUT table, a person's seat (to move first, never moving) and a random
+    bot, with a per-move clock of a fraction of a second; its deadline is set once the
+    person has arrived (their first view)."""
+    r = api.post("/api/tables", json={
+        "game": "scout", "players": 2, "options": {"rounds": 1, "first_player": 0},
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+        "clock": {"per_move_seconds": round(rng.uniform(0.2, 0.9), 3)},
+        "on_timeout": on_timeout, "takeover_level": "random", "listed": False})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    return Clocked(made["table"], made["seats"][0]["token"], on_timeout)
+
+
+def _chat_of(api: httpx.Client, table: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while True:
+        page = api.get(f"/api/tables/{table}/chat", params={"after": out[-1]["id"]}
+                       if out else {}).json()["messages"]
+        if not page:
+            return out
+        out += page
+
+
+def _timeouts(db: str, table: str) -> tuple[float | None, int]:
+    """The stored deadline of a table's clock and its time-out events, read in that order
+    (a time-out stores both in one transaction: a deadline read first and no event read
+    after means none had acted)."""
+    engine = make_engine(db)
+    with engine.connect() as conn:
+        deadline = conn.execute(select(tables_table.c.clock_deadline).where(
+            tables_table.c.id == table)).scalar_one()
+    with engine.connect() as conn:
+        n = conn.execute(select(func.count()).select_from(events).where(
+            events.c.table_id == table, events.c.kind == "timeout")).scalar_one()
+    engine.dispose()
+    return deadline, n
+
+
+def _check_friends(db: str, friends: Friends, api: httpx.Client) -> None:
+    """After a restart: every acknowledged chat message is there once (and no message
+    twice); a clock acknowledged as running still has its deadline stored, or ran out once;
+    every acknowledged rematch names its table, which opens to the token it gave."""
+    for table, acked in friends.chat.items():
+        got = _chat_of(api, table)
+        assert all(n == 1 for n in Counter(m["text"] for m in got).values()), "a message twice"
+        texts = {m["id"]: m["text"] for m in got}
+        for msg_id, text in acked.items():
+            assert texts.get(msg_id) == text, f"acknowledged chat message {msg_id} is lost"
+    for c in friends.clocked:
+        if c.deadline is None:
+            continue
+        deadline, timeouts = _timeouts(db, c.id)
+        assert timeouts <= 1, f"the clock of {c.id} ran out {timeouts} times"
+        if timeouts == 0:
+            assert deadline == c.deadline, "the acknowledged deadline is not stored"
+        if c.rematch is not None:
+            assert api.get(f"/api/tables/{c.id}").json()["rematch"] == c.rematch["table"]
+            auth = {"authorization": f"Bearer {c.rematch['token']}"}
+            view = api.get(f"/api/tables/{c.rematch['table']}", headers=auth)
+            assert view.status_code == 200 and view.json()["seat"] == c.rematch["seat"]
+            again = api.post(f"/api/tables/{c.id}/rematch",
+                             headers={"authorization": f"Bearer {c.token}"})
+            assert again.status_code == 200 and again.json() == c.rematch
+
+
+def _befriend(api: httpx.Client, friends: Friends, people: list[dict[str, Any]],
+              stop: threading.Event, rng: random.Random) -> None:
+    """Between kills: chat at the people's tables, arrive at clocked tables (their clocks
+    start), ask for the rematch of every clocked game that ended; each acknowledgement
+    noted."""
+    while not stop.is_set():
+        try:
+            for c in friends.clocked:
+                auth = {"authorization": f"Bearer {c.token}"}
+                if c.deadline is None:
+                    view = api.get(f"/api/tables/{c.id}", headers=auth).json()
+                    state = view["clock_state"]
+                    if state["deadline"] is not None and not state["timed_out"]:
+                        c.deadline = state["deadline"]
+                elif c.rematch is None and api.get(
+                        f"/api/tables/{c.id}").json()["status"] == "finished":
+                    r = api.post(f"/api/tables/{c.id}/rematch", headers=auth)
+                    if r.status_code == 200:
+                        c.rematch = r.json()
+            if people:
+                t = people[rng.randrange(len(people))]
+                text = f"m{friends.sent}"
+                friends.sent += 1
+                r = api.post(f"/api/tables/{t['id']}/chat", json={"text": text},
+                             headers={"authorization": f"Bearer {t['tokens'][0]}"})
+                if r.status_code == 201:
+                    assert r.json()["text"] == text
+                    friends.chat.setdefault(t["id"], {})[r.json()["id"]] = text
+        except (httpx.HTTPError, ValueError):
+            return  # the server is gone
+        time.sleep(0.02)
+
+
 def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
     rng = random.Random(seed)
     tables: list[dict[str, Any]] = []
     acked: dict[str, dict[int, Any]] = {}
     stored_before: dict[str, int] = {}
     bot_moves_after_restart = 0
+    friends = Friends()
     for cycle in range(kills):
         server.start()
         api = httpx.Client(base_url=server.base, timeout=5.0)
@@ -98,6 +232,9 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
             stored = _check_tables(db, tables, acked, api)
             assert all(stored[k] >= n for k, n in stored_before.items() if k in stored)
             stored_before = stored
+            _check_friends(db, friends, api)
+        # a clocked table a cycle: its person's time runs out around the next kill
+        friends.clocked.append(new_clocked(api, rng, ("bot", "lose")[cycle % 2]))
         for t in list(tables):
             if api.get(f"/api/tables/{t['id']}").json()["status"] != "playing":
                 tables.remove(t)
@@ -137,14 +274,24 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
                         acked[t["id"]][view["version"]] = (seat, pick["action"])
 
         player = threading.Thread(target=play)
+        friend = threading.Thread(target=_befriend, args=(api, friends, people, stop,
+                                                          random.Random(rng.random())))
         player.start()
+        friend.start()
         time.sleep(rng.uniform(0.2, 0.8))
         assert server.proc is not None
         kids = _children(server.proc.pid)
         server.kill()
         stop.set()
         player.join()
+        friend.join()
         api.close()
+        # a clock acknowledged as running has its deadline stored, or ran out once
+        for c in friends.clocked:
+            if c.deadline is not None:
+                stored_deadline, timeouts = _timeouts(db, c.id)
+                assert timeouts <= 1, f"the clock of {c.id} ran out {timeouts} times"
+                assert timeouts == 1 or stored_deadline == c.deadline, "deadline lost"
         # the bot pool does not outlive a killed server
         # a bound, not a timing: a pool process still importing bigtop on a busy machine
         # starts its watch of the server only then
@@ -171,9 +318,33 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
             bot_moves_after_restart += now["version"] - before["version"]
             assert time.monotonic() < deadline, "the bots did not move after the restart"
             time.sleep(0.1)
+        _check_friends(db, friends, api)
+        # every running clock ran out once (not never); every game over (a loss on time)
+        # has its rematch
+        until = time.monotonic() + 60
+        for c in friends.clocked:
+            if c.deadline is None:
+                continue
+            while _timeouts(db, c.id)[1] == 0:
+                assert time.monotonic() < until, f"the clock of {c.id} never acted"
+                time.sleep(0.1)
+            view = api.get(f"/api/tables/{c.id}").json()
+            if c.on_timeout == "bot":
+                assert view["seats"][0]["bot_playing"] == "random"
+                continue
+            assert view["status"] == "finished"
+            if c.rematch is None:
+                auth = {"authorization": f"Bearer {c.token}"}
+                r = api.post(f"/api/tables/{c.id}/rematch", headers=auth)
+                assert r.status_code == 200, r.text
+                c.rematch = r.json()
+        _check_friends(db, friends, api)
     server.stop()
     assert sum(len(a) for a in acked.values()) >= kills  # people's moves were acknowledged
     assert bot_moves_after_restart > 0
+    assert sum(len(m) for m in friends.chat.values()) >= kills  # chat was acknowledged
+    assert sum(c.deadline is not None for c in friends.clocked) >= kills // 2
+    assert any(c.rematch is not None for c in friends.clocked) or kills < 2
 
 
 KILLS = int(os.environ.get("BIGTOP_SIGKILLS", "6"))
@@ -184,13 +355,13 @@ KILLS = int(os.environ.get("BIGTOP_SIGKILLS", "6"))
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_sqlite(sqlite_url: str,
                                                         server_factory: Any) -> None:
-    crash_cycles(sqlite_url, server_factory(sqlite_url), kills=KILLS, seed=1)
+    crash_cycles(sqlite_url, server_factory(sqlite_url, *CRASHES), kills=KILLS, seed=1)
 
 
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_postgresql(pg_url: str,
                                                             server_factory: Any) -> None:
-    crash_cycles(pg_url, server_factory(pg_url), kills=KILLS, seed=2)
+    crash_cycles(pg_url, server_factory(pg_url, *CRASHES), kills=KILLS, seed=2)
 
 
 def _race(bases: list[str], rounds: int) -> None:
