@@ -603,13 +603,20 @@ class TableMaster:
         to_move = state.current_player()
         now = _now()
         bot_waiting = to_move >= 0 and (to_move in bots or loaded.seats[to_move].kind == BOT)
+        # The first turn's clock starts now (not at the first move), in the start's own
+        # transaction (a worker dying between the two left it stopped).
+        seats = tuple(replace(s, kind=BOT, level=bots[s.seat], token_hash=None, claimed=True,
+                              invite=None) if s.seat in bots else s for s in loaded.seats)
+        m = replace(loaded.meta, started=True)
+        clock = None if m.clock is None else ClockUpdate(
+            *turn_clock(m, PLAYING, seats, state, now))
         if not self.storage.start_table(
                 table_id, bots, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                  in enumerate(opening)],
-                bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now)):
+                bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now),
+                clock=clock):
             return None
-        # The first turn's clock starts now (not at the first move).
-        return self.sync_clock(self.load(table_id))
+        return self.load(table_id)
 
     def start(self, table_id: str, seat: int, level: str) -> Loaded:
         """The host starts a waiting table now: a bot of ``level`` in every empty seat."""
@@ -914,12 +921,21 @@ class TableMaster:
 
     def tables_waiting_for_bots(self) -> list[str]:
         """Open tables where a bot has been to move for ``Settings.bot_stuck_seconds`` (a
-        restart, a worker that died, a bot that failed), or whose seats changed since: only
-        those are read (an index finds them), at most ``Settings.sweep_batch`` of them."""
+        restart, a worker that died, a bot that failed), or whose seats changed since (a
+        bot took or gave back a seat, a person arrived): only those are read (an index
+        finds them), at most ``Settings.sweep_batch`` of them. A table whose last person
+        arrived but that has not started is started here, and a clock that should run but
+        does not is started (the worker that stored the arrival died before it did)."""
         out = []
         for table_id in self.storage.bots_waiting(_now() - self.settings.bot_stuck_seconds,
                                                   self.settings.sweep_batch):
             loaded = self.load(table_id)
+            # What a person's arrival starts (the game, once every seat is taken; a
+            # clock), should the worker that stored the arrival have died before doing it.
+            if (not loaded.meta.started and loaded.meta.status == PLAYING
+                    and not loaded.waiting_for):
+                loaded = self.try_start(table_id) or self.load(table_id)
+            loaded = self.sync_clock(loaded)
             if loaded.bot_turn() is None:
                 self.storage.not_waiting(table_id, loaded.version, loaded.meta.seat_rev)
             else:

@@ -131,8 +131,11 @@ class Storage(Protocol):
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
-        if it was not claimed before (the table's seat revision moves on), False if it was,
-        None: no such seat with that token."""
+        if it was not claimed before (the table's seat revision moves on, and the table is
+        due for :meth:`bots_waiting` from ``now``: what an arrival starts, a start or a
+        clock, is looked at again should the worker die before it does it), False if it
+        was, None: no such seat with that token. :meth:`take_free_seat` and
+        :meth:`set_seat_player` mark the table due the same way."""
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
@@ -154,10 +157,11 @@ class Storage(Protocol):
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
-                    idle_bucket: int) -> bool:
+                    idle_bucket: int, clock: ClockUpdate | None = None) -> bool:
         """Start a waiting table: bots of the given levels in those empty people's seats,
-        then, if no person's seat is empty any more, the opening chance outcomes and the
-        table started (False, nothing stored: a seat is still empty, or it had started)."""
+        then, if no person's seat is empty any more, the opening chance outcomes, the
+        first turn's ``clock`` (None: a table without) and the table started (False,
+        nothing stored: a seat is still empty, or it had started)."""
 
     def set_listed(self, table_id: str, seat: int, secret_hash: str, listed: bool) -> bool:
         """List the table in the lobby or take it out, only if it is open, ``seat`` is its

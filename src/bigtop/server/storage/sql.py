@@ -199,11 +199,16 @@ class SqlStorage:
         if self._pg:
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": table_id})
 
-    def _seats_changed(self, conn: Connection, table_id: str) -> None:
+    def _seats_changed(self, conn: Connection, table_id: str,
+                       arrived: float | None = None) -> None:
         """A seat changed hands or state: every worker's cached seats of the table are
-        stale (seat_rev), and they hear of it at commit."""
-        conn.execute(update(tables).where(tables.c.id == table_id)
-                     .values(seat_rev=tables.c.seat_rev + 1))
+        stale (seat_rev), and they hear of it at commit. ``arrived``: a person took their
+        seat then: the table is due for the bot sweep (an earlier due time kept), which
+        does what the arrival starts should this worker die first."""
+        values: dict[str, Any] = {"seat_rev": tables.c.seat_rev + 1}
+        if arrived is not None:
+            values["bot_waiting_since"] = func.coalesce(tables.c.bot_waiting_since, arrived)
+        conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
         self._notify(conn, table_id)
 
     # -- creating -------------------------------------------------------------------------
@@ -420,7 +425,7 @@ class SqlStorage:
                          .values(last_seen=now, claimed=True, here=True, away_at=_AWAY_AT),
                          {"at": now})
             if not row[0]:
-                self._seats_changed(conn, table_id)
+                self._seats_changed(conn, table_id, arrived=now)
             conn.commit()
             return not row[0]
 
@@ -458,7 +463,7 @@ class SqlStorage:
                 player_id=player_id), {"at": now}).rowcount
             if done != 1:
                 return False
-            self._seats_changed(conn, table_id)
+            self._seats_changed(conn, table_id, arrived=now)
             conn.commit()
             return True
 
@@ -475,13 +480,13 @@ class SqlStorage:
                 {"at": now}).rowcount
             if done != 1:
                 return False
-            self._seats_changed(conn, table_id)
+            self._seats_changed(conn, table_id, arrived=now)
             conn.commit()
             return True
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
-                    idle_bucket: int) -> bool:
+                    idle_bucket: int, clock: ClockUpdate | None = None) -> bool:
         with self._write() as conn:
             for k, level in bots.items():  # one by one: every driver counts each row
                 if conn.execute(update(seats).where(
@@ -510,6 +515,8 @@ class SqlStorage:
                 conn.execute(insert(moves), [
                     {"table_id": table_id, "idx": m.idx, "seat": m.seat, "action": m.action,
                      "text": m.text, "by_bot": m.by_bot, "created_at": now} for m in opening])
+            if clock is not None:
+                self._set_clock(conn, table_id, clock)
             self._notify(conn, table_id)
             conn.commit()
             return True
