@@ -171,3 +171,36 @@ def test_invites_of_a_table_made_before_they_could_be_given_again(sqlite_url: st
         now = c.get(f"/api/tables/{t}/invites", headers=auth(anna["key"])).json()
         assert [i["seat"] for i in now["invites"]] == [1]
         assert now["unavailable"] == [] and now["note"] is None
+
+
+def test_a_stranger_from_the_lobby_is_not_called_by_the_invite_name(
+        client: TestClient) -> None:
+    """The host lists a table whose free seat waits for Ben; a stranger takes it from the
+    lobby: that seat is no longer Ben's and is not called Ben (it was, in every view)."""
+    anna = new_player(client, "Anna")
+    made = hosted(client, anna["key"], [{}, {"invite": "Ben"}])
+    t = made["table"]
+    assert listing(client, t, anna["key"], {"listed": True}).status_code == 200
+    joined = client.post(f"/api/tables/{t}/join").json()
+    assert joined["seat"] == 1
+    seen = view(client, t, joined["token"])
+    assert seen["seats"][1]["invite"] is None and seen["names"] == ["Anna", "P1"]
+    assert seen["status"] == "playing"
+
+
+def test_a_rematch_keeps_the_invite_names(sqlite_url: str) -> None:
+    """A friend who plays by their invite link alone (no identity) is still called by the
+    name they were invited by at the rematch (they were "P0" there)."""
+    with make_client(sqlite_url) as c:
+        made = hosted(c, None, [{}, {"invite": "Ben"}], options={"rounds": 1})
+        t, tokens = made["table"], [s["token"] for s in made["seats"]]
+        for tok in tokens:
+            view(c, t, tok)  # both arrived: the game starts
+        while (v := view(c, t))["status"] == "playing":
+            p = v["current_player"]
+            r = c.post(f"/api/tables/{t}/moves", json={"version": v["version"], "index": 0},
+                       headers=auth(tokens[p]))
+            assert r.status_code == 200, r.text
+        again = c.post(f"/api/tables/{t}/rematch", headers=auth(tokens[1])).json()
+        assert again["seat"] == 0  # seats rotated: Ben sits at seat 0 now
+        assert view(c, again["table"])["names"] == ["Ben", "P1"]

@@ -384,7 +384,8 @@ class TableMaster:
             n = len(rematch_of.seats)
             old = [rematch_of.seats[(i + 1) % n] for i in range(n)]
             seat_list = [Seat(i, s.kind, s.level, None, True, now, None, s.player_id,
-                              clock_left=left if s.kind == HUMAN else None)
+                              clock_left=left if s.kind == HUMAN else None,
+                              invite=s.invite)  # a friend without an identity keeps the name
                          for i, s in enumerate(old)]
             tokens = {}
         turn_started, deadline = turn_clock(meta, meta.status, tuple(seat_list), state, now)

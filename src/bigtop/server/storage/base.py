@@ -147,7 +147,8 @@ class Storage(Protocol):
     def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
                        player_id: str | None = None) -> bool:
         """Give an unclaimed person's seat a new token, and the identity ``player_id``
-        (False: it is not free, or that identity sits at the table already)."""
+        (False: it is not free, or that identity sits at the table already); the name it
+        was invited by goes (the seat is no longer that person's)."""
 
     def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
                         now: float) -> bool:

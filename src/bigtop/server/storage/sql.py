@@ -460,7 +460,8 @@ class SqlStorage:
                                             other.c.player_id == player_id))
             done = conn.execute(update(seats).where(*cond).values(
                 token_hash=token_hash, claimed=True, last_seen=now, away_at=_AWAY_AT,
-                player_id=player_id), {"at": now}).rowcount
+                # Whoever took it from the lobby is not the person invited there.
+                player_id=player_id, invite=None), {"at": now}).rowcount
             if done != 1:
                 return False
             self._seats_changed(conn, table_id, arrived=now)
