@@ -11,6 +11,7 @@ const friends = {
   messages: new Map(), // chat id → message
   chatLoading: false,
   rematching: false,
+  listing: false, // the host's "Listed in the lobby" change on its way
   invites: null, // the host's invite links: {seats: "1,2", items: [li]}
 };
 
@@ -74,11 +75,15 @@ function drawListing(view) {
   line.hidden = !(isHost(view) && ["waiting", "playing"].includes(view.status)
     && !view.seed_chosen_by_creator);
   if (line.hidden) return;
-  let box = $("listed");
+  let box = $("host-listed");
   if (!box) {
-    box = h("input", {type: "checkbox", id: "listed", onchange: async () => {
+    box = h("input", {type: "checkbox", id: "host-listed", onchange: async () => {
+      // Not disabled meanwhile (a disabled box loses the keyboard focus): a redraw leaves
+      // it alone until the answer, and a second change waits for it.
       const want = box.checked;
-      box.disabled = true;
+      if (friends.listing) { box.checked = !want; return; }
+      friends.listing = true;
+      box.setAttribute("aria-busy", "true");
       $("listing-note").textContent = "";
       try {
         box.checked = (await api.setListed(friends.table, friends.token, want)).listed;
@@ -86,14 +91,15 @@ function drawListing(view) {
         box.checked = !want;
         $("listing-note").textContent = `Not changed: ${err.message}`;
       } finally {
-        box.disabled = false;
+        friends.listing = false;
+        box.removeAttribute("aria-busy");
       }
     }});
     fill(line, h("label", {}, box, " Listed in the lobby"), " ",
       h("span", {class: "hint", id: "listing-hint"}), " ",
       h("span", {class: "hint", id: "listing-note", role: "status"}));
   }
-  if (!box.disabled) box.checked = view.listed;
+  if (!friends.listing) box.checked = view.listed;
   $("listing-hint").textContent = view.listed ? "(anyone may take a free seat)"
     : "(only your invite links seat people)";
 }
