@@ -205,7 +205,9 @@ def test_a_tricky_landing_log_says_where_each_card_landed_and_who_won(
     made = create(client, game="tricky-landing", players=3, seed=5)
     t = made["table"]
     tokens = [made["seats"][q]["token"] for q in range(3)]
-    replay = new_state("tricky-landing", 3, seed=5)
+    # The table's options as the server filled them (a person's seat throws by hand).
+    options = client.get(f"/api/tables/{t}").json()["options"]
+    replay = new_state("tricky-landing", 3, seed=5, options=options)
     teach = teaching("tricky-landing")
     expected = []
     for version in range(6):  # two tricks

@@ -123,9 +123,9 @@ def test_fuzz_hostile_create_and_join_bodies(app: tuple[TestClient, str, str]) -
 
 
 def test_fuzz_hostile_claim_start_and_undo_bodies(sqlite_url: str) -> None:
-    """Invites: a claim of a seat another identity holds, a start by a guest, a take-back at
-    a table that waits: whatever the body, a 4xx problem and the table as it was (an app
-    of its own: the module's has used up its address's tables)."""
+    """Invites: a claim of a seat another identity holds, a start or a listing by a guest, a
+    take-back at a table that waits: whatever the body, a 4xx problem and the table as it
+    was (an app of its own: the module's has used up its address's tables)."""
     with make_client(sqlite_url) as c:
         _fuzz_claim_start_and_undo(c)
 
@@ -149,14 +149,16 @@ def _fuzz_claim_start_and_undo(c: TestClient) -> None:
     @given(st.data())
     def prop(data: st.DataObject) -> None:
         content_type = data.draw(CONTENT_TYPES)
-        for path, good, key in (("claim", {"token": ben_token}, keys[2]),
-                                ("start", {"level": "easy"}, keys[1]),
-                                ("undo", {}, keys[0]), ("undo/accept", {}, keys[1])):
+        for method, path, good, key in (
+                ("POST", "/claim", {"token": ben_token}, keys[2]),
+                ("POST", "/start", {"level": "easy"}, keys[1]),
+                ("POST", "/undo", {}, keys[0]), ("POST", "/undo/accept", {}, keys[1]),
+                ("PATCH", "", {"listed": True}, keys[1])):  # listing, by a guest
             headers = auth(key)
             if content_type is not None:
                 headers["content-type"] = content_type
-            is_problem(c.post(f"/api/tables/{t}/{path}", content=body_of(data.draw, good),
-                              headers=headers))
+            is_problem(c.request(method, f"/api/tables/{t}{path}",
+                                 content=body_of(data.draw, good), headers=headers))
         assert record() == before
 
     prop()

@@ -274,7 +274,8 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
                         acked[t["id"]][view["version"]] = (seat, pick["action"])
 
         player = threading.Thread(target=play)
-        friend = threading.Thread(target=_befriend, args=(api, friends, people, stop,
+        friend_api = httpx.Client(base_url=server.base, timeout=5.0)  # its own connections
+        friend = threading.Thread(target=_befriend, args=(friend_api, friends, people, stop,
                                                           random.Random(rng.random())))
         player.start()
         friend.start()
@@ -286,6 +287,7 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
         player.join()
         friend.join()
         api.close()
+        friend_api.close()
         # a clock acknowledged as running has its deadline stored, or ran out once
         for c in friends.clocked:
             if c.deadline is not None:

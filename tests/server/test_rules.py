@@ -3,6 +3,7 @@ the game (GET /api/games) and of each table (GET /api/tables/{id}/rules)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -31,8 +32,13 @@ def table_rules(c: TestClient, game: str, players: int,
     assert r.status_code == 200, r.text
     body: dict[str, Any] = r.json()
     assert (body["game"], body["players"]) == (game, players)
-    assert body["options"] == new_game(game, players, options).options.to_json()
-    assert body["rules"] == engine_rules(game, players, options)
+    # The table's options: those asked for, and what the server fills in for people's
+    # seats (Tricky Landing's hand-thrown skill).
+    table_options = c.get(f"/api/tables/{made['table']}").json()["options"]
+    assert body["options"] == json.loads(json.dumps(
+        new_game(game, players, table_options).options.to_json()))
+    assert {k: body["options"][k] for k in options} == options
+    assert body["rules"] == engine_rules(game, players, table_options)
     # per table, read once: the views (sent on every move) do not carry them
     assert "rules" not in c.get(f"/api/tables/{made['table']}").json()
     lines: list[str] = body["rules"]
