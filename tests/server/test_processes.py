@@ -78,7 +78,9 @@ def _check_tables(db: str, tables: list[dict[str, Any]], acked: dict[str, dict[i
             assert (rows[idx]["seat"], rows[idx]["action"]) == action
         row = svc.storage.read(t["id"], None, 0)
         assert row is not None
-        replay = new_game(t["game"], t["players"]).new_initial_state(row.meta.seed)
+        # the options as stored (the server fills some in, e.g. a person's hand-thrown skill)
+        replay = new_game(t["game"], t["players"], row.meta.options).new_initial_state(
+            row.meta.seed)
         for r in rows:
             replay.apply_json(r["action"])
         seat = None if t["bots"] else 0
