@@ -7,11 +7,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from bigtop.server import Limits
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
+from tests.server.conftest import make_client
 from tests.server.test_api import auth, create, problem, wait_for
 
 
@@ -133,3 +135,22 @@ def test_another_worker_sees_the_shorter_log(db_url: str) -> None:
     assert [e.kind for e in seen.log] == ["move", "undo"]
     other = b.play(t, 0, seen.version, {"index": 1}, token=made.tokens[0])
     assert a.load(t).state == other.state and a.load(t).version == first.version + 1
+
+
+def test_a_take_back_asked_for_lapses_when_the_game_ends_on_time(sqlite_url: str) -> None:
+    """Anna asks to take back her move; Ben, to move, neither answers nor moves and loses on
+    time: the game is over, and its views no longer show a take-back waiting for Ben (the
+    version had not moved, so the ask still looked pending at a finished table)."""
+    with make_client(sqlite_url, limits=Limits(min_clock_seconds=0.05)) as c:
+        made = create(c, seats=[{}, {}], clock={"per_move_seconds": 1.5}, on_timeout="lose")
+        t, tokens = made["table"], [s["token"] for s in made["seats"]]
+        for tok in tokens:
+            c.get(f"/api/tables/{t}", headers=auth(tok))  # both arrived: the clock runs
+        while move(c, t, tokens[0])["current_player"] == 0:  # a SCOUT turn may be two
+            pass
+        asked = c.post(f"/api/tables/{t}/undo", headers=auth(tokens[0])).json()
+        assert asked["undo"]["waiting_for"] == [1]
+        over = wait_for(c, t, lambda v: v["status"] == "finished", tokens[1])
+        assert over["result"]["timed_out"] == 1 and over["undo"] is None
+        problem(c.post(f"/api/tables/{t}/undo/accept", headers=auth(tokens[1])), 409,
+                "conflict")

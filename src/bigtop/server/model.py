@@ -242,9 +242,11 @@ class Meta:
 
     @property
     def pending_undo(self) -> dict[str, Any] | None:
-        """The take-back asked for at the current version (None: none)."""
+        """The take-back asked for at the current version of the open table (None: none;
+        a game that ended meanwhile, on time, has nothing left to take back)."""
         u = self.undo
-        return u if u is not None and u.get("at") == self.version else None
+        return u if (u is not None and u.get("at") == self.version
+                     and self.status == PLAYING) else None
 
     @property
     def seed_commitment(self) -> str:
