@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -64,19 +65,25 @@ class TensorLayout(ABC):
         float32 tensors round it once; a sum of several (a count of cards, each ``1 / K``)
         is added up in Python floats and written once."""
 
-    @property
-    def size(self) -> int:
-        return sum(math.prod(shape) for _, shape in self.pieces())
-
-    def views(self, flat: npt.NDArray[_Scalar]) -> dict[str, npt.NDArray[_Scalar]]:
-        """Named, reshaped views into ``flat`` (no copies)."""
-        out: dict[str, npt.NDArray[_Scalar]] = {}
+    @cached_property
+    def _spans(self) -> list[tuple[str, int, int, tuple[int, ...]]]:
+        """Each piece's name, start, end and shape (a layout's pieces are fixed: worked out
+        once, not at every tensor)."""
+        out = []
         i = 0
         for name, shape in self.pieces():
             n = math.prod(shape)
-            out[name] = flat[i:i + n].reshape(shape)
+            out.append((name, i, i + n, shape))
             i += n
         return out
+
+    @property
+    def size(self) -> int:
+        return self._spans[-1][2] if self._spans else 0
+
+    def views(self, flat: npt.NDArray[_Scalar]) -> dict[str, npt.NDArray[_Scalar]]:
+        """Named, reshaped views into ``flat`` (no copies)."""
+        return {name: flat[start:end].reshape(shape) for name, start, end, shape in self._spans}
 
     def tensor(self, state: State, player: int) -> FloatArray:
         """The flat tensor of ``player``'s view of ``state``."""

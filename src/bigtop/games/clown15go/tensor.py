@@ -77,15 +77,6 @@ _PILES = _PLACE + SEATS
 _OPEN_TOP = _PILES + 4
 
 
-def _numbers(cards: Iterable[int], sets: int) -> list[float]:
-    """How many cards of each number 1..15, each counted ``1 / sets`` (summed in order, as
-    Python floats: ``fill`` writes the sums once)."""
-    out = [0.0] * HIGHEST
-    for c in cards:
-        out[number(c) - 1] += 1.0 / sets
-    return out
-
-
 class Clown15GoLayout(TensorLayout):
     """The tensor above, piece by piece (``rows`` is a table of K rows, ``seats`` one of 8
     relative seats of ``62 + K`` floats).
@@ -102,6 +93,8 @@ class Clown15GoLayout(TensorLayout):
         if not isinstance(game, Clown15GoTable):  # the record pairs the layout with its game
             raise BigtopError(f"no Clown 15 Go tensor for {game.title}")
         self.game: Clown15GoTable = game
+        # The observation's card texts, looked up directly (it names cards of this deck only).
+        self._codes: dict[str, int] = {game.deck.text(c): c for c in game.deck.cards}
         k: int = game.options.sets
         self.sets: int = k
         self._open_numbers: int = _OPEN_TOP + HIGHEST + k
@@ -119,6 +112,15 @@ class Clown15GoLayout(TensorLayout):
     def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
         return list(self._pieces)
 
+    def _numbers(self, texts: Iterable[str]) -> list[float]:
+        """How many of the cards have each number 1..15, each counted ``1 / K`` (summed in
+        order, as Python floats: ``fill`` writes the sums once)."""
+        out = [0.0] * HIGHEST
+        codes = self._codes
+        for t in texts:
+            out[codes[t] % HIGHEST] += 1.0 / self.sets
+        return out
+
     def fill(self, state: State, player: int, out: Views) -> None:
         obs = state.observation(player)
         me = observer(obs)
@@ -127,7 +129,7 @@ class Clown15GoLayout(TensorLayout):
         opts = game.options
         k = self.sets
         cards = float(HIGHEST * k)
-        parse = game.deck.parse
+        parse = self._codes.__getitem__
 
         # phase and the turned card
         out["phase"][PHASES.index(obs["phase"])] = 1.0
@@ -150,9 +152,8 @@ class Clown15GoLayout(TensorLayout):
                     rows[i, HIGHEST + 1 + first] = 1.0
         out["row_tops"][:] = tops
         # the unseen cards (the never-renewed closed piles, together), in deck order
-        unseen = [parse(t) for t in obs["unseen"]]
-        out["unseen"][unseen] = 1.0
-        out["unseen_numbers"][:] = _numbers(unseen, k)
+        out["unseen"][[parse(t) for t in obs["unseen"]]] = 1.0
+        out["unseen_numbers"][:] = self._numbers(obs["unseen"])
         # seats, relative to the observer
         seats = out["seats"]
         to_act = obs["to_act"]
@@ -168,16 +169,17 @@ class Clown15GoLayout(TensorLayout):
             if pl["out"]:
                 seat[_OUT] = 1.0
                 seat[_PLACE + out_order.index(q)] = 1.0
-            open_pile = [parse(t) for t in pl["open"]]
+            open_pile = pl["open"]
             renewed = pl["closed_cards"]
             seat[_PILES:_OPEN_TOP] = (pl["closed"] / cards, len(open_pile) / cards,
                                       pl["cards"] / cards, 0.0 if renewed is None else 1.0)
             if open_pile:
-                seat[_OPEN_TOP + number(open_pile[-1]) - 1] = 1.0
-                seat[_OPEN_TOP + HIGHEST + colour(open_pile[-1])] = 1.0
-                seat[self._open_numbers:self._renewed_numbers] = _numbers(open_pile, k)
+                top = parse(open_pile[-1])
+                seat[_OPEN_TOP + number(top) - 1] = 1.0
+                seat[_OPEN_TOP + HIGHEST + colour(top)] = 1.0
+                seat[self._open_numbers:self._renewed_numbers] = self._numbers(open_pile)
             if renewed:
-                seat[self._renewed_numbers:self._points] = _numbers(map(parse, renewed), k)
+                seat[self._renewed_numbers:self._points] = self._numbers(renewed)
             seat[self._points] = pl["points"] / _POINTS_SCALE
             seat[self._points + 1] = completed[q] / k
         # options, player count
