@@ -102,15 +102,15 @@ class Clown15GoLayout(TensorLayout):
         self._points: int = self._renewed_numbers + HIGHEST
         self.seat_size: int = self._points + 2
         """Floats per relative seat: ``62 + K``."""
-        self._pieces: list[tuple[str, tuple[int, ...]]] = [
+
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        k = self.sets
+        return [
             ("phase", (3,)), ("pending", (HIGHEST + k,)), ("rows", (k, HIGHEST + 1 + k)),
             ("row_tops", (HIGHEST,)), ("unseen", (HIGHEST * k,)), ("unseen_numbers", (HIGHEST,)),
             ("seats", (SEATS, self.seat_size)), ("options", (_OPTIONS,)),
             ("players", (SEATS - 1,)), ("progress", (_PROGRESS,)),
         ]
-
-    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
-        return list(self._pieces)
 
     def _numbers(self, texts: Iterable[str]) -> list[float]:
         """How many of the cards have each number 1..15, each counted ``1 / K`` (summed in

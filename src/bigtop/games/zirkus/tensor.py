@@ -90,16 +90,15 @@ class ZirkusLayout(TensorLayout):
         if not isinstance(game, ZirkusTable):  # the record pairs the layout with its game
             raise BigtopError(f"no So ein Zirkus tensor for {game.title}")
         self.game: ZirkusTable = game
-        fields = game.board.size
-        self._pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("clowns", (NUM_CLOWNS, fields + _PER_CLOWN_EXTRA)),
-            ("holes", (len(game.board.holes), _HOLE)),
+
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        board = self.game.board
+        return [
+            ("clowns", (NUM_CLOWNS, board.size + _PER_CLOWN_EXTRA)),
+            ("holes", (len(board.holes), _HOLE)),
             ("supply", (4,)), ("in_play", (4,)), ("colour_points", (4,)), ("phase", (4,)),
             ("roll", (6,)), ("seats", (_SEATS, _SEAT)), ("progress", (6,)),
         ]
-
-    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
-        return list(self._pieces)
 
     def fill(self, state: State, player: int, out: Views) -> None:
         obs = state.observation(player)
