@@ -6,6 +6,7 @@ client's peer is 127.0.0.1, trusted by default) and shows another address is una
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Any
 
@@ -169,5 +170,44 @@ def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
         for since in range(200):
             assert c.get(f"/api/tables/{t}?since={since}").status_code == 200
         runtime = c.app.state.runtime  # type: ignore[attr-defined]
-        kept = sum(len(text) for text in runtime._texts.values())
-        assert 0 < kept <= 20_000
+        kept = sum(len(v) for v in runtime._views.values() if isinstance(v, str))
+        assert 0 < kept <= runtime._views.nbytes <= 20_000
+
+
+def in_memory(values: list[Any]) -> int:
+    """Bytes the objects reachable from ``values`` take (``sys.getsizeof``; an object
+    reached twice counted once)."""
+    seen: set[int] = set()
+
+    def size(o: Any) -> int:
+        if id(o) in seen:
+            return 0
+        seen.add(id(o))
+        n = sys.getsizeof(o)
+        if isinstance(o, dict):
+            n += sum(size(k) + size(v) for k, v in o.items())
+        elif isinstance(o, list | tuple):
+            n += sum(size(v) for v in o)
+        return n
+
+    return sum(size(v) for v in values)
+
+
+def test_seat_parts_count_toward_the_view_cache_bytes(sqlite_url: str) -> None:
+    """Seat parts (observation, legal actions) were kept by the 4,096, whatever their
+    size: 120 of them took 0.6 MB here where the cache may hold 0.1 MB."""
+    budget = 100_000
+    limits = Limits(table_burst=1000, max_open_tables_per_client=1000)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits,
+                     view_cache_bytes=budget) as c:
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        for _ in range(40):
+            made = new_table(c, A).json()
+            t = made["table"]
+            for token in [s["token"] for s in made["seats"]] + [None]:
+                assert c.get(f"/api/tables/{t}", headers=by(A, token)).status_code == 200
+        kept = runtime._views.values()
+        assert in_memory(kept) <= budget
+        assert in_memory(kept) <= runtime._views.nbytes <= budget  # charged no less
+        parts = [v for v in kept if isinstance(v, dict)]
+        assert 5 <= len(parts) < len(kept)  # parts are kept, and texts beside them

@@ -18,7 +18,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -40,8 +40,13 @@ from bigtop.server.views import named, seat_view, summary
 
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
-VIEW_CACHE = 4096
-"""Seat parts and view texts a worker keeps (a few per live table)."""
+PART_WEIGHT = 5
+"""Bytes a kept seat part is charged per character of its JSON: what its dicts, lists and
+strings take in memory. Measured over the four games: 2.7–4.4 newly allocated
+(tracemalloc; ``bench/bench_limits.py`` prints SCOUT's), 3.1–5.0 counting every object a
+part reaches (``sys.getsizeof``, shared ones once; tests/server/test_limits.py)."""
+ENTRY_BYTES = 256
+"""Bytes every kept view is charged besides its own: its key tuple and the cache's entry."""
 
 
 def dumps(value: Any) -> str:
@@ -58,6 +63,82 @@ def dumps(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def json_size(value: Any) -> int:
+    """Characters of ``value``'s compact JSON (bytes: the same for what is nearly all
+    ASCII).
+
+    >>> json_size({"a": [1, "é"]})
+    14
+    """
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:  # orjson.JSONEncodeError: as dumps() falls back
+        return len(dumps(value))
+
+
+class ViewCache:
+    """What a worker keeps of the views it made, to send again: seat parts and view texts,
+    in one least-recently-used order, bounded in bytes (``Settings.view_cache_bytes``):
+    a text is charged its length, a seat part ``PART_WEIGHT`` times its JSON's, each
+    besides ``ENTRY_BYTES``; the least recently used go first, and one over an eighth of
+    the budget is never kept (it would push out a crowd of ordinary ones). Thread-safe.
+
+    >>> c = ViewCache(budget=8000)
+    >>> for i in range(30):
+    ...     c.put(i, str(i), 100)
+    ...     _ = c.get(0)  # 0 is used again and again
+    >>> len(c), c.nbytes  # 22 views of 100 + ENTRY_BYTES
+    (22, 7832)
+    >>> c.get(0), c.get(1), c.get(29)  # the least recently used went first
+    ('0', None, '29')
+    >>> c.put("huge", "h", 1000); c.get("huge")  # over an eighth: never kept
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.nbytes = 0
+        """Bytes charged for what is kept (at most ``budget``)."""
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> Any:
+        """The value kept for ``key`` (None: none), now the most recently used."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        """Keep ``value`` (``size`` bytes, besides ``ENTRY_BYTES``), dropping the least
+        recently used to stay within the budget."""
+        size += ENTRY_BYTES
+        if size > self.budget // 8:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= old[1]
+            self._items[key] = (value, size)
+            self.nbytes += size
+            while self.nbytes > self.budget:
+                self.nbytes -= self._items.popitem(last=False)[1][1]
+
+    def values(self) -> list[Any]:
+        """Everything kept, the least recently used first."""
+        with self._lock:
+            return [v for v, _ in self._items.values()]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.nbytes = 0
 
 
 async def in_thread(fn: Callable[..., T], *args: Any) -> T:
@@ -217,13 +298,8 @@ class Runtime:
         self.new_players = RateLimiter(lim.new_players_per_hour / 3600.0, lim.new_player_burst)
         """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
-        self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
-            OrderedDict())
-        self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-        self._text_bytes = 0
-        """Characters of the texts kept (a bound in bytes for what is nearly all ASCII:
-        ``Settings.view_cache_bytes``)."""
-        self._views_lock = threading.Lock()
+        self._views = ViewCache(settings.view_cache_bytes)
+        """Seat parts and view texts, in one budget of bytes."""
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
         self._stored_seen: dict[tuple[str, int], float] = {}
@@ -297,19 +373,15 @@ class Runtime:
     # -- views ----------------------------------------------------------------------------
     def seat_part(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         """The seat-dependent part of a view, computed once per table version and seat."""
-        key = (loaded.table_id, loaded.version, loaded.meta.seat_rev, loaded.meta.status, seat)
-        with self._views_lock:
-            hit = self._views.get(key)
-            if hit is not None:
-                self._views.move_to_end(key)
-                return hit
-        may_move = loaded.meta.status == "playing" and (
+        m = loaded.meta
+        key = ("part", m.id, m.version, m.seat_rev, m.status, seat)
+        hit: dict[str, Any] | None = self._views.get(key)
+        if hit is not None:
+            return hit
+        may_move = m.status == "playing" and (
             seat is None or loaded.seats[seat].bot_level is None)
         part = seat_view(loaded.state, seat, may_move=may_move)
-        with self._views_lock:
-            self._views[key] = part
-            while len(self._views) > VIEW_CACHE:
-                self._views.popitem(last=False)
+        self._views.put(key, part, PART_WEIGHT * json_size(part))
         return part
 
     def view_text(self, loaded: Loaded, seat: int | None, since: int | None = None,
@@ -328,25 +400,13 @@ class Runtime:
             # view says when it was sent ("now"), so it is made for each.
             return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         m = loaded.meta
-        key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat, log_since,
-               tuple(e.id for e in entries))
-        with self._views_lock:
-            hit = self._texts.get(key)
-            if hit is not None:
-                self._texts.move_to_end(key)
-                return hit
+        key = ("text", m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
+               log_since, tuple(e.id for e in entries))
+        hit: str | None = self._views.get(key)
+        if hit is not None:
+            return hit
         text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
-        budget = self.settings.view_cache_bytes
-        if len(text) > budget // 8:
-            return text
-        with self._views_lock:
-            old = self._texts.get(key)
-            if old is not None:
-                self._text_bytes -= len(old)
-            self._texts[key] = text
-            self._text_bytes += len(text)
-            while self._text_bytes > budget or len(self._texts) > VIEW_CACHE:
-                self._text_bytes -= len(self._texts.popitem(last=False)[1])
+        self._views.put(key, text, len(text))
         return text
 
     def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:

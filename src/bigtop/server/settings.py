@@ -204,9 +204,11 @@ class Settings:
     """Moves between two stored positions of a table: a replay at move K, or a table
     rebuilt after a restart, plays at most this many moves from the latest one."""
     view_cache_bytes: int = 32 * 1024 * 1024
-    """View texts a worker keeps to send again (the same view to a mover's answer and its
-    sockets, spectators), in bytes: the least recently used go first; one view over an
-    eighth of it is never kept."""
+    """What a worker keeps of the views it made, to send again (the same view to a mover's
+    answer and its sockets, spectators), in bytes: view texts and the seat parts they are
+    made of (observation, legal actions), in one budget (``runtime.ViewCache``: a text is
+    charged its length, a part five times its JSON's, what it takes in memory); the least
+    recently used go first; one view over an eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""
