@@ -211,3 +211,36 @@ def test_seat_parts_count_toward_the_view_cache_bytes(sqlite_url: str) -> None:
         assert in_memory(kept) <= runtime._views.nbytes <= budget  # charged no less
         parts = [v for v in kept if isinstance(v, dict)]
         assert 5 <= len(parts) < len(kept)  # parts are kept, and texts beside them
+
+
+def test_the_per_client_limits_hold_across_workers(db_url: str) -> None:
+    """Two workers (two apps, each with its own memory) on one database, SQLite and
+    PostgreSQL: what an address did through worker A counts on worker B. The buckets were
+    in each worker's memory, so a client spread over N workers had N times every limit."""
+    limits = Limits(table_burst=2, tables_per_hour=1, join_burst=1, joins_per_hour=1,
+                    new_player_burst=1, new_players_per_hour=1, chat_burst=1,
+                    chat_per_minute=1)
+    with make_client(db_url, peer="127.0.0.1", limits=limits) as a, \
+            make_client(db_url, peer="127.0.0.1", limits=limits) as b:
+        made = [new_table(a, A).json() for _ in range(2)]
+        assert "one address may create 2 tables at once" in limited(new_table(b, A))["detail"]
+        assert new_table(b, B).status_code == 201  # another address still can
+        # Seats taken: joining through A, then claiming through B.
+        joined = a.post(f"/api/tables/{made[0]['table']}/join", headers=by(C))
+        assert joined.status_code == 200
+        key = b.post("/api/players", json={"name": "Cleo"}, headers=by(C)).json()["key"]
+        t, tokens = made[1]["table"], [s["token"] for s in made[1]["seats"]]
+        body = limited(b.post(f"/api/tables/{t}/claim", json={"token": tokens[1]},
+                              headers=by(C, key)))
+        assert "one address may take 1 seats at once" in body["detail"]
+        # New identities: the one made through B counts on A.
+        limited(a.post("/api/players", json={"name": "Dora"}, headers=by(C)))
+        # Chat, per seat (from another address) and per address (from another seat).
+        say = {"text": "hello"}
+        assert a.post(f"/api/tables/{t}/chat", json=say, headers=by(A, tokens[0])
+                      ).status_code == 201
+        limited(b.post(f"/api/tables/{t}/chat", json=say, headers=by(B, tokens[0])))
+        limited(b.post(f"/api/tables/{t}/chat", json=say, headers=by(A, tokens[1])))
+        other = joined.json()  # another seat, from another address
+        assert b.post(f"/api/tables/{other['table']}/chat", json=say,
+                      headers=by(B, other["token"])).status_code == 201

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import json
 import logging
 import math
@@ -205,10 +206,19 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
         future.set_exception(error)
 
 
+def refuse(wait: float, what: str) -> None:
+    """429 with Retry-After if a rate limit said to ``wait`` (seconds; 0: allowed)."""
+    if wait:
+        raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
+                                     retry_after=wait)
+
+
 class RateLimiter:
-    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a client address, a
-    seat). In one worker's memory: with N workers behind a proxy that spreads one client's
-    requests, that client gets up to N times the rate (docs/server.md, Limits).
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a seat, a client
+    address), in one worker's memory: for moves, too frequent to store each in the
+    database. With N workers behind a proxy that spreads one client's requests, that client
+    gets up to N times the rate (docs/server.md, Limits); :class:`SharedLimiter` holds
+    across workers.
 
     >>> r = RateLimiter(rate=1.0, burst=2)
     >>> [r.allow("k", now=0.0) for _ in range(3)]
@@ -246,10 +256,43 @@ class RateLimiter:
 
     def check(self, key: Any, what: str) -> None:
         """Take a token of ``key`` or refuse: 429 with Retry-After."""
-        wait = self.take(key)
-        if wait:
-            raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
-                                         retry_after=wait)
+        refuse(self.take(key), what)
+
+
+class SharedLimiter:
+    """Token buckets kept in the storage (``schema.rate_buckets``), shared by every worker
+    on the database: ``rate`` per second, ``burst`` at once, per key (a client address, a
+    seat), named ``name``. For the per-client limits of what is done seldom (creating a
+    table, taking a seat, a new identity, a chat message): one short write transaction a
+    request, just before the work it guards (``bench/bench_limits.py``: docs/server.md,
+    Limits). The clock is the wall clock (``time.time()``), the same for every worker of
+    one machine."""
+
+    def __init__(self, runtime: Runtime, name: str, rate: float, burst: int) -> None:
+        self.runtime = runtime
+        self.name = name
+        self.rate = rate
+        self.burst = burst
+
+    def bucket(self, key: str) -> str:
+        """The bucket's row key: the limit's name and ``key`` (hashed if it would not fit
+        the column; addresses and table ids always do).
+
+        >>> SharedLimiter(None, "tables", 1.0, 1).bucket("198.51.100.7")  # type: ignore[arg-type]
+        'tables 198.51.100.7'
+        >>> len(SharedLimiter(None, "chat", 1.0, 1).bucket("x" * 500))  # type: ignore[arg-type]
+        69
+        """
+        bucket = f"{self.name} {key}"
+        if len(bucket) > 128:
+            bucket = f"{self.name} {hashlib.sha256(key.encode()).hexdigest()}"
+        return bucket
+
+    async def check(self, key: str, what: str) -> None:
+        """Take a token of ``key`` (in the database) or refuse: 429 with Retry-After."""
+        storage = self.runtime.master.storage
+        refuse(await self.runtime.db(storage.take_token, self.bucket(key), time.time(),
+                                     self.rate, self.burst), what)
 
 
 @functools.cache
@@ -287,15 +330,24 @@ class Runtime:
         self.settings = settings
         self.limits = settings.limits
         lim = self.limits
+        # Moves: in this worker's memory (many a second; a write each would cost more
+        # than the move).
         self.moves = RateLimiter(lim.moves_per_second, lim.move_burst)
         """Moves per seat ``(table, seat)``, over HTTP and every WebSocket of the seat."""
         self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
-        self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
-        self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
-        """Per client address (server/net.py)."""
-        self.chat_limit = RateLimiter(lim.chat_per_minute / 60.0, lim.chat_burst)
-        """Chat messages per seat and per client address."""
-        self.new_players = RateLimiter(lim.new_players_per_hour / 3600.0, lim.new_player_burst)
+        """Moves per client address (server/net.py)."""
+        # The rest: in the database, shared by every worker.
+        self.creates = SharedLimiter(self, "tables", lim.tables_per_hour / 3600.0,
+                                     lim.table_burst)
+        """Tables created per client address."""
+        self.joins = SharedLimiter(self, "joins", lim.joins_per_hour / 3600.0, lim.join_burst)
+        """Seats taken (joined, claimed) per client address."""
+        self.chat_limit = SharedLimiter(self, "chat", lim.chat_per_minute / 60.0,
+                                        lim.chat_burst)
+        """Chat messages per seat (``seat TABLE N``) and per client address
+        (``address ADDR``)."""
+        self.new_players = SharedLimiter(self, "players", lim.new_players_per_hour / 3600.0,
+                                         lim.new_player_burst)
         """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
