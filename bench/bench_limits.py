@@ -4,8 +4,9 @@
 through the app (FastAPI's test client, one SQLite file or a throwaway PostgreSQL cluster),
 with the per-client buckets of creating and joining kept in the database (shared by every
 worker, as the server runs) and, as the reference, in the worker's memory (as they were
-before). Rounds alternate the two; printed: the median milliseconds per create + join of
-each, their ratio, and what one bucket statement takes alone.
+before): two apps at once, each on a database of its own, a create + join on each in turn.
+Printed: the median milliseconds per create + join of each, their ratio, and what one
+bucket statement takes alone.
 
 **The view cache** (``--part views``): the views of a SCOUT game, move after move, for
 each seat and a spectator, as ``Runtime.view_text`` makes a move's update (the first time: the seat
@@ -112,27 +113,30 @@ class MemoryBuckets:
         self.memory.check(key, what)
 
 
-def create_and_join(db_url: str, shared: bool, n: int) -> list[float]:
-    """Seconds per create + join, ``n`` times, through one app."""
+def create_and_join(urls: tuple[str, str], n: int) -> tuple[list[float], list[float]]:
+    """Seconds per create + join through two apps at once, one with shared buckets (on
+    ``urls[0]``), one with buckets in memory (``urls[1]``), in turn, ``n`` times each: the
+    machine's ups and downs fall on both alike."""
     from fastapi.testclient import TestClient
 
     from bigtop.server import create_app
 
     lots = Limits(table_burst=10**6, join_burst=10**6, max_open_tables_per_client=10**6)
-    app = create_app(Settings(db_url=db_url, limits=lots, bot_processes=0))
-    out = []
-    with TestClient(app) as c:
-        runtime = app.state.runtime
-        if not shared:
-            runtime.creates = MemoryBuckets(lots.tables_per_hour / 3600, lots.table_burst)
-            runtime.joins = MemoryBuckets(lots.joins_per_hour / 3600, lots.join_burst)
+    apps = [create_app(Settings(db_url=url, limits=lots, bot_processes=0)) for url in urls]
+    times: tuple[list[float], list[float]] = ([], [])
+    with TestClient(apps[0]) as shared, TestClient(apps[1]) as memory:
+        runtime = apps[1].state.runtime
+        runtime.creates = MemoryBuckets(lots.tables_per_hour / 3600, lots.table_burst)
+        runtime.joins = MemoryBuckets(lots.joins_per_hour / 3600, lots.join_burst)
         for i in range(n + 5):
-            t0 = time.perf_counter()
-            t = c.post("/api/tables", json={"game": "scout", "players": 2}).json()["table"]
-            assert c.post(f"/api/tables/{t}/join").status_code == 200
-            if i >= 5:  # the first few warm up
-                out.append(time.perf_counter() - t0)
-    return out
+            for k in ((0, 1) if i % 2 else (1, 0)):
+                c = (shared, memory)[k]
+                t0 = time.perf_counter()
+                t = c.post("/api/tables", json={"game": "scout", "players": 2}).json()["table"]
+                assert c.post(f"/api/tables/{t}/join").status_code == 200
+                if i >= 5:  # the first few warm up
+                    times[k].append(time.perf_counter() - t0)
+    return times
 
 
 def time_take(db_url: str, n: int) -> float:
@@ -154,10 +158,10 @@ def run_buckets(db: str, rounds: int, n: int) -> None:
     def urls(make: Callable[[], str]) -> None:
         shared: list[float] = []
         memory: list[float] = []
-        for r in range(rounds):
-            for use_shared in ((True, False) if r % 2 == 0 else (False, True)):
-                got = create_and_join(make(), use_shared, n)
-                (shared if use_shared else memory).extend(got)
+        for _ in range(rounds):
+            got = create_and_join((make(), make()), n)
+            shared.extend(got[0])
+            memory.extend(got[1])
         s, m = 1e3 * statistics.median(shared), 1e3 * statistics.median(memory)
         print(f"create + join ({db}): shared buckets {s:.2f} ms, in memory {m:.2f} ms, "
               f"shared ÷ memory {s / m:.3f}; one bucket statement {time_take(make(), 200):.0f} µs")

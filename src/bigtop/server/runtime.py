@@ -67,8 +67,7 @@ def dumps(value: Any) -> str:
 
 
 def json_size(value: Any) -> int:
-    """Characters of ``value``'s compact JSON (bytes: the same for what is nearly all
-    ASCII).
+    """Bytes of ``value``'s compact JSON (UTF-8), as :func:`dumps` writes it.
 
     >>> json_size({"a": [1, "é"]})
     14
@@ -76,7 +75,7 @@ def json_size(value: Any) -> int:
     try:
         return len(orjson.dumps(value))
     except TypeError:  # orjson.JSONEncodeError: as dumps() falls back
-        return len(dumps(value))
+        return len(dumps(value).encode())
 
 
 class ViewCache:
