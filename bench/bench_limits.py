@@ -13,7 +13,7 @@ each seat and a spectator, as ``Runtime.view_text`` makes a move's update (the f
 part and the text made and kept; again: taken from the cache), beside the reference, the
 engine's work a view needs anyway (``seat_view`` and its JSON, nothing kept). Printed:
 microseconds a view and the ratios to the reference; and how many bytes a kept seat part
-takes in memory per character of its JSON (tracemalloc), which ``runtime.PART_WEIGHT``
+takes in memory per byte of its JSON (tracemalloc), which ``runtime.PART_WEIGHT``
 charges it.
 
     nice -n 10 .venv/bin/python bench/bench_limits.py
@@ -83,7 +83,7 @@ def time_views(moves: int) -> dict[str, float]:
 
 def part_weight(moves: int) -> float:
     """Bytes the seat parts of a game's positions take in memory (tracemalloc, shared
-    objects counted once) per character of their JSON."""
+    objects counted once) per byte of their JSON."""
     settings = Settings(db_url="sqlite://", bot_processes=0)
     engine = make_engine(settings.db_url)
     migrate(engine)
@@ -189,7 +189,7 @@ def main() -> None:
         print(f"views: made {f['miss']:.1f} µs, again {f['hit']:.1f} µs, reference "
               f"{f['reference']:.1f} µs; made ÷ reference {f['miss'] / f['reference']:.2f}, "
               f"again ÷ reference {f['hit'] / f['reference']:.3f}")
-        print(f"a seat part takes {part_weight(a.moves):.2f} bytes in memory per character "
+        print(f"a seat part takes {part_weight(a.moves):.2f} bytes in memory per byte "
               "of its JSON")
     if a.part in ("buckets", "both"):
         run_buckets(a.db, a.rounds, a.n)

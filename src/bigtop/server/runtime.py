@@ -42,7 +42,7 @@ from bigtop.server.views import named, seat_view, summary
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
 PART_WEIGHT = 5
-"""Bytes a kept seat part is charged per character of its JSON: what its dicts, lists and
+"""Bytes a kept seat part is charged per byte of its JSON: what its dicts, lists and
 strings take in memory. Measured over the four games: 2.7–4.4 newly allocated
 (tracemalloc; ``bench/bench_limits.py`` prints SCOUT's), 3.1–5.0 counting every object a
 part reaches (``sys.getsizeof``, shared ones once; tests/server/test_limits.py)."""
