@@ -929,8 +929,8 @@ class TableMaster:
 
     def sweep(self) -> list[str]:
         """Bots take over absent seats whose table allows it; idle tables and tables nobody
-        joined expire; ended tables past their retention are deleted. Returns the ids of
-        tables that changed."""
+        joined expire; ended tables past their retention are deleted; full rate-limit
+        buckets are forgotten. Returns the ids of tables that changed."""
         now = _now()
         batch = self.settings.sweep_batch
         timed_out = [t for t in self.storage.clocks_due(now, batch) if self.time_out(t)]
@@ -940,6 +940,7 @@ class TableMaster:
         changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
                                                 batch)
         changed += self.storage.mark_gone(now - self.settings.presence_seconds, batch)
+        self.storage.forget_full_buckets(now, batch)  # rate limits: only buckets in use stay
         gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
         if gone:
             with self._lock:
