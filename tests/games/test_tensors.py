@@ -78,9 +78,12 @@ def _digest(values: Any, dtype: type[np.floating[Any]]) -> str:
 
 
 def _list_tensor(game: Game, state: Any, player: int) -> list[float] | None:
-    """``Game.observation_tensor``'s list, where the game has one (SCOUT has not)."""
-    method = getattr(game, "observation_tensor", None)
-    return None if method is None else cast(list[float], method(state, player))
+    """``Game.observation_tensor``'s list, where the game has one (SCOUT has not): its
+    layout's ``floats`` (the compiled method takes a real state only, not a
+    :class:`Recorded`; test_the_games_list_is_its_layouts_floats checks they agree)."""
+    if getattr(game, "observation_tensor", None) is None:
+        return None
+    return layout_for(game).floats(cast(State, state), player)
 
 
 def _digests(game: Game, state: Any) -> dict[str, list[str]]:
@@ -150,6 +153,24 @@ def test_tensors_are_bit_for_bit_as_recorded(index: int) -> None:
         got = _digests(game, Recorded(game, position["observations"]))
         assert got == {k: v for k, v in position.items() if k != "observations"}, \
             f"position {i}"
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_games_list_is_its_layouts_floats(case: tuple[str, int, dict[str, Any]]) -> None:
+    name, players, options = case
+    game = new_game(name, players, options)
+    method = getattr(game, "observation_tensor", None)
+    if method is None:
+        pytest.skip(f"{name} has no list form")
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.current_player() >= 0:
+            for p in range(players):
+                assert method(state, p) == layout_for(game).floats(state, p)
+        random_step(state, rng)
+
 
 if __name__ == "__main__":
     data = json.dumps(record(), sort_keys=True, separators=(",", ":"))
