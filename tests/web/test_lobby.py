@@ -42,7 +42,10 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     watcher.goto(server.url + "/")
     table = invite.split("table=")[1].split("#")[0]
     watcher.click(f"#open-tables li[data-table='{table}'] a:has-text('Watch')")
-    watcher.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
+    # The lobby has no #turn: read it only once the table page is there.
+    watcher.wait_for_url("**/table.html?*")
+    watcher.wait_for_function(
+        "(document.getElementById('turn')?.textContent || '').includes('watching')")
     assert watcher.locator("#board .mine").count() == 0
     assert watcher.locator("#board .scout-card:not(.back)").count() == 0
 
