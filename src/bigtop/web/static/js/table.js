@@ -136,7 +136,9 @@ function whoseTurn(view) {
   }
   const seat = view.seats[view.current_player];
   if (view.current_player === view.seat) {
-    if (seat && seat.bot_playing) return "A bot is playing your seat (you were away).";
+    if (seat && seat.bot_playing) {
+      return `A bot is playing your seat (${botReason(view, view.seat) === "timeout" ? "your time ran out" : "you were away"}).`;
+    }
     return "Your turn.";
   }
   const mover = seat && seat.kind === "bot" ? `${who(view.current_player)} (bot, ${seat.level})` : who(view.current_player);
@@ -160,8 +162,19 @@ function drawStatus(view) {
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
   if (seat && seat.bot_playing) {
-    $("reclaim").textContent = `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
+    $("reclaim").textContent = botReason(view, view.seat) === "timeout"
+      ? `Your time ran out: a bot (${seat.bot_playing}) plays for you — take my seat back`
+      : `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
   }
+}
+
+/** Why a bot plays a person's seat: "timeout" where the latest hand-over in the log was their
+ * clock running out, else "away" (the view's lines too: the page's log may not hold them yet). */
+function botReason(view, seat) {
+  const handovers = [...page.log.values(), ...(view.log || [])]
+    .filter((l) => l.seat === seat && (l.kind === "takeover" || l.kind === "timeout"))
+    .sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
+  return handovers.length && handovers.at(-1).kind === "timeout" ? "timeout" : "away";
 }
 
 function drawLog(view) {
@@ -449,7 +462,7 @@ function drawAll(view) {
     $("moves").hidden = true;
     $("scores").hidden = true;
     drawStatus(view);
-    drawPeople(view);
+    drawPeople(view, (seat) => botReason(view, seat));
     drawClocks(view);
     markTurn(false, "");
     return;
@@ -462,7 +475,7 @@ function drawAll(view) {
     drawLog(view);
     drawMoves(view, ctx);
     drawSummary(view);
-    drawPeople(view);
+    drawPeople(view, (seat) => botReason(view, seat));
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
