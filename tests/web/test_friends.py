@@ -13,6 +13,7 @@ import urllib.error
 from urllib.parse import urlparse
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
@@ -67,6 +68,16 @@ def move(server: Server, table: str, token: str) -> bool:
     return True
 
 
+def shows(page: Page, selector: str, text: str) -> None:
+    """Wait until the element's text includes ``text`` (a page a moment behind catches up)."""
+    try:
+        page.wait_for_function("([s, t]) => (document.querySelector(s)?.innerText || '')"
+                               ".includes(t)", arg=[selector, text], timeout=10_000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{selector} says {page.inner_text(selector)!r}, "
+                             f"not {text!r}") from None
+
+
 def table_of(page: Page) -> str:
     return str(page.evaluate("new URLSearchParams(location.search).get('table')"))
 
@@ -86,7 +97,7 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     host.click("#name-save")
     host.wait_for_selector("#my-name")
     assert host.inner_text("#my-name") == "Anna"
-    assert "No games yet" in host.inner_text("#my-games")
+    shows(host, "#my-games", "No games yet")  # (asked for once the name is saved)
     drive.fill_lobby_form(host, server.url, "scout", 2, {1: "invite"}, {"rounds": "1"})
     host.fill("#invite-name-1", "Ben")
     assert not host.is_checked("#listed")  # an invited seat: only for the invite link
@@ -263,9 +274,8 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     # Anne's clock runs now (5 s): what shows only while the bot has Ben's seat, at once.
     assert friend.inner_text("#reclaim") == ("Your time ran out: a bot (medium) plays for you "
                                              "— take my seat back")
-    assert "Ben (P1) · out of time: a bot (medium) plays for them" in \
-        spectator.inner_text("#people-list")
-    assert spectator.inner_text("#clocks [data-clock-seat='1']") == "Ben (P1) out of time"
+    shows(spectator, "#people-list", "Ben (P1) · out of time: a bot (medium) plays for them")
+    shows(spectator, "#clocks [data-clock-seat='1']", "Ben (P1) out of time")
     browsers.shot(friend, "friends-takeover-phone")
     friend.click("#reclaim")
     friend.wait_for_selector("#reclaim", state="hidden")
@@ -283,8 +293,7 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
                    for k, t, _ in lines), lines
         assert not any(n for _, _, n in lines)  # text nodes only
     # Ben's seat is his again, with time on his next turn (no longer "out of time").
-    spectator.wait_for_function("document.getElementById('people-list').textContent"
-                                ".includes('Ben (P1) · here')")
+    shows(spectator, "#people-list", "Ben (P1) · here")
     assert not spectator.locator("#clocks .clock.out[data-clock-seat='1']").count()
     finish(server, rated, [key, ben_key], rng)
     end = server.api("GET", f"/api/tables/{rated}")
