@@ -12,7 +12,7 @@ import random
 import urllib.error
 from urllib.parse import urlparse
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web import drive
@@ -197,9 +197,18 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     assert "Anna (P0, you)" in summary and "Ben (P1)" in summary, summary
     host.click("#open-replay")
     host.wait_for_selector("#replay-as option[value='1']", state="attached")
+    # "First" then "Next" at once, the start's answer slow in coming (held here): step 1 shows,
+    # and the start's late answer does not replace it.
+    held: list[Route] = []
+    host.route(lambda url: url.endswith("/replay?at=0"), lambda route: held.append(route))
     host.click("#replay-first")
     host.click("#replay-next")
     host.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 1 ')")
+    for route in held:
+        with host.expect_response(lambda r: r.url.endswith("/replay?at=0")):
+            route.continue_()
+    host.unroute_all()
+    assert host.inner_text("#replay-at").startswith("move 1 ")
     host.select_option("#replay-as", "1")
     host.wait_for_function("document.body.dataset.seat === '1'")
     then = server.api("GET", f"/api/tables/{table}/replay?at=1", token=host_token)

@@ -617,8 +617,10 @@ async function openReplay() {
   const data = await api.replay(page.table, page.token);
   // as: whose hands the replay shows (a finished game's replay carries every seat's view);
   // null: this page's own (a spectator's: the public one).
-  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: [],
-    as: null};
+  // at: the step shown; to: the step last asked for (a step's observation is fetched first);
+  // asked: how many were asked for (only the latest draws).
+  page.replay = {steps: data.steps, at: data.steps.length, to: data.steps.length, asked: 0,
+    view: page.view, cache: new Map(), rounds: [], as: null};
   $("replay").hidden = false;
   drawRevealChoice();
   $("summary").hidden = true;
@@ -637,9 +639,10 @@ async function observationAt(at) {
 /** The view at `at` with the hands the replay shows: a seat's (`hands`, once the game is
  * over: every hand and hidden card) or this page's own. */
 async function replayObservation(at) {
+  const replay = page.replay; // (closed meanwhile: the answer is not drawn)
   const own = await observationAt(at);
-  const hands = page.replay.cache.get(at).hands;
-  return page.replay.as !== null && hands ? hands[page.replay.as] : own;
+  const hands = replay.cache.get(at).hands;
+  return replay.as !== null && hands ? hands[replay.as] : own;
 }
 
 /** After the game the replay may show every seat's hands: "Hands shown: yours / Ben's…". */
@@ -657,7 +660,7 @@ function drawRevealChoice() {
     // The board draws that seat where yours is ("You: …" then means them).
     $("replay-as-note").textContent = page.replay.as === null ? ""
       : `(${who(page.replay.as)} at the bottom, as they saw it)`;
-    replayTo(page.replay.at);
+    replayTo(page.replay.to);
   };
 }
 
@@ -681,9 +684,15 @@ async function roundStarts() {
 }
 
 async function replayTo(at) {
-  const steps = page.replay.steps;
+  const replay = page.replay;
+  const steps = replay.steps;
   at = Math.max(0, Math.min(steps.length, at));
+  // "First" then "Next" clicked before the first answer came means step 1: steps count from
+  // the one asked for, and an answer that comes after a later request's is dropped.
+  replay.to = at;
+  const ask = ++replay.asked;
   const obs = await replayObservation(at);
+  if (page.replay !== replay || ask !== replay.asked) return;
   page.replay.at = at;
   const end = at === steps.length;
   const as = page.replay.as;
@@ -809,14 +818,14 @@ async function start() {
   };
   $("replay-close").onclick = closeReplay;
   $("replay-first").onclick = () => replayTo(0);
-  $("replay-prev").onclick = () => replayTo(page.replay.at - 1);
-  $("replay-next").onclick = () => replayTo(page.replay.at + 1);
+  $("replay-prev").onclick = () => replayTo(page.replay.to - 1);
+  $("replay-next").onclick = () => replayTo(page.replay.to + 1);
   $("replay-last").onclick = () => replayTo(page.replay.steps.length);
   $("replay-range").oninput = (ev) => replayTo(Number(ev.target.value));
   document.addEventListener("keydown", (ev) => {
     if (!page.replay || ev.target.tagName === "INPUT") return;
-    if (ev.key === "ArrowLeft") replayTo(page.replay.at - 1);
-    if (ev.key === "ArrowRight") replayTo(page.replay.at + 1);
+    if (ev.key === "ArrowLeft") replayTo(page.replay.to - 1);
+    if (ev.key === "ArrowRight") replayTo(page.replay.to + 1);
   });
   page.noRematchYet = !view.rematch;
   enqueue(view);
