@@ -62,3 +62,27 @@ def test_hsts_only_over_https(sqlite_url: str) -> None:
         assert secure.headers["strict-transport-security"] == "max-age=31536000"
     with make_client(sqlite_url, hsts_seconds=0) as c:
         assert "strict-transport-security" not in c.get("https://testserver/api/games").headers
+
+
+def test_an_unhandled_error_answers_500_with_the_security_headers(sqlite_url: str) -> None:
+    """Starlette's ServerErrorMiddleware answers an unhandled exception's 500 itself, outside
+    every middleware added with ``add_middleware``: that 500 had none of the headers."""
+    from fastapi.routing import APIRoute
+
+    from bigtop.server import Settings, create_app
+
+    app = create_app(Settings(db_url=sqlite_url, bot_processes=0))
+
+    async def boom() -> None:
+        raise RuntimeError("a bug")
+
+    app.router.routes.insert(0, APIRoute("/api/boom", boom))  # before the static mount
+    with TestClient(app, raise_server_exceptions=False, client=("127.0.0.1", 50000)) as c:
+        r = c.get("/api/boom")
+        assert r.status_code == 500
+        assert r.json()["title"] == "Internal error" and "a bug" not in r.text
+        has_security_headers(r)
+        secure = c.get("/api/boom", headers={"x-forwarded-proto": "https"})  # via the proxy
+        assert secure.status_code == 500
+        has_security_headers(secure)
+        assert secure.headers["strict-transport-security"] == "max-age=31536000"

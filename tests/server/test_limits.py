@@ -6,6 +6,7 @@ client's peer is 127.0.0.1, trusted by default) and shows another address is una
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Any
 
@@ -169,5 +170,77 @@ def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
         for since in range(200):
             assert c.get(f"/api/tables/{t}?since={since}").status_code == 200
         runtime = c.app.state.runtime  # type: ignore[attr-defined]
-        kept = sum(len(text) for text in runtime._texts.values())
-        assert 0 < kept <= 20_000
+        kept = sum(len(v) for v in runtime._views.values() if isinstance(v, str))
+        assert 0 < kept <= runtime._views.nbytes <= 20_000
+
+
+def in_memory(values: list[Any]) -> int:
+    """Bytes the objects reachable from ``values`` take (``sys.getsizeof``; an object
+    reached twice counted once)."""
+    seen: set[int] = set()
+
+    def size(o: Any) -> int:
+        if id(o) in seen:
+            return 0
+        seen.add(id(o))
+        n = sys.getsizeof(o)
+        if isinstance(o, dict):
+            n += sum(size(k) + size(v) for k, v in o.items())
+        elif isinstance(o, list | tuple):
+            n += sum(size(v) for v in o)
+        return n
+
+    return sum(size(v) for v in values)
+
+
+def test_seat_parts_count_toward_the_view_cache_bytes(sqlite_url: str) -> None:
+    """Seat parts (observation, legal actions) were kept by the 4,096, whatever their
+    size: 120 of them took 0.6 MB here where the cache may hold 0.1 MB."""
+    budget = 100_000
+    limits = Limits(table_burst=1000, max_open_tables_per_client=1000)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits,
+                     view_cache_bytes=budget) as c:
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        for _ in range(40):
+            made = new_table(c, A).json()
+            t = made["table"]
+            for token in [s["token"] for s in made["seats"]] + [None]:
+                assert c.get(f"/api/tables/{t}", headers=by(A, token)).status_code == 200
+        kept = runtime._views.values()
+        assert in_memory(kept) <= budget
+        assert in_memory(kept) <= runtime._views.nbytes <= budget  # charged no less
+        parts = [v for v in kept if isinstance(v, dict)]
+        assert 5 <= len(parts) < len(kept)  # parts are kept, and texts beside them
+
+
+def test_the_per_client_limits_hold_across_workers(db_url: str) -> None:
+    """Two workers (two apps, each with its own memory) on one database, SQLite and
+    PostgreSQL: what an address did through worker A counts on worker B. The buckets were
+    in each worker's memory, so a client spread over N workers had N times every limit."""
+    limits = Limits(table_burst=2, tables_per_hour=1, join_burst=1, joins_per_hour=1,
+                    new_player_burst=1, new_players_per_hour=1, chat_burst=1,
+                    chat_per_minute=1)
+    with make_client(db_url, peer="127.0.0.1", limits=limits) as a, \
+            make_client(db_url, peer="127.0.0.1", limits=limits) as b:
+        made = [new_table(a, A).json() for _ in range(2)]
+        assert "one address may create 2 tables at once" in limited(new_table(b, A))["detail"]
+        assert new_table(b, B).status_code == 201  # another address still can
+        # Seats taken: joining through A, then claiming through B.
+        joined = a.post(f"/api/tables/{made[0]['table']}/join", headers=by(C))
+        assert joined.status_code == 200
+        key = b.post("/api/players", json={"name": "Cleo"}, headers=by(C)).json()["key"]
+        t, tokens = made[1]["table"], [s["token"] for s in made[1]["seats"]]
+        body = limited(b.post(f"/api/tables/{t}/claim", json={"token": tokens[1]},
+                              headers=by(C, key)))
+        assert "one address may take 1 seats at once" in body["detail"]
+        # New identities: the one made through B counts on A.
+        limited(a.post("/api/players", json={"name": "Dora"}, headers=by(C)))
+        # Chat, per seat (from another address) and per address (from another seat).
+        say = {"text": "hello"}
+        assert a.post(f"/api/tables/{t}/chat", json=say, headers=by(A, tokens[0])
+                      ).status_code == 201
+        limited(b.post(f"/api/tables/{t}/chat", json=say, headers=by(B, tokens[0])))
+        limited(b.post(f"/api/tables/{t}/chat", json=say, headers=by(A, tokens[1])))
+        other = joined.json()  # another seat, from another address
+        assert b.post(f"/api/tables/{other['table']}/chat", json=say,
+                      headers=by(B, other["token"])).status_code == 201

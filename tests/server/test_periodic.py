@@ -1,19 +1,21 @@
 """The sweep and every periodic task touch only what is due: with many open tables where
 people are to move (and bots sit), a sweep reads no table, and a bot turn nobody took is
-found through an index without loading any other table (counted: statements and loads)."""
+found through an index without loading any other table (counted: statements and loads);
+full rate-limit buckets are forgotten through their index, buckets in use kept."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import event, update
+from sqlalchemy import event, select, update
 
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import SeatSpec, TableSpec
-from bigtop.server.schema import seats
+from bigtop.server.schema import rate_buckets, seats
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 
@@ -64,9 +66,9 @@ def test_the_sweep_touches_only_what_is_due(db_url: str) -> None:
     assert worker.statements <= 8
     with worker.counting():
         assert worker.master.sweep() == []
-    # six queries (and BEGINs): clocks run out, absent seats, idle, unjoined, gone quiet
-    # and ended tables
-    assert worker.loads == [] and worker.statements <= 12
+    # seven queries (and BEGINs): clocks run out, absent seats, idle, unjoined, gone quiet
+    # and ended tables, full rate-limit buckets (nothing written: none is due)
+    assert worker.loads == [] and worker.statements <= 14
     # One person has been away longer than their table allows: only that table changes.
     away = idle[7]
     with engine.connect() as conn:
@@ -108,3 +110,18 @@ def test_presence_and_reclaim_keep_the_takeover_time(db_url: str) -> None:
     assert away_at()[1] is None
     master.reclaim(table, 1)
     assert away_at()[1] is not None
+
+
+def test_the_sweep_forgets_full_rate_buckets_only(db_url: str) -> None:
+    """A shared rate-limit bucket full again is the same as none: the sweep deletes it (the
+    table holds only buckets in use), and keeps one that is not full yet."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
+    now = time.time()
+    master.storage.take_token("chat address 198.51.100.1", now - 100.0, 1.0, 5)  # full again
+    master.storage.take_token("tables 198.51.100.1", now, 1 / 3600, 10)  # full in an hour
+    master.sweep()
+    with engine.connect() as conn:
+        left = [r[0] for r in conn.execute(select(rate_buckets.c.bucket))]
+    assert left == ["tables 198.51.100.1"]

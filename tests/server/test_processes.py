@@ -275,11 +275,15 @@ def api_view(base: str, table: str, token: str) -> dict[str, Any]:
 
 def test_chat_and_players_across_two_workers_on_postgresql(pg_url: str,
                                                            server_factory: Any) -> None:
-    """A player made on one worker is known to the other; a chat message written through
-    one worker reaches a WebSocket client of the other once (LISTEN/NOTIFY)."""
-    one, two = server_factory(pg_url).start(), server_factory(pg_url).start()
+    """A player made on one worker is known to the other, and counts toward its address's
+    rate there too; a chat message written through one worker reaches a WebSocket client of
+    the other once (LISTEN/NOTIFY)."""
+    one, two = (server_factory(pg_url, "--limit", "new_player_burst=1").start()
+                for _ in range(2))
     anna = httpx.post(f"{one.base}/api/players", json={"name": "Anna"}, timeout=10).json()
     key = {"authorization": f"Bearer {anna['key']}"}
+    again = httpx.post(f"{two.base}/api/players", json={"name": "Bert"}, timeout=10)
+    assert again.status_code == 429, again.text  # one identity at once, on every worker
     made = httpx.post(f"{two.base}/api/tables", json={"game": "scout", "players": 2},
                       headers=key, timeout=10).json()
     table = made["table"]

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from bigtop.games.tricky_landing.options import PERSON_SKILL
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import SeatSpec, TableSpec, seed_commitment
@@ -102,3 +103,26 @@ def test_rematch_rotates_seats_and_tells_each_only_their_token(db_url: str) -> N
     raced = other.create(TableSpec("scout", 3, seats=spec.seats), rematch_of=stale)
     assert raced.table_id == new_id and raced.tokens == {}
     assert other.load(old_id).meta.rematch_id == new_id
+
+
+def test_a_person_throws_by_hand_and_keeps_that_skill_in_the_rematch(db_url: str) -> None:
+    """Tricky Landing on the server: a person's seat gets the hand-thrown skill (their flick
+    is their own precision), a bot's the default, unless the creator set ``skill``; a rematch
+    rotates every per-player option with the seats."""
+    engine = make_engine(db_url)
+    migrate(engine)
+    master = TableMaster(SqlStorage(engine), Settings(db_url=db_url))
+    seats = (SeatSpec(), SeatSpec("bot", "easy"), SeatSpec("bot", "random"))
+    made = master.create(TableSpec("tricky-landing", 3, seats=seats, listed=False))
+    assert master.load(made.table_id).meta.options["skill"] == [PERSON_SKILL, 0.8, 0.8]
+    chosen = master.create(TableSpec("tricky-landing", 3, {"skill": 1.5}, seats=seats))
+    assert master.load(chosen.table_id).meta.options["skill"] == 1.5
+    bots = master.create(TableSpec("tricky-landing", 3, seats=(SeatSpec("bot", "easy"),) * 3))
+    assert master.load(bots.table_id).meta.options["skill"] == 0.8
+    old_id, tokens = finished_table(master, TableSpec(
+        "tricky-landing", 3, {"skill": [1.0, 2.0, 3.0]}, seats=seats, listed=False))
+    new_id, seat, _ = master.rematch(old_id, 0, tokens[0])
+    new = master.load(new_id)
+    assert seat == 2 and [s.kind for s in new.seats] == ["bot", "bot", "human"]
+    assert new.meta.options["skill"] == [2.0, 3.0, 1.0]
+    assert new.state.game.options.skill_of(2) == 1.0  # type: ignore[attr-defined]

@@ -194,3 +194,34 @@ def test_positions_in_memory_are_bounded_and_rebuilt_from_the_log(db_url: str) -
     seat = played[ids[0]].current_player()
     again = svc.play(ids[0], seat, 1, {"index": 0})  # rebuilt from the log, then played
     assert again.version == 2 and again.state.history[:1] == played[ids[0]].history
+
+
+def test_a_shared_token_bucket_gives_its_burst_once_to_racing_workers(db_url: str) -> None:
+    """Eight threads of two workers (two engines) take 40 tokens of one bucket at once:
+    exactly its burst is taken; a full bucket is forgotten by the sweep, one in use kept."""
+    workers = [service(db_url).storage for _ in range(2)]
+    now = 1000.0
+    taken: list[float] = []
+    barrier = threading.Barrier(8)
+
+    def go(storage: Any) -> None:
+        barrier.wait()
+        for _ in range(5):
+            taken.append(storage.take_token("tables 198.51.100.1", now, 0.001, 7))
+
+    threads = [threading.Thread(target=go, args=(workers[i % 2],)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(taken)[:8] == [0.0] * 7 + [pytest.approx(1000.0)]  # the 8th: 1/rate
+    assert workers[1].take_token("tables 198.51.100.2", now, 0.001, 7) == 0.0  # its own
+    # The next token of the first is there 1,000 s later (then one is taken), the second
+    # bucket is full 1,000 s later, the first 8,000 s later.
+    assert workers[1].take_token("tables 198.51.100.1", now + 999.0, 0.001, 7) == \
+        pytest.approx(1.0)
+    assert workers[0].forget_full_buckets(now + 999.0, 100) == 0
+    assert workers[0].forget_full_buckets(now + 1001.0, 100) == 1
+    assert workers[1].take_token("tables 198.51.100.1", now + 1001.0, 0.001, 7) == 0.0
+    assert workers[0].forget_full_buckets(now + 7999.0, 100) == 0
+    assert workers[0].forget_full_buckets(now + 8001.0, 100) == 1

@@ -289,6 +289,27 @@ def test_focus_stays_at_the_table_after_a_scout(server: Server, browsers: Browse
     assert page.evaluate("document.activeElement.closest('#board') !== null")
 
 
+_TWO_FINGERS = """async (degrees) => {
+  const svg = document.querySelector('svg.tl-table'), box = svg.getBoundingClientRect();
+  const cx = box.left + box.width / 2, cy = box.top + box.height / 2, r = 40;
+  const at = (id, b) => ({clientX: cx + (id === 1 ? -r : r) * Math.cos(b),
+                          clientY: cy - (id === 1 ? -r : r) * Math.sin(b)});
+  const fire = (type, id, b) => svg.dispatchEvent(new PointerEvent(type, {...at(id, b),
+    pointerId: id, pointerType: 'touch', bubbles: true, isPrimary: id === 1, buttons: 1}));
+  fire('pointerdown', 1, 0);
+  fire('pointerdown', 2, 0);
+  for (let k = 1; k <= 6; k++) {
+    await new Promise((done) => setTimeout(done, 16));
+    const b = (degrees * k / 6) * Math.PI / 180;  // counter-clockwise on the screen
+    fire('pointermove', 1, b);
+    fire('pointermove', 2, b);
+  }
+  const end = degrees * Math.PI / 180;
+  fire('pointerup', 2, end);
+  fire('pointerup', 1, end);
+}"""
+
+
 def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     """Practice throws at an empty table count nothing; then a flick throws: how fast and
     which way the pointer went decides where the card would stop."""
@@ -328,6 +349,15 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     page.wait_for_function(PRACTICED)
     spin = float(page.evaluate("document.body.dataset.flick").split()[3])
     assert spin > 0 and page.input_value("#tl-spin") == f"{spin:g}", spin
+    # Two fingers turned 60° counter-clockwise on the table (touch screens) add 2 rev/s of
+    # spin (the curl's scale: 30° a revolution per second) and throw nothing.
+    cards = page.locator("#board g.tl-card").count()
+    page.evaluate(_TWO_FINGERS, 60)
+    page.wait_for_function("document.body.dataset.twist !== undefined")
+    assert float(page.evaluate("document.body.dataset.twist")) == min(10.0, spin + 2)
+    assert page.input_value("#tl-spin") == f"{min(10.0, spin + 2):g}"
+    assert "Twisted" in page.inner_text("#tl-said")
+    assert page.locator("#board g.tl-card").count() == cards and drive.version(page) == before
     page.click("#tl-practice")  # done practising: the real throw
     assert page.locator("#board g.tl-card").count() == 0
     drive.flick(page, 0.0)

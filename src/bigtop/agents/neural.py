@@ -104,7 +104,7 @@ class Encoder:
         # perms[p][i]: the entry of p's absolute tensor that is entry i of p's own view.
         self.perms: list[I64] = []
         for p in range(n):
-            views = self.layout.views(index)  # type: ignore[arg-type]
+            views = self.layout.views(index)
             parts = []
             for name, _ in self.layout.pieces():
                 v = np.asarray(views[name])

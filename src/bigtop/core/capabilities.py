@@ -69,6 +69,12 @@ class Capabilities:
     encoding of the observation JSON."""
     picture: Picture | None = None
     """SVG and PNG pictures of a position; None: text only."""
+    person_options: tuple[tuple[str, object], ...] = ()
+    """Per-player rule options (``option(per_player=True)``) with the value a seat takes when
+    a person plays it by hand on the server's table page and the table's creator left that
+    option alone: Tricky Landing's ``skill``, since a person's flick is their own precision
+    (the engine's release errors then model only the card). Bots keep the option's default.
+    """
 
     @property
     def hidden_information(self) -> bool:

@@ -4,11 +4,21 @@ show what the player may not see.
 
 One style for every game (OpenSpiel's observers): a :class:`TensorLayout` names its pieces
 and their shapes; the tensor is one flat ``float32`` array and each piece a reshaped numpy
-view into it (:meth:`TensorLayout.views`), which a game's ``fill`` writes. A game declares its
-layout in its capability record (:mod:`bigtop.core.capabilities`); its ``tensor.py`` holds it.
+view into it (:meth:`TensorLayout.views`), which the game's ``fill`` writes, piece by piece,
+by name. A game declares its layout in its capability record
+(:mod:`bigtop.core.capabilities`); its ``tensor.py`` holds it.
 
->>> layout({"phase": 3, "seats": 8})
-{'phase': (0, 3), 'seats': (3, 8)}
+>>> class Dice(TensorLayout):  # a toy whose "state" is a die's face
+...     def pieces(self):
+...         return [("face", (6,)), ("seats", (2, 3))]
+...     def fill(self, face, player, out):
+...         out["face"][face - 1] = 1.0
+...         out["seats"][player, 0] = 1.0
+>>> t = Dice().tensor(4, 1)
+>>> t.tolist()
+[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+>>> Dice().views(t)["seats"].tolist()
+[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
 >>> observer({"player": 2})
 2
 """
@@ -18,7 +28,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +37,13 @@ import numpy.typing as npt
 from bigtop.core.game import State
 
 FloatArray = npt.NDArray[np.float32]
+"""The tensor: float32, as learning code takes it."""
+FloatView = npt.NDArray[np.floating[Any]]
+"""One named piece: a reshaped view into the flat array (float32 for
+:meth:`TensorLayout.tensor`, float64 for :meth:`TensorLayout.floats`)."""
+Views = Mapping[str, FloatView]
+"""The named pieces a layout's ``fill`` writes, zeroed."""
+_Scalar = TypeVar("_Scalar", bound=np.generic)
 
 
 class TensorLayout(ABC):
@@ -40,22 +58,32 @@ class TensorLayout(ABC):
         """The named pieces in order; the flat tensor is their concatenation."""
 
     @abstractmethod
-    def fill(self, state: State, player: int, out: dict[str, FloatArray]) -> None:
-        """Write ``player``'s view of ``state`` into ``out`` (zeroed views, one per piece)."""
+    def fill(self, state: State, player: int, out: Views) -> None:
+        """Write ``player``'s view of ``state`` into ``out`` (zeroed views, one per piece).
 
-    @property
-    def size(self) -> int:
-        return sum(math.prod(shape) for _, shape in self.pieces())
+        A value computed as a Python float is written as it is, so that the float64 and the
+        float32 tensors round it once; a sum of several (a count of cards, each ``1 / K``)
+        is added up in Python floats and written once."""
 
-    def views(self, flat: FloatArray) -> dict[str, FloatArray]:
-        """Named, reshaped views into ``flat`` (no copies)."""
-        out: dict[str, FloatArray] = {}
+    @cached_property
+    def _spans(self) -> list[tuple[str, int, int, tuple[int, ...]]]:
+        """Each piece's name, start, end and shape (a layout's pieces are fixed: worked out
+        once, not at every tensor)."""
+        out = []
         i = 0
         for name, shape in self.pieces():
             n = math.prod(shape)
-            out[name] = flat[i:i + n].reshape(shape)
+            out.append((name, i, i + n, shape))
             i += n
         return out
+
+    @property
+    def size(self) -> int:
+        return self._spans[-1][2] if self._spans else 0
+
+    def views(self, flat: npt.NDArray[_Scalar]) -> dict[str, npt.NDArray[_Scalar]]:
+        """Named, reshaped views into ``flat`` (no copies)."""
+        return {name: flat[start:end].reshape(shape) for name, start, end, shape in self._spans}
 
     def tensor(self, state: State, player: int) -> FloatArray:
         """The flat tensor of ``player``'s view of ``state``."""
@@ -63,45 +91,13 @@ class TensorLayout(ABC):
         self.fill(state, player, self.views(flat))
         return flat
 
-
-class FlatLayout(TensorLayout):
-    """A layout whose game computes the whole tensor at fixed offsets (``values(obs)``, one
-    float per entry, in piece order), each named piece a view of its stretch: ``sizes`` gives
-    every piece's length in order, ``shapes`` the shape of those that are tables (seats ×
-    features), so that they read as such."""
-
-    def __init__(self, sizes: Mapping[str, int], shapes: Mapping[str, tuple[int, ...]],
-                 bound: float = 1e6) -> None:
-        self._pieces = [(name, shapes.get(name, (size,))) for name, size in sizes.items()]
-        for name, shape in self._pieces:
-            if math.prod(shape) != sizes[name]:
-                raise ValueError(f"piece {name}: shape {shape} does not hold {sizes[name]}")
-        self.bound = bound
-
-    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
-        return list(self._pieces)
-
-    @abstractmethod
-    def values(self, obs: dict[str, Any]) -> list[float]:
-        """The tensor of the observation ``obs``, flat, as Python floats."""
-
-    def fill(self, state: State, player: int, out: dict[str, FloatArray]) -> None:
-        flat = np.asarray(self.values(state.observation(player)), np.float32)
-        at = 0
-        for name, shape in self._pieces:
-            n = math.prod(shape)
-            out[name][...] = flat[at:at + n].reshape(shape)
-            at += n
-
-
-def layout(sizes: Mapping[str, int]) -> dict[str, tuple[int, int]]:
-    """Each named piece's (start, size) in the flat tensor, in the given order."""
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes.items():
-        out[name] = (at, size)
-        at += size
-    return out
+    def floats(self, state: State, player: int) -> list[float]:
+        """The same tensor as Python floats, written in double precision (each entry the
+        value ``fill`` computed, before float32 rounds it): ``Game.observation_tensor``."""
+        flat = np.zeros(self.size, np.float64)
+        self.fill(state, player, self.views(flat))
+        out: list[float] = flat.tolist()
+        return out
 
 
 def observer(obs: Mapping[str, Any]) -> int:

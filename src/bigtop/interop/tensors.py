@@ -31,7 +31,7 @@ import numpy as np
 
 from bigtop.core.game import Game, State
 from bigtop.core.registry import capabilities
-from bigtop.core.tensor import FloatArray, TensorLayout
+from bigtop.core.tensor import FloatArray, FloatView, TensorLayout, Views
 
 __all__ = ["DEFAULT_HASHED_SIZE", "FloatArray", "HashedJsonLayout", "TensorLayout", "layout_for"]
 
@@ -68,11 +68,11 @@ class HashedJsonLayout(TensorLayout):
     def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
         return [("hashed_observation", (self.hashed_size,))]
 
-    def fill(self, state: State, player: int, out: dict[str, FloatArray]) -> None:
+    def fill(self, state: State, player: int, out: Views) -> None:
         vec = out["hashed_observation"]
         self.encode(state.observation(player), vec)
 
-    def encode(self, obs: object, vec: FloatArray) -> None:
+    def encode(self, obs: object, vec: FloatView) -> None:
         """Add the hashed leaves of ``obs`` into ``vec`` (then clip)."""
         acc: dict[int, float] = {}
         self._walk("", obs, acc)

@@ -132,6 +132,26 @@ def _validation_problem(exc: RequestValidationError) -> errors.Problem:
     return errors.Unprocessable(f"{where}: {msg}" if where else msg)
 
 
+class BigtopApp(FastAPI):
+    """FastAPI with two layers outside all of its own: the real client address and scheme
+    (server/net.py), then the security headers (server/headers.py). Middleware added with
+    ``add_middleware`` runs inside Starlette's ``ServerErrorMiddleware``, which answers an
+    unhandled exception's 500 itself, straight to the server: a 500 had none of the
+    headers. Outside it every response has them."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bigtop_settings = settings
+
+    def build_middleware_stack(self) -> ASGIApp:
+        s = self.bigtop_settings
+        # Everything inside the headers sees the real client address and scheme (HSTS
+        # only over HTTPS as the proxy reports it).
+        return RealClient(SecurityHeaders(super().build_middleware_stack(),
+                                          hsts_seconds=s.hsts_seconds),
+                          trusted_proxies=s.trusted_proxies)
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The bigtop server for ``settings`` (the database is migrated when it starts)."""
     engine = make_engine(settings.db_url)
@@ -152,10 +172,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     # FastAPI's own /docs and /redoc pages load their scripts from a CDN with an inline
     # script: ours below serves the vendored Swagger UI instead.
-    app = FastAPI(title="bigtop server", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None,
-                  description="Tables, seats and live play of the bigtop games. "
-                              "See docs/server.md.")
+    app = BigtopApp(settings, title="bigtop server", version=__version__, lifespan=lifespan,
+                    docs_url=None, redoc_url=None,
+                    description="Tables, seats and live play of the bigtop games. "
+                                "See docs/server.md.")
 
     @app.exception_handler(errors.Problem)
     async def _problem(_r: Request, exc: errors.Problem) -> JSONResponse:
@@ -199,9 +219,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.state.sockets = ClientCount(settings.limits.max_sockets_per_client)
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
-    app.add_middleware(SecurityHeaders, hsts_seconds=settings.hsts_seconds)
-    # Outermost (added last): everything below sees the real client address and scheme.
-    app.add_middleware(RealClient, trusted_proxies=settings.trusted_proxies)
     return app
 
 

@@ -47,8 +47,8 @@ from typing import Any
 
 from bigtop.agents.levels import BOT_NAMES
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE, State
-from bigtop.core.registry import new_game
+from bigtop.core.game import CHANCE, Game, State
+from bigtop.core.registry import capabilities, new_game
 from bigtop.core.rng import check_seed
 from bigtop.games import teaching
 from bigtop.server import errors
@@ -119,6 +119,31 @@ SEED_CHOICE = ("a chosen seed is only for a table no one else can sit at (bots o
                "person's seat, yours, with 'listed': false): whoever picks the seed knows "
                "every hand. Leave 'seed' out: the server draws one, every view shows its "
                "commitment and the export reveals it when the game ends")
+
+
+def _rotated_options(loaded: Loaded, order: list[int]) -> dict[str, Any]:
+    """The table's options for its seats in ``order`` (new seat k gets old seat
+    ``order[k]``'s value of every per-player option given one per player)."""
+    options = dict(loaded.meta.options)
+    for info in type(loaded.state.game.options).info():
+        value = options.get(info.name)
+        if info.per_player and isinstance(value, list) and len(value) == len(order):
+            options[info.name] = [value[k] for k in order]
+    return options
+
+
+def _person_options(game: Game, options: Mapping[str, Any],
+                    seats: tuple[SeatSpec, ...]) -> dict[str, Any] | None:
+    """``options`` with each of the game's ``person_options`` the creator left alone set per
+    seat: the person's value for a person's seat, the option's default for a bot's (None:
+    nothing to set). A person at the table page throws by hand (Tricky Landing's flick)."""
+    wanted = capabilities(game.name).person_options
+    if not any(s.kind == HUMAN for s in seats):
+        return None
+    defaults = game.options.to_json()
+    filled = {name: [value if s.kind == HUMAN else defaults[name] for s in seats]
+              for name, value in wanted if name not in options}
+    return {**options, **filled} if filled else None
 
 
 def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
@@ -270,6 +295,12 @@ class TableMaster:
             s.invite is not None for s in seat_specs)
         if spec.seed is not None:
             _check_seed_choice(seat_specs, listed)
+        by_hand = _person_options(game, spec.options, seat_specs)
+        if by_hand is not None:
+            try:
+                game = new_game(spec.game, spec.players, by_hand)
+            except BigtopError as e:
+                raise errors.Unprocessable(str(e)) from None
         size = len(json.dumps(game.options.to_json(), ensure_ascii=False,
                               separators=(",", ":")).encode())
         if size > self.limits.max_options_bytes:
@@ -412,8 +443,12 @@ class TableMaster:
             raise errors.Conflict(f"seat {seat} is a bot's seat")
         new_id = m.rematch_id
         if new_id is None:
-            spec = TableSpec(m.game, m.players, m.options, None,
-                             tuple(SeatSpec(s.kind, s.level) for s in loaded.seats),
+            # Seats rotate (new seat k is old seat k + 1), and every per-player option with
+            # them: a person keeps their own value (Tricky Landing's hand-thrown skill).
+            order = [(k + 1) % m.players for k in range(m.players)]
+            spec = TableSpec(m.game, m.players, _rotated_options(loaded, order), None,
+                             tuple(SeatSpec(loaded.seats[k].kind, loaded.seats[k].level)
+                                   for k in order),
                              m.listed, m.takeover_after, m.takeover_level,
                              chat_spectators_read=m.chat_spectators_read,
                              bot_seconds=m.bot_seconds, creator=m.creator, clock=m.clock,
@@ -832,8 +867,8 @@ class TableMaster:
 
     def sweep(self) -> list[str]:
         """Bots take over absent seats whose table allows it; idle tables and tables nobody
-        joined expire; ended tables past their retention are deleted. Returns the ids of
-        tables that changed."""
+        joined expire; ended tables past their retention are deleted; full rate-limit
+        buckets are forgotten. Returns the ids of tables that changed."""
         now = _now()
         batch = self.settings.sweep_batch
         timed_out = [t for t in self.storage.clocks_due(now, batch) if self.time_out(t)]
@@ -843,6 +878,7 @@ class TableMaster:
         changed += self.storage.expire_unjoined(now - self.limits.unjoined_table_seconds,
                                                 batch)
         changed += self.storage.mark_gone(now - self.settings.presence_seconds, batch)
+        self.storage.forget_full_buckets(now, batch)  # rate limits: only buckets in use stay
         gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
         if gone:
             with self._lock:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import json
 import logging
 import math
@@ -18,7 +19,7 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -40,8 +41,13 @@ from bigtop.server.views import named, seat_view, summary
 
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
-VIEW_CACHE = 4096
-"""Seat parts and view texts a worker keeps (a few per live table)."""
+PART_WEIGHT = 5
+"""Bytes a kept seat part is charged per byte of its JSON: what its dicts, lists and
+strings take in memory. Measured over the four games: 2.7–4.4 newly allocated
+(tracemalloc; ``bench/bench_limits.py`` prints SCOUT's), 3.1–5.0 counting every object a
+part reaches (``sys.getsizeof``, shared ones once; tests/server/test_limits.py)."""
+ENTRY_BYTES = 256
+"""Bytes every kept view is charged besides its own: its key tuple and the cache's entry."""
 
 
 def dumps(value: Any) -> str:
@@ -58,6 +64,81 @@ def dumps(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def json_size(value: Any) -> int:
+    """Bytes of ``value``'s compact JSON (UTF-8), as :func:`dumps` writes it.
+
+    >>> json_size({"a": [1, "é"]})
+    14
+    """
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:  # orjson.JSONEncodeError: as dumps() falls back
+        return len(dumps(value).encode())
+
+
+class ViewCache:
+    """What a worker keeps of the views it made, to send again: seat parts and view texts,
+    in one least-recently-used order, bounded in bytes (``Settings.view_cache_bytes``):
+    a text is charged its length, a seat part ``PART_WEIGHT`` times its JSON's, each
+    besides ``ENTRY_BYTES``; the least recently used go first, and one over an eighth of
+    the budget is never kept (it would push out a crowd of ordinary ones). Thread-safe.
+
+    >>> c = ViewCache(budget=8000)
+    >>> for i in range(30):
+    ...     c.put(i, str(i), 100)
+    ...     _ = c.get(0)  # 0 is used again and again
+    >>> len(c), c.nbytes  # 22 views of 100 + ENTRY_BYTES
+    (22, 7832)
+    >>> c.get(0), c.get(1), c.get(29)  # the least recently used went first
+    ('0', None, '29')
+    >>> c.put("huge", "h", 1000); c.get("huge")  # over an eighth: never kept
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.nbytes = 0
+        """Bytes charged for what is kept (at most ``budget``)."""
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> Any:
+        """The value kept for ``key`` (None: none), now the most recently used."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        """Keep ``value`` (``size`` bytes, besides ``ENTRY_BYTES``), dropping the least
+        recently used to stay within the budget."""
+        size += ENTRY_BYTES
+        if size > self.budget // 8:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.nbytes -= old[1]
+            self._items[key] = (value, size)
+            self.nbytes += size
+            while self.nbytes > self.budget:
+                self.nbytes -= self._items.popitem(last=False)[1][1]
+
+    def values(self) -> list[Any]:
+        """Everything kept, the least recently used first."""
+        with self._lock:
+            return [v for v, _ in self._items.values()]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.nbytes = 0
 
 
 async def in_thread(fn: Callable[..., T], *args: Any) -> T:
@@ -124,10 +205,19 @@ def _fail(future: asyncio.Future[Any], error: BaseException) -> None:
         future.set_exception(error)
 
 
+def refuse(wait: float, what: str) -> None:
+    """429 with Retry-After if a rate limit said to ``wait`` (seconds; 0: allowed)."""
+    if wait:
+        raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
+                                     retry_after=wait)
+
+
 class RateLimiter:
-    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a client address, a
-    seat). In one worker's memory: with N workers behind a proxy that spreads one client's
-    requests, that client gets up to N times the rate (docs/server.md, Limits).
+    """Token buckets: ``rate`` per second, ``burst`` at once, per key (a seat, a client
+    address), in one worker's memory: for moves, too frequent to store each in the
+    database. With N workers behind a proxy that spreads one client's requests, that client
+    gets up to N times the rate (docs/server.md, Limits); :class:`SharedLimiter` holds
+    across workers.
 
     >>> r = RateLimiter(rate=1.0, burst=2)
     >>> [r.allow("k", now=0.0) for _ in range(3)]
@@ -165,10 +255,43 @@ class RateLimiter:
 
     def check(self, key: Any, what: str) -> None:
         """Take a token of ``key`` or refuse: 429 with Retry-After."""
-        wait = self.take(key)
-        if wait:
-            raise errors.TooManyRequests(f"{what}; try again in {math.ceil(wait)} s",
-                                         retry_after=wait)
+        refuse(self.take(key), what)
+
+
+class SharedLimiter:
+    """Token buckets kept in the storage (``schema.rate_buckets``), shared by every worker
+    on the database: ``rate`` per second, ``burst`` at once, per key (a client address, a
+    seat), named ``name``. For the per-client limits of what is done seldom (creating a
+    table, taking a seat, a new identity, a chat message): one short write transaction a
+    request, just before the work it guards (``bench/bench_limits.py``: docs/server.md,
+    Limits). The clock is the wall clock (``time.time()``), the same for every worker of
+    one machine."""
+
+    def __init__(self, runtime: Runtime, name: str, rate: float, burst: int) -> None:
+        self.runtime = runtime
+        self.name = name
+        self.rate = rate
+        self.burst = burst
+
+    def bucket(self, key: str) -> str:
+        """The bucket's row key: the limit's name and ``key`` (hashed if it would not fit
+        the column; addresses and table ids always do).
+
+        >>> SharedLimiter(None, "tables", 1.0, 1).bucket("198.51.100.7")  # type: ignore[arg-type]
+        'tables 198.51.100.7'
+        >>> len(SharedLimiter(None, "chat", 1.0, 1).bucket("x" * 500))  # type: ignore[arg-type]
+        69
+        """
+        bucket = f"{self.name} {key}"
+        if len(bucket) > 128:
+            bucket = f"{self.name} {hashlib.sha256(key.encode()).hexdigest()}"
+        return bucket
+
+    async def check(self, key: str, what: str) -> None:
+        """Take a token of ``key`` (in the database) or refuse: 429 with Retry-After."""
+        storage = self.runtime.master.storage
+        refuse(await self.runtime.db(storage.take_token, self.bucket(key), time.time(),
+                                     self.rate, self.burst), what)
 
 
 @functools.cache
@@ -206,24 +329,28 @@ class Runtime:
         self.settings = settings
         self.limits = settings.limits
         lim = self.limits
+        # Moves: in this worker's memory (many a second; a write each would cost more
+        # than the move).
         self.moves = RateLimiter(lim.moves_per_second, lim.move_burst)
         """Moves per seat ``(table, seat)``, over HTTP and every WebSocket of the seat."""
         self.client_moves = RateLimiter(lim.client_moves_per_second, lim.client_move_burst)
-        self.creates = RateLimiter(lim.tables_per_hour / 3600.0, lim.table_burst)
-        self.joins = RateLimiter(lim.joins_per_hour / 3600.0, lim.join_burst)
-        """Per client address (server/net.py)."""
-        self.chat_limit = RateLimiter(lim.chat_per_minute / 60.0, lim.chat_burst)
-        """Chat messages per seat and per client address."""
-        self.new_players = RateLimiter(lim.new_players_per_hour / 3600.0, lim.new_player_burst)
+        """Moves per client address (server/net.py)."""
+        # The rest: in the database, shared by every worker.
+        self.creates = SharedLimiter(self, "tables", lim.tables_per_hour / 3600.0,
+                                     lim.table_burst)
+        """Tables created per client address."""
+        self.joins = SharedLimiter(self, "joins", lim.joins_per_hour / 3600.0, lim.join_burst)
+        """Seats taken (joined, claimed) per client address."""
+        self.chat_limit = SharedLimiter(self, "chat", lim.chat_per_minute / 60.0,
+                                        lim.chat_burst)
+        """Chat messages per seat (``seat TABLE N``) and per client address
+        (``address ADDR``)."""
+        self.new_players = SharedLimiter(self, "players", lim.new_players_per_hour / 3600.0,
+                                         lim.new_player_burst)
         """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
-        self._views: OrderedDict[tuple[str, int, int, str, int | None], dict[str, Any]] = (
-            OrderedDict())
-        self._texts: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-        self._text_bytes = 0
-        """Characters of the texts kept (a bound in bytes for what is nearly all ASCII:
-        ``Settings.view_cache_bytes``)."""
-        self._views_lock = threading.Lock()
+        self._views = ViewCache(settings.view_cache_bytes)
+        """Seat parts and view texts, in one budget of bytes."""
         self._thinking: set[str] = set()
         self._present: dict[tuple[str, int], float] = {}
         self._stored_seen: dict[tuple[str, int], float] = {}
@@ -297,19 +424,15 @@ class Runtime:
     # -- views ----------------------------------------------------------------------------
     def seat_part(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         """The seat-dependent part of a view, computed once per table version and seat."""
-        key = (loaded.table_id, loaded.version, loaded.meta.seat_rev, loaded.meta.status, seat)
-        with self._views_lock:
-            hit = self._views.get(key)
-            if hit is not None:
-                self._views.move_to_end(key)
-                return hit
-        may_move = loaded.meta.status == "playing" and (
+        m = loaded.meta
+        key = ("part", m.id, m.version, m.seat_rev, m.status, seat)
+        hit: dict[str, Any] | None = self._views.get(key)
+        if hit is not None:
+            return hit
+        may_move = m.status == "playing" and (
             seat is None or loaded.seats[seat].bot_level is None)
         part = seat_view(loaded.state, seat, may_move=may_move)
-        with self._views_lock:
-            self._views[key] = part
-            while len(self._views) > VIEW_CACHE:
-                self._views.popitem(last=False)
+        self._views.put(key, part, PART_WEIGHT * json_size(part))
         return part
 
     def view_text(self, loaded: Loaded, seat: int | None, since: int | None = None,
@@ -328,25 +451,13 @@ class Runtime:
             # view says when it was sent ("now"), so it is made for each.
             return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
         m = loaded.meta
-        key = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat, log_since,
-               tuple(e.id for e in entries))
-        with self._views_lock:
-            hit = self._texts.get(key)
-            if hit is not None:
-                self._texts.move_to_end(key)
-                return hit
+        key = ("text", m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
+               log_since, tuple(e.id for e in entries))
+        hit: str | None = self._views.get(key)
+        if hit is not None:
+            return hit
         text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
-        budget = self.settings.view_cache_bytes
-        if len(text) > budget // 8:
-            return text
-        with self._views_lock:
-            old = self._texts.get(key)
-            if old is not None:
-                self._text_bytes -= len(old)
-            self._texts[key] = text
-            self._text_bytes += len(text)
-            while self._text_bytes > budget or len(self._texts) > VIEW_CACHE:
-                self._text_bytes -= len(self._texts.popitem(last=False)[1])
+        self._views.put(key, text, len(text))
         return text
 
     def _bounded_since(self, loaded: Loaded, since: int | None) -> int | None:

@@ -14,6 +14,7 @@ upgrade it; this module is what the code reads and writes.
   person's seat names the identity that sat down there (``seats.player_id``).
 - ``ratings``: each identity's rating per game (rated tables).
 - ``snapshots``: positions of long games every few moves (replays and rebuilds start there).
+- ``rate_buckets``: the per-client rate limits every worker shares (a token bucket per key).
 """
 
 from __future__ import annotations
@@ -182,3 +183,16 @@ snapshots = Table(
 )
 """The position (``State.to_json(with_history=False)``) after ``idx`` moves, every
 ``Settings.snapshot_every`` moves: a replay or a rebuild starts from the latest one."""
+
+rate_buckets = Table(
+    "rate_buckets", metadata,
+    Column("bucket", String(128), primary_key=True),
+    Column("full_at", Float, nullable=False),
+    Index("ix_rate_buckets_full_at", "full_at"),
+)
+"""A token bucket of a per-client rate limit, shared by every worker (``bucket``: the
+limit's name and its key, such as ``"tables 198.51.100.7"``). One number is the whole
+bucket: ``full_at``, when it will be full again (each token taken moves it on by one
+interval; a token may be taken while it is at most ``burst - 1`` intervals ahead). A full
+bucket is the same as none: the sweep deletes rows whose ``full_at`` has passed, through
+its index, so the table holds only buckets in use."""

@@ -30,6 +30,12 @@ class Limits:
     outside (nesting, string and array lengths, numbers, no NaN, no key twice) is checked by
     the core's :mod:`bigtop.core.limits`, the same as for files and the command line.
 
+    Where each is counted: the rates of creating tables, taking seats, new identities and
+    chat messages, and the open tables per client, in the database, shared by every worker
+    (``rate_buckets``, ``tables``); the move rates (per seat, per client address) and the
+    sockets per client address in each worker's memory (N workers that one client's
+    requests are spread over allow it up to N times those).
+
     >>> Limits(max_body_bytes=10**9)
     Traceback (most recent call last):
     ...
@@ -42,21 +48,22 @@ class Limits:
     """Largest WebSocket message from a client; more closes the socket (code 1009)."""
     moves_per_second: float = 10.0
     """Sustained moves per second per seat (over HTTP and all its WebSockets together);
-    more: 429 with Retry-After."""
+    more: 429 with Retry-After. Counted in each worker's memory."""
     move_burst: int = 20
     """Moves a seat may send at once before the per-second rate applies."""
     client_moves_per_second: float = 30.0
     """Sustained moves per second per client address (server/net.py), over all its seats
-    and tables; more: 429 with Retry-After."""
+    and tables; more: 429 with Retry-After. Counted in each worker's memory."""
     client_move_burst: int = 60
     """Moves one client address may send at once before that rate applies."""
     tables_per_hour: float = 30.0
     """Tables one client address may create per hour, sustained (token bucket); more: 429
-    with Retry-After."""
+    with Retry-After. Counted in the database: shared by every worker."""
     table_burst: int = 10
     """Tables one client address may create at once before that rate applies."""
     joins_per_hour: float = 120.0
-    """Free seats one client address may take per hour, sustained; more: 429."""
+    """Free seats one client address may take per hour (joined, or claimed with a player
+    key), sustained; more: 429. Counted in the database: shared by every worker."""
     join_burst: int = 20
     """Seats one client address may take at once before that rate applies."""
     max_open_tables_per_client: int = 20
@@ -89,7 +96,8 @@ class Limits:
     """WebSocket connections one table accepts at once."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
-    worker, over all tables; one more is refused (error message, close 4429)."""
+    worker, over all tables; one more is refused (error message, close 4429). Counted in
+    each worker's memory."""
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers); more is answered 431 and the
     connection closed, as soon as that many bytes came (server/protocol.py)."""
@@ -116,7 +124,8 @@ class Limits:
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
     new_players_per_hour: float = 20.0
-    """Sustained identities one client address may create (POST /api/players)."""
+    """Sustained identities one client address may create (POST /api/players) an hour.
+    Counted in the database: shared by every worker."""
     new_player_burst: int = 5
     """Identities a client address may create at once before that rate applies."""
     max_my_tables: int = 100
@@ -124,7 +133,8 @@ class Limits:
     max_chat_chars: int = 500
     """Longest chat message (after trimming; no control characters)."""
     chat_per_minute: float = 20.0
-    """Sustained chat messages per seat, and per client address."""
+    """Sustained chat messages a minute per seat, and per client address. Counted in the
+    database: shared by every worker."""
     chat_burst: int = 5
     """Chat messages a seat (or an address) may send at once before that rate applies."""
     max_chat_messages: int = 2000
@@ -195,7 +205,8 @@ class Settings:
     last sighting is stored at most every third of it, on every table."""
     sweep_batch: int = 200
     """Most tables one sweep touches for each of its tasks (expiring, taking over absent
-    seats, bot turns nobody took); the rest wait for the next sweep. Each task finds what
+    seats, bot turns nobody took; also the full rate-limit buckets it forgets); the rest
+    wait for the next sweep. Each task finds what
     is due through an index and reads nothing else."""
     bot_stuck_seconds: float = 20.0
     """A bot turn nobody has played for this long (a restart, a worker that died, a bot
@@ -204,9 +215,11 @@ class Settings:
     """Moves between two stored positions of a table: a replay at move K, or a table
     rebuilt after a restart, plays at most this many moves from the latest one."""
     view_cache_bytes: int = 32 * 1024 * 1024
-    """View texts a worker keeps to send again (the same view to a mover's answer and its
-    sockets, spectators), in bytes: the least recently used go first; one view over an
-    eighth of it is never kept."""
+    """What a worker keeps of the views it made, to send again (the same view to a mover's
+    answer and its sockets, spectators), in bytes: view texts and the seat parts they are
+    made of (observation, legal actions), in one budget (``runtime.ViewCache``: a text is
+    charged its length, a part five times its JSON's, what it takes in memory); the least
+    recently used go first; one view over an eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""

@@ -4,22 +4,15 @@ the observation only (unchanged when the closed piles are resampled)."""
 
 from __future__ import annotations
 
-import itertools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
 from bigtop.core.registry import new_game
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
-from bigtop.games.clown15go.tensor import (
-    SEATS,
-    Clown15GoLayout,
-    encode,
-    pieces,
-    seat_size,
-    tensor_size,
-)
+from bigtop.games.clown15go.tensor import SEATS, Clown15GoLayout
 from bigtop.interop.tensors import layout_for
 from tests.conftest import random_game_states
 from tests.games.clown15go.helpers import position
@@ -31,6 +24,17 @@ def game(players: int = 2, **opts: object) -> Clown15GoGame:
     g = new_game("clown-15-go", players, opts)
     assert isinstance(g, Clown15GoGame)
     return g
+
+
+def views(g: Clown15GoGame, t: list[float]) -> dict[str, np.ndarray[Any, Any]]:
+    """The named pieces of ``t`` (``Game.observation_tensor``'s list), as the layout's."""
+    return Clown15GoLayout(g).views(np.asarray(t))
+
+
+def start(g: Clown15GoGame, name: str) -> int:
+    """Where piece ``name`` starts in the flat tensor."""
+    layout = Clown15GoLayout(g)
+    return int(layout.views(np.arange(layout.size))[name].flat[0])
 
 
 def states(g: Clown15GoGame, seed: int, every: int = 5) -> list[Clown15GoState]:
@@ -51,11 +55,9 @@ def test_size_depends_on_the_deck_only() -> None:
     # The colour letters do not matter, only how many sets are used.
     assert game(3, sets=3, colours="XYZW").observation_tensor_shape() == (699,)
     for k in (1, 2, 5, 8, 26):
-        g = game(2, sets=k, colours=ALPHABET)
-        parts = list(pieces(g).values())
-        assert parts[0][0] == 0 and sum(size for _, size in parts) == tensor_size(g)
-        assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(parts))
-        assert pieces(g)["seats"][1] == SEATS * seat_size(k) == SEATS * (62 + k)
+        layout = Clown15GoLayout(game(2, sets=k, colours=ALPHABET))
+        assert layout.size == k * k + 40 * k + 570  # the module doc's formula
+        assert dict(layout.pieces())["seats"] == (SEATS, 62 + k) == (SEATS, layout.seat_size)
 
 
 def test_the_adapters_use_the_games_own_layout() -> None:
@@ -63,7 +65,7 @@ def test_the_adapters_use_the_games_own_layout() -> None:
     layout = layout_for(g)
     assert isinstance(layout, Clown15GoLayout) and layout.size == 699
     views = layout.views(layout.tensor(g.new_initial_state(5), 1))
-    assert views["seats"].shape == (SEATS, seat_size(3)) and views["rows"].shape == (3, 19)
+    assert views["seats"].shape == (SEATS, 65) and views["rows"].shape == (3, 19)
     s = g.new_initial_state(5)
     want = np.asarray(g.observation_tensor(s, 1), np.float32)
     assert np.array_equal(layout.tensor(s, 1), want)
@@ -144,8 +146,8 @@ def points_position() -> Clown15GoState:
 def test_points_rule_position_hand_checked() -> None:
     s = points_position()
     g = s.game
-    at = pieces(g)
-    assert at["rows"] == (21, 57) and at["seats"] == (153, 520)
+    assert start(g, "rows") == 21 and start(g, "row_tops") == 21 + 57
+    assert start(g, "seats") == 153 and start(g, "options") == 153 + 520
     t = g.observation_tensor(s, 2)
     # Row 0 (O1 O2 Y3): top 3, two colours; row 1 (Y1): top 1, one colour, yellow.
     assert t[21 + 2] == 1 and t[21 + 15] == 0 and sum(t[21 + 16:21 + 19]) == 0
@@ -190,37 +192,27 @@ def check_well_formed(g: Clown15GoGame, s: Clown15GoState, t: list[float]) -> No
     """One-hots that must have exactly one entry, and the pieces that mirror the state."""
     n = g.num_players
     k = g.options.sets
-    at = pieces(g)
-    assert len(t) == tensor_size(g) and all(math.isfinite(x) and x >= 0 for x in t)
+    v = views(g, t)
+    assert len(t) == Clown15GoLayout(g).size and all(math.isfinite(x) and x >= 0 for x in t)
     assert max(t) <= 1 or g.options.points  # only points/150 can exceed 1
-    assert t[0:3].count(1.0) == 1 and sum(t[0:3]) == 1
-    assert (t[2] == 1) == s.is_terminal()
-    start, size = at["pending"]
+    assert v["phase"].tolist().count(1.0) == 1 and v["phase"].sum() == 1
+    assert (v["phase"][2] == 1) == s.is_terminal()
     want = 1 if s.pending is not None else 0
-    assert sum(t[start:start + 15]) == want and sum(t[start + 15:start + size]) == want
-    start, _ = at["rows"]
-    row = 16 + k
+    assert v["pending"][:15].sum() == want and v["pending"][15:].sum() == want
     for i in range(k):
-        assert sum(t[start + i * row:start + i * row + 15]) == (1 if i < len(s.rows) else 0)
-    start, _ = at["row_tops"]
-    assert sum(t[start:start + 15]) == pytest.approx(len(s.rows) / k)
-    start, size = at["unseen"]
-    assert sum(t[start:start + size]) == len(s.unseen())
-    start, _ = at["seats"]
-    seat = seat_size(k)
-    assert sum(t[start + seat * i] for i in range(SEATS)) == n  # present
-    to_act = sum(t[start + seat * i + 1] for i in range(SEATS))
-    assert to_act == (0 if s.is_terminal() else 1)
-    for i in range(n):
-        b = start + seat * i
-        assert sum(t[b + 3:b + 11]) == t[b + 2]  # a going-out place iff out
-        has_open = t[b + 12] > 0
-        assert sum(t[b + 15:b + 30]) == sum(t[b + 30:b + 30 + k]) == (1 if has_open else 0)
-    assert sum(t[start + seat * n:start + seat * SEATS]) == 0
-    start, _ = at["players"]
-    assert t[start:start + 7].count(1.0) == 1 and t[start + n - 2] == 1
-    start, _ = at["progress"]
-    assert sum(t[start + 6:start + 10]) == (1 if s.is_terminal() else 0)
+        assert v["rows"][i, :15].sum() == (1 if i < len(s.rows) else 0)
+    assert v["row_tops"].sum() == pytest.approx(len(s.rows) / k)
+    assert v["unseen"].sum() == len(s.unseen())
+    seats = v["seats"]
+    assert seats[:, 0].sum() == n  # present
+    assert seats[:, 1].sum() == (0 if s.is_terminal() else 1)  # to act
+    for seat in seats[:n]:
+        assert seat[3:11].sum() == seat[2]  # a going-out place iff out
+        has_open = seat[12] > 0
+        assert seat[15:30].sum() == seat[30:30 + k].sum() == (1 if has_open else 0)
+    assert seats[n:].sum() == 0
+    assert v["players"].tolist().count(1.0) == 1 and v["players"][n - 2] == 1
+    assert v["progress"][6:10].sum() == (1 if s.is_terminal() else 0)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 8])
@@ -244,14 +236,13 @@ def test_option_flags() -> None:
     for i, name in enumerate(flags):
         g = game(2, sets=2, **{name: True})
         t = g.observation_tensor(g.new_initial_state(1), 0)
-        start, _ = pieces(g)["options"]
-        assert t[start:start + 7] == [1.0 if j == i else 0.0 for j in range(7)]
+        assert views(g, t)["options"][:7].tolist() == [1.0 if j == i else 0.0 for j in range(7)]
     for i, (name, value) in enumerate([("placing", "voluntary"), ("recycle", "shuffle"),
                                        ("last_card", "stays")]):
         g = game(2, sets=2, **{name: value})
         t = g.observation_tensor(g.new_initial_state(1), 0)
-        start, _ = pieces(g)["options"]
-        assert t[start:start + 7] == [1.0 if j == 4 + i else 0.0 for j in range(7)]
+        assert views(g, t)["options"][:7].tolist() == [
+            1.0 if j == 4 + i else 0.0 for j in range(7)]
 
 
 def test_renewed_piles_are_encoded_by_their_numbers_and_survive_resampling() -> None:
@@ -262,10 +253,8 @@ def test_renewed_piles_are_encoded_by_their_numbers_and_survive_resampling() -> 
             continue
         renewed += 1
         t = g.observation_tensor(s, 0)
-        start, _ = pieces(g)["seats"]
         for q in range(2):
-            b = start + seat_size(2) * q + 15 + 2 + 30  # the renewed pile's numbers
-            got = sum(t[b:b + 15]) * 2
+            got = sum(views(g, t)["seats"][q, 47:62]) * 2  # the renewed pile's numbers
             assert got == pytest.approx(len(s.closed[q]) if s.recycled[q] else 0)
         for seed in range(3):
             assert g.observation_tensor(s.resample_hidden(0, seed), 0) == t
@@ -276,21 +265,19 @@ def test_a_finished_game() -> None:
     g = game(2, sets=2, last_card="turned")
     s = states(g, seed=2)[-1]
     assert s.is_terminal()
-    t = g.observation_tensor(s, 0)
-    start, _ = pieces(g)["progress"]
+    v = views(g, g.observation_tensor(s, 0))
     reasons = ("went-out", "all-out", "stall", "turn-limit")
-    assert t[start + 6 + reasons.index(s.end_reason or "")] == 1
+    assert v["progress"][6 + reasons.index(s.end_reason or "")] == 1
     if s.end_reason == "went-out":
-        winner = s.out_order[0]
-        b = pieces(g)["seats"][0] + seat_size(2) * winner  # P0 is the observer
-        assert t[b + 2:b + 4] == [1, 1]
+        winner = s.out_order[0]  # P0 is the observer: seats are players
+        assert v["seats"][winner, 2:4].tolist() == [1, 1]
 
 
 def test_a_spectator_has_no_tensor() -> None:
     g = game(2)
     s = g.new_initial_state(1)
     with pytest.raises(ValueError, match="spectator"):
-        encode(g, s.observation(None))
+        Clown15GoLayout(g).tensor(s, None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("flag", "options"), [
@@ -304,8 +291,7 @@ def test_every_rule_option_that_changes_play_is_in_the_tensor(
     apart (the options block starts after the seats)."""
     g = Clown15GoGame(3, options)
     s = g.new_initial_state(seed=5)
-    at = pieces(g)["options"][0]
-    block = g.observation_tensor(s, 0)[at:at + 9]
+    block = views(g, g.observation_tensor(s, 0))["options"].tolist()
     base = {"borrowing": True} if flag == 7 else {}
     want = [1.0 if i == flag or (base and i == 2) else 0.0 for i in range(9)]
     assert block == want

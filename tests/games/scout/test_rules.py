@@ -248,6 +248,70 @@ def test_s5_pass_when_nothing_is_possible() -> None:
 # -- end of a round and scoring --------------------------------------------------------------
 
 
+def _go_round(s: ScoutState, turns: int) -> None:
+    """Play ``turns`` turns of the endless round S9 bounds: on the empty table Show the
+    leftmost card; otherwise Scout the set away and put the card at the hand's right end.
+    With three players and two cards each every hand stays at one to three cards."""
+    for _ in range(turns):
+        if s.is_terminal() or s.round_log:
+            return
+        if s.active:
+            s.apply(Scout("left", False))
+            s.apply(Insert(len(s.hands[s.to_act]), False))
+        else:
+            s.apply(Show(0, 1))
+
+
+def test_s9_a_round_that_beats_no_set_for_stall_turns_turns_ends_stalled() -> None:
+    """The rulebook's two ends need never come (S2: a scouted-away set empties the table):
+    S9 ends such a round after ``stall_turns`` turns in a row with no set beaten; nobody is
+    exempt (not even the owner of the set on the table)."""
+    hands = [[(2, 1), (3, 1)], [(4, 2), (5, 1)], [(2, 5), (6, 3)]]
+    s = position(3, hands=hands, to_act=0, options={"rounds": 1})
+    _go_round(s, 99)
+    assert not s.round_log and s.quiet_turns == 99
+    assert s.problems() == []
+    again = new_state_like(s)  # a position file keeps the count
+    assert again.quiet_turns == 99
+    _go_round(s, 1)
+    assert s.is_terminal()
+    (log,) = s.round_log
+    assert log["ending"] == "stalled" and log["exempt"] is None
+    assert log["hand"] == [len(h) for h in s.hands] and all(log["hand"])
+    for q in range(3):
+        assert s.round_scores[0][q] == (log["captured"][q] + log["scout_tokens"][q]
+                                        - log["hand"][q])
+    assert s.result()["round_endings"] == ["stalled"]
+    assert s.problems() == []
+    short = position(3, hands=hands, to_act=0, options={"stall_turns": 3, "rounds": 2})
+    _go_round(short, 3)
+    assert short.round_log[0]["ending"] == "stalled" and short.quiet_turns == 0
+    with pytest.raises(InvalidStateError, match="S9"):
+        position(3, hands=hands, to_act=0, options={"stall_turns": 3}, quiet_turns=3)
+
+
+def new_state_like(s: ScoutState) -> ScoutState:
+    state = s.game.state_from_json(json.loads(json.dumps(s.to_json())))
+    assert isinstance(state, ScoutState)
+    return state
+
+
+def test_s9_a_beaten_set_restarts_the_count_and_zero_means_no_bound() -> None:
+    s = position(3, hands=[[(2, 1), (3, 1)], [(4, 2), (5, 1)], [(2, 5), (6, 3)]], to_act=0,
+                 options={"stall_turns": 5})
+    s.apply(Show(0, 1))  # 2 on the empty table: nothing beaten
+    assert s.quiet_turns == 1
+    s.apply(Show(0, 1))  # P1's 4 beats it
+    assert s.quiet_turns == 0
+    s.apply(Scout("left", False))
+    s.apply(Insert(0, False))
+    assert s.quiet_turns == 1
+    endless = position(3, hands=[[(2, 1), (3, 1)], [(4, 2), (5, 1)], [(2, 5), (6, 3)]],
+                       to_act=0, options={"stall_turns": 0})
+    _go_round(endless, 3000)
+    assert not endless.round_log and endless.quiet_turns == 3000
+
+
 def test_round_ends_when_a_hand_empties_everybody_else_pays() -> None:
     """"Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat" and
     "Jokaisesta käteen jääneestä kortista menettää pisteen\""""

@@ -363,15 +363,13 @@ def test_resample_depends_only_on_the_view_and_seed() -> None:
 
 
 def test_observation_tensor() -> None:
-    from bigtop.games.tricky_landing.tensor import TENSOR_SIZE
-
     for players in (3, 6):
         s = _state(players, seed=players)
         rng = random.Random(1)
         for step in range(40):
             for p in range(players):
                 t = s.game.observation_tensor(s, p)
-                assert len(t) == TENSOR_SIZE == s.game.observation_tensor_shape()[0]
+                assert len(t) == 468 == s.game.observation_tensor_shape()[0]
                 assert all(abs(v) <= 10 for v in t)
                 if step % 9 == 0:
                     assert s.game.observation_tensor(s.resample_hidden(p, step), p) == t

@@ -4,16 +4,16 @@ computed from the observation only (unchanged when hidden information is resampl
 
 from __future__ import annotations
 
-import itertools
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus import ZirkusGame, ZirkusState, read_board_file
-from bigtop.games.zirkus.tensor import ZirkusLayout, encode, pieces, tensor_size
+from bigtop.games.zirkus.tensor import ZirkusLayout
 from bigtop.interop.tensors import layout_for
 from tests.conftest import random_game_states
 from tests.games.zirkus.helpers import clowns, load
@@ -25,6 +25,11 @@ def game(players: int = 3, **opts: object) -> ZirkusGame:
     g = new_game("so-ein-zirkus", players, opts)
     assert isinstance(g, ZirkusGame)
     return g
+
+
+def views(g: ZirkusGame, t: list[float]) -> dict[str, np.ndarray[Any, Any]]:
+    """The named pieces of ``t`` (``Game.observation_tensor``'s list), as the layout's."""
+    return ZirkusLayout(g).views(np.asarray(t))
 
 
 def states(g: ZirkusGame, seed: int, every: int = 7) -> list[ZirkusState]:
@@ -40,10 +45,8 @@ def test_size_depends_on_the_board_only() -> None:
         assert game(players, board="4x10").observation_tensor_shape() == (300,)  # 40 f, 9 holes
         assert game(players, board=BOARD_FILE, secret_clown=True,
                     tournament="score").observation_tensor_shape() == (300,)
-    g = game(4, board="4x10")
-    parts = list(pieces(g).values())
-    assert parts[0][0] == 0 and sum(size for _, size in parts) == tensor_size(g)
-    assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(parts))
+    for g in (game(4), game(4, board="4x10")):  # 3 (F + 22) + 6 H + 60, the module doc's
+        assert ZirkusLayout(g).size == 3 * (g.board.size + 22) + 6 * len(g.board.holes) + 60
 
 
 def test_the_adapters_use_the_games_own_layout() -> None:
@@ -128,27 +131,23 @@ def test_random_games_fixed_size_well_formed_and_private(players: int,
                                                          opts: dict[str, object]) -> None:
     g = game(players, **opts)
     size = g.observation_tensor_shape()[0]
-    at = pieces(g)
     fields = g.board.size
     for i, s in enumerate(states(g, seed=players * 10 + len(opts))):
         for p in range(players):
             t = g.observation_tensor(s, p)
             assert len(t) == size and all(math.isfinite(x) and x >= 0 for x in t)
-            for k in range(3):  # each clown on exactly one field or off the board
-                base = k * (fields + 22)
-                assert sum(t[base:base + fields + 1]) == 1
-                assert sum(t[base + fields + 17:base + fields + 21]) == 1  # ball count
-            start, n = at["holes"]
-            assert sum(t[start:start + n]) == pytest.approx(
-                len(g.board.holes) + sum(g.hole_value) / 6)
-            start, _ = at["phase"]
-            assert sum(t[start:start + 4]) == 1
-            assert (t[start + 3] == 1) == s.is_terminal()
-            start, _ = at["seats"]
-            assert t[start + 1:start + 6].count(1.0) == 1  # the observer's own colour is known
+            v = views(g, t)
+            for clown in v["clowns"]:  # each clown on exactly one field or off the board
+                assert clown[:fields + 1].sum() == 1
+                assert clown[fields + 17:fields + 21].sum() == 1  # ball count
+            assert v["holes"].sum() == pytest.approx(len(g.board.holes) + sum(g.hole_value) / 6)
+            assert v["phase"].sum() == 1
+            assert (v["phase"][3] == 1) == s.is_terminal()
+            seats = v["seats"]
+            assert seats[0, 1:6].tolist().count(1.0) == 1  # the observer's own colour is known
             if not s.is_terminal():
                 assert g.observation_tensor(s.resample_hidden(p, 100 + i), p) == t
-                assert sum(t[start + 8 * q] for q in range(4)) == 1  # one player to move
+                assert seats[:, 0].sum() == 1  # one player to move
         assert g.observation_tensor(s.clone(), 0) == g.observation_tensor(s, 0)
 
 
@@ -156,16 +155,13 @@ def test_finished_series_totals_and_progress() -> None:
     g = game(2, tournament="games", tournament_games=2, secret_clown=True)
     s = states(g, seed=4)[-1]
     assert s.is_terminal()
-    t = g.observation_tensor(s, 0)
-    at = pieces(g)
-    start, _ = at["seats"]
+    v = views(g, g.observation_tensor(s, 0))
     obs = s.observation(0)
     for q in range(2):  # colours revealed at the end; totals in 21sts; nobody to move
-        seat = t[start + 8 * q:start + 8 * q + 8]
+        seat = v["seats"][q]
         assert seat[0] == 0 and seat[5] == 0 and sum(seat[1:5]) == 1
         assert seat[7] == pytest.approx(obs["totals"][q] / 21)
-    start, _ = at["progress"]
-    assert t[start + 1] == 1.0  # two of two games played
+    assert v["progress"][1] == 1.0  # two of two games played
 
 
 def test_clown_pushed_off_the_board() -> None:
@@ -181,4 +177,4 @@ def test_a_spectator_has_no_tensor() -> None:
     g = game(2)
     s = g.new_initial_state(1)
     with pytest.raises(ValueError, match="spectator"):
-        encode(g, s.observation(None))
+        ZirkusLayout(g).tensor(s, None)  # type: ignore[arg-type]

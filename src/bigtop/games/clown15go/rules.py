@@ -44,7 +44,7 @@ from bigtop.games.clown15go.cards import HIGHEST, Deck, colour
 from bigtop.games.clown15go.options import END_REASONS, Clown15GoOptions, end_reason_text
 from bigtop.games.clown15go.position import PHASES, load_position, problems
 from bigtop.games.clown15go.scoring import out_points, row_points
-from bigtop.games.clown15go.tensor import encode, tensor_size
+from bigtop.games.clown15go.tensor import Clown15GoLayout
 
 __all__ = [  # the actions and options live in their own modules; importable from here too
     "END_REASONS", "PHASES", "Borrow", "Clown15GoAction", "Clown15GoGame", "Clown15GoOptions",
@@ -161,11 +161,11 @@ class Clown15GoGame(Game[Clown15GoOptions]):
         ...     ).observation_tensor_shape()
         ((954,), (654,))
         """
-        return (tensor_size(self),)
+        return (Clown15GoLayout(self).size,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        return encode(self, state.observation(player))
+        return Clown15GoLayout(self).floats(state, player)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it

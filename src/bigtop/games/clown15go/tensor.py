@@ -41,6 +41,10 @@ progress              10         turns/max_turns, quiet turns/(stall_rounds × p
                                  one-hot (went-out, all-out, stall, turn-limit)
 ====================  =========  ========================================================
 
+Each piece is a named view into the one flat array (:class:`Clown15GoLayout`, the layout the
+game's capability record declares), ``rows`` a table of K rows and ``seats`` one of 8 seats;
+``Game.observation_tensor(state, player)`` gives the same entries as Python floats.
+
 >>> from bigtop import new_state
 >>> s = new_state("clown-15-go", players=2, seed=3)
 >>> t = s.game.observation_tensor(s, 0)
@@ -52,11 +56,11 @@ progress              10         turns/max_turns, quiet turns/(stall_rounds × p
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game
-from bigtop.core.tensor import FlatLayout, layout, observer
+from bigtop.core.game import Game, State
+from bigtop.core.tensor import TensorLayout, Views, observer
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
 from bigtop.games.clown15go.position import PHASES, Clown15GoTable
 
@@ -66,139 +70,16 @@ _END_REASONS = ("went-out", "all-out", "stall", "turn-limit")
 _POINTS_SCALE = 150.0  # one completed one-colour row
 _OPTIONS = 9
 _PROGRESS = 6 + len(_END_REASONS)
+# A seat's row, in the table's order: present, to act, out, the going-out place (8), then
+# closed pile, open pile, cards left, renewed; the open top (15 + K); the rest follow K.
+_PRESENT, _TO_ACT, _OUT, _PLACE = 0, 1, 2, 3
+_PILES = _PLACE + SEATS
+_OPEN_TOP = _PILES + 4
 
 
-def seat_size(sets: int) -> int:
-    """Floats per relative seat: ``62 + K``."""
-    return 3 + SEATS + 4 + HIGHEST + sets + 2 * HIGHEST + 2
-
-
-def pieces(game: Clown15GoTable) -> dict[str, tuple[int, int]]:
-    """Each piece's (start, size) in the flat tensor, in order.
-
-    >>> from bigtop.games.clown15go.rules import Clown15GoGame
-    >>> pieces(Clown15GoGame(2))["seats"], pieces(Clown15GoGame(2, {"sets": 2}))["seats"]
-    ((368, 560), (116, 512))
-    """
-    k = game.options.sets
-    sizes = [
-        ("phase", 3), ("pending", HIGHEST + k), ("rows", k * (HIGHEST + 1 + k)),
-        ("row_tops", HIGHEST), ("unseen", HIGHEST * k), ("unseen_numbers", HIGHEST),
-        ("seats", SEATS * seat_size(k)), ("options", _OPTIONS),
-        ("players", SEATS - 1), ("progress", _PROGRESS),
-    ]
-    return layout(dict(sizes))
-
-
-def tensor_size(game: Clown15GoTable) -> int:
-    """The number of floats for ``game``'s deck: ``K² + 40 K + 570`` (tested against
-    :func:`pieces`)."""
-    k = game.options.sets
-    return k * k + 40 * k + 570
-
-
-def encode(game: Clown15GoTable, obs: dict[str, Any]) -> list[float]:
-    """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
-    me = observer(obs)
-    n = game.num_players
-    opts = game.options
-    k = opts.sets
-    cards = float(HIGHEST * k)
-    parse = game.deck.parse
-    out = [0.0] * tensor_size(game)
-
-    def rel(q: int) -> int:
-        return (q - me) % n
-
-    # phase and the turned card
-    phase = obs["phase"]
-    out[PHASES.index(phase)] = 1.0
-    at = 3
-    if obs["pending"] is not None:
-        c = parse(obs["pending"])
-        out[at + number(c) - 1] = 1.0
-        out[at + HIGHEST + colour(c)] = 1.0
-    at += HIGHEST + k
-    # middle rows, in row-index order (rows run 1, 2, 3, …: the top number is the length)
-    row = HIGHEST + 1 + k
-    tops = at + k * row
-    for i, texts in enumerate(obs["rows"]):
-        top = len(texts)
-        out[at + i * row + top - 1] = 1.0
-        out[tops + top - 1] += 1.0 / k
-        if opts.points:
-            first = colour(parse(texts[0]))
-            if all(colour(parse(t)) == first for t in texts):
-                out[at + i * row + HIGHEST] = 1.0
-                out[at + i * row + HIGHEST + 1 + first] = 1.0
-    at = tops + HIGHEST
-    # the unseen cards (the never-renewed closed piles, together)
-    numbers = at + HIGHEST * k
-    for t in obs["unseen"]:
-        c = parse(t)
-        out[at + c] = 1.0
-        out[numbers + number(c) - 1] += 1.0 / k
-    at = numbers + HIGHEST
-    # seats, relative to the observer
-    size = seat_size(k)
-    to_act = obs["to_act"]
-    out_order: list[int] = obs["out_order"]
-    completed = [0] * n
-    for item in obs["completed"]:
-        completed[item["by"]] += 1
-    for q, pl in enumerate(obs["players"]):
-        s = at + rel(q) * size
-        out[s] = 1.0
-        out[s + 1] = 1.0 if to_act == q else 0.0
-        if pl["out"]:
-            out[s + 2] = 1.0
-            out[s + 3 + out_order.index(q)] = 1.0
-        b = s + 3 + SEATS
-        out[b] = pl["closed"] / cards
-        out[b + 1] = len(pl["open"]) / cards
-        out[b + 2] = pl["cards"] / cards
-        renewed = pl["closed_cards"]
-        out[b + 3] = 0.0 if renewed is None else 1.0
-        b += 4
-        if pl["open"]:
-            c = parse(pl["open"][-1])
-            out[b + number(c) - 1] = 1.0
-            out[b + HIGHEST + colour(c)] = 1.0
-        b += HIGHEST + k
-        for t in pl["open"]:
-            out[b + number(parse(t)) - 1] += 1.0 / k
-        b += HIGHEST
-        for t in renewed or ():
-            out[b + number(parse(t)) - 1] += 1.0 / k
-        b += HIGHEST
-        out[b] = pl["points"] / _POINTS_SCALE
-        out[b + 1] = completed[q] / k
-    at += SEATS * size
-    # options, player count
-    flags = (opts.open_pile_first, opts.own_pile, opts.borrowing, opts.points,
-             opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "stays",
-             opts.borrowing_when == "placing", opts.one_on_pile)
-    for i, flag in enumerate(flags):
-        out[at + i] = 1.0 if flag else 0.0
-    at += _OPTIONS
-    out[at + n - 2] = 1.0
-    at += SEATS - 1
-    # progress: the turn counter and G3's stall counters, each by its limit
-    still_in = max(1, n - len(out_order))
-    out[at] = obs["turns"] / opts.max_turns
-    out[at + 1] = obs["quiet_turns"] / (opts.stall_rounds * still_in)
-    out[at + 2] = obs["pass_streak"] / still_in
-    out[at + 3] = 1.0 if obs["placed_this_turn"] else 0.0
-    out[at + 4] = 1.0 if obs["stale_recycle"] else 0.0
-    out[at + 5] = len(obs["completed"]) / k
-    if obs["end_reason"] is not None:
-        out[at + 6 + _END_REASONS.index(obs["end_reason"])] = 1.0
-    return out
-
-
-class Clown15GoLayout(FlatLayout):
-    """The tensor above as named views of one flat array: ``rows`` is a table of K rows,
-    ``seats`` one of 8 relative seats (the game's capability record declares it).
+class Clown15GoLayout(TensorLayout):
+    """The tensor above, piece by piece (``rows`` is a table of K rows, ``seats`` one of 8
+    relative seats of ``62 + K`` floats).
 
     >>> from bigtop import new_state
     >>> s = new_state("clown-15-go", players=2, seed=3)
@@ -211,10 +92,110 @@ class Clown15GoLayout(FlatLayout):
     def __init__(self, game: Game) -> None:
         if not isinstance(game, Clown15GoTable):  # the record pairs the layout with its game
             raise BigtopError(f"no Clown 15 Go tensor for {game.title}")
-        k = game.options.sets
-        super().__init__({name: size for name, (_, size) in pieces(game).items()},
-                         {"rows": (k, HIGHEST + 1 + k), "seats": (SEATS, seat_size(k))})
         self.game: Clown15GoTable = game
+        # The observation's card texts, looked up directly (it names cards of this deck only).
+        self._codes: dict[str, int] = {game.deck.text(c): c for c in game.deck.cards}
+        k: int = game.options.sets
+        self.sets: int = k
+        self._open_numbers: int = _OPEN_TOP + HIGHEST + k
+        self._renewed_numbers: int = self._open_numbers + HIGHEST
+        self._points: int = self._renewed_numbers + HIGHEST
+        self.seat_size: int = self._points + 2
+        """Floats per relative seat: ``62 + K``."""
 
-    def values(self, obs: dict[str, Any]) -> list[float]:
-        return encode(self.game, obs)
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        k = self.sets
+        return [
+            ("phase", (3,)), ("pending", (HIGHEST + k,)), ("rows", (k, HIGHEST + 1 + k)),
+            ("row_tops", (HIGHEST,)), ("unseen", (HIGHEST * k,)), ("unseen_numbers", (HIGHEST,)),
+            ("seats", (SEATS, self.seat_size)), ("options", (_OPTIONS,)),
+            ("players", (SEATS - 1,)), ("progress", (_PROGRESS,)),
+        ]
+
+    def _numbers(self, texts: Iterable[str]) -> list[float]:
+        """How many of the cards have each number 1..15, each counted ``1 / K`` (summed in
+        order, as Python floats: ``fill`` writes the sums once)."""
+        out = [0.0] * HIGHEST
+        codes = self._codes
+        for t in texts:
+            out[codes[t] % HIGHEST] += 1.0 / self.sets
+        return out
+
+    def fill(self, state: State, player: int, out: Views) -> None:
+        obs = state.observation(player)
+        me = observer(obs)
+        game = self.game
+        n = game.num_players
+        opts = game.options
+        k = self.sets
+        cards = float(HIGHEST * k)
+        parse = self._codes.__getitem__
+
+        # phase and the turned card
+        out["phase"][PHASES.index(obs["phase"])] = 1.0
+        if obs["pending"] is not None:
+            c = parse(obs["pending"])
+            pending = out["pending"]
+            pending[number(c) - 1] = 1.0
+            pending[HIGHEST + colour(c)] = 1.0
+        # middle rows, in row-index order (rows run 1, 2, 3, …: the top number is the length)
+        rows = out["rows"]
+        tops = [0.0] * HIGHEST
+        for i, texts in enumerate(obs["rows"]):
+            top = len(texts)
+            rows[i, top - 1] = 1.0
+            tops[top - 1] += 1.0 / k
+            if opts.points:
+                first = colour(parse(texts[0]))
+                if all(colour(parse(t)) == first for t in texts):
+                    rows[i, HIGHEST] = 1.0
+                    rows[i, HIGHEST + 1 + first] = 1.0
+        out["row_tops"][:] = tops
+        # the unseen cards (the never-renewed closed piles, together), in deck order
+        out["unseen"][[parse(t) for t in obs["unseen"]]] = 1.0
+        out["unseen_numbers"][:] = self._numbers(obs["unseen"])
+        # seats, relative to the observer
+        seats = out["seats"]
+        to_act = obs["to_act"]
+        out_order: list[int] = obs["out_order"]
+        completed = [0] * n
+        for item in obs["completed"]:
+            completed[item["by"]] += 1
+        for q, pl in enumerate(obs["players"]):
+            seat = seats[(q - me) % n]
+            seat[_PRESENT] = 1.0
+            if to_act == q:
+                seat[_TO_ACT] = 1.0
+            if pl["out"]:
+                seat[_OUT] = 1.0
+                seat[_PLACE + out_order.index(q)] = 1.0
+            open_pile = pl["open"]
+            renewed = pl["closed_cards"]
+            seat[_PILES:_OPEN_TOP] = (pl["closed"] / cards, len(open_pile) / cards,
+                                      pl["cards"] / cards, 0.0 if renewed is None else 1.0)
+            if open_pile:
+                top = parse(open_pile[-1])
+                seat[_OPEN_TOP + number(top) - 1] = 1.0
+                seat[_OPEN_TOP + HIGHEST + colour(top)] = 1.0
+                seat[self._open_numbers:self._renewed_numbers] = self._numbers(open_pile)
+            if renewed:
+                seat[self._renewed_numbers:self._points] = self._numbers(renewed)
+            seat[self._points] = pl["points"] / _POINTS_SCALE
+            seat[self._points + 1] = completed[q] / k
+        # options, player count
+        out["options"][:] = [1.0 if flag else 0.0 for flag in (
+            opts.open_pile_first, opts.own_pile, opts.borrowing, opts.points,
+            opts.placing == "voluntary", opts.recycle == "shuffle", opts.last_card == "stays",
+            opts.borrowing_when == "placing", opts.one_on_pile)]
+        out["players"][n - 2] = 1.0
+        # progress: the turn counter and G3's stall counters, each by its limit
+        progress = out["progress"]
+        still_in = max(1, n - len(out_order))
+        progress[:6] = (obs["turns"] / opts.max_turns,
+                        obs["quiet_turns"] / (opts.stall_rounds * still_in),
+                        obs["pass_streak"] / still_in,
+                        1.0 if obs["placed_this_turn"] else 0.0,
+                        1.0 if obs["stale_recycle"] else 0.0,
+                        len(obs["completed"]) / k)
+        if obs["end_reason"] is not None:
+            progress[6 + _END_REASONS.index(obs["end_reason"])] = 1.0

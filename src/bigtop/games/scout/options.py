@@ -1,5 +1,5 @@
-"""SCOUT's rule options: the rulings S1-S3 with their alternatives, the number of rounds and
-the first player."""
+"""SCOUT's rule options: the rulings S1-S3 with their alternatives, the number of rounds, the
+first player and S9's bound on a round that no longer moves towards its end."""
 
 from __future__ import annotations
 
@@ -45,6 +45,21 @@ class ScoutOptions(RuleOptions):
         quote="Kierroksia pelataan niin monta, kuin peliin osallistuvia pelaajiakin on.",
     )
     first_player: int = first_player_option("Valitkaa aloittava pelaaja.")
+    stall_turns: int = option(
+        100,
+        minimum=0,
+        maximum=100_000,
+        doc="S9 (our ruling; the rulebook has no bound): a round also ends, 'stalled', when "
+        "this many turns in a row pass with no set beaten. Under S2's default a scouted-away "
+        "set empties the table, so the same few cards can go round for ever (Show on the "
+        "empty table, Scout it away, Show again). A stalled round exempts nobody: every "
+        "player pays for their hand. Ordinary play never comes near the default (at most 28 "
+        "such turns in 2,700 measured rounds, docs/scout.md); 0 = no bound (the rulebook's "
+        "words: a round may then never end).",
+        quote="Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat tai kukaan "
+        "pelaajista ei ole kierroksella onnistuneesti Esittänyt vahvempaa settiä (ainoastaan "
+        "houkutellut).",
+    )
 
     def validate_for(self, num_players: int) -> None:
         check_first_player(self.first_player, num_players)

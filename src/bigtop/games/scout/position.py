@@ -18,11 +18,14 @@ from bigtop.games.scout.cards import Card, canonical
 from bigtop.games.scout.options import ScoutOptions
 
 PHASES = ("turn", "insert", "show")
+ENDINGS = ("emptied", "unbeaten", "stalled")
+"""How a round can end: a player emptied the hand, play came back to the owner of a set
+nobody beat, or (S9) ``stall_turns`` turns in a row beat no set."""
 """A turn's phases: its start, a scouted card to insert, a Show after Scout & Show."""
 
 _KEYS = {"round", "to_act", "phase", "hands", "known", "active", "active_owner", "captured",
          "scout_tokens", "show_tokens", "hand_decided", "pending", "unused", "totals",
-         "round_scores", "round_log", "finished"}
+         "round_scores", "round_log", "quiet_turns", "finished"}
 
 
 @runtime_checkable
@@ -68,6 +71,7 @@ class ScoutPosition(Protocol):
     totals: list[int]
     round_scores: list[list[int]]
     round_log: list[JSON]
+    quiet_turns: int
     finished: bool
 
     @property
@@ -113,7 +117,7 @@ def _round_log(obj: Any, rounds: int, n: int) -> list[JSON]:
     for i, r in enumerate(obj):
         if (not isinstance(r, dict) or set(r) != {"ending", "exempt", "captured",
                                                  "scout_tokens", "hand"}
-                or r["ending"] not in ("emptied", "unbeaten")
+                or r["ending"] not in ENDINGS
                 or not (r["exempt"] is None
                         or (type(r["exempt"]) is int and 0 <= r["exempt"] < n))):
             raise InvalidStateError(f"round_log[{i}] is malformed")
@@ -179,6 +183,9 @@ def load_position(s: ScoutPosition, pos: JSON) -> None:
         raise InvalidStateError("round_scores must list one score row per round played")
     s.round_scores = [_int_list(r, n, "round_scores[]", 0) for r in rs]
     s.round_log = _round_log(pos.get("round_log"), s.round, n)
+    s.quiet_turns = pos.get("quiet_turns", 0)
+    if type(s.quiet_turns) is not int or s.quiet_turns < 0:
+        raise InvalidStateError("quiet_turns must be a whole number 0 or more")
     phase = pos.get("phase", "turn")
     if phase not in PHASES:
         raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
@@ -253,9 +260,9 @@ def problems(s: ScoutPosition) -> list[str]:
                                        and g.options.exemption == "unbeaten-set"):
             out.append(f"round {r + 1}: only the owner of an unbeaten set is exempt, and only "
                        "under exemption=unbeaten-set")
-        if log["ending"] != "unbeaten" and 0 not in log["hand"]:
+        if log["ending"] == "emptied" and 0 not in log["hand"]:
             out.append(f"round {r + 1} ended with every hand holding cards, yet nobody's set "
-                       "went unbeaten")
+                       "went unbeaten or stalled")
         if sum(log["captured"]) + sum(log["hand"]) > n * g.hand_size:
             out.append(f"round {r + 1}: more cards captured and in hand than were dealt")
         for q in range(n):
@@ -266,6 +273,10 @@ def problems(s: ScoutPosition) -> list[str]:
                            f"{count(log['captured'][q], 'captured card')}, "
                            f"{count(log['scout_tokens'][q], 'scout token')} and "
                            f"{count(hand, 'card')} in hand make {want}")
+    bound = g.options.stall_turns
+    if not s.finished and bound and s.quiet_turns >= bound:
+        out.append(f"{s.quiet_turns} turns in a row beat no set: under stall_turns={bound} "
+                   "the round has ended (S9)")
     totals = [sum(r[q] for r in s.round_scores) for q in range(n)]
     if totals != s.totals:
         out.append(f"totals {s.totals} are not the sums of the round scores {totals}")

@@ -226,6 +226,7 @@ class ScoutGame(Game[ScoutOptions]):
         self.turn_before_first = opts.hand_turn == "before-first-action"
         self.turn_off = opts.hand_turn == "off"
         self.exempt_unbeaten = opts.exemption == "unbeaten-set"
+        self.stall_turns = opts.stall_turns
         h = self.max_hand
         self.inserts = [(Insert(p, False), Insert(p, True)) for p in range(h + 1)]
         # insert_lists[k]: every Insert into a hand of k cards, in legal-action order.
@@ -286,6 +287,8 @@ class ScoutState(State[ScoutGame]):
         # One entry per finished round: the score's components, for replays and audit().
         self.round_log: list[JSON] = []
         self.finished = False
+        # S9: turns in a row, this round, that ended with no set beaten.
+        self.quiet_turns = 0
 
     # -- set-up -----------------------------------------------------------------------------
     @property
@@ -321,6 +324,7 @@ class ScoutState(State[ScoutGame]):
         self.pending = None
         self.pending_and_show = False
         self.phase = "turn"
+        self.quiet_turns = 0
         self.to_act = self.start_player
 
     # -- protocol ---------------------------------------------------------------------------
@@ -486,7 +490,8 @@ class ScoutState(State[ScoutGame]):
             shown = hand[s:s + n]
             del hand[s:s + n]
             del known[s:s + n]
-            if self.active:
+            beat = bool(self.active)
+            if beat:
                 self.captured[p].extend(self.active)
             self.active = shown
             self.active_owner = p
@@ -495,7 +500,7 @@ class ScoutState(State[ScoutGame]):
             if not hand:
                 self._end_round("emptied")
                 return
-            self._next_turn()
+            self._next_turn(beat)
         elif t is _SCOUT:
             scout = cast(Scout, action)
             card = self.active.pop(0 if scout.end == "left" else -1)
@@ -526,7 +531,7 @@ class ScoutState(State[ScoutGame]):
                 self.phase = "show"
             else:
                 self.phase = "turn"
-                self._next_turn()
+                self._next_turn(False)
         elif t is _TURN_HAND:
             hand.reverse()
             hand[:] = [(b, a) for a, b in hand]
@@ -534,19 +539,27 @@ class ScoutState(State[ScoutGame]):
             self.hand_decided[p] = True
         else:  # Pass
             self._acted(p)
-            self._next_turn()
+            self._next_turn(False)
 
     def _acted(self, p: int) -> None:
         """S1: under the default the chance to turn the hand ends with the first action."""
         if self.game.turn_before_first:
             self.hand_decided[p] = True
 
-    def _next_turn(self) -> None:
+    def _next_turn(self, beat: bool) -> None:
+        """End the turn (``beat``: a set was beaten in it) and pass play on, unless the
+        round ends here."""
         n = self.game.num_players
         nxt = (self.to_act + 1) % n
+        self.quiet_turns = 0 if beat else self.quiet_turns + 1
         if nxt == self.active_owner:
             # Play came back to the owner: every other player only scouted.
             self._end_round("unbeaten")
+            return
+        bound = self.game.stall_turns
+        if bound and self.quiet_turns >= bound:
+            # S9: nothing has been beaten for a long time; the round cannot be trusted to end.
+            self._end_round("stalled")
             return
         self.to_act = nxt
 
@@ -693,6 +706,7 @@ class ScoutState(State[ScoutGame]):
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
             "round_log": [_log_copy(r) for r in self.round_log],
+            "quiet_turns": self.quiet_turns,
             "finished": self.finished,
         }
 
@@ -730,6 +744,7 @@ class ScoutState(State[ScoutGame]):
             "totals": list(self.totals),
             "round_scores": [list(r) for r in self.round_scores],
             "round_log": [_log_copy(r) for r in self.round_log],
+            "quiet_turns": self.quiet_turns,
             "finished": self.finished,
         }
 
@@ -774,5 +789,6 @@ class ScoutState(State[ScoutGame]):
         new.totals = list(self.totals)
         new.round_scores = [list(r) for r in self.round_scores]
         new.round_log = list(self.round_log)
+        new.quiet_turns = self.quiet_turns
         new._legal = None
         return new

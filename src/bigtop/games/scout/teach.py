@@ -44,6 +44,8 @@ def rules(game: Game) -> list[str]:
         "comes back to that set's owner, the round ends as if nobody beat it.",
         "forbidden": " The last card of a set may not be taken.",
     }.get(o.scout_last_card, "")
+    stall = (f" (or, so that it cannot go on for ever, after {o.stall_turns} turns in a row "
+             "beat no set: then everyone pays for their hand)" if o.stall_turns else "")
     exempt = (", except the owner of the set nobody beat"
               if o.exemption == "unbeaten-set" else "")
     return [
@@ -58,7 +60,8 @@ def rules(game: Game) -> list[str]:
         "put it anywhere in your hand; the set's owner gets a scout token." + last,
         "* Scout & Show, once per round: scout, then show at once.",
         "A round ends when someone plays their last card, or when play comes back to the "
-        "owner of the set on the table because everyone else only scouted. Score: +1 per "
+        "owner of the set on the table because everyone else only scouted" + stall + ". "
+        "Score: +1 per "
         f"captured card, +1 per scout token, -1 per card left in hand{exempt}. "
         f"The game has {count(game.rounds, 'round')}; most points wins.",
     ]
@@ -89,9 +92,11 @@ def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:
 ENDING_WORDS: dict[str, str] = {
     "emptied": "P{player} played their last card",
     "unbeaten": "play came back to P{player}, whose set nobody beat (everyone else only scouted)",
+    "stalled": "too many turns in a row beat no set (rule S9), so everyone pays for their hand",
 }
 """How a round ended, in words (the keys are the round log's ``ending``; ``{player}`` is the
-player who emptied their hand, or the owner of the unbeaten set). The table page's SCOUT
+player who emptied their hand, or the owner of the unbeaten set; a stalled round names
+nobody). The table page's SCOUT
 module says the same (tests/web/test_docs.py keeps the two alike)."""
 
 

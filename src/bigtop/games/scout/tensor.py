@@ -15,16 +15,16 @@ from collections.abc import Sequence
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
-from bigtop.core.tensor import FloatArray, TensorLayout
+from bigtop.core.tensor import FloatView, TensorLayout, Views
 from bigtop.games.scout.position import PHASES, ScoutTable
 
 
-def _one_hot(view: FloatArray, index: object) -> None:
+def _one_hot(view: FloatView, index: object) -> None:
     if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < view.shape[0]:
         view[index] = 1.0
 
 
-def _card(view: FloatArray, card: Sequence[int] | None) -> None:
+def _card(view: FloatView, card: Sequence[int] | None) -> None:
     """A SCOUT card [top, bottom] as two one-hots of 10 (values 1..10)."""
     if card is not None:
         view[card[0] - 1] = 1.0
@@ -79,7 +79,7 @@ class ScoutLayout(TensorLayout):
             ("totals", (n,)),
         ]
 
-    def fill(self, state: State, player: int, out: dict[str, FloatArray]) -> None:
+    def fill(self, state: State, player: int, out: Views) -> None:
         obs = state.observation(player)
         _one_hot(out["seat"], obs["player"])
         _one_hot(out["to_act"], obs["to_act"])

@@ -10,7 +10,7 @@ from bigtop.games.tricky_landing.bot import (
     heuristic_agent,
     search_profile,
 )
-from bigtop.games.tricky_landing.options import TrickyLandingOptions
+from bigtop.games.tricky_landing.options import PERSON_SKILL, TrickyLandingOptions
 from bigtop.games.tricky_landing.physics import (
     Pose,
     ThrowModel,
@@ -46,6 +46,7 @@ CAPABILITIES = Capabilities(
     easy_agent=easy_agent,
     observation_tensor=TrickyLandingLayout,
     picture=PICTURES,
+    person_options=(("skill", PERSON_SKILL),),
 )
 """What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 

@@ -9,6 +9,11 @@ from bigtop.core.errors import RuleOptionError
 from bigtop.core.options import RuleOptions, check_first_player, first_player_option, option
 from bigtop.games.tricky_landing.physics import ThrowModel
 
+PERSON_SKILL = 10.0
+"""The skill of a seat a person throws by hand with a flick on the table page (the server sets
+it where the table's creator left ``skill`` alone): the flick is the person's own precision,
+so the release errors model only the card, a tenth of the reference thrower's spread."""
+
 
 @dataclass(frozen=True)
 class TrickyLandingOptions(RuleOptions):

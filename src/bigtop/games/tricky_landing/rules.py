@@ -56,7 +56,7 @@ from bigtop.games.tricky_landing.physics import (
     wrap_degrees,
 )
 from bigtop.games.tricky_landing.position import load_position, problems
-from bigtop.games.tricky_landing.tensor import TENSOR_SIZE, encode
+from bigtop.games.tricky_landing.tensor import TrickyLandingLayout
 from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_trick
 
 __all__ = ["Throw", "TrickyLandingGame", "TrickyLandingState"]  # Throw lives in actions.py
@@ -171,11 +171,11 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
-        return (TENSOR_SIZE,)
+        return (TrickyLandingLayout(self).size,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        return encode(self, state.observation(player))
+        return TrickyLandingLayout(self).floats(state, player)
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:
         state = TrickyLandingState(self, seed)

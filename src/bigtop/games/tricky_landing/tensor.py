@@ -21,6 +21,11 @@ progress              6      round/rounds, trick/tricks per round, player count 
                              (3, 4, 5, 6)
 ====================  =====  ==============================================================
 
+Each piece is a named view into the one flat array (:class:`TrickyLandingLayout`, the layout
+the game's capability record declares), ``table`` a table of 5 landing slots and ``seats`` one
+of 6 seats; ``Game.observation_tensor(state, player)`` gives the same entries as Python
+floats.
+
 >>> from bigtop import new_state
 >>> s = new_state("tricky-landing", players=4, seed=1)
 >>> t = s.game.observation_tensor(s, 0)
@@ -31,11 +36,10 @@ progress              6      round/rounds, trick/tricks per round, player count 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game
-from bigtop.core.tensor import FlatLayout
+from bigtop.core.game import Game, State
+from bigtop.core.tensor import TensorLayout, Views, observer
 from bigtop.games.tricky_landing.cards import ALL_CARDS, SUITS
 from bigtop.games.tricky_landing.physics import to_thrower, touches_target_card
 from bigtop.games.tricky_landing.position import TrickyLandingTable
@@ -44,76 +48,20 @@ _CARD = {c: i for i, c in enumerate(ALL_CARDS)}
 _NCARDS = len(ALL_CARDS)
 _SEATS = 6
 _SLOTS = 5
-_SLOT = 1 + _SEATS + _NCARDS + 1 + 4 + 1 + 1
-TENSOR_SIZE = 2 * _NCARDS + 6 + _SLOTS * _SLOT + _SEATS * 6 + 6
+# A landing slot's row: present, thrower (relative seat), card (or unknown), then x, y,
+# cos 2θ, sin 2θ, face down, touches the target.
+_PRESENT = 0
+_THROWER = _PRESENT + 1
+_CARD_AT = _THROWER + _SEATS
+_PLACE = _CARD_AT + _NCARDS + 1
+_FACE_DOWN = _PLACE + 4
+_TOUCHES = _FACE_DOWN + 1
+_SLOT = _TOUCHES + 1
 
 
-def encode(game: TrickyLandingTable, obs: dict[str, Any]) -> list[float]:
-    """The tensor of one observation (``obs["player"]`` must be a player)."""
-    n = game.num_players
-    me: int = obs["player"]
-    out = [0.0] * TENSOR_SIZE
-
-    def rel(q: int) -> int:
-        return (q - me) % n
-
-    for c in obs["hand"] or ():
-        out[_CARD[c]] = 1.0
-    base = _NCARDS
-    seen: list[str | None] = []
-    seen += [c["card"] for c in obs["table"]]
-    for pile in obs["won"]:
-        seen += pile
-    for pile in obs["penalty"]:
-        seen += pile
-    seen += obs["discard"]
-    if obs["trump_card"] is not None:
-        seen.append(obs["trump_card"])
-    for c in seen:
-        if c is not None:
-            out[base + _CARD[c]] = 1.0
-    base += _NCARDS
-    trump = obs["trump_suit"]
-    out[base + (SUITS.index(trump) if trump is not None else 5)] = 1.0
-    base += 6
-    model = game.model
-    seat = game.seats[me]
-    for k, c in enumerate(obs["table"][:_SLOTS]):
-        at = base + k * _SLOT
-        out[at] = 1.0
-        out[at + 1 + rel(c["player"])] = 1.0
-        at += 1 + _SEATS
-        if c["card"] is None:
-            out[at + _NCARDS] = 1.0
-        else:
-            out[at + _CARD[c["card"]]] = 1.0
-        at += _NCARDS + 1
-        x, y, rot = c["x"], c["y"], c["rotation"]
-        # The observer's frame, the one their aims use: the bottom seat's is the table's.
-        rx, ry = to_thrower(seat, x, y)
-        a = math.radians(2.0 * (rot - seat - 90.0))
-        out[at:at + 4] = [rx / 30.0, ry / 30.0, math.cos(a), math.sin(a)]
-        out[at + 4] = 1.0 if c["face"] == "down" else 0.0
-        out[at + 5] = 1.0 if touches_target_card(model, (x, y, rot)) else 0.0
-    base += _SLOTS * _SLOT
-    for q in range(n):
-        at = base + rel(q) * 6
-        out[at] = obs["hand_sizes"][q] / 12.0
-        out[at + 1] = len(obs["won"][q]) / 24.0
-        out[at + 2] = len(obs["penalty"][q]) / 12.0
-        out[at + 3] = obs["totals"][q] / 50.0
-        out[at + 4] = 1.0 if obs["leader"] == q else 0.0
-        out[at + 5] = 1.0 if obs["to_act"] == q else 0.0
-    base += _SEATS * 6
-    out[base] = obs["round"] / obs["rounds"]
-    out[base + 1] = obs["trick"] / obs["tricks_per_round"]
-    out[base + 2 + (n - 3)] = 1.0
-    return out
-
-
-class TrickyLandingLayout(FlatLayout):
-    """The tensor above as named views of one flat array: ``table`` is a table of 5 landing
-    slots, ``seats`` one of 6 relative seats (the game's capability record declares it).
+class TrickyLandingLayout(TensorLayout):
+    """The tensor above, piece by piece: ``table`` is a table of 5 landing slots, ``seats``
+    one of 6 relative seats.
 
     >>> from bigtop import new_state
     >>> s = new_state("tricky-landing", players=4, seed=1)
@@ -126,10 +74,50 @@ class TrickyLandingLayout(FlatLayout):
     def __init__(self, game: Game) -> None:
         if not isinstance(game, TrickyLandingTable):  # the record pairs the layout with its game
             raise BigtopError(f"no Tricky Landing tensor for {game.title}")
-        super().__init__({"hand": _NCARDS, "seen": _NCARDS, "trump": 6,
-                          "table": _SLOTS * _SLOT, "seats": _SEATS * 6, "progress": 6},
-                         {"table": (_SLOTS, _SLOT), "seats": (_SEATS, 6)})
         self.game: TrickyLandingTable = game
 
-    def values(self, obs: dict[str, Any]) -> list[float]:
-        return encode(self.game, obs)
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        return [("hand", (_NCARDS,)), ("seen", (_NCARDS,)), ("trump", (6,)),
+                ("table", (_SLOTS, _SLOT)), ("seats", (_SEATS, 6)), ("progress", (6,))]
+
+    def fill(self, state: State, player: int, out: Views) -> None:
+        obs = state.observation(player)
+        me = observer(obs)
+        game = self.game
+        n = game.num_players
+
+        hand = out["hand"]
+        for c in obs["hand"] or ():
+            hand[_CARD[c]] = 1.0
+        seen: list[str | None] = [c["card"] for c in obs["table"]]
+        for pile in obs["won"]:
+            seen += pile
+        for pile in obs["penalty"]:
+            seen += pile
+        seen += obs["discard"]
+        seen.append(obs["trump_card"])
+        out["seen"][[_CARD[c] for c in seen if c is not None]] = 1.0
+        trump = obs["trump_suit"]
+        out["trump"][SUITS.index(trump) if trump is not None else 5] = 1.0
+        model = game.model
+        seat = game.seats[me]
+        for row, c in zip(out["table"], obs["table"][:_SLOTS], strict=False):
+            row[_PRESENT] = 1.0
+            row[_THROWER + (c["player"] - me) % n] = 1.0
+            row[_CARD_AT + (_NCARDS if c["card"] is None else _CARD[c["card"]])] = 1.0
+            x, y, rot = c["x"], c["y"], c["rotation"]
+            # The observer's frame, the one their aims use: the bottom seat's is the table's.
+            rx, ry = to_thrower(seat, x, y)
+            a = math.radians(2.0 * (rot - seat - 90.0))
+            row[_PLACE:_FACE_DOWN] = (rx / 30.0, ry / 30.0, math.cos(a), math.sin(a))
+            row[_FACE_DOWN] = 1.0 if c["face"] == "down" else 0.0
+            row[_TOUCHES] = 1.0 if touches_target_card(model, (x, y, rot)) else 0.0
+        seats = out["seats"]
+        for q in range(n):
+            seats[(q - me) % n] = (obs["hand_sizes"][q] / 12.0, len(obs["won"][q]) / 24.0,
+                                   len(obs["penalty"][q]) / 12.0, obs["totals"][q] / 50.0,
+                                   1.0 if obs["leader"] == q else 0.0,
+                                   1.0 if obs["to_act"] == q else 0.0)
+        progress = out["progress"]
+        progress[:2] = (obs["round"] / obs["rounds"], obs["trick"] / obs["tricks_per_round"])
+        progress[2 + (n - 3)] = 1.0

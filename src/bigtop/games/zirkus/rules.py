@@ -62,7 +62,7 @@ from bigtop.games.zirkus.options import (
     series_over,
 )
 from bigtop.games.zirkus.position import load_position, problems
-from bigtop.games.zirkus.tensor import encode, tensor_size
+from bigtop.games.zirkus.tensor import ZirkusLayout
 
 __all__ = [  # actions and options live in their own modules; importable from here too
     "BALLS_PER_COLOUR",
@@ -255,11 +255,11 @@ class ZirkusGame(Game[ZirkusOptions]):
         ...     ).observation_tensor_shape()
         ((234,), (300,))
         """
-        return (tensor_size(self),)
+        return (ZirkusLayout(self).size,)
 
     def observation_tensor(self, state: State, player: int) -> list[float]:
         """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
-        return encode(self, state.observation(player))
+        return ZirkusLayout(self).floats(state, player)
 
     def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
         state = ZirkusState(self, seed)

@@ -35,6 +35,10 @@ progress              6        turn/turn_limit, finished games/series length (1,
                                (2, 3, 4)
 ====================  =======  ===========================================================
 
+Each piece is a named view into the one flat array (:class:`ZirkusLayout`, the layout the
+game's capability record declares), ``clowns``, ``holes`` and ``seats`` tables of a row each;
+``Game.observation_tensor(state, player)`` gives the same entries as Python floats.
+
 >>> from bigtop import new_state
 >>> s = new_state("so-ein-zirkus", players=3, seed=1)
 >>> t = s.game.observation_tensor(s, 0)
@@ -46,127 +50,33 @@ progress              6        turn/turn_limit, finished games/series length (1,
 
 from __future__ import annotations
 
-from typing import Any
-
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game
-from bigtop.core.tensor import FlatLayout, layout, observer
+from bigtop.core.game import Game, State
+from bigtop.core.tensor import TensorLayout, Views, observer
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS
 from bigtop.games.zirkus.options import MAX_SERIES_GAMES
 from bigtop.games.zirkus.position import ZirkusTable
 
 _COLOUR = {c: i for i, c in enumerate(COLOURS)}
-_CAPACITY = CLOWN_CAPACITY
 _SEATS = 4  # ZirkusTable.max_players: the same size for every player count
 _SEAT = 8
-_PER_CLOWN_EXTRA = 1 + _CAPACITY * 4 + 4 + (_CAPACITY + 1) + 1  # 22
 _HOLE = 6
-_TAIL = 4 + 4 + 4 + 4 + 6 + _SEATS * _SEAT + 6  # 60
+# A clown's row after its F fields: off the board, the balls' slots (bottom to top, a colour
+# one-hot each), the top ball's colour, the ball count one-hot, can move.
+_OFF = 0
+_SLOTS = _OFF + 1
+_TOP = _SLOTS + CLOWN_CAPACITY * 4
+_COUNT = _TOP + 4
+_CAN_MOVE = _COUNT + CLOWN_CAPACITY + 1
+_PER_CLOWN_EXTRA = _CAN_MOVE + 1  # 22
+# A seat's row: to move, colour one-hot (4), colour hidden, points this game, series total.
+_TO_MOVE, _COLOUR_AT, _HIDDEN, _POINTS, _TOTAL = 0, 1, 5, 6, 7
 
 
-def tensor_size(game: ZirkusTable) -> int:
-    """The number of floats for ``game``'s board: ``3 (F + 22) + 6 H + 60``."""
-    return NUM_CLOWNS * (game.board.size + _PER_CLOWN_EXTRA) + _HOLE * len(game.board.holes) \
-        + _TAIL  # = the sum of pieces(game)'s sizes (tested)
-
-
-def pieces(game: ZirkusTable) -> dict[str, tuple[int, int]]:
-    """Each piece's (start, size) in the flat tensor, in order.
-
-    >>> from bigtop.games.zirkus.rules import ZirkusGame
-    >>> pieces(ZirkusGame(2))["seats"]
-    (196, 32)
-    """
-    sizes = [
-        ("clowns", NUM_CLOWNS * (game.board.size + _PER_CLOWN_EXTRA)),
-        ("holes", _HOLE * len(game.board.holes)),
-        ("supply", 4), ("in_play", 4), ("colour_points", 4), ("phase", 4), ("roll", 6),
-        ("seats", _SEATS * _SEAT), ("progress", 6),
-    ]
-    return layout(dict(sizes))
-
-
-def encode(game: ZirkusTable, obs: dict[str, Any]) -> list[float]:
-    """The tensor of one observation (``obs["player"]`` must be a player, not a spectator)."""
-    me = observer(obs)
-    n = game.num_players
-    board = game.board
-    fields = board.size
-    points = float(sum(game.hole_value))
-    out = [0.0] * tensor_size(game)
-
-    def rel(q: int) -> int:
-        return (q - me) % n
-
-    # clowns
-    at = 0
-    for clown in obs["clowns"]:
-        field = clown["field"]
-        if field is None:
-            out[at + fields] = 1.0
-        else:
-            out[at + game.field_index[field]] = 1.0
-        b = at + fields + 1
-        balls = clown["balls"]
-        for i, ball in enumerate(balls):
-            out[b + 4 * i + _COLOUR[ball]] = 1.0
-        b += 4 * _CAPACITY
-        if balls:
-            out[b + _COLOUR[balls[-1]]] = 1.0
-        b += 4
-        out[b + len(balls)] = 1.0
-        b += _CAPACITY + 1
-        out[b] = 1.0 if balls else 0.0
-        at += fields + _PER_CLOWN_EXTRA
-    # holes (the observation lists them in board-file order, as game.hole_value)
-    holes = obs["holes"]
-    for name, value in zip(game.field_names_of_holes(), game.hole_value, strict=True):
-        ball = holes[name]
-        out[at + (0 if ball is None else 1 + _COLOUR[ball])] = 1.0
-        out[at + 5] = value / 6.0
-        at += _HOLE
-    # supply, colours in play, points per colour
-    for c, colour in enumerate(COLOURS):
-        out[at + c] = obs["supply"][colour] / BALLS_PER_COLOUR
-        out[at + 8 + c] = obs["points_by_colour"][colour] / points
-    for colour in obs["in_play"]:
-        out[at + 4 + _COLOUR[colour]] = 1.0
-    at += 12
-    # phase and roll
-    finished = obs["finished"]
-    out[at + (3 if finished else PHASES.index(obs["phase"]))] = 1.0
-    at += 4
-    if obs["roll"] is not None:
-        out[at + FACES.index(obs["roll"])] = 1.0
-    at += 6
-    # seats, relative to the observer
-    for q in range(n):
-        s = at + rel(q) * _SEAT
-        out[s] = 1.0 if obs["turn_of"] == q and not finished else 0.0
-        colour = obs["colours"][q]
-        if colour is None:
-            out[s + 5] = 1.0
-        else:
-            out[s + 1 + _COLOUR[colour]] = 1.0
-        got = obs["points"][q]
-        out[s + 6] = 0.0 if got is None else got / points
-        out[s + 7] = obs["totals"][q] / points
-    at += _SEATS * _SEAT
-    # progress
-    opts = game.options
-    out[at] = obs["turn"] / obs["turn_limit"]
-    series = {"off": 1, "games": opts.tournament_games, "score": MAX_SERIES_GAMES}[opts.tournament]
-    out[at + 1] = len(obs["games"]) / series
-    out[at + 2] = opts.tournament_score / points if opts.tournament == "score" else 0.0
-    out[at + 3 + (n - 2)] = 1.0
-    return out
-
-
-class ZirkusLayout(FlatLayout):
-    """The tensor above as named views of one flat array: ``clowns``, ``holes`` and
-    ``seats`` are tables (one row per clown, hole, relative seat; the game's capability
-    record declares it).
+class ZirkusLayout(TensorLayout):
+    """The tensor above, piece by piece: ``clowns``, ``holes`` and ``seats`` are tables
+    (one row per clown, hole, relative seat).
 
     >>> from bigtop import new_state
     >>> s = new_state("so-ein-zirkus", players=3, seed=1)
@@ -179,10 +89,68 @@ class ZirkusLayout(FlatLayout):
     def __init__(self, game: Game) -> None:
         if not isinstance(game, ZirkusTable):  # the record pairs the layout with its game
             raise BigtopError(f"no So ein Zirkus tensor for {game.title}")
-        super().__init__({name: size for name, (_, size) in pieces(game).items()},
-                         {"clowns": (NUM_CLOWNS, game.board.size + _PER_CLOWN_EXTRA),
-                          "holes": (len(game.board.holes), _HOLE), "seats": (_SEATS, _SEAT)})
         self.game: ZirkusTable = game
 
-    def values(self, obs: dict[str, Any]) -> list[float]:
-        return encode(self.game, obs)
+    def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
+        board = self.game.board
+        return [
+            ("clowns", (NUM_CLOWNS, board.size + _PER_CLOWN_EXTRA)),
+            ("holes", (len(board.holes), _HOLE)),
+            ("supply", (4,)), ("in_play", (4,)), ("colour_points", (4,)), ("phase", (4,)),
+            ("roll", (6,)), ("seats", (_SEATS, _SEAT)), ("progress", (6,)),
+        ]
+
+    def fill(self, state: State, player: int, out: Views) -> None:
+        obs = state.observation(player)
+        me = observer(obs)
+        game = self.game
+        n = game.num_players
+        fields = game.board.size
+        points = float(sum(game.hole_value))
+
+        for row, clown in zip(out["clowns"], obs["clowns"], strict=True):
+            field = clown["field"]
+            row[fields + _OFF if field is None else game.field_index[field]] = 1.0
+            balls = clown["balls"]
+            for i, ball in enumerate(balls):
+                row[fields + _SLOTS + 4 * i + _COLOUR[ball]] = 1.0
+            if balls:
+                row[fields + _TOP + _COLOUR[balls[-1]]] = 1.0
+                row[fields + _CAN_MOVE] = 1.0
+            row[fields + _COUNT + len(balls)] = 1.0
+        # holes (the observation lists them in board-file order, as game.hole_value)
+        holes = obs["holes"]
+        for row, name, value in zip(out["holes"], game.field_names_of_holes(),
+                                    game.hole_value, strict=True):
+            ball = holes[name]
+            row[0 if ball is None else 1 + _COLOUR[ball]] = 1.0
+            row[5] = value / 6.0
+        # supply, colours in play, points per colour
+        out["supply"][:] = [obs["supply"][c] / BALLS_PER_COLOUR for c in COLOURS]
+        for colour in obs["in_play"]:
+            out["in_play"][_COLOUR[colour]] = 1.0
+        out["colour_points"][:] = [obs["points_by_colour"][c] / points for c in COLOURS]
+        # phase and roll
+        finished = obs["finished"]
+        out["phase"][3 if finished else PHASES.index(obs["phase"])] = 1.0
+        if obs["roll"] is not None:
+            out["roll"][FACES.index(obs["roll"])] = 1.0
+        # seats, relative to the observer
+        seats = out["seats"]
+        for q in range(n):
+            seat = seats[(q - me) % n]
+            if obs["turn_of"] == q and not finished:
+                seat[_TO_MOVE] = 1.0
+            colour = obs["colours"][q]
+            seat[_HIDDEN if colour is None else _COLOUR_AT + _COLOUR[colour]] = 1.0
+            got = obs["points"][q]
+            seat[_POINTS] = 0.0 if got is None else got / points
+            seat[_TOTAL] = obs["totals"][q] / points
+        # progress
+        opts = game.options
+        series = {"off": 1, "games": opts.tournament_games,
+                  "score": MAX_SERIES_GAMES}[opts.tournament]
+        progress = out["progress"]
+        progress[:3] = (obs["turn"] / obs["turn_limit"], len(obs["games"]) / series,
+                        opts.tournament_score / points if opts.tournament == "score" else 0.0)
+        progress[3 + (n - 2)] = 1.0

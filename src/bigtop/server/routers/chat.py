@@ -51,10 +51,9 @@ async def write_chat(table_id: str, body: ChatIn, request: Request, runtime: Run
     if seat is None:
         raise errors.Unauthorized("writing in the chat needs a seat token; spectators read")
     limits = runtime.limits
-    for key in (("seat", table_id, seat), ("address", client_address(request))):
-        runtime.chat_limit.check(
-            ("chat", *key),
-            f"at most {limits.chat_per_minute:g} chat messages a minute per seat and per address")
+    for key in (f"seat {table_id} {seat}", f"address {client_address(request)}"):
+        await runtime.chat_limit.check(key, f"at most {limits.chat_per_minute:g} chat "
+                                            "messages a minute per seat and per address")
     stored = await runtime.db(runtime.master.post_chat, table_id, seat, body.text)
     await runtime.send_chat(table_id, loaded)
     return ChatMessage(**chat_json(loaded, stored))

@@ -57,8 +57,8 @@ async def create_player(body: NewPlayer, request: Request,
     """A new identity: its id, name and secret key (shown only here; keep it, it is the
     only way to be this player on another device)."""
     name = runtime.master.name_of(body.name)  # a bad name costs no rate
-    runtime.new_players.check(
-        ("player", client_address(request)),
+    await runtime.new_players.check(
+        client_address(request),
         f"at most {runtime.limits.new_players_per_hour:g} new players an hour from one address")
     player, key = await runtime.db(runtime.master.new_player, name)
     return PlayerCreated(id=player.id, name=player.name, key=key)

@@ -79,9 +79,9 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
     person's seat gets a secret token and an invite link (shown only here). With a player
     key (``Authorization: Bearer KEY``) its identity sits in the first person's seat."""
     client = client_address(request)
-    runtime.creates.check(client, f"one address may create {runtime.limits.table_burst} "
-                                  f"tables at once and {runtime.limits.tables_per_hour:g} an "
-                                  "hour")
+    lim = runtime.limits
+    await runtime.creates.check(client, f"one address may create {lim.table_burst} tables "
+                                        f"at once and {lim.tables_per_hour:g} an hour")
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seats = tuple(SeatSpec(s.kind, s.level, s.invite) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
@@ -156,14 +156,20 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
     return done
 
 
+async def take_seat_rate(runtime: Runtime, request: Request) -> None:
+    """Count a seat taken (joined or claimed) toward the client address's rate, or 429."""
+    lim = runtime.limits
+    await runtime.joins.check(client_address(request),
+                              f"one address may take {lim.join_burst} seats at once and "
+                              f"{lim.joins_per_hour:g} an hour")
+
+
 @router.post("/{table_id}/join", response_model=Joined, responses=PROBLEMS)
 async def join(table_id: str, runtime: RuntimeDep, key: KeyDep, request: Request,
                body: JoinIn | None = None) -> Joined:
     """Take a free person's seat of a listed table; answers with your seat token. With a
     player key the seat is your identity's (your key opens it too, on any device)."""
-    runtime.joins.check(client_address(request),
-                        f"one address may take {runtime.limits.join_burst} seats at once "
-                        f"and {runtime.limits.joins_per_hour:g} an hour")
+    await take_seat_rate(runtime, request)
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seat, token = await runtime.db(runtime.master.join, table_id,
                                   body.seat if body else None, player)
@@ -192,9 +198,7 @@ async def claim(table_id: str, body: ClaimIn, runtime: RuntimeDep, key: KeyDep,
                 request: Request) -> Response:
     """Open an invite link as an identity: the seat of the link's token becomes yours (your
     player key opens it on any device from now on). Answers your view there."""
-    runtime.joins.check(client_address(request),
-                        f"one address may take {runtime.limits.join_burst} seats at once "
-                        f"and {runtime.limits.joins_per_hour:g} an hour")
+    await take_seat_rate(runtime, request)
     player = await runtime.db(runtime.master.player, key)
     done = await runtime.db(runtime.master.claim_seat, table_id, body.token, player)
     await runtime.after_change(done)

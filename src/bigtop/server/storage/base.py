@@ -218,6 +218,16 @@ class Storage(Protocol):
     def chat_after(self, table_id: str, after: int, limit: int) -> list[ChatRecord]:
         """The table's chat messages after id ``after``, oldest first, at most ``limit``."""
 
+    def take_token(self, bucket: str, now: float, rate: float, burst: int) -> float:
+        """Take one token of the token bucket ``bucket`` (``burst`` tokens when full,
+        ``rate`` more a second, as of the clock ``now``): 0.0, or (none taken) the seconds
+        until one is there. One transaction that every worker's takes of the bucket queue
+        on, so all workers together take at most what one would."""
+
+    def forget_full_buckets(self, now: float, limit: int) -> int:
+        """Delete up to ``limit`` token buckets that are full by ``now`` (a full bucket is
+        the same as none; an index finds them); how many."""
+
     def create_player(self, player: Player, key_hash: str) -> None:
         """Store a new identity and the hash of its key."""
 

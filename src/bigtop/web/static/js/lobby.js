@@ -167,18 +167,6 @@ function chosenOptions() {
   return out;
 }
 
-// Tricky Landing thrown by hand: a person's flick is their own precision, so the engine's
-// release errors for a person's seat model only the card (skill 10: a tenth of the reference
-// thrower's spread); bots keep the skill model. Only when the skill option is left alone.
-const HAND_SKILL = 10;
-
-function byHand(game, seats, options) {
-  const skill = game.options.find((o) => o.name === "skill");
-  if (game.name !== "tricky-landing" || !skill || "skill" in options) return;
-  if (!seats.some((s) => s.kind === "human")) return;
-  options.skill = seats.map((s) => (s.kind === "human" ? HAND_SKILL : skill.default));
-}
-
 async function create(ev) {
   ev.preventDefault();
   showError("");
@@ -194,8 +182,9 @@ async function create(ev) {
     const invite = p === "invite" ? $(`invite-name-${k}`).value.trim() : "";
     return invite ? {kind: "human", invite} : {kind: "human"};
   });
+  // (Tricky Landing: the server gives a person's seat its hand-thrown skill, see
+  // capabilities' person_options, unless the skill option is set here.)
   const options = chosenOptions();
-  byHand(game, seats, options);
   // With a name, the server seats our identity in our seat ("host_seat": we host there).
   const me = identity.get();
   const key = me && picks.includes("me") ? me.key : null;

@@ -201,8 +201,10 @@ function roundNote(obs, rec, r) {
   const words = {
     "emptied": `${who(player)} played their last card`,
     "unbeaten": `play came back to ${who(player)}, whose set nobody beat (everyone else only scouted)`,
+    "stalled": `too many turns in a row beat no set (rule S9), so everyone pays for their hand`,
   };
-  const why = player !== null && player >= 0 && words[rec.ending] ? words[rec.ending] : "the round ended";
+  const named = rec.ending === "stalled" || (player !== null && player >= 0);
+  const why = named && words[rec.ending] ? words[rec.ending] : "the round ended";
   const points = obs.round_scores[r].map((score, q) => {
     const hand = rec.hand[q];
     const pays = rec.exempt === q ? `${hand} in hand (not counted)` : hand ? `hand -${hand}` : "hand empty";

@@ -25,7 +25,7 @@ const SLOW = 2; // the animation runs at half speed, so the eye can follow a 0.4
 // aim: the precise aim point (keyboard, Throw button), in your own frame: x to your right, y
 // away from you (the engine's frame for your throws; the table is drawn with you at the
 // bottom, so it is also the drawing's frame). flick: the pointer's path while flicking.
-const ui = {version: -1, card: null, aim: [0, 0], spin: 3, flick: null, practice: false, marks: [], said: ""};
+const ui = {version: -1, card: null, aim: [0, 0], spin: 3, flick: null, twist: null, practice: false, marks: [], said: ""};
 const FLICK_WINDOW_MS = 90; // the release speed is the pointer's speed over its last 90 ms
 const MIN_FLICK = 12; // cm/s: slower than this is no throw
 const PRACTICE_SPREAD = 1.2; // cm: a practice card slides a little off the flick's point
@@ -185,6 +185,17 @@ export function twistSpin(samples) {
   return Math.max(-10, Math.min(10, Math.round((turn / 30) * 2) / 2));
 }
 
+/**
+ * A two-finger twist (touch screens): how far the line between two fingers turned from
+ * `start` to `now` (each [[x, y], [x, y]], degrees counter-clockwise positive, the table's
+ * y up), as a spin on the curl's scale: 30° a revolution per second, halves, at most 10.
+ */
+export function twoFingerSpin(start, now) {
+  const angle = ([[x1, y1], [x2, y2]]) => (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+  const turn = ((angle(now) - angle(start) + 540) % 360) - 180;
+  return Math.max(-10, Math.min(10, Math.round((turn / 30) * 2) / 2));
+}
+
 /** Words for an aim in your frame: "the target's centre", "4 cm beyond and 2 cm left of …". */
 export function aimWords([x, y]) {
   const parts = [];
@@ -211,12 +222,36 @@ function aimLayer(svg, obs, ctx) {
   svg.append(layer);
   svg.classList.add("aiming");
   // By hand: flick from anywhere toward where the card should go; the release decides.
+  // Two fingers down at once twist the card instead (touch screens): the turn of the line
+  // between them sets the spin, and lifting them throws nothing.
+  const fingers = new Map();
+  const twistNow = () => {
+    const turned = twoFingerSpin(ui.twist.start, [...fingers.values()]);
+    ui.spin = Math.max(-10, Math.min(10, ui.twist.spin + turned));
+    const slider = document.getElementById("tl-spin");
+    if (slider) slider.value = String(ui.spin);
+    const text = document.getElementById("tl-spin-text");
+    if (text) text.textContent = spinLabel();
+  };
   svg.addEventListener("pointerdown", (ev) => {
     // Keep the flick when it leaves the table (a pointer that is not down cannot be captured).
     try { svg.setPointerCapture(ev.pointerId); } catch { /* nothing to capture */ }
+    fingers.set(ev.pointerId, toCm(svg, ev));
+    if (fingers.size === 2 && !ui.twist) {
+      ui.flick = null; // the first finger was the start of a twist, not a flick
+      ui.twist = {start: [...fingers.values()], spin: ui.spin};
+      draw();
+      return;
+    }
+    if (ui.twist) return;
     ui.flick = [[ev.timeStamp, ...toCm(svg, ev)]];
   });
   svg.addEventListener("pointermove", (ev) => {
+    if (fingers.has(ev.pointerId)) fingers.set(ev.pointerId, toCm(svg, ev));
+    if (ui.twist) {
+      if (fingers.size === 2) twistNow();
+      return;
+    }
     if (!ui.flick) return;
     ui.flick.push([ev.timeStamp, ...toCm(svg, ev)]);
     if (ui.flick.length > 40) ui.flick.shift();
@@ -224,6 +259,15 @@ function aimLayer(svg, obs, ctx) {
     draw(ui.flick.at(-1).slice(1), f && f.aim);
   });
   svg.addEventListener("pointerup", (ev) => {
+    fingers.delete(ev.pointerId);
+    if (ui.twist) {
+      if (fingers.size === 0) {
+        ui.twist = null;
+        say(`Twisted: spin ${ui.spin.toFixed(1)} rev/s. Now flick with one finger to throw.`);
+        document.body.dataset.twist = String(ui.spin);
+      }
+      return;
+    }
     if (!ui.flick) return;
     ui.flick.push([ev.timeStamp, ...toCm(svg, ev)]);
     const done = ui.flick;
@@ -243,7 +287,12 @@ function aimLayer(svg, obs, ctx) {
     if (ui.practice) practiceThrow(svg, obs, ctx, f.aim);
     else ctx.play({type: "throw", card: ui.card, x: f.aim[0], y: f.aim[1], spin: ui.spin});
   });
-  svg.addEventListener("pointercancel", () => { ui.flick = null; draw(); });
+  svg.addEventListener("pointercancel", (ev) => {
+    fingers.delete(ev.pointerId);
+    if (fingers.size === 0) ui.twist = null;
+    ui.flick = null;
+    draw();
+  });
   // With the keyboard: the precise aim, moved by the arrow keys; Enter throws.
   svg.tabIndex = 0;
   svg.setAttribute("aria-label", "the table, you at the bottom: flick toward the target to throw, or aim with the arrow keys and press Enter");
@@ -325,7 +374,7 @@ function handRow(obs, ctx) {
   }
   parts.push(h("p", {class: "hint", id: "tl-said", "aria-live": "polite"}, ui.said ||
     (ctx.myTurn ? "Flick from your seat toward the target: the faster the flick, the farther the card goes. " +
-      "Curl the flick to twist the card (spin), or set the spin with the slider. " +
+      "Curl the flick to twist the card (spin), or turn two fingers on the table, or set the spin with the slider. " +
       "Or aim with the arrow keys (Shift: 5 cm) and press Enter or Throw." : "")));
   return h("div", {class: "mine tl-mine"}, parts);
 }
