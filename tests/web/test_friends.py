@@ -72,10 +72,11 @@ def shows(page: Page, selector: str, text: str) -> None:
     """Wait until the element's text includes ``text`` (a page a moment behind catches up)."""
     try:
         page.wait_for_function("([s, t]) => (document.querySelector(s)?.innerText || '')"
-                               ".includes(t)", arg=[selector, text], timeout=10_000)
+                               ".includes(t)", arg=[selector, text])
     except PlaywrightTimeout:
-        raise AssertionError(f"{selector} says {page.inner_text(selector)!r}, "
-                             f"not {text!r}") from None
+        error = page.evaluate("document.getElementById('error')?.textContent || ''")
+        raise AssertionError(f"{selector} says {page.inner_text(selector)!r}, not {text!r} "
+                             f"(the page's error line: {error!r})") from None
 
 
 def table_of(page: Page) -> str:
