@@ -35,7 +35,11 @@ function tick() {
     const p = seat.seat;
     if (seat.kind === "bot") continue; // clocks run only for people
     const running = playing && cs.running === p;
-    const out = (cs.timed_out || []).includes(p);
+    // Out of time while it shows: a bot plays the seat since, its game clock is spent, or the
+    // game ended on it. A person who took the seat back (a clock a move) has time again.
+    const spent = cs.left && cs.left[p] !== null && cs.left[p] <= 0;
+    const out = (cs.timed_out || []).includes(p) &&
+      (!!seat.bot_playing || spent || (view.result && view.result.timed_out === p));
     // The running seat: until its deadline (whichever of its clocks runs out first);
     // the others: their game clock, as it stood at the start of this turn.
     const left = running && cs.deadline ? cs.deadline - now : (cs.left ? cs.left[p] : null);

@@ -28,11 +28,14 @@ function unclaimed(seat) {
   return seat.kind === "human" && !seat.claimed;
 }
 
-/** A seat's state in words: a bot's level, "invited", "here", "away", a bot playing for them. */
-function seatState(s) {
+/** A seat's state in words: a bot's level, "invited", "here", "away", a bot playing for them
+ * (`why`: "away", or "timeout" where their clock ran out; `mine`: the viewer's own seat). */
+function seatState(s, why, mine) {
   if (s.kind === "bot") return `bot, ${s.level}`;
   if (unclaimed(s)) return "invited, not here yet";
-  if (s.bot_playing) return `away: a bot (${s.bot_playing}) plays for them`;
+  if (s.bot_playing) {
+    return `${why === "timeout" ? "out of time" : "away"}: a bot (${s.bot_playing}) plays for ${mine ? "you" : "them"}`;
+  }
   return s.presence; // "here" | "away" (null from an older server)
 }
 
@@ -42,14 +45,15 @@ function isHost(view) {
 }
 
 /** The people panel (who sits where, here or away; for the host, the invite links of seats
- * still empty at a table already playing) and the waiting line. */
-export function drawPeople(view) {
+ * still empty at a table already playing) and the waiting line. `botReason(seat)` says why a
+ * bot plays a person's seat ("away" or "timeout"). */
+export function drawPeople(view, botReason = () => "away") {
   const waiting = view.waiting_for || [];
   $("waiting").textContent = waiting.length
     ? `Waiting for ${waiting.map((w) => who(w.seat)).join(" and ")} to join.` : "";
   fill($("people-list"), view.seats.map((s) => {
     const mark = unclaimed(s) ? "invited" : s.kind === "bot" ? "bot" : s.presence || "";
-    const state = seatState(s);
+    const state = seatState(s, s.bot_playing ? botReason(s.seat) : null, s.seat === view.seat);
     return h("li", {dataset: {seat: s.seat, presence: mark}},
       h("span", {class: `dot ${mark}`, "aria-hidden": "true"}),
       h("strong", {}, seatName(s.seat, view.seat)), state ? ` · ${state}` : "");

@@ -387,6 +387,8 @@ async function drawMyGames() {
       identity.forget();
       showError("This server does not know your name (any more): choose one again.");
       drawMe();
+    } else {
+      showError(`My games could not be loaded: ${err.message}`);
     }
     return;
   }

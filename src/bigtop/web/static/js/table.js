@@ -136,7 +136,9 @@ function whoseTurn(view) {
   }
   const seat = view.seats[view.current_player];
   if (view.current_player === view.seat) {
-    if (seat && seat.bot_playing) return "A bot is playing your seat (you were away).";
+    if (seat && seat.bot_playing) {
+      return `A bot is playing your seat (${botReason(view, view.seat) === "timeout" ? "your time ran out" : "you were away"}).`;
+    }
     return "Your turn.";
   }
   const mover = seat && seat.kind === "bot" ? `${who(view.current_player)} (bot, ${seat.level})` : who(view.current_player);
@@ -160,8 +162,19 @@ function drawStatus(view) {
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
   if (seat && seat.bot_playing) {
-    $("reclaim").textContent = `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
+    $("reclaim").textContent = botReason(view, view.seat) === "timeout"
+      ? `Your time ran out: a bot (${seat.bot_playing}) plays for you — take my seat back`
+      : `A bot (${seat.bot_playing}) plays for you while you are away — take my seat back`;
   }
+}
+
+/** Why a bot plays a person's seat: "timeout" where the latest hand-over in the log was their
+ * clock running out, else "away" (the view's lines too: the page's log may not hold them yet). */
+function botReason(view, seat) {
+  const handovers = [...page.log.values(), ...(view.log || [])]
+    .filter((l) => l.seat === seat && (l.kind === "takeover" || l.kind === "timeout"))
+    .sort((a, b) => a.version - b.version || (a.id > b.id ? 1 : -1));
+  return handovers.length && handovers.at(-1).kind === "timeout" ? "timeout" : "away";
 }
 
 function drawLog(view) {
@@ -449,7 +462,7 @@ function drawAll(view) {
     $("moves").hidden = true;
     $("scores").hidden = true;
     drawStatus(view);
-    drawPeople(view);
+    drawPeople(view, (seat) => botReason(view, seat));
     drawClocks(view);
     markTurn(false, "");
     return;
@@ -462,7 +475,7 @@ function drawAll(view) {
     drawLog(view);
     drawMoves(view, ctx);
     drawSummary(view);
-    drawPeople(view);
+    drawPeople(view, (seat) => botReason(view, seat));
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
@@ -604,8 +617,10 @@ async function openReplay() {
   const data = await api.replay(page.table, page.token);
   // as: whose hands the replay shows (a finished game's replay carries every seat's view);
   // null: this page's own (a spectator's: the public one).
-  page.replay = {steps: data.steps, at: data.steps.length, view: page.view, cache: new Map(), rounds: [],
-    as: null};
+  // at: the step shown; to: the step last asked for (a step's observation is fetched first);
+  // asked: how many were asked for (only the latest draws).
+  page.replay = {steps: data.steps, at: data.steps.length, to: data.steps.length, asked: 0,
+    view: page.view, cache: new Map(), rounds: [], as: null};
   $("replay").hidden = false;
   drawRevealChoice();
   $("summary").hidden = true;
@@ -624,9 +639,10 @@ async function observationAt(at) {
 /** The view at `at` with the hands the replay shows: a seat's (`hands`, once the game is
  * over: every hand and hidden card) or this page's own. */
 async function replayObservation(at) {
+  const replay = page.replay; // (closed meanwhile: the answer is not drawn)
   const own = await observationAt(at);
-  const hands = page.replay.cache.get(at).hands;
-  return page.replay.as !== null && hands ? hands[page.replay.as] : own;
+  const hands = replay.cache.get(at).hands;
+  return replay.as !== null && hands ? hands[replay.as] : own;
 }
 
 /** After the game the replay may show every seat's hands: "Hands shown: yours / Ben's…". */
@@ -644,7 +660,7 @@ function drawRevealChoice() {
     // The board draws that seat where yours is ("You: …" then means them).
     $("replay-as-note").textContent = page.replay.as === null ? ""
       : `(${who(page.replay.as)} at the bottom, as they saw it)`;
-    replayTo(page.replay.at);
+    replayTo(page.replay.to);
   };
 }
 
@@ -668,9 +684,15 @@ async function roundStarts() {
 }
 
 async function replayTo(at) {
-  const steps = page.replay.steps;
+  const replay = page.replay;
+  const steps = replay.steps;
   at = Math.max(0, Math.min(steps.length, at));
+  // "First" then "Next" clicked before the first answer came means step 1: steps count from
+  // the one asked for, and an answer that comes after a later request's is dropped.
+  replay.to = at;
+  const ask = ++replay.asked;
   const obs = await replayObservation(at);
+  if (page.replay !== replay || ask !== replay.asked) return;
   page.replay.at = at;
   const end = at === steps.length;
   const as = page.replay.as;
@@ -796,14 +818,14 @@ async function start() {
   };
   $("replay-close").onclick = closeReplay;
   $("replay-first").onclick = () => replayTo(0);
-  $("replay-prev").onclick = () => replayTo(page.replay.at - 1);
-  $("replay-next").onclick = () => replayTo(page.replay.at + 1);
+  $("replay-prev").onclick = () => replayTo(page.replay.to - 1);
+  $("replay-next").onclick = () => replayTo(page.replay.to + 1);
   $("replay-last").onclick = () => replayTo(page.replay.steps.length);
   $("replay-range").oninput = (ev) => replayTo(Number(ev.target.value));
   document.addEventListener("keydown", (ev) => {
     if (!page.replay || ev.target.tagName === "INPUT") return;
-    if (ev.key === "ArrowLeft") replayTo(page.replay.at - 1);
-    if (ev.key === "ArrowRight") replayTo(page.replay.at + 1);
+    if (ev.key === "ArrowLeft") replayTo(page.replay.to - 1);
+    if (ev.key === "ArrowRight") replayTo(page.replay.to + 1);
   });
   page.noRematchYet = !view.rematch;
   enqueue(view);
