@@ -77,7 +77,7 @@ typecheck: $(STAMP)
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
 unit: $(BUILT) $(CHROMIUM) nginx
-	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
+	$(BIN)/pytest -n 3 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 
 bench: $(BUILT)
