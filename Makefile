@@ -23,10 +23,12 @@ $(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
 		-r requirements-bootstrap.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r requirements.lock
-	$(INSTALL_SELF)
-	touch $(STAMP) $(BUILT)
+	BIGTOP_PURE=1 $(INSTALL_SELF)
+	rm -f $(BUILT)
+	touch $(STAMP)
 
-# (Skipped when the bootstrap above has just built everything.)
+# The compiled modules: after every bootstrap (above: pure Python, so that the lint and the
+# type check need not wait for the C compiler), and when a compiled module's source changed.
 $(BUILT): $(STAMP) $(COMPILED_SOURCES)
 	@if [ -f $(BUILT) ] && [ -z "$$(find $(COMPILED_SOURCES) setup.py -newer $(BUILT))" ]; \
 		then :; else $(INSTALL_SELF); fi
@@ -77,7 +79,7 @@ typecheck: $(STAMP)
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
 unit: $(BUILT) $(CHROMIUM) nginx
-	$(BIN)/pytest -n 3 --doctest-modules src/bigtop tests
+	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 
 bench: $(BUILT)
