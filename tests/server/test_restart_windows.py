@@ -9,7 +9,7 @@ from unittest import mock
 
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec, hash_token
+from bigtop.server.model import Created, SeatSpec, TableSpec, hash_token
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 
@@ -20,12 +20,18 @@ def worker(url: str) -> TableMaster:
     return TableMaster(SqlStorage(make_engine(url)), Settings(db_url=url, bot_stuck_seconds=0.0))
 
 
-def test_the_hosts_start_and_its_first_clock_are_one_write(db_url: str) -> None:
+def waiting_table(db_url: str) -> tuple[TableMaster, Created]:
+    """A clocked table of Anna's waiting for Ben, on a fresh database."""
     migrate(make_engine(db_url))
     master = worker(db_url)
     anna, _ = master.new_player("Anna")
     made = master.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec(invite="Ben")),
                                    player_id=anna.id, key="k", clock=CLOCK))
+    return master, made
+
+
+def test_the_hosts_start_and_its_first_clock_are_one_write(db_url: str) -> None:
+    master, made = waiting_table(db_url)
     # The worker dies right after the start's transaction (nothing after it runs).
     with mock.patch.object(TableMaster, "sync_clock", lambda self, loaded: loaded):
         master.start(made.table_id, 0, "random")
@@ -35,11 +41,7 @@ def test_the_hosts_start_and_its_first_clock_are_one_write(db_url: str) -> None:
 
 
 def test_the_last_arrival_starts_the_table_and_its_clock_after_a_crash(db_url: str) -> None:
-    migrate(make_engine(db_url))
-    master = worker(db_url)
-    anna, _ = master.new_player("Anna")
-    made = master.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec(invite="Ben")),
-                                   player_id=anna.id, key="k", clock=CLOCK))
+    master, made = waiting_table(db_url)
     # Ben's arrival is stored; the worker dies before it starts the table.
     assert master.storage.claim(made.table_id, 1, hash_token(made.tokens[1]), 1.0) is True
     other = worker(db_url)
