@@ -182,6 +182,12 @@ export function twistSpin(samples) {
     last = heading;
   }
   if (Math.abs(turn) < 45) return null;
+  return spinOfTurn(turn);
+}
+
+/** A twist's turn (degrees, counter-clockwise positive) as a spin: 30° a revolution per
+ * second, in halves, at most 10 either way (the curled flick and two fingers alike). */
+function spinOfTurn(turn) {
   return Math.max(-10, Math.min(10, Math.round((turn / 30) * 2) / 2));
 }
 
@@ -192,8 +198,7 @@ export function twistSpin(samples) {
  */
 export function twoFingerSpin(start, now) {
   const angle = ([[x1, y1], [x2, y2]]) => (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-  const turn = ((angle(now) - angle(start) + 540) % 360) - 180;
-  return Math.max(-10, Math.min(10, Math.round((turn / 30) * 2) / 2));
+  return spinOfTurn(((angle(now) - angle(start) + 540) % 360) - 180);
 }
 
 /** Words for an aim in your frame: "the target's centre", "4 cm beyond and 2 cm left of …". */
