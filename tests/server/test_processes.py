@@ -351,7 +351,7 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
     assert any(c.rematch is not None for c in friends.clocked) or kills < 2
 
 
-KILLS = int(os.environ.get("BIGTOP_SIGKILLS", "6"))
+KILLS = int(os.environ.get("BIGTOP_SIGKILLS", "4"))
 """SIGKILLs at random moments per database (each a server start of a few CPU seconds);
 ``BIGTOP_SIGKILLS=45`` repeats the issue's longer run."""
 

@@ -20,6 +20,7 @@ from bigtop.server.schema import moves, seats, tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 from tests.server.conftest import drawn_seed
+from tests.server.pg import new_database
 
 
 def create(master: TableMaster, spec: TableSpec) -> Created:
@@ -45,6 +46,59 @@ def test_fresh_database_is_migrated_to_head(db_url: str) -> None:
     assert current_revision(engine) == head_revision()
     migrate(engine)  # idempotent
     assert current_revision(engine) == head_revision()
+
+
+def _schema(url: str) -> dict[str, Any]:
+    """Every table's columns, keys, foreign keys (with their ON DELETE), indexes and unique
+    constraints, as the database reports them."""
+    from sqlalchemy import inspect
+
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        seen = inspect(conn)
+        out = {
+            name: {
+                # by name: a column a script added comes last in its table
+                "columns": sorted((c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                                  for c in seen.get_columns(name)),
+                "primary": seen.get_pk_constraint(name)["constrained_columns"],
+                "foreign": sorted((f["constrained_columns"], f["referred_table"],
+                                   f["referred_columns"], f["options"].get("ondelete"))
+                                  for f in seen.get_foreign_keys(name)),
+                "indexes": sorted((i["name"], i["column_names"], bool(i["unique"]))
+                                  for i in seen.get_indexes(name)),
+                "unique": sorted((u["column_names"]) for u in seen.get_unique_constraints(name)),
+            } for name in seen.get_table_names()}
+    engine.dispose()
+    return out
+
+
+def test_a_fresh_database_made_at_once_equals_the_migration_scripts(
+        db_url: str, tmp_path: Any, request: pytest.FixtureRequest) -> None:
+    """A fresh database is made from ``schema.metadata`` in one step (db.migrate); the
+    scripts, run one by one, give the same tables, columns, keys and indexes, and Alembic
+    finds nothing in the metadata that either lacks."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from bigtop.server.schema import metadata
+
+    scripted = (f"sqlite:///{tmp_path / 'scripted.sqlite3'}" if db_url.startswith("sqlite")
+                else new_database(request.getfixturevalue("pg_cluster")))
+    migrate(make_engine(scripted), HEAD)  # the revision named: every script runs
+    migrate(make_engine(db_url))  # "head" on an empty database: made at once
+    for url in (db_url, scripted):
+        assert current_revision(make_engine(url)) == HEAD
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, metadata) == []
+        engine.dispose()
+    made, replayed = _schema(db_url), _schema(scripted)
+    assert set(made) == set(replayed)
+    for name in made:
+        for part in made[name]:
+            assert made[name][part] == replayed[name][part], (name, part)
 
 
 def test_old_database_is_upgraded_keeping_its_tables(db_url: str) -> None:

@@ -13,7 +13,6 @@ import re
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -23,7 +22,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from tests.server.conftest import ONE_CLIENT_MANY_TABLES
 
@@ -130,6 +129,17 @@ def playwright() -> Iterator[Playwright]:
         yield p
 
 
+@pytest.fixture(scope="session")
+def chromium(playwright: Playwright) -> Iterator[Browser]:
+    """One chromium a test worker: every page gets a context of its own (cookies, storage
+    and cache apart, as a fresh profile has them) instead of a browser started for it, which
+    cost the suite a second or two of CPU a page."""
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                         args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
 # Lines the browser itself logs as console errors when the server is down on purpose (the
 # restart test) or answers an illegal attempt with its 4xx problem (expected).
 NETWORK_NOISE = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed|"
@@ -138,11 +148,12 @@ NETWORK_NOISE = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* f
 
 
 class Browsers:
-    """Fresh chromium profiles (a user-data-dir each); every page's console errors and
-    uncaught exceptions are collected and checked when the test ends."""
+    """Fresh browser contexts (a new profile each: nothing shared between two pages);
+    every page's console errors and uncaught exceptions are collected and checked when the
+    test ends."""
 
-    def __init__(self, playwright: Playwright, shots: Path) -> None:
-        self.playwright = playwright
+    def __init__(self, chromium: Browser, shots: Path) -> None:
+        self.chromium = chromium
         self.shots = shots
         self.contexts: list[BrowserContext] = []
         self.errors: list[str] = []
@@ -153,13 +164,12 @@ class Browsers:
         # Playwright evaluates a string predicate (wait_for_function) with eval, which the
         # server's CSP forbids: pages drive with the CSP bypassed, and test_security.py's
         # pages (keep_csp) check that the pages themselves keep to it.
-        context = self.playwright.chromium.launch_persistent_context(
-            tempfile.mkdtemp(prefix="bigtop-chromium-"), executable_path=str(CHROMIUM),
-            headless=True, args=CHROMIUM_ARGS, viewport={"width": width, "height": height},
+        context = self.chromium.new_context(
+            viewport={"width": width, "height": height},
             reduced_motion="reduce" if reduced_motion else "no-preference",
             bypass_csp=not keep_csp)
         self.contexts.append(context)
-        page = context.pages[0] if context.pages else context.new_page()
+        page = context.new_page()
         page.on("console", lambda m: self.errors.append(f"console: {m.text}")
                 if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e} {e.stack}"))
@@ -203,11 +213,11 @@ class Browsers:
 
 
 @pytest.fixture
-def browsers(playwright: Playwright, tmp_path: Path) -> Iterator[Browsers]:
+def browsers(chromium: Browser, tmp_path: Path) -> Iterator[Browsers]:
     shots = Path(os.environ["BIGTOP_WEB_SHOTS"]) if os.environ.get("BIGTOP_WEB_SHOTS") \
         else tmp_path / "shots"
     shots.mkdir(parents=True, exist_ok=True)
-    b = Browsers(playwright, shots)
+    b = Browsers(chromium, shots)
     yield b
     b.close()
     assert not b.errors, "errors in the browser console:\n" + "\n".join(b.errors)

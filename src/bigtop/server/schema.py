@@ -51,7 +51,8 @@ tables = Table(
     Column("takeover_level", String(32), nullable=False),
     Column("status", String(16), nullable=False),
     Column("version", Integer, nullable=False),
-    Column("seat_rev", Integer, nullable=False),
+    # the default only for rows older than the column (migration 0002 added it so)
+    Column("seat_rev", Integer, nullable=False, server_default="0"),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("result", JSON, nullable=True),
