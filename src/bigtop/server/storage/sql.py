@@ -251,13 +251,11 @@ class SqlStorage:
     def _arrival_starts(conn: Connection, table_id: str) -> bool:
         """Whether a person's arrival may start something at the table: the game (it
         waits for people) or the turn's clock (a clocked table whose clock does not run:
-        none runs before every person has arrived). At a started table without a clock,
-        or whose clock runs, it starts nothing, and the sweep has nothing to look at: a
-        table made by a script starts at once, and marking each of its arrivals had the
-        sweep read and write every such table again 20 s later (the load benchmark's
-        1,000 tables: 5 sweeps of 200 tables each, seconds of the database thread in
-        which no move was stored). Read in the arrival's transaction (locked on
-        PostgreSQL): ``started`` never goes back, and the clock is the creator's choice."""
+        none runs before every person has arrived). Else the sweep is not given the table:
+        a script's tables start at once, and marking their arrivals had the sweep read and
+        write each again (1,000 tables: sweeps of 200 that held the database thread,
+        and every move waiting on it, for most of a second each). Read in the arrival's
+        transaction (the row locked on PostgreSQL)."""
         started, clock, turn_started = conn.execute(
             select(tables.c.started, tables.c.clock, tables.c.turn_started)
             .where(tables.c.id == table_id).with_for_update()).one()
