@@ -253,9 +253,9 @@ class SqlStorage:
         waits for people) or the turn's clock (a clocked table whose clock does not run:
         none runs before every person has arrived). Else the sweep is not given the table:
         a script's tables start at once, and marking their arrivals had the sweep read and
-        write each again (1,000 tables: sweeps of 200 that held the database thread,
-        and every move waiting on it, for most of a second each). Read in the arrival's
-        transaction (the row locked on PostgreSQL)."""
+        write each again (1,000 tables: sweeps of 200 that each held the database
+        thread, and every move waiting on it, for hundreds of milliseconds). Read in the
+        arrival's transaction (the row locked on PostgreSQL)."""
         started, clock, turn_started = conn.execute(
             select(tables.c.started, tables.c.clock, tables.c.turn_started)
             .where(tables.c.id == table_id).with_for_update()).one()
