@@ -65,3 +65,28 @@ def test_an_arrival_at_a_started_table_starts_its_clock_after_a_crash(db_url: st
     assert other.load(made.table_id).meta.clock_deadline is None
     assert other.tables_waiting_for_bots() == []
     assert other.load(made.table_id).meta.clock_deadline is not None
+
+
+def test_an_arrival_that_starts_nothing_leaves_the_sweep_nothing(db_url: str) -> None:
+    """A started table without a clock (a script's) starts nothing when its people arrive,
+    nor does a clocked one whose clock runs: the sweep is not given the table to look at
+    (it read and wrote each such table again; at 1,000 tables, seconds of the database
+    thread in which no move was stored)."""
+    migrate(make_engine(db_url))
+    master = worker(db_url)
+    made = master.create(TableSpec("scout", 2, wait=False))
+    for seat in (0, 1):
+        assert master.storage.claim(made.table_id, seat, hash_token(made.tokens[seat]), 1.0)
+    assert master.storage.bots_waiting(1e12, 10) == []
+    clocked = master.create(TableSpec("scout", 2, wait=False, clock=CLOCK))
+    for seat in (0, 1):
+        master.touch(clocked.table_id, seat, clocked.tokens[seat])
+    assert master.load(clocked.table_id).meta.clock_deadline is not None
+    # The arrivals started the clock: looked at once by the sweep, as designed.
+    assert master.tables_waiting_for_bots() == []
+    assert master.storage.bots_waiting(1e12, 10) == []
+    # Ben opens his link as an identity: the seat was his already, the clock runs.
+    ben, _ = master.new_player("Ben")
+    master.claim_seat(clocked.table_id, clocked.tokens[1], ben)
+    assert master.load(clocked.table_id).seats[1].player_id == ben.id
+    assert master.storage.bots_waiting(1e12, 10) == []

@@ -959,10 +959,11 @@ class TableMaster:
     def tables_waiting_for_bots(self) -> list[str]:
         """Open tables where a bot has been to move for ``Settings.bot_stuck_seconds`` (a
         restart, a worker that died, a bot that failed), or whose seats changed since (a
-        bot took or gave back a seat, a person arrived): only those are read (an index
-        finds them), at most ``Settings.sweep_batch`` of them. A table whose last person
-        arrived but that has not started is started here, and a clock that should run but
-        does not is started (the worker that stored the arrival died before it did)."""
+        bot took or gave back a seat, a person arrived where that may start the game or a
+        clock): only those are read (an index finds them), at most ``Settings.sweep_batch``
+        of them. A table whose last person arrived but that has not started is started
+        here, and a clock that should run but does not is started (the worker that stored
+        the arrival died before it did)."""
         out = []
         for table_id in self.storage.bots_waiting(_now() - self.settings.bot_stuck_seconds,
                                                   self.settings.sweep_batch):

@@ -131,10 +131,11 @@ class Storage(Protocol):
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
-        if it was not claimed before (the table's seat revision moves on, and the table is
-        due for :meth:`bots_waiting` from ``now``: what an arrival starts, a start or a
-        clock, is looked at again should the worker die before it does it), False if it
-        was, None: no such seat with that token. :meth:`take_free_seat` and
+        if it was not claimed before (the table's seat revision moves on, and, where the
+        arrival may start something, the game or a clock, the table is due for
+        :meth:`bots_waiting` from ``now``: it is looked at again should the worker die
+        before it does it; a started table without a clock, or whose clock runs, is not),
+        False if it was, None: no such seat with that token. :meth:`take_free_seat` and
         :meth:`set_seat_player` mark the table due the same way."""
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:

@@ -239,13 +239,27 @@ class SqlStorage:
                        arrived: float | None = None) -> None:
         """A seat changed hands or state: every worker's cached seats of the table are
         stale (seat_rev), and they hear of it at commit. ``arrived``: a person took their
-        seat then: the table is due for the bot sweep (an earlier due time kept), which
-        does what the arrival starts should this worker die first."""
+        seat then: if that may start something, the table is due for the bot sweep (an
+        earlier due time kept), which does it should this worker die first."""
         values: dict[str, Any] = {"seat_rev": tables.c.seat_rev + 1}
-        if arrived is not None:
+        if arrived is not None and self._arrival_starts(conn, table_id):
             values["bot_waiting_since"] = func.coalesce(tables.c.bot_waiting_since, arrived)
         conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
         self._notify(conn, table_id)
+
+    @staticmethod
+    def _arrival_starts(conn: Connection, table_id: str) -> bool:
+        """Whether a person's arrival may start something at the table: the game (it
+        waits for people) or the turn's clock (a clocked table whose clock does not run:
+        none runs before every person has arrived). Else the sweep is not given the table:
+        a script's tables start at once, and marking their arrivals had the sweep read and
+        write each again (1,000 tables: sweeps of 200 that each held the database
+        thread, and every move waiting on it, for hundreds of milliseconds). Read in the
+        arrival's transaction (the row locked on PostgreSQL)."""
+        started, clock, turn_started = conn.execute(
+            select(tables.c.started, tables.c.clock, tables.c.turn_started)
+            .where(tables.c.id == table_id).with_for_update()).one()
+        return not started or (clock is not None and turn_started is None)
 
     # -- creating -------------------------------------------------------------------------
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
