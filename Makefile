@@ -14,7 +14,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium nginx \
+.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium hosting \
 	screenshots
 
 $(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
@@ -43,7 +43,7 @@ run: $(BUILT)
 
 # The checks run side by side (make -j3): the type check's half a minute of CPU falls in the
 # tests' waits (servers starting, clocks running out, browsers) instead of before them.
-test: postgresql chromium nginx
+test: postgresql chromium hosting
 	$(MAKE) --no-print-directory -j3 lint typecheck unit
 
 # The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
@@ -59,13 +59,17 @@ $(CHROMIUM):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 chromium: $(CHROMIUM)
 
-# Debian's nginx (and openssl for a throwaway certificate) put a real reverse proxy with TLS
-# in front of two server workers in tests/server/test_proxy.py (docs/deploy.md's setup).
+# The host's programs docs/deploy.md runs, for the tests that run its parts: Debian's nginx
+# and Caddy (and openssl for nginx's throwaway certificate) put a real reverse proxy with TLS
+# in front of server workers in tests/server/test_proxy.py; systemd's systemd-analyze checks
+# the guide's unit in tests/server/test_deploy_unit.py.
 NGINX := /usr/sbin/nginx
-nginx:
-	@test -x $(NGINX) && command -v openssl >/dev/null || { apt-get update && \
+CADDY := /usr/bin/caddy
+hosting:
+	@test -x $(NGINX) && test -x $(CADDY) && command -v openssl >/dev/null && \
+		command -v systemd-analyze >/dev/null || { apt-get update && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl \
-		$$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
+		caddy systemd $$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
 
 # Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
 screenshots: $(STAMP) $(CHROMIUM)
@@ -78,7 +82,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Compiled modules carry no docstrings: their doctests run on the pure-Python sources.
-unit: $(BUILT) $(CHROMIUM) nginx
+unit: $(BUILT) $(CHROMIUM) hosting
 	$(BIN)/pytest -n 2 --doctest-modules src/bigtop tests
 	BIGTOP_PURE=1 $(BIN)/pytest -p no:xdist --doctest-modules $(COMPILED_SOURCES)
 

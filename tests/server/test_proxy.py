@@ -1,11 +1,20 @@
-"""Behind a real reverse proxy: Debian's nginx (as docs/deploy.md sets it up: TLS, WebSocket
-upgrade, X-Forwarded-For/-Proto) in front of two `bigtop serve` workers on one PostgreSQL
-database, all on loopback. WebSockets work through it; per-client limits see the address
-nginx saw (X-Forwarded-For is believed only from the proxy: nginx connects from 127.0.0.2,
-the only trusted proxy); X-Forwarded-Proto https is honoured (HSTS), and not from others.
+"""Behind a real reverse proxy, as docs/deploy.md sets it up (TLS, WebSocket upgrade,
+X-Forwarded-For/-Proto, the 64 KB body limit), all on loopback:
 
-`make test` installs nginx (and openssl) when missing (`make nginx`): the test fails there
-without them and is skipped only when run outside make."""
+- Debian's nginx in front of two `bigtop serve` workers on one PostgreSQL database (nginx
+  connects from 127.0.0.2, the only trusted proxy: X-Forwarded-For is believed from the
+  proxy and from no one else);
+- Debian's Caddy with the guide's own Caddyfile (read out of docs/deploy.md) in front of
+  one worker on SQLite with the default trusted proxies (this host). One worker is enough:
+  the nginx case already plays across two workers on PostgreSQL, and what Caddy adds is
+  only the proxy's part; SQLite starts without a database to create.
+
+Through either, WebSockets work; per-client limits see the address the proxy saw, whatever
+X-Forwarded-For the client writes itself; X-Forwarded-Proto https is honoured (HSTS), and
+not from others; a body over the limit is refused by the proxy (413).
+
+`make test` installs nginx, Caddy and openssl when missing (`make hosting`): the test fails
+there without them and is skipped only when run outside make."""
 
 from __future__ import annotations
 
@@ -26,11 +35,14 @@ import pytest
 import websockets.sync.client
 from websockets.exceptions import ConnectionClosed
 
+from tests.server.deploy_doc import block, need, replace
 from tests.server.pg import free_port
 
 NGINX = Path("/usr/sbin/nginx")
 PROXY_ADDRESS = "127.0.0.2"  # nginx connects to the workers from here (proxy_bind)
-CLIENT_A, CLIENT_B = "127.0.0.1", "127.0.0.3"
+# Neither is 127.0.0.1: that is a trusted proxy where Caddy runs (the default setting).
+CLIENT_A, CLIENT_B = "127.0.0.4", "127.0.0.3"
+STRANGER = "127.0.0.5"  # reaches a worker directly: no trusted proxy in either setup
 PER_CLIENT = 2  # live connections one client address may hold (per worker)
 
 CONFIG = """
@@ -57,6 +69,7 @@ http {{
         listen 127.0.0.1:{port} ssl;
         ssl_certificate {tmp}/cert.pem;
         ssl_certificate_key {tmp}/key.pem;
+        client_max_body_size 64k;
         location / {{
             proxy_pass http://bigtop;
             proxy_bind {proxy};
@@ -73,19 +86,29 @@ http {{
 """
 
 
-def _need(path: Path, what: str) -> None:
-    if path.exists():
-        return
-    if os.environ.get("MAKELEVEL"):  # under make, `make nginx` has installed it
-        pytest.fail(f"{what} is missing: `make nginx` installs it")
-    pytest.skip(f"{what} is not installed (`make nginx` installs it; `make test` does)")
+CADDY = Path("/usr/bin/caddy")
+# What a loopback test adds to the guide's Caddyfile, each for a reason:
+CADDY_GLOBALS = """{{
+    # no admin API on localhost:2019 (another test process may hold that port)
+    admin off
+    # no HTTP listener on port 80 for redirects (taken, or not ours to bind)
+    auto_https disable_redirects
+    # certificates from Caddy's own local CA: no ACME, no network
+    local_certs
+    # and that CA is not put into the machine's trust store
+    skip_install_trust
+    # its state (the CA, the certificates) in the test's directory, not in ~/.local/share
+    storage file_system {tmp}/caddy-data
+}}
+"""
 
 
-@pytest.fixture
-def proxy(pg_url: str, server_factory: Any, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    _need(NGINX, "Debian's nginx (/usr/sbin/nginx)")
+def _nginx(request: pytest.FixtureRequest, server_factory: Any,
+           tmp_path: Path) -> tuple[list[Any], subprocess.Popen[bytes], int, Path]:
+    need(NGINX, "Debian's nginx (/usr/sbin/nginx)")
     openssl = shutil.which("openssl")
-    _need(Path(openssl or "/usr/bin/openssl"), "openssl")
+    need(Path(openssl or "/usr/bin/openssl"), "openssl")
+    pg_url: str = request.getfixturevalue("pg_url")
     workers = [server_factory(pg_url, "--trusted-proxy", PROXY_ADDRESS,
                               "--limit", f"max_sockets_per_client={PER_CLIENT}").start(120)
                for _ in range(2)]
@@ -99,6 +122,41 @@ def proxy(pg_url: str, server_factory: Any, tmp_path: Path) -> Iterator[dict[str
                                   port=port, proxy=PROXY_ADDRESS))
     nginx = subprocess.Popen([str(NGINX), "-c", str(conf), "-p", str(tmp_path)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    return workers, nginx, port, tmp_path / "error.log"
+
+
+def _caddy(server_factory: Any, tmp_path: Path) -> tuple[list[Any], subprocess.Popen[bytes],
+                                                         int, Path]:
+    need(CADDY, "Debian's caddy (/usr/bin/caddy)")
+    # The guide's setup: the default trusted proxies (this host), so no --trusted-proxy.
+    worker = server_factory(f"sqlite:///{tmp_path / 'tables.sqlite3'}",
+                            "--limit", f"max_sockets_per_client={PER_CLIENT}").start(120)
+    port = free_port()
+    # Only the site's name (both names the test's clients use, on a free port) and the
+    # upstream's port change: every other line is the guide's.
+    site = replace(block("caddy"), "play.example.org",
+                   f"https://localhost:{port}, https://127.0.0.1:{port}")
+    site = replace(site, "127.0.0.1:8000", f"127.0.0.1:{worker.port}")
+    conf = tmp_path / "Caddyfile"
+    conf.write_text(CADDY_GLOBALS.format(tmp=tmp_path) + site)
+    log = tmp_path / "caddy.log"
+    # HOME and XDG_*: Caddy writes its autosave and lock files there; never the real ones.
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    with open(log, "wb") as out:
+        caddy = subprocess.Popen([str(CADDY), "run", "--config", str(conf), "--adapter",
+                                  "caddyfile"], stdout=out, stderr=subprocess.STDOUT,
+                                 env=env)
+    return [worker], caddy, port, log
+
+
+@pytest.fixture(params=["nginx", "caddy"])
+def proxy(request: pytest.FixtureRequest, server_factory: Any,
+          tmp_path: Path) -> Iterator[dict[str, Any]]:
+    if request.param == "nginx":
+        workers, proc, port, log = _nginx(request, server_factory, tmp_path)
+    else:
+        workers, proc, port, log = _caddy(server_factory, tmp_path)
     base = f"https://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -108,18 +166,18 @@ def proxy(pg_url: str, server_factory: Any, tmp_path: Path) -> Iterator[dict[str
                     break
             except httpx.HTTPError:
                 pass
-            if nginx.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("nginx did not come up: "
-                                   + (tmp_path / "error.log").read_text()[-2000:])
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{request.param} did not come up: "
+                                   + (log.read_text()[-2000:] if log.exists() else ""))
             time.sleep(0.1)
-        yield {"base": base, "port": port, "workers": workers}
+        yield {"base": base, "port": port, "workers": workers, "name": request.param}
     finally:
-        nginx.terminate()
+        proc.terminate()
         try:
-            nginx.wait(10)
+            proc.wait(10)
         except subprocess.TimeoutExpired:
-            nginx.kill()
-            nginx.wait()
+            proc.kill()
+            proc.wait()
 
 
 def tls() -> ssl.SSLContext:
@@ -157,7 +215,8 @@ def refused(ws: websockets.sync.client.ClientConnection) -> int:
     return closed.value.rcvd.code
 
 
-def test_websockets_scheme_and_client_addresses_through_nginx(proxy: dict[str, Any]) -> None:
+def test_websockets_scheme_and_client_addresses_through_the_proxy(
+        proxy: dict[str, Any]) -> None:
     base, port = proxy["base"], proxy["port"]
     api = httpx.Client(base_url=base, verify=False, timeout=30)
     # HTTPS at the proxy: the workers hear it from X-Forwarded-Proto and say HSTS.
@@ -166,8 +225,17 @@ def test_websockets_scheme_and_client_addresses_through_nginx(proxy: dict[str, A
     assert "frame-ancestors 'none'" in games.headers["content-security-policy"]
     # A client that reaches a worker directly cannot claim HTTPS (it is no trusted proxy).
     direct = proxy["workers"][0].base
-    spoof = httpx.get(direct + "/api/games", headers={"x-forwarded-proto": "https"})
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=STRANGER)) as stranger:
+        spoof = stranger.get(direct + "/api/games", headers={"x-forwarded-proto": "https"})
     assert spoof.status_code == 200 and "strict-transport-security" not in spoof.headers
+    # A body over Limits.max_body_bytes is refused (413). nginx refuses it itself, before any
+    # worker reads it (a worker's own refusal is a JSON problem; nginx's is not). The guide's
+    # Caddyfile leaves it to the worker: Caddy 2.6's request_body max_size answers 502 or
+    # passes the request on, by a race.
+    big = api.post("/api/tables", content=b"x" * (100 * 1024),
+                   headers={"content-type": "application/json"})
+    assert big.status_code == 413
+    assert ("json" in big.headers["content-type"]) == (proxy["name"] == "caddy")
 
     # A game through the proxy over WebSockets: the seat's token in the subprotocol; a
     # spectator elsewhere sees the move (another worker, maybe: LISTEN/NOTIFY).
@@ -186,9 +254,9 @@ def test_websockets_scheme_and_client_addresses_through_nginx(proxy: dict[str, A
             seen = message(watcher)["view"]
         assert seen["version"] == mine["version"] + 1
 
-    # Per-client limits see the address nginx saw: A's sockets are counted as A's whatever
+    # Per-client limits see the address the proxy saw: A's sockets are counted as A's whatever
     # X-Forwarded-For A writes itself (nginx appends the real one, the right-most untrusted
-    # hop); B, another address, is not held back by A.
+    # hop; Caddy replaces it with the real one); B, another address, is not held back by A.
     with ExitStack() as held:
         for i in range(PER_CLIENT):
             ws = held.enter_context(live(port, path, CLIENT_A,
@@ -200,13 +268,13 @@ def test_websockets_scheme_and_client_addresses_through_nginx(proxy: dict[str, A
             assert message(other)["type"] == "view"
     # Straight to a worker, X-Forwarded-For is not believed: three "different" clients from
     # one address are one client.
-    worker_port = proxy["workers"][1].port
+    worker_port = proxy["workers"][-1].port
     with ExitStack() as held:
         for i in range(PER_CLIENT):
-            ws = held.enter_context(live(worker_port, path, "127.0.0.5", secure=False,
+            ws = held.enter_context(live(worker_port, path, STRANGER, secure=False,
                                          headers={"x-forwarded-for": f"198.51.100.{i}"}))
             assert message(ws)["type"] == "view"
-        with live(worker_port, path, "127.0.0.5", secure=False,
+        with live(worker_port, path, STRANGER, secure=False,
                   headers={"x-forwarded-for": "198.51.100.77"}) as extra:
             assert refused(extra) == 4429
     api.close()
