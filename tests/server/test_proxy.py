@@ -7,11 +7,12 @@ X-Forwarded-For/-Proto, the 64 KB body limit), all on loopback:
 - Debian's Caddy with the guide's own Caddyfile (read out of docs/deploy.md) in front of
   one worker on SQLite with the default trusted proxies (this host). One worker is enough:
   the nginx case already plays across two workers on PostgreSQL, and what Caddy adds is
-  only the proxy's part; SQLite starts without a database to create.
+  only the proxy's part; a SQLite file needs no database made first.
 
 Through either, WebSockets work; per-client limits see the address the proxy saw, whatever
 X-Forwarded-For the client writes itself; X-Forwarded-Proto https is honoured (HSTS), and
-not from others; a body over the limit is refused by the proxy (413).
+not from others; a body over the 64 KB limit is refused with 413 (by nginx itself; behind
+Caddy by the worker, docs/deploy.md 4' says why).
 
 `make test` installs nginx, Caddy and openssl when missing (`make hosting`): the test fails
 there without them and is skipped only when run outside make."""
@@ -230,8 +231,8 @@ def test_websockets_scheme_and_client_addresses_through_the_proxy(
     assert spoof.status_code == 200 and "strict-transport-security" not in spoof.headers
     # A body over Limits.max_body_bytes is refused (413). nginx refuses it itself, before any
     # worker reads it (a worker's own refusal is a JSON problem; nginx's is not). The guide's
-    # Caddyfile leaves it to the worker: Caddy 2.6's request_body max_size answers 502 or
-    # passes the request on, by a race.
+    # Caddyfile leaves it to the worker: Caddy 2.6's request_body max_size answers 502, or
+    # drops the connection, or passes the request on, by a race (docs/deploy.md, 4').
     big = api.post("/api/tables", content=b"x" * (100 * 1024),
                    headers={"content-type": "application/json"})
     assert big.status_code == 413
