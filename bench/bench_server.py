@@ -38,7 +38,19 @@ median row and the ratios bigtop ÷ boardgame.io:
 
 ``--db postgresql`` starts a throwaway PostgreSQL cluster (Debian's postgresql, as in the
 tests) and runs two `bigtop serve` processes on it; the two clients of each table connect to
-different workers, so every update crosses LISTEN/NOTIFY.
+different workers, so every update crosses LISTEN/NOTIFY. It also reports what the database
+did in the counted time per move served: transactions (``pg_stat_database``), and the scans
+of each table (index and sequential: a statement's reads and the lookups of its writes) and
+the rows they read (``pg_stat_user_tables``). PostgreSQL flushes these counters about once
+a second, so a run's edges blur them by about a second's worth.
+
+``--src DIR …`` runs the servers of each source tree in turn (``PYTHONPATH=DIR``, pure
+Python), ``--rounds`` times, and prints the medians and their ratios to the first tree: a
+change measured beside its base in one session (the base's ``src`` from ``git archive``):
+
+    git archive main src | tar -x -C /tmp/base
+    .venv/bin/python bench/bench_server.py --tables 100 --seconds 15 --db postgresql \
+        --src /tmp/base/src src --rounds 3
 
 Over HTTP at most ``HTTP_IN_FLIGHT`` moves are in flight per server (more wait here): the
 HTTP client's connection pool spends time in proportion to queued requests times
@@ -78,6 +90,8 @@ SIDES = ("bigtop", "boardgame.io in memory", "boardgame.io FlatFile")
 """What ``--beside boardgame.io`` runs, in turn."""
 FIGURES = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")
 """The figures compared (medians of the rounds; ratios bigtop ÷ boardgame.io)."""
+DB_FIGURES = ("db_xacts_per_move", "db_scans_per_move", "db_rows_per_move")
+"""What the database did per move served (PostgreSQL only)."""
 
 HTTP_IN_FLIGHT = 64
 """Moves in flight at once per server over HTTP (the client's pool has as many
@@ -102,9 +116,13 @@ class Clock:
     while and is not what is measured)."""
 
     def __init__(self, clients: int, seconds: float, warmup: float,
-                 cpu: Callable[[], tuple[float, float]]) -> None:
+                 cpu: Callable[[], tuple[float, float]],
+                 db: Callable[[], dict[str, int]] | None = None) -> None:
         self.cpu = cpu
         self.cpu0 = self.cpu1 = (0.0, 0.0)
+        self.db = db
+        self.db0: dict[str, int] = {}
+        self.db1: dict[str, int] = {}
         self.client_cpu0 = self.client_cpu1 = 0.0
         self.waiting = clients
         self.seconds = seconds
@@ -128,12 +146,16 @@ class Clock:
         """CPU time counts from the end of the warm-up."""
         self.cpu0 = self.cpu()
         self.client_cpu0 = time.process_time()
+        if self.db is not None:
+            self.db0 = self.db()
 
     def _counted(self) -> None:
         """CPU time counts up to the end of the run (not the closing of every socket after
         it)."""
         self.cpu1 = self.cpu()
         self.client_cpu1 = time.process_time()
+        if self.db is not None:
+            self.db1 = self.db()
 
 
 class Mover:
@@ -214,8 +236,8 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
 
 async def run(bases: list[str], n: int, seconds: float, warmup: float,
               think: Callable[[], float], moves_over: str,
-              cpu: Callable[[], tuple[float, float]]
-              ) -> dict[str, Any]:
+              cpu: Callable[[], tuple[float, float]],
+              db: Callable[[], dict[str, int]] | None = None) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=HTTP_IN_FLIGHT,
                           max_keepalive_connections=HTTP_IN_FLIGHT)
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
@@ -227,7 +249,7 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
-    clock = Clock(2 * n, seconds, warmup, cpu)
+    clock = Clock(2 * n, seconds, warmup, cpu, db)
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
                                   movers[seat % len(movers)], clock, think)
                            for t in tables for seat in (0, 1)))
@@ -240,7 +262,17 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
     lat = sorted(x for t in tables for x in t.latencies)
     moves = len(lat)
     served = sum(t.served for t in tables)
-    return {"tables": n, "seconds": round(elapsed, 1), "moves": moves,
+    db_figures: dict[str, Any] = {}
+    if db is not None:
+        per = {k: (clock.db1[k] - clock.db0.get(k, 0)) / max(1, served) for k in clock.db1}
+        db_figures = {
+            "db_xacts_per_move": round(per.pop("xacts"), 2),
+            "db_scans_per_move": round(sum(v for k, v in per.items()
+                                           if k.startswith("scans ")), 2),
+            "db_rows_per_move": round(sum(v for k, v in per.items()
+                                          if k.startswith("rows ")), 1),
+            "db_per_move": {k: round(v, 2) for k, v in sorted(per.items()) if v}}
+    return {"tables": n, "seconds": round(elapsed, 1), "moves": moves, **db_figures,
             "moves_per_s": round(served / elapsed, 1),
             "refused": sum(t.errors for t in tables),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
@@ -269,6 +301,28 @@ def _servers_cpu(servers: list[Server]) -> tuple[float, float]:
         assert s.proc is not None
         times.append(_cpu_seconds(s.proc.pid))
     return sum(t for t, _ in times), sum(k for _, k in times)
+
+
+def _db_counts(url: str) -> dict[str, int]:
+    """The database's transactions so far, and each table's scans and the rows they read
+    (``"scans moves"``, ``"rows moves"``…)."""
+    import psycopg
+    from sqlalchemy import make_url
+
+    conninfo = make_url(url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        xacts = conn.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database "
+            "WHERE datname = current_database()").fetchone()
+        assert xacts is not None
+        out = {"xacts": int(xacts[0])}
+        for name, scans, rows in conn.execute(
+                "SELECT relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0), "
+                "coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) "
+                "FROM pg_stat_user_tables"):
+            out["scans " + name], out["rows " + name] = int(scans), int(rows)
+    return out
 
 
 def per_request(protocols: list[str], requests: int, rounds: int, tmp: Path) -> None:
@@ -314,7 +368,9 @@ def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float]
         for s in servers:
             s.start(timeout=120)
         return asyncio.run(run([s.base for s in servers], n, seconds, warmup, think,
-                               moves_over, functools.partial(_servers_cpu, servers)))
+                               moves_over, functools.partial(_servers_cpu, servers),
+                               functools.partial(_db_counts, db)
+                               if db.startswith("postgresql") else None))
     finally:
         for s in servers:
             s.stop()
@@ -436,6 +492,42 @@ def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
     return "\n".join(lines)
 
 
+def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup: float,
+                   think: Callable[[], float], workers: int, cluster: str | None,
+                   tmp: Path) -> None:
+    """``--src``: the same load on the servers of each source tree, in turn (the first
+    tree leads one round, the next the next), and the medians' ratios to the first."""
+    rows: dict[str, list[dict[str, Any]]] = {src: [] for src in sources}
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "BIGTOP_PURE")}
+    try:
+        for r in range(args.rounds):
+            for src in sources[r % len(sources):] + sources[:r % len(sources)]:
+                os.environ["PYTHONPATH"] = str(Path(src).resolve())
+                os.environ["BIGTOP_PURE"] = "1"
+                db = (new_database(cluster) if cluster
+                      else f"sqlite:///{tmp}/bench-{n}-{r}-{len(rows[src])}.sqlite3")
+                out = run_bigtop(n, args.seconds, warmup, think, args.moves, db, workers,
+                                 tmp, args.http[0])
+                out.update(src=src, round=r + 1, db=args.db, workers=workers,
+                           load_average=round(os.getloadavg()[0], 1))
+                print(json.dumps(out), flush=True)
+                rows[src].append(out)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    figures = FIGURES + (DB_FIGURES if cluster else ())
+    ref = sources[0]
+    for src in sources:
+        med = {k: statistics.median(row[k] for row in rows[src]) for k in figures}
+        base = {k: statistics.median(row[k] for row in rows[ref]) for k in figures}
+        print(json.dumps({"tables": n, "src": src, "rounds": args.rounds, "median": med,
+                          "ratio_to_" + ref: {k: round(med[k] / base[k], 3) if base[k]
+                                              else None for k in figures}}), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
@@ -462,7 +554,10 @@ def main() -> None:
     p.add_argument("--beside", choices=("boardgame.io",), default=None,
                    help="run the same load on boardgame.io's servers too, in turn")
     p.add_argument("--rounds", type=int, default=2,
-                   help="with --beside: runs of each server per load (medians reported)")
+                   help="with --beside or --src: runs of each per load (medians reported)")
+    p.add_argument("--src", nargs="+", default=None,
+                   help="run the servers of each of these source trees in turn "
+                        "(PYTHONPATH, pure Python); ratios to the first")
     args = p.parse_args()
     if args.requests:
         with tempfile.TemporaryDirectory() as tmp:
@@ -480,6 +575,10 @@ def main() -> None:
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         cluster = stack.enter_context(throwaway_cluster()) if args.db == "postgresql" else None
+        if args.src:
+            for n in args.tables:
+                beside_sources(args.src, n, args, warmup, think, workers, cluster, tmp)
+            return
         for n in args.tables:
             runs: dict[str, list[dict[str, Any]]] = {}
             for r in range(args.rounds if args.beside else 1):

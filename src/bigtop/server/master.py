@@ -584,7 +584,8 @@ class TableMaster:
 
     def touch(self, table_id: str, seat: int, token: str) -> Loaded | None:
         """Mark ``seat`` present now (and claimed), if ``token`` still opens it. Returns the
-        new table when that changed what others see (the seat was unclaimed), else None."""
+        new table when that changed what others see (the seat was unclaimed, or its person
+        marked away), else None."""
         if not self.storage.claim(table_id, seat, hash_token(token), _now()):
             return None
         return self.sync_clock(self.try_start(table_id) or self.load(table_id))

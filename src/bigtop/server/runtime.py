@@ -36,7 +36,7 @@ from bigtop.server.collector import Collector
 from bigtop.server.master import TableMaster, rated_now, table_result, timed_out_seats
 from bigtop.server.model import BOT, FINISHED, PLAYING, ChatRecord, Loaded, LogEntry, Meta, Seat
 from bigtop.server.settings import Settings
-from bigtop.server.storage.sql import CHAT_NOTE
+from bigtop.server.storage.sql import parse_note
 from bigtop.server.views import named, seat_view, summary
 
 log = logging.getLogger("bigtop.server")
@@ -748,11 +748,22 @@ class Runtime:
     # -- other workers (PostgreSQL) -------------------------------------------------------
     def _heard(self, payload: str) -> None:
         loop = self.loop
-        is_chat = payload.startswith(CHAT_NOTE)
-        table_id = payload[len(CHAT_NOTE):] if is_chat else payload
+        note = parse_note(payload)
+        table_id = note.table_id
         if loop is None or table_id not in self.connections:
             return
-        work = self.send_chat(table_id) if is_chat else self.publish(table_id)
+        if note.chat:
+            work = self.send_chat(table_id)
+        else:
+            # A table held here exactly as the change left its row (this worker made the
+            # change, or read it already) is sent as it is, without reading it again; any
+            # other is brought up to date from the storage (only what it lacks, see
+            # TableMaster.load). Only views are sent: every action is checked again in the
+            # transaction that stores it.
+            have = self.master.cached(table_id)
+            same = have is not None and note.row == (
+                have.version, have.meta.seat_rev, have.meta.undos, have.meta.status)
+            work = self.publish(table_id, have if same else None)
         asyncio.run_coroutine_threadsafe(work, loop)
 
 

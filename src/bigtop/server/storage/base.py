@@ -131,7 +131,8 @@ class Storage(Protocol):
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True
-        if it was not claimed before (the table's seat revision moves on, and, where the
+        if it was not claimed before, or its person was marked away (the table's seat
+        revision moves on, and, where the
         arrival may start something, the game or a clock, the table is due for
         :meth:`bots_waiting` from ``now``: it is looked at again should the worker die
         before it does it; a started table without a clock, or whose clock runs, is not),

@@ -21,6 +21,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -79,9 +80,44 @@ from bigtop.server.storage.base import (
 )
 
 NOTIFY_CHANNEL = "bigtop_tables"
-"""PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed, or
+"""PostgreSQL LISTEN/NOTIFY channel; the payload is the id of a table that changed and its
+row as committed (``"ID VERSION SEAT_REV UNDOS STATUS"``, :func:`parse_note`), or
 ``CHAT_NOTE`` and that id for a new chat message."""
 CHAT_NOTE = "chat "
+
+# The row as the change left it, read in the change's transaction: a worker that holds the
+# table at exactly this row (the one that made the change, usually) need not read it again.
+_NOTIFY = text("SELECT pg_notify(:c, CAST(:p AS text) || coalesce((SELECT ' ' || version"
+               " || ' ' || seat_rev || ' ' || undos || ' ' || status FROM tables"
+               " WHERE id = :p), ''))")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A change heard on :data:`NOTIFY_CHANNEL`: the table, whether it is a chat message,
+    and the table's row as committed (None: a payload of the table's id alone, as workers
+    before this one send, or a table deleted meanwhile)."""
+
+    table_id: str
+    chat: bool = False
+    row: tuple[int, int, int, str] | None = None
+    """(version, seat_rev, undos, status)."""
+
+
+def parse_note(payload: str) -> Note:
+    """What a NOTIFY payload says (old payloads, the table's id alone, still understood).
+
+    >>> parse_note("T1 12 3 0 playing")
+    Note(table_id='T1', chat=False, row=(12, 3, 0, 'playing'))
+    >>> parse_note("T1"), parse_note("chat T1")
+    (Note(table_id='T1', chat=False, row=None), Note(table_id='T1', chat=True, row=None))
+    """
+    if payload.startswith(CHAT_NOTE):
+        return Note(payload[len(CHAT_NOTE):], chat=True)
+    parts = payload.split(" ")
+    if len(parts) == 5 and all(p.isdigit() for p in parts[1:4]):
+        return Note(parts[0], row=(int(parts[1]), int(parts[2]), int(parts[3]), parts[4]))
+    return Note(payload)
 
 # The statements of every move and every load, built once: a statement made anew on each
 # call costs more in SQLAlchemy (its cache key) than SQLite takes to run it.
@@ -233,7 +269,7 @@ class SqlStorage:
     def _notify(self, conn: Connection, table_id: str) -> None:
         # Delivered at commit, so other workers never hear of an uncommitted move.
         if self._pg:
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": table_id})
+            conn.execute(_NOTIFY, {"c": NOTIFY_CHANNEL, "p": table_id})
 
     def _seats_changed(self, conn: Connection, table_id: str,
                        arrived: float | None = None) -> None:
@@ -325,11 +361,16 @@ class SqlStorage:
                     Seat(**{k: r[k] for k in _SEAT_FIELDS})
                     for r in conn.execute(_SEATS_OF, {"table_id": table_id}).mappings())
             # Events first, then moves: every event read was stored after the moves it
-            # follows.
-            after = 0 if known is None else known.last_event
-            evs = tuple(EventRecord(e["id"], e["at_version"], e["seat"], e["kind"], e["text"])
-                        for e in conn.execute(_EVENTS_AFTER, {"table_id": table_id,
-                                                              "after": after}).mappings())
+            # follows. Each is stored in a transaction that moves the seat revision on, so
+            # a table whose seats are as known has none new (a move crossing workers reads
+            # the row and its moves only).
+            evs: tuple[EventRecord, ...] = ()
+            if known is None or known.seat_rev != meta.seat_rev:
+                after = 0 if known is None else known.last_event
+                evs = tuple(
+                    EventRecord(e["id"], e["at_version"], e["seat"], e["kind"], e["text"])
+                    for e in conn.execute(_EVENTS_AFTER, {"table_id": table_id,
+                                                          "after": after}).mappings())
             mvs = tuple(MoveRecord(m["idx"], m["seat"], m["action"], m["text"], m["by_bot"])
                         for m in conn.execute(_MOVES_FROM, {"table_id": table_id,
                                                             "start": from_move}).mappings())
@@ -465,7 +506,7 @@ class SqlStorage:
     # -- seats ----------------------------------------------------------------------------
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         with self._write() as conn:
-            row = conn.execute(select(seats.c.claimed).where(
+            row = conn.execute(select(seats.c.claimed, seats.c.here).where(
                 seats.c.table_id == table_id, seats.c.seat == seat,
                 _opens_seat(token_hash))).first()
             if row is None:
@@ -474,10 +515,13 @@ class SqlStorage:
                                              seats.c.seat == seat)
                          .values(last_seen=now, claimed=True, here=True, away_at=_AWAY_AT),
                          {"at": now})
-            if not row[0]:
+            # A person marked away who comes back is shown here again on every worker (a
+            # seat change, like their first arrival); a sighting of one here changes none.
+            changed = not (row[0] and row[1])
+            if changed:
                 self._seats_changed(conn, table_id, arrived=now)
             conn.commit()
-            return not row[0]
+            return changed
 
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         with self._write() as conn:
