@@ -281,7 +281,19 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
                                                           random.Random(rng.random())))
         player.start()
         friend.start()
-        time.sleep(rng.uniform(0.2, 0.8))
+        # Killed at a random moment once this cycle has a move and a chat message
+        # acknowledged (something to lose), however slowly a loaded machine plays.
+        # (list(): the threads add to these dicts meanwhile; a copy is made in one step)
+        def counts() -> tuple[int, int]:
+            return (sum(map(len, list(acked.values()))),
+                    sum(map(len, list(friends.chat.values()))))
+
+        before = counts()
+        until = time.monotonic() + 60
+        while time.monotonic() < until and any(
+                now == then for now, then in zip(counts(), before, strict=True)):
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.6))
         assert server.proc is not None
         kids = _children(server.proc.pid)
         server.kill()

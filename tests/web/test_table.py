@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
@@ -310,6 +311,23 @@ _TWO_FINGERS = """async (degrees) => {
 }"""
 
 
+def practice_flick(page: Page, **flick: float) -> None:
+    """A practice flick straight ahead, flicked again if the page measured it too slow to
+    throw (a loaded machine stretches the 16 ms between pointer events, as in
+    drive.play_tricky_turn); returns once its card has landed and the table is drawn anew
+    (a flick before that would go to the old drawing)."""
+    for _ in range(3):
+        page.evaluate("delete document.body.dataset.flick;"
+                      "document.getElementById('tl-said').textContent = ''")
+        drive.flick(page, 0.0, **flick)
+        page.wait_for_function(f"{PRACTICED} || document.getElementById('tl-said')"
+                               ".textContent.startsWith('Too slow')")
+        if page.evaluate(PRACTICED):
+            assert page.evaluate("document.body.dataset.flick !== undefined")
+            return
+    raise AssertionError(f"three flicks too slow: {page.inner_text('#tl-said')}")
+
+
 def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     """Practice throws at an empty table count nothing; then a flick throws: how fast and
     which way the pointer went decides where the card would stop."""
@@ -331,12 +349,7 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     # flick it measured faster must go farther.
     distances, speeds = [], []
     for step in (1.0, 2.6):
-        page.evaluate("delete document.body.dataset.flick")
-        drive.flick(page, 0.0, step_cm=step)
-        page.wait_for_function("document.body.dataset.flick !== undefined")
-        # Its practice card lands, then the table is drawn anew: a flick before that would
-        # go to the old drawing (the page said "Flicked at…" at the release).
-        page.wait_for_function(PRACTICED)
+        practice_flick(page, step_cm=step)
         speed, x, y, _ = (float(v) for v in page.evaluate("document.body.dataset.flick").split())
         assert abs(x) < 1 and speed > 0  # straight ahead
         distances.append(y + 30)  # from our seat, 30 cm before the target's centre
@@ -345,8 +358,7 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
         speeds, distances)
     # A straight flick keeps the slider's spin; a curled one (a twist) sets it.
     assert page.input_value("#tl-spin") == "3"
-    drive.flick(page, 0.0, curl=-20.0)
-    page.wait_for_function(PRACTICED)
+    practice_flick(page, curl=-20.0)
     spin = float(page.evaluate("document.body.dataset.flick").split()[3])
     assert spin > 0 and page.input_value("#tl-spin") == f"{spin:g}", spin
     # Two fingers turned 60° counter-clockwise on the table (touch screens) add 2 rev/s of
