@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
@@ -16,6 +17,15 @@ def play_random(state: State, rng: random.Random, max_steps: int = 100_000) -> S
     agents_play_random(state, rng, max_steps)
     assert state.is_terminal(), "game did not end"
     return state
+
+
+def default_ctrl_c() -> None:
+    """In a child process before it runs bigtop: Ctrl-C (SIGINT) as a shell leaves it.
+    A child inherits an ignored SIGINT, and Python then never installs its KeyboardInterrupt
+    handler: if anything in the test process (a pool's initializer run in place, a library)
+    left SIGINT ignored, the Ctrl-C tests' commands would ignore Ctrl-C (twice seen in the
+    full suite, never alone)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def random_game_states(game: Game, seed: int, every: int) -> list[State]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from tests.conftest import default_ctrl_c
 from typer.testing import CliRunner
 
 from bigtop.cli import app
@@ -34,7 +35,7 @@ class Terminal:
         env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(COLS), LINES=str(ROWS))
         env.pop("NO_COLOR", None)
         self.child = pexpect.spawn(BIGTOP, list(args), dimensions=(ROWS, COLS), env=env,
-                                   encoding="utf-8", timeout=60)
+                                   encoding="utf-8", timeout=60, preexec_fn=default_ctrl_c)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.Stream(self.screen)
         self.text = ""

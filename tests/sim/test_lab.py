@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tests.conftest import default_ctrl_c
 from typer.testing import CliRunner
 
 from bigtop.cli import app
@@ -296,7 +297,8 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
     # not what this tests).
     proc = subprocess.Popen([str(bigtop), "simulate", "scout", "-p", "4", "-n", "100000",
                              "--workers", "2", "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_ctrl_c)
     try:
         # Planning 100,000 games takes seconds on a busy machine: wait for the two workers,
         # then for some games to finish. The workers may be the forkserver's children (with

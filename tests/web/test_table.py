@@ -339,8 +339,7 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     drive.wait_ready(page)
     before = drive.version(page)
     page.click("#tl-practice")
-    drive.flick(page, 0.0)
-    page.wait_for_function(PRACTICED)
+    practice_flick(page)
     said = page.inner_text("#tl-said")
     assert "counts nothing" in said and drive.version(page) == before
     assert page.locator("#board g.tl-card").count() == 1  # the practice card, on an empty table
