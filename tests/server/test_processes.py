@@ -227,6 +227,13 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
     stored_before: dict[str, int] = {}
     bot_moves_after_restart = 0
     friends = Friends()
+
+    def counts() -> tuple[int, int]:
+        """Moves and chat messages acknowledged so far (list(): the threads add to these
+        dicts meanwhile; the copy is made in one step)."""
+        return (sum(map(len, list(acked.values()))),
+                sum(map(len, list(friends.chat.values()))))
+
     for cycle in range(kills):
         server.start()
         api = httpx.Client(base_url=server.base, timeout=5.0)
@@ -283,11 +290,6 @@ def crash_cycles(db: str, server: Server, kills: int, seed: int) -> None:
         friend.start()
         # Killed at a random moment once this cycle has a move and a chat message
         # acknowledged (something to lose), however slowly a loaded machine plays.
-        # (list(): the threads add to these dicts meanwhile; a copy is made in one step)
-        def counts() -> tuple[int, int]:
-            return (sum(map(len, list(acked.values()))),
-                    sum(map(len, list(friends.chat.values()))))
-
         before = counts()
         until = time.monotonic() + 60
         while time.monotonic() < until and any(

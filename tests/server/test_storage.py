@@ -85,11 +85,11 @@ def test_a_fresh_database_made_at_once_equals_the_migration_scripts(
 
     scripted = (f"sqlite:///{tmp_path / 'scripted.sqlite3'}" if db_url.startswith("sqlite")
                 else new_database(request.getfixturevalue("pg_cluster")))
-    migrate(make_engine(scripted), HEAD)  # the revision named: every script runs
-    migrate(make_engine(db_url))  # "head" on an empty database: made at once
-    for url in (db_url, scripted):
-        assert current_revision(make_engine(url)) == HEAD
+    for url, revision in ((scripted, HEAD),  # the revision named: every script runs
+                          (db_url, "head")):  # "head" on an empty database: made at once
         engine = make_engine(url)
+        migrate(engine, revision)
+        assert current_revision(engine) == HEAD
         with engine.connect() as conn:
             context = MigrationContext.configure(conn, opts={"compare_type": True})
             assert compare_metadata(context, metadata) == []
