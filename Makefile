@@ -33,9 +33,17 @@ $(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
 
 # The compiled modules: after every bootstrap (above: pure Python, so that the lint and the
 # type check need not wait for the C compiler), and when a compiled module's source changed.
+# They come out of the platform wheel, built from the sdist as a user's pip builds it, into
+# build/wheel/: its extension modules go beside the sources (where an in-place build puts
+# them) and tests/test_wheel.py checks that same wheel while it holds this tree's files.
+# One mypyc build instead of two (the wheel test built its own: a minute of CPU).
+WHEEL_DIR := build/wheel
 $(BUILT): $(STAMP) $(COMPILED_SOURCES)
 	@if [ -f $(BUILT) ] && [ -z "$$(find $(COMPILED_SOURCES) setup.py -newer $(BUILT))" ]; \
-		then :; else $(INSTALL_SELF); fi
+		then :; else rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR) && \
+		{ $(BIN)/python -m build --no-isolation --outdir $(WHEEL_DIR) . \
+			> $(WHEEL_DIR)/build.log 2>&1 || { tail -40 $(WHEEL_DIR)/build.log; exit 1; }; } && \
+		$(BIN)/python setup.py --unpack-compiled $(WHEEL_DIR)/bigtop-*.whl; fi
 	touch $(BUILT)
 
 # The server on SQLite (in the user's data directory) with the lobby at the printed address.

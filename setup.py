@@ -130,10 +130,31 @@ def parallel_build_ext() -> type:
     return ParallelBuildExt
 
 
+def unpack_compiled(wheel: Path) -> list[str]:
+    """Put a wheel's extension modules and build record beside the sources, where an
+    in-place build puts them, in place of any there (a pure wheel leaves none); their
+    names. The tree then runs the modules the wheel holds (make test checks that wheel)."""
+    import zipfile
+
+    for old in [*SRC.rglob("*.so"), *SRC.rglob("*.pyd")]:
+        old.unlink()
+    BUILD_INFO.unlink(missing_ok=True)
+    with zipfile.ZipFile(wheel) as z:
+        names = [n for n in z.namelist()
+                 if n.endswith((".so", ".pyd")) or n == "bigtop/_build.json"]
+        for name in names:
+            z.extract(name, SRC)
+    return names
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--compiled-sources"]:
         # For the Makefile: rebuild when one of these changes.
         print(" ".join(str(module_path(m).relative_to(ROOT)) for m in compiled_modules()))
+        sys.exit(0)
+    if sys.argv[1:2] == ["--unpack-compiled"] and len(sys.argv) == 3:
+        unpacked = unpack_compiled(Path(sys.argv[2]))
+        print(f"bigtop: {len(unpacked)} compiled files from {sys.argv[2]} in {SRC}")
         sys.exit(0)
     from setuptools import setup
 

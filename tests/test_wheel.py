@@ -8,9 +8,11 @@ venv beside the core's dependencies from the lock (no extra), it
 * plays every game from the command line and imports none of the optional stacks, which are
   not even installed there, and its ``bigtop`` command names the extra a command needs.
 
-``BIGTOP_WHEEL=dist/bigtop-….whl`` tests a wheel built already (``make wheel``); otherwise the
-test builds one (mypyc and the C compiler at -O0, still one of the slowest tests), once, in
-one test so that pytest-xdist's workers do not build it twice.
+``BIGTOP_WHEEL=dist/bigtop-….whl`` tests a wheel built already (``make wheel``). Otherwise
+the test takes the wheel whose extension modules the tree runs (the Makefile builds it into
+build/wheel/) when that wheel holds exactly this tree's files, and else builds one (mypyc and
+the C compiler at -O0: a minute of CPU), once, in one test so that pytest-xdist's workers do
+not build it twice.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ from tests.test_extras import OPTIONAL_STACKS, run_core_session
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEEL_ENV = "BIGTOP_WHEEL"
+MADE = ROOT / "build" / "wheel"  # the Makefile's (its compiled build)
+BUILT_HERE = (".so", ".pyd", ".pyc")  # and the build record: products, not sources
+
+
+def _source(name: str) -> bool:
+    """A package file's name (bigtop/...) names a source, not a build's product."""
+    return (name.startswith("bigtop/") and not name.endswith(BUILT_HERE)
+            and "__pycache__" not in name.split("/") and name != "bigtop/_build.json")
 
 
 def _setup_py() -> object:
@@ -54,6 +64,30 @@ def build_wheel(out: Path, env: dict[str, str]) -> Path:
     _run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=out,
          env=env)
     (wheel,) = out.glob("bigtop-*.whl")
+    return wheel
+
+
+def made_wheel() -> Path | None:
+    """The Makefile's wheel when it holds exactly this tree's package (every file of
+    src/bigtop, byte for byte, nothing more or less) and is newer than the build's
+    configuration; None when there is none or it is stale (a file changed since)."""
+    found = sorted(MADE.glob("bigtop-*.whl"))
+    if len(found) != 1:
+        return None
+    wheel = found[0]
+    built = wheel.stat().st_mtime
+    if any((ROOT / f).stat().st_mtime > built
+           for f in ("setup.py", "pyproject.toml", "MANIFEST.in")):
+        return None
+    src = ROOT / "src"
+    tree = {n for p in (src / "bigtop").rglob("*")
+            if p.is_file() and _source(n := p.relative_to(src).as_posix())}
+    with zipfile.ZipFile(wheel) as z:
+        held = [n for n in z.namelist() if _source(n)]
+        if set(held) != tree:
+            return None
+        if any(z.read(n) != (src / n).read_bytes() for n in held):
+            return None
     return wheel
 
 
@@ -85,7 +119,7 @@ def test_the_wheel_installs_alone_and_plays_the_trees_games(
     # Unoptimised C (-O0) is the same extension modules, compiled several times faster: this
     # test checks what the wheel holds and that it loads and plays, not its speed.
     wheel = (Path(given).resolve() if given
-             else build_wheel(tmp_path, {**env, "BIGTOP_OPT_LEVEL": "0"}))
+             else made_wheel() or build_wheel(tmp_path, {**env, "BIGTOP_OPT_LEVEL": "0"}))
     can_compile = _setup_py().why_not_compiled() is None  # type: ignore[attr-defined]
     compiled = sorted(tomllib.loads((ROOT / "pyproject.toml").read_text())
                       ["tool"]["bigtop"]["compiled"])
