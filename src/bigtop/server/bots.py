@@ -24,6 +24,7 @@ import asyncio
 import functools
 import heapq
 import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -40,6 +41,10 @@ from bigtop.core.game import State
 from bigtop.core.registry import load_state
 from bigtop.core.rng import derive_seed
 
+log = logging.getLogger("bigtop.server.bots")
+"""At DEBUG, one line per bot move: when it reached the pool, when a process took it, when
+its answer came back (epoch seconds; the load benchmark's ``--bot-tables`` reads them to
+split a bot's wait into queueing and thinking). Off unless a logging set-up asks for it."""
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
     """The seed of a bot's decision: fixed by the table, the seat and the move number."""
@@ -148,7 +153,7 @@ class BotPool:
         self.executor = executor
         self.size = max(1, size)
         self._waiting: dict[str, deque[tuple[Callable[..., Any], tuple[Any, ...],
-                                             asyncio.Future[Any]]]] = {}
+                                             asyncio.Future[Any], float]]] = {}
         self._ready: list[tuple[int, int, str]] = []  # (last served, arrival, table)
         self._served: dict[str, int] = {}
         self._tick = itertools.count()
@@ -162,7 +167,7 @@ class BotPool:
             jobs = self._waiting[table_id] = deque()
             heapq.heappush(self._ready, (self._served.get(table_id, -1), next(self._tick),
                                          table_id))
-        jobs.append((fn, args, future))
+        jobs.append((fn, args, future, time.time()))
         self._dispatch()
         return await future
 
@@ -171,7 +176,7 @@ class BotPool:
         while self._running < self.size and self._ready:
             _, _, table_id = heapq.heappop(self._ready)
             jobs = self._waiting[table_id]
-            fn, args, future = jobs.popleft()
+            fn, args, future, arrived = jobs.popleft()
             tick = next(self._tick)
             self._served[table_id] = tick
             if jobs:
@@ -184,10 +189,16 @@ class BotPool:
                 continue
             self._running += 1
             done = loop.run_in_executor(self.executor, fn, *args)
-            done.add_done_callback(functools.partial(self._finished, future=future))
+            done.add_done_callback(functools.partial(
+                self._finished, future=future, table_id=table_id, arrived=arrived,
+                started=time.time()))
 
-    def _finished(self, done: asyncio.Future[Any], *, future: asyncio.Future[Any]) -> None:
+    def _finished(self, done: asyncio.Future[Any], *, future: asyncio.Future[Any],
+                  table_id: str, arrived: float, started: float) -> None:
         self._running -= 1
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("bot move at %s: arrived %.6f started %.6f done %.6f", table_id,
+                      arrived, started, time.time())
         if not future.done():
             if done.cancelled():
                 future.cancel()
