@@ -6,6 +6,7 @@ on order and outcome, never on time)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -35,6 +36,18 @@ def test_the_pool_takes_moves_table_by_table() -> None:
 
     assert asyncio.run(main()) == ["A1", "A2", "A3", "B1", "C1"]  # each its own answer
     assert order == ["A1", "B1", "C1", "A2", "A3"]
+
+
+def test_pool_processes_yield_the_cpu_to_the_server() -> None:
+    """A bot process runs POOL_NICENESS nicer than the server that started it, so on a busy
+    core the server's answers to people come first (a bot has its move's budget)."""
+    pool = bots.make_pool(1)
+    try:
+        niceness = pool.submit(os.nice, 0).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert niceness == min(19, os.nice(0) + bots.POOL_NICENESS)
+    assert bots.POOL_NICENESS > 0
 
 
 def test_a_table_moving_on_and_on_takes_its_turn_like_the_others() -> None:
