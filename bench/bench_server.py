@@ -297,6 +297,7 @@ def bot_waits(moves: list[tuple[str, int, str | None, float]],
                 "max": round(1000 * xs[-1], 1) if xs else None}
 
     budget = budget_ms / 1000
+    behind = passed_by_later(pool_lines, window)
     return {"bot_moves": len(waits), "bot_table_moves": every,
             "bot_moves_per_s": round(len(waits) / max(1e-9, window[1] - window[0]), 1),
             "budget_ms": budget_ms, "wait_ms": spread(waits), "queue_ms": spread(queues),
@@ -306,9 +307,34 @@ def bot_waits(moves: list[tuple[str, int, str | None, float]],
             if queues else None,
             "wait_over_budget": round(sum(w > budget for w in waits) / len(waits), 2)
             if waits else None,
+            # how long moves asked for later (at other tables) had been thinking while a
+            # move still queued: the goal's "waits behind others", against the budget
+            "behind_ms": spread(behind),
+            "behind_over_budget": round(sum(b > budget for b in behind) / len(behind), 3)
+            if behind else None,
             # bot moves each bot table made in the counted time (a starved table: 0)
             "bot_moves_a_table": {"min": min(counts), "median": statistics.median(counts),
                                   "max": max(counts)} if counts else None}
+
+
+def passed_by_later(pool_lines: list[tuple[str, float, float, float]],
+                    window: tuple[float, float]) -> list[float]:
+    """For each bot move the pool started in ``window``: how long before it the first move
+    that reached the pool after it had started (0 when none passed it): the time a bot
+    waited behind others that asked later.
+
+    >>> lines = [("a", 1.0, 1.5, 1.6), ("b", 1.1, 1.2, 1.3), ("c", 1.2, 1.6, 1.7)]
+    >>> [round(x, 3) for x in passed_by_later(lines, (0.0, 9.0))]
+    [0.3, 0.0, 0.0]
+    """
+    ordered = sorted(pool_lines, key=lambda x: x[1])
+    first_later = float("inf")  # the earliest start of the moves that arrived later
+    out = []
+    for _, _, started, _ in reversed(ordered):
+        if window[0] <= started <= window[1]:
+            out.append(max(0.0, started - first_later))
+        first_later = min(first_later, started)
+    return out[::-1]
 
 
 def read_bot_moves(url: str, table_ids: list[str]) -> list[tuple[str, int, str | None, float]]:
