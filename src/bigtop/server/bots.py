@@ -7,9 +7,10 @@ Bots are built only through :func:`bigtop.agents.levels.make_bot`.
 Every move has a wall-clock limit (:func:`move_limit`: the level's budget, cut by the
 table's and the server's limits): a searching bot stops its search there, and any bot still
 thinking a little later is interrupted and a random legal move is played for it. The pool
-(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, the
-table served least recently first, so no table, level or option set delays another table's
-bot by more than one move's limit per table ahead of it.
+(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, in
+turn, in the order they came, so no table, level or option set delays another table's bot
+by more than one move's limit per table ahead of it, and no bot is passed by one that
+asked after it.
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
@@ -22,8 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import heapq
-import itertools
 import logging
 import multiprocessing
 import os
@@ -137,10 +136,15 @@ def think(state_json: dict[str, Any], level: str, seat: int, seed: int,
 
 
 class BotPool:
-    """Bot moves on an executor, at most ``size`` at once, taken table by table: of the
-    tables with a move waiting, the one served least recently goes first (a table never
-    served before goes before one that was), so a table with many moves to make (or slow
-    bots) takes its turn like every other.
+    """Bot moves on an executor, at most ``size`` at once, taken table by table in turn:
+    tables queue in the order their first waiting move came, and a table with more moves
+    waiting after one is taken goes to the back, so a table with many moves to make (or
+    slow bots) takes its turn like every other. The server asks one move a table at a time
+    (a table's next bot move only once the last is stored), and then this is first come,
+    first served: no bot's move is passed by a move another table asked for later. (Taking
+    the table served least recently first, as this did, let a table whose last move was
+    recent be passed by every table served before it that asked later: on two busy cores
+    with the pool behind, by seconds.)
 
     >>> async def demo():
     ...     pool = BotPool(None, size=1)
@@ -154,9 +158,7 @@ class BotPool:
         self.size = max(1, size)
         self._waiting: dict[str, deque[tuple[Callable[..., Any], tuple[Any, ...],
                                              asyncio.Future[Any], float]]] = {}
-        self._ready: list[tuple[int, int, str]] = []  # (last served, arrival, table)
-        self._served: dict[str, int] = {}
-        self._tick = itertools.count()
+        self._turns: deque[str] = deque()  # the tables with moves waiting, in turn
         self._running = 0
 
     async def run(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
@@ -165,26 +167,21 @@ class BotPool:
         jobs = self._waiting.get(table_id)
         if jobs is None:
             jobs = self._waiting[table_id] = deque()
-            heapq.heappush(self._ready, (self._served.get(table_id, -1), next(self._tick),
-                                         table_id))
+            self._turns.append(table_id)
         jobs.append((fn, args, future, time.time()))
         self._dispatch()
         return await future
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self.size and self._ready:
-            _, _, table_id = heapq.heappop(self._ready)
+        while self._running < self.size and self._turns:
+            table_id = self._turns.popleft()
             jobs = self._waiting[table_id]
             fn, args, future, arrived = jobs.popleft()
-            tick = next(self._tick)
-            self._served[table_id] = tick
             if jobs:
-                heapq.heappush(self._ready, (tick, tick, table_id))
+                self._turns.append(table_id)
             else:
                 del self._waiting[table_id]
-            if len(self._served) > 100_000:  # forget long-idle tables (they go first anyway)
-                self._served = {t: s for t, s in self._served.items() if t in self._waiting}
             if future.cancelled():
                 continue
             self._running += 1
