@@ -1,15 +1,15 @@
 """Load benchmark of `bigtop serve`: N tables played at once by simulated clients on loopback.
 
 Every table is a two-player SCOUT game between two simulated people (no bots, so no bot
-thinking is measured). Each person holds a WebSocket; the one to move waits ``--think``
-seconds (default 1: each table makes about one move a second, so N tables offer N moves a
-second) and sends the move over its WebSocket (``--moves http``: as a POST). A move's
-latency runs from sending it to the moment *both* clients of the table have the view of the
-new version. Reported: moves served per second over the run (both clients had them in it),
-p50/p99 latency of the moves sent in it, and the CPU time the servers and this client
-process spent in it per move served (figures that do not depend on how busy the machine
-is; a saturated server also answers, seconds late, moves sent before the run, so they are
-counted where the work is done).
+thinking is measured; ``--bot-tables`` adds bots' tables beside them, below). Each person
+holds a WebSocket; the one to move waits ``--think`` seconds (default 1: each table makes
+about one move a second, so N tables offer N moves a second) and sends the move over its
+WebSocket (``--moves http``: as a POST). A move's latency runs from sending it to the
+moment *both* clients of the table have the view of the new version. Reported: moves served
+per second over the run (both clients had them in it), p50/p99 latency of the moves sent in
+it, and the CPU time the servers and this client process spent in it per move served
+(figures that do not depend on how busy the machine is; a saturated server also answers,
+seconds late, moves sent before the run, so they are counted where the work is done).
 
 The tables start out of step: each table's first move waits a random part of one think
 time, so the offered load is N moves a second spread over the second, as N people who sat
@@ -51,6 +51,20 @@ change measured beside its base in one session (the base's ``src`` from ``git ar
     git archive main src | tar -x -C /tmp/base
     .venv/bin/python bench/bench_server.py --tables 100 --seconds 15 --db postgresql \
         --src /tmp/base/src src --rounds 3
+
+``--bot-tables M`` runs each load alone and then with M more tables beside it where bots
+of ``--bot-level`` (default: the default level, medium) play, in turn (``--rounds``; the
+next round runs the bots first): a simulated person against a bot (``--bot-seats one``,
+the person paced like the others), or bots in both seats (``all``: as fast as the pool
+lets them, after ``--bot-delay``). Each bot run reports the people's p50/p99 (and their
+medians' ratios to the runs alone), the cores the server and its bot pool used, bot moves
+a second, and for every bot move stored in the counted time its wait from the table's
+previous move until its own was stored (the database's times), split by the pool's DEBUG
+lines (``BOT_LOG``) into queueing and thinking, against the level's budget, and how long
+it queued while a move asked for later was already thinking (``behind_ms``):
+
+    .venv/bin/python bench/bench_server.py --tables 200 --bot-tables 200 --think 2 \
+        --think-max 10 --seconds 20 --src /tmp/base/src src
 
 Over HTTP at most ``HTTP_IN_FLIGHT`` moves are in flight per server (more wait here): the
 HTTP client's connection pool spends time in proportion to queued requests times
