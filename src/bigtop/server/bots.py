@@ -211,8 +211,10 @@ POOL_NICENESS = 10
 loop for every move, with nothing of their own to bound the wait; a bot has its move's
 budget, and a searching bot thinks in wall-clock time, so on a core the worker needs the
 bot yields and searches less rather than the people waiting. On two busy cores, 200
-people's tables beside 200 tables against medium bots: the people's p99 5.4 times what it
-was without the bot tables at niceness 0, unchanged at 10 (docs/benchmarks.md)."""
+people's tables beside 200 tables against medium bots: the people's p99 5.1–5.4 times what
+it was without the bot tables at niceness 0, 0.55–0.96 times at 10 (docs/benchmarks.md).
+The price: under a saturated worker, or on a machine busy with other work, the pool gets
+little CPU and bots queue longer."""
 
 
 def make_pool(processes: int) -> Executor:
