@@ -245,7 +245,8 @@ app()
 """
 """``bigtop serve`` with the bot pool's DEBUG lines (when each bot move reached the pool,
 started, came back: server/bots.py) written to the file named first: set up in the server's
-process before uvicorn runs it there (one worker), nothing in the server changed for it."""
+process before uvicorn runs it there (each ``bigtop serve`` here is one worker process),
+nothing in the server changed for it."""
 
 BOT_LINE = re.compile(r"bot move at (\S+): arrived ([\d.]+) started ([\d.]+) done ([\d.]+)")
 
@@ -618,7 +619,7 @@ def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float]
     name = f"{n}-{0 if bots is None else bots.tables}-{time.monotonic_ns()}"
     extra = ("--moves-per-second", "1000", "--http", http, *server_args)
     servers = [LoggedServer(db, logs / f"server-{name}-{w}.log", logs / f"bots-{name}-{w}.log",
-                            *extra) if bots is not None and workers == 1
+                            *extra) if bots is not None
                else Server(db, logs / f"server-{name}-{w}.log", *extra)
                for w in range(workers)]
     try:
