@@ -1,15 +1,15 @@
 """Load benchmark of `bigtop serve`: N tables played at once by simulated clients on loopback.
 
 Every table is a two-player SCOUT game between two simulated people (no bots, so no bot
-thinking is measured). Each person holds a WebSocket; the one to move waits ``--think``
-seconds (default 1: each table makes about one move a second, so N tables offer N moves a
-second) and sends the move over its WebSocket (``--moves http``: as a POST). A move's
-latency runs from sending it to the moment *both* clients of the table have the view of the
-new version. Reported: moves served per second over the run (both clients had them in it),
-p50/p99 latency of the moves sent in it, and the CPU time the servers and this client
-process spent in it per move served (figures that do not depend on how busy the machine
-is; a saturated server also answers, seconds late, moves sent before the run, so they are
-counted where the work is done).
+thinking is measured; ``--bot-tables`` adds bots' tables beside them, below). Each person
+holds a WebSocket; the one to move waits ``--think`` seconds (default 1: each table makes
+about one move a second, so N tables offer N moves a second) and sends the move over its
+WebSocket (``--moves http``: as a POST). A move's latency runs from sending it to the
+moment *both* clients of the table have the view of the new version. Reported: moves served
+per second over the run (both clients had them in it), p50/p99 latency of the moves sent in
+it, and the CPU time the servers and this client process spent in it per move served
+(figures that do not depend on how busy the machine is; a saturated server also answers,
+seconds late, moves sent before the run, so they are counted where the work is done).
 
 The tables start out of step: each table's first move waits a random part of one think
 time, so the offered load is N moves a second spread over the second, as N people who sat
@@ -52,6 +52,20 @@ change measured beside its base in one session (the base's ``src`` from ``git ar
     .venv/bin/python bench/bench_server.py --tables 100 --seconds 15 --db postgresql \
         --src /tmp/base/src src --rounds 3
 
+``--bot-tables M`` runs each load alone and then with M more tables beside it where bots
+of ``--bot-level`` (default: the default level, medium) play, in turn (``--rounds``; the
+next round runs the bots first): a simulated person against a bot (``--bot-seats one``,
+the person paced like the others), or bots in both seats (``all``: as fast as the pool
+lets them, after ``--bot-delay``). Each bot run reports the people's p50/p99 (and their
+medians' ratios to the runs alone), the cores the server and its bot pool used, bot moves
+a second, and for every bot move stored in the counted time its wait from the table's
+previous move until its own was stored (the database's times), split by the pool's DEBUG
+lines (``BOT_LOG``) into queueing and thinking, against the level's budget, and how long
+it queued while a move asked for later was already thinking (``behind_ms``):
+
+    .venv/bin/python bench/bench_server.py --tables 200 --bot-tables 200 --think 2 \
+        --think-max 10 --seconds 20 --src /tmp/base/src src
+
 Over HTTP at most ``HTTP_IN_FLIGHT`` moves are in flight per server (more wait here): the
 HTTP client's connection pool spends time in proportion to queued requests times
 connections on every request, so a thousand requests queued at once stall this client while
@@ -64,9 +78,11 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -74,6 +90,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +100,8 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.server.conftest import Server
 from tests.server.pg import free_port, new_database, throwaway_cluster
+
+from bigtop.agents.levels import DEFAULT_LEVEL, MOVE_BUDGET_MS
 
 BOARDGAMEIO = Path(__file__).resolve().parent / "boardgameio"
 """The boardgame.io stand-in: its game, server and load generator (Node)."""
@@ -99,10 +118,13 @@ connections, so no request queues inside it)."""
 
 
 class Table:
+    """A table and its simulated people: one client for each token (seat ``k`` holds
+    ``tokens[k]``; a table against a bot has one)."""
+
     def __init__(self, table_id: str, tokens: list[str]) -> None:
         self.id = table_id
         self.tokens = tokens
-        self.seen = [0, 0]  # newest version each client has
+        self.seen = [0] * len(tokens)  # newest version each client has
         self.sent_at: dict[int, float] = {}  # version before the move -> when sent
         self.latencies: list[float] = []
         self.finished = False
@@ -117,9 +139,14 @@ class Clock:
 
     def __init__(self, clients: int, seconds: float, warmup: float,
                  cpu: Callable[[], tuple[float, float]],
-                 db: Callable[[], dict[str, int]] | None = None) -> None:
+                 db: Callable[[], dict[str, int]] | None = None,
+                 pool: Callable[[], float] | None = None) -> None:
         self.cpu = cpu
         self.cpu0 = self.cpu1 = (0.0, 0.0)
+        self.pool = pool
+        self.pool0 = self.pool1 = 0.0
+        self.epoch0 = self.epoch1 = 0.0
+        """The counted time in epoch seconds (as the server stores moves)."""
         self.db = db
         self.db0: dict[str, int] = {}
         self.db1: dict[str, int] = {}
@@ -146,6 +173,9 @@ class Clock:
         """CPU time counts from the end of the warm-up."""
         self.cpu0 = self.cpu()
         self.client_cpu0 = time.process_time()
+        self.epoch0 = time.time()
+        if self.pool is not None:
+            self.pool0 = self.pool()
         if self.db is not None:
             self.db0 = self.db()
 
@@ -154,6 +184,9 @@ class Clock:
         it)."""
         self.cpu1 = self.cpu()
         self.client_cpu1 = time.process_time()
+        self.epoch1 = time.time()
+        if self.pool is not None:
+            self.pool1 = self.pool()
         if self.db is not None:
             self.db1 = self.db()
 
@@ -176,6 +209,195 @@ class Mover:
                                     json={"version": version, "index": 0},
                                     headers={"authorization": f"Bearer {table.tokens[seat]}"})
         return r.status_code == 200
+
+
+@dataclass(frozen=True)
+class BotLoad:
+    """``--bot-tables``: ``tables`` more SCOUT tables where bots of ``level`` play, made
+    through the same API as the people's: ``seats="one"``, a simulated person (paced like
+    the others) against a bot; ``"all"``, bots in both seats (they play as fast as the
+    pool lets them, after the server's ``--bot-delay``)."""
+
+    tables: int
+    level: str = DEFAULT_LEVEL
+    seats: str = "one"
+
+    async def create(self, api: httpx.AsyncClient) -> Table:
+        bot = {"kind": "bot", "level": self.level}
+        seats = [bot, bot] if self.seats == "all" else [{"kind": "human"}, bot]
+        r = await api.post("/api/tables", json={"game": "scout", "players": 2, "listed": False,
+                                                "options": {"rounds": 20}, "seats": seats})
+        r.raise_for_status()
+        made = r.json()
+        return Table(made["table"], [s["token"] for s in made["seats"] if s["token"]])
+
+
+BOT_LOG = """import logging, sys
+handler = logging.FileHandler(sys.argv.pop(1))
+handler.setFormatter(logging.Formatter("%(message)s"))
+bots = logging.getLogger("bigtop.server.bots")
+bots.setLevel(logging.DEBUG)
+bots.addHandler(handler)
+bots.propagate = False
+from bigtop.cli import app
+sys.argv[0] = "bigtop"
+app()
+"""
+"""``bigtop serve`` with the bot pool's DEBUG lines (when each bot move reached the pool,
+started, came back: server/bots.py) written to the file named first: set up in the server's
+process before uvicorn runs it there (each ``bigtop serve`` here is one worker process),
+nothing in the server changed for it."""
+
+BOT_LINE = re.compile(r"bot move at (\S+): arrived ([\d.]+) started ([\d.]+) done ([\d.]+)")
+
+
+class LoggedServer(Server):
+    """A `bigtop serve` whose bot pool logs every bot move to ``bot_log``."""
+
+    def __init__(self, db: str, log: Path, bot_log: Path, *extra: str) -> None:
+        super().__init__(db, log, *extra)
+        self.program = (sys.executable, "-c", BOT_LOG, str(bot_log))
+
+
+def bot_waits(moves: list[tuple[str, int, str | None, float]],
+              pool_lines: list[tuple[str, float, float, float]],
+              window: tuple[float, float], budget_ms: float) -> dict[str, Any]:
+    """Every bot move stored in ``window`` (epoch seconds) at the bot tables: the wait from
+    when the table became the bot's turn (its previous move stored) until the bot's move
+    was stored, and, from the pool's lines (table, arrived, started, done) that fall in it,
+    its parts: queueing (reached the pool until a process took it) and thinking (until its
+    answer came back); the rest is the worker's (the bot's view, storing, sending).
+    ``moves``: (table, index, bot level or None, stored at) of the bot tables' moves.
+
+    >>> moves = [("a", 0, None, 10.0), ("a", 1, "medium", 10.05), ("a", 2, "medium", 10.3),
+    ...          ("b", 0, "medium", 10.0), ("b", 1, "medium", 10.4)]
+    >>> lines = [("a", 10.01, 10.02, 10.04), ("a", 10.06, 10.2, 10.29),
+    ...          ("b", 10.01, 10.3, 10.39)]
+    >>> w = bot_waits(moves, lines, (10.0, 11.0), 100.0)
+    >>> w["bot_moves"], w["queue_over_budget"], w["wait_over_budget"]
+    (3, 0.67, 0.67)
+    >>> w["wait_ms"], w["queue_ms"]
+    ({'p50': 250.0, 'p99': 400.0, 'max': 400.0}, {'p50': 140.0, 'p99': 290.0, 'max': 290.0})
+    >>> w["bot_moves_a_table"]
+    {'min': 1, 'median': 1.5, 'max': 2}
+    """
+    by_table: dict[str, list[tuple[int, str | None, float]]] = {}
+    for table_id, idx, by_bot, at in moves:
+        by_table.setdefault(table_id, []).append((idx, by_bot, at))
+    lines: dict[str, list[tuple[float, float, float]]] = {}
+    for table_id, arrived, started, done in pool_lines:
+        lines.setdefault(table_id, []).append((arrived, started, done))
+    waits, queues, thoughts, rest = [], [], [], []
+    counts = []
+    every = sum(window[0] <= at <= window[1] for _, _, _, at in moves)
+    for table_id, rows in by_table.items():
+        rows.sort()
+        counted = 0
+        for (_, _, before), (_, by_bot, at) in itertools.pairwise(rows):
+            if by_bot is None or not window[0] <= at <= window[1]:
+                continue
+            counted += 1
+            waits.append(at - before)
+            mine = [x for x in lines.get(table_id, ()) if before - 1e-3 <= x[0] <= at]
+            if mine:
+                arrived, started, done = mine[-1]
+                queues.append(started - arrived)
+                thoughts.append(done - started)
+                rest.append(at - before - (done - arrived))
+        counts.append(counted)
+
+    def spread(xs: list[float]) -> dict[str, float | None]:
+        xs = sorted(xs)
+        return {"p50": _ms(xs, 0.5), "p99": _ms(xs, 0.99),
+                "max": round(1000 * xs[-1], 1) if xs else None}
+
+    budget = budget_ms / 1000
+    behind = passed_by_later(pool_lines, window)
+    return {"bot_moves": len(waits), "bot_table_moves": every,
+            "bot_moves_per_s": round(len(waits) / max(1e-9, window[1] - window[0]), 1),
+            "budget_ms": budget_ms, "wait_ms": spread(waits), "queue_ms": spread(queues),
+            "think_ms": spread(thoughts), "worker_ms": spread(rest),
+            # the share of bot moves that queued (or waited in all) past one move's budget
+            "queue_over_budget": round(sum(q > budget for q in queues) / len(queues), 2)
+            if queues else None,
+            "wait_over_budget": round(sum(w > budget for w in waits) / len(waits), 2)
+            if waits else None,
+            # how long moves asked for later (at other tables) had been thinking while a
+            # move still queued: the goal's "waits behind others", against the budget
+            "behind_ms": spread(behind),
+            "behind_over_budget": round(sum(b > budget for b in behind) / len(behind), 3)
+            if behind else None,
+            # bot moves each bot table made in the counted time (a starved table: 0)
+            "bot_moves_a_table": {"min": min(counts), "median": statistics.median(counts),
+                                  "max": max(counts)} if counts else None}
+
+
+def passed_by_later(pool_lines: list[tuple[str, float, float, float]],
+                    window: tuple[float, float]) -> list[float]:
+    """For each bot move the pool started in ``window``: how long before it the first move
+    that reached the pool after it had started (0 when none passed it): the time a bot
+    waited behind others that asked later.
+
+    >>> lines = [("a", 1.0, 1.5, 1.6), ("b", 1.1, 1.2, 1.3), ("c", 1.2, 1.6, 1.7)]
+    >>> [round(x, 3) for x in passed_by_later(lines, (0.0, 9.0))]
+    [0.3, 0.0, 0.0]
+    """
+    ordered = sorted(pool_lines, key=lambda x: x[1])
+    first_later = float("inf")  # the earliest start of the moves that arrived later
+    out = []
+    for _, _, started, _ in reversed(ordered):
+        if window[0] <= started <= window[1]:
+            out.append(max(0.0, started - first_later))
+        first_later = min(first_later, started)
+    return out[::-1]
+
+
+def read_bot_moves(url: str, table_ids: list[str]) -> list[tuple[str, int, str | None, float]]:
+    """(table, index, bot level or None, stored at) of every move at ``table_ids``."""
+    from sqlalchemy import text
+
+    from bigtop.server.db import make_engine
+
+    wanted = set(table_ids)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT table_id, idx, by_bot, created_at FROM moves"))
+            return [(t, int(i), b, float(at)) for t, i, b, at in rows if t in wanted]
+    finally:
+        engine.dispose()
+
+
+def read_pool_lines(path: Path) -> list[tuple[str, float, float, float]]:
+    """The bot pool's lines (:data:`BOT_LOG`): (table, arrived, started, done)."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        m = BOT_LINE.search(line)
+        if m:
+            out.append((m[1], float(m[2]), float(m[3]), float(m[4])))
+    return out
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its bot pool), from /proc."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def _pools_cpu(servers: list[Server]) -> float:
+    """User + system CPU of the servers' children (their bot pools) so far."""
+    total = 0.0
+    for s in servers:
+        assert s.proc is not None
+        for child in _children(s.proc.pid):
+            with contextlib.suppress(OSError):
+                total += _cpu_seconds(child)[0]
+    return total
 
 
 @contextlib.asynccontextmanager
@@ -237,7 +459,9 @@ async def client(table: Table, seat: int, base: str, mover: Mover, clock: Clock,
 async def run(bases: list[str], n: int, seconds: float, warmup: float,
               think: Callable[[], float], moves_over: str,
               cpu: Callable[[], tuple[float, float]],
-              db: Callable[[], dict[str, int]] | None = None) -> dict[str, Any]:
+              db: Callable[[], dict[str, int]] | None = None,
+              bots: BotLoad | None = None,
+              pool: Callable[[], float] | None = None) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=HTTP_IN_FLIGHT,
                           max_keepalive_connections=HTTP_IN_FLIGHT)
     apis = [httpx.AsyncClient(base_url=b, timeout=120.0, limits=limits) for b in bases]
@@ -249,10 +473,12 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
                                                     "options": {"rounds": 20}})
         made = r.json()
         tables.append(Table(made["table"], [s["token"] for s in made["seats"]]))
-    clock = Clock(2 * n, seconds, warmup, cpu, db)
+    bot_tables = [] if bots is None else [await bots.create(apis[0]) for _ in range(bots.tables)]
+    clock = Clock(sum(len(t.tokens) for t in tables + bot_tables), seconds, warmup, cpu, db,
+                  pool)
     await asyncio.gather(*(client(t, seat, bases[seat % len(bases)],
                                   movers[seat % len(movers)], clock, think)
-                           for t in tables for seat in (0, 1)))
+                           for t in tables + bot_tables for seat in range(len(t.tokens))))
     elapsed = clock.seconds
     cpu_used = clock.cpu1[0] - clock.cpu0[0]
     system = clock.cpu1[1] - clock.cpu0[1]
@@ -272,12 +498,23 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
             "db_rows_per_move": round(sum(v for k, v in per.items()
                                           if k.startswith("rows ")), 1),
             "db_per_move": {k: round(v, 2) for k, v in sorted(per.items()) if v}}
+    bot_figures: dict[str, Any] = {}
+    if bots is not None:
+        beside = sorted(x for t in bot_tables for x in t.latencies)
+        bot_figures = {
+            "bot_tables": bots.tables, "bot_level": bots.level, "bot_seats": bots.seats,
+            # the people at the tables against a bot: from their move to its view
+            "bot_table_people_p50_ms": _ms(beside, 0.5),
+            "bot_table_people_p99_ms": _ms(beside, 0.99),
+            "pool_cores": round((clock.pool1 - clock.pool0) / elapsed, 2),
+            "server_cores": round(cpu_used / elapsed, 2),
+            "_bot_table_ids": [t.id for t in bot_tables], "_server_cpu_s": cpu_used,
+            "_window": (clock.epoch0, clock.epoch1)}
     return {"tables": n, "seconds": round(elapsed, 1), "moves": moves, **db_figures,
+            **bot_figures,
             "moves_per_s": round(served / elapsed, 1),
             "refused": sum(t.errors for t in tables),
-            "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
-            "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1)
-            if lat else None,
+            "p50_ms": _ms(lat, 0.5), "p99_ms": _ms(lat, 0.99),
             # CPU the servers (and this client) spent during the counted time per move
             # served in it (also the moves sent before it, which a saturated server
             # answers seconds late): figures that do not depend on how busy the machine was
@@ -285,6 +522,21 @@ async def run(bases: list[str], n: int, seconds: float, warmup: float,
             "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, served), 3),
             # the part of the servers' CPU spent in the kernel (sockets, wake-ups)
             "server_system_share": round(system / cpu_used, 2) if cpu_used else None}
+
+
+def _ms(sorted_seconds: list[float], q: float) -> float | None:
+    """The ``q`` quantile of sorted seconds, in milliseconds (the median for 0.5; None of
+    none).
+
+    >>> _ms([0.001, 0.002, 0.004], 0.5), _ms([0.001, 0.002, 0.004], 0.99), _ms([], 0.5)
+    (2.0, 4.0, None)
+    """
+    if not sorted_seconds:
+        return None
+    if q == 0.5:
+        return round(1000 * statistics.median(sorted_seconds), 1)
+    return round(1000 * sorted_seconds[min(len(sorted_seconds) - 1,
+                                           int(q * len(sorted_seconds)))], 1)
 
 
 def _cpu_seconds(pid: int) -> tuple[float, float]:
@@ -359,21 +611,41 @@ def per_request(protocols: list[str], requests: int, rounds: int, tmp: Path) -> 
 
 def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float],
                moves_over: str, db: str, workers: int, logs: Path,
-               http: str) -> dict[str, Any]:
-    """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``, speaking ``http``."""
-    servers = [Server(db, logs / f"server-{n}-{w}-{http}.log", "--moves-per-second", "1000",
-                      "--http", http)
+               http: str, bots: BotLoad | None = None,
+               server_args: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``, speaking ``http``
+    (``bots``: with bot tables beside the people's, each bot move's wait read afterwards
+    from the database and the pool's lines)."""
+    name = f"{n}-{0 if bots is None else bots.tables}-{time.monotonic_ns()}"
+    extra = ("--moves-per-second", "1000", "--http", http, *server_args)
+    servers = [LoggedServer(db, logs / f"server-{name}-{w}.log", logs / f"bots-{name}-{w}.log",
+                            *extra) if bots is not None
+               else Server(db, logs / f"server-{name}-{w}.log", *extra)
                for w in range(workers)]
     try:
         for s in servers:
             s.start(timeout=120)
-        return asyncio.run(run([s.base for s in servers], n, seconds, warmup, think,
-                               moves_over, functools.partial(_servers_cpu, servers),
-                               functools.partial(_db_counts, db)
-                               if db.startswith("postgresql") else None))
+        out = asyncio.run(run([s.base for s in servers], n, seconds, warmup, think,
+                              moves_over, functools.partial(_servers_cpu, servers),
+                              functools.partial(_db_counts, db)
+                              if db.startswith("postgresql") else None, bots,
+                              functools.partial(_pools_cpu, servers)))
     finally:
         for s in servers:
             s.stop()
+    if bots is not None:
+        ids, window = out.pop("_bot_table_ids"), out.pop("_window")
+        lines = [x for w in range(workers)
+                 for x in read_pool_lines(logs / f"bots-{name}-{w}.log")]
+        out.update(bot_waits(read_bot_moves(db, ids), lines, window,
+                             MOVE_BUDGET_MS.get(bots.level, 0.0)))
+        # the servers' CPU per move of any table (the people's, the bot tables' both)
+        moves = out["moves_per_s"] * out["seconds"] + out.pop("bot_table_moves")
+        out["server_cpu_ms_per_any_move"] = round(1000 * out.pop("_server_cpu_s")
+                                                  / max(1.0, moves), 3)
+    else:
+        out["server_cpu_ms_per_any_move"] = out["server_cpu_ms_per_move"]
+    return out
 
 
 def run_boardgameio(store: str, n: int, seconds: float, warmup: float, think: float,
@@ -528,6 +800,55 @@ def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup:
                                               else None for k in figures}}), flush=True)
 
 
+BESIDE_BOTS = ("p50_ms", "p99_ms", "server_cpu_ms_per_any_move")
+"""The people's figures compared with and without bot tables."""
+
+
+def beside_bots(n: int, args: argparse.Namespace, warmup: float, think: Callable[[], float],
+                workers: int, cluster: str | None, tmp: Path) -> None:
+    """``--bot-tables``: the ``n`` people's tables alone and with the bot tables beside them,
+    in turn (``--rounds`` of each; the first round runs them alone first, the next with
+    bots first), and the people's medians with bots ÷ without; with ``--src``, each tree's
+    servers so (the trees in turn within a round)."""
+    bots = BotLoad(args.bot_tables, args.bot_level, args.bot_seats)
+    processes = args.bot_processes or max(1, (os.cpu_count() or 1) // workers)
+    server_args = ("--bot-processes", str(processes), "--bot-delay", str(args.bot_delay))
+    sources: list[str | None] = list(args.src or [None])
+    rows: dict[tuple[str | None, bool], list[dict[str, Any]]] = {}
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "BIGTOP_PURE")}
+    try:
+        for r in range(args.rounds):
+            for src in sources[r % len(sources):] + sources[:r % len(sources)]:
+                if src is not None:
+                    os.environ["PYTHONPATH"] = str(Path(src).resolve())
+                    os.environ["BIGTOP_PURE"] = "1"
+                for with_bots in ((False, True) if r % 2 == 0 else (True, False)):
+                    db = (new_database(cluster) if cluster
+                          else f"sqlite:///{tmp}/bench-{n}-{time.monotonic_ns()}.sqlite3")
+                    out = run_bigtop(n, args.seconds, warmup, think, args.moves, db, workers,
+                                     tmp, args.http[0], bots if with_bots else None,
+                                     server_args)
+                    out.update(src=src, round=r + 1, db=args.db, workers=workers,
+                               bot_processes=processes,
+                               load_average=round(os.getloadavg()[0], 1))
+                    print(json.dumps(out), flush=True)
+                    rows.setdefault((src, with_bots), []).append(out)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    for src in sources:
+        alone = {k: statistics.median(x[k] for x in rows[src, False]) for k in BESIDE_BOTS}
+        beside = {k: statistics.median(x[k] for x in rows[src, True]) for k in BESIDE_BOTS}
+        print(json.dumps({"tables": n, "bot_tables": bots.tables, "bot_level": bots.level,
+                          "bot_seats": bots.seats, "src": src, "rounds": args.rounds,
+                          "alone": alone, "beside_bots": beside,
+                          "ratio": {k: round(beside[k] / alone[k], 3) if alone[k] else None
+                                    for k in BESIDE_BOTS}}), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
@@ -558,6 +879,16 @@ def main() -> None:
     p.add_argument("--src", nargs="+", default=None,
                    help="run the servers of each of these source trees in turn "
                         "(PYTHONPATH, pure Python); ratios to the first")
+    p.add_argument("--bot-tables", type=int, default=0,
+                   help="run each load alone and with this many bot tables beside it, in turn")
+    p.add_argument("--bot-level", default=DEFAULT_LEVEL, help="the bot tables' level")
+    p.add_argument("--bot-seats", choices=("one", "all"), default="one",
+                   help="bot tables: a person against a bot (one), or bots only (all)")
+    p.add_argument("--bot-processes", type=int, default=None,
+                   help="with --bot-tables: each server's bot pool (default: bigtop serve's, "
+                        "the cores shared by the workers)")
+    p.add_argument("--bot-delay", type=float, default=0.0,
+                   help="with --bot-tables: the servers' --bot-delay (seconds)")
     args = p.parse_args()
     if args.requests:
         with tempfile.TemporaryDirectory() as tmp:
@@ -575,6 +906,10 @@ def main() -> None:
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         cluster = stack.enter_context(throwaway_cluster()) if args.db == "postgresql" else None
+        if args.bot_tables:
+            for n in args.tables:
+                beside_bots(n, args, warmup, think, workers, cluster, tmp)
+            return
         if args.src:
             for n in args.tables:
                 beside_sources(args.src, n, args, warmup, think, workers, cluster, tmp)

@@ -94,6 +94,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 class Server:
     """A `bigtop serve` process on a free loopback port."""
 
+    program: tuple[str, ...] = (BIGTOP,)
+    """The command before ``serve`` (the load benchmark's ``--bot-tables`` runs one that
+    logs each bot move first)."""
+
     def __init__(self, db: str, log: Path, *extra: str) -> None:
         self.db = db
         self.port = free_port()
@@ -105,7 +109,8 @@ class Server:
     def start(self, timeout: float = 90.0) -> Server:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
-                [BIGTOP, "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
+                [*self.program, "serve", "--port", str(self.port), "--db", self.db,
+                 "--bot-delay", "0",
                  *ONE_CLIENT_MANY_TABLES,
                  # one bot process (not one a core): less to start and stop on 2 busy cores
                  *(() if "--bot-processes" in self.extra else ("--bot-processes", "1")),

@@ -126,3 +126,35 @@ def test_only_a_tables_first_move_is_shortened(monkeypatch: pytest.MonkeyPatch) 
     assert len(pauses) == 8
     assert pauses[0] == pytest.approx(0.25)
     assert pauses[1:] == pytest.approx([1.0] * 7)
+
+
+def test_bot_waits_split_each_bot_move_by_the_pool_lines() -> None:
+    """``--bot-tables``: each bot move stored in the counted time waits from the table's
+    previous move; the pool's line inside that wait splits it into queueing and thinking;
+    a person's move, a move outside the counted time and a move without a line are not
+    split (the last still counts as a wait)."""
+    moves = [("a", 0, None, 9.0), ("a", 1, "medium", 10.5),  # before the counted time
+             ("a", 2, None, 11.0), ("a", 3, "medium", 11.3),  # a person, then a bot
+             ("b", 0, "medium", 10.7), ("b", 1, "medium", 10.9),  # no pool line
+             ("c", 0, None, 10.0), ("c", 1, "medium", 12.5)]  # after it
+    lines = [("a", 9.1, 9.2, 10.4), ("a", 11.0, 11.05, 11.25), ("c", 10.1, 10.2, 12.4)]
+    w = bench_server.bot_waits(moves, lines, (10.6, 12.0), 100.0)
+    assert w["bot_moves"] == 2 and w["bot_table_moves"] == 4
+    assert w["wait_ms"] == {"p50": 250.0, "p99": 300.0, "max": 300.0}
+    assert w["queue_ms"] == {"p50": 50.0, "p99": 50.0, "max": 50.0}
+    assert w["think_ms"]["max"] == 200.0
+    assert w["queue_over_budget"] == 0.0 and w["wait_over_budget"] == 1.0
+    assert w["bot_moves_a_table"] == {"min": 0, "median": 1, "max": 1}
+
+
+def test_a_bot_move_passed_by_later_asks_waits_behind_them() -> None:
+    """``behind_ms``: from the first start of a move that reached the pool later until this
+    move's start; 0 for moves taken in the order they came."""
+    in_order = [("a", 1.0, 1.1, 1.2), ("b", 1.05, 1.2, 1.3), ("c", 1.1, 1.3, 1.4)]
+    assert bench_server.passed_by_later(in_order, (0.0, 9.0)) == [0.0, 0.0, 0.0]
+    passed = [("a", 1.0, 1.5, 1.6), ("b", 1.1, 1.2, 1.3), ("c", 1.2, 1.3, 1.5)]
+    assert [round(x, 3) for x in bench_server.passed_by_later(passed, (0.0, 9.0))] == [
+        0.3, 0.0, 0.0]
+    # only the moves started in the counted time are reported (a and c), all compared
+    assert [round(x, 3) for x in bench_server.passed_by_later(passed, (1.25, 9.0))] == [
+        0.3, 0.0]

@@ -7,9 +7,10 @@ Bots are built only through :func:`bigtop.agents.levels.make_bot`.
 Every move has a wall-clock limit (:func:`move_limit`: the level's budget, cut by the
 table's and the server's limits): a searching bot stops its search there, and any bot still
 thinking a little later is interrupted and a random legal move is played for it. The pool
-(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, the
-table served least recently first, so no table, level or option set delays another table's
-bot by more than one move's limit per table ahead of it.
+(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, in
+turn, in the order they came, so no table, level or option set delays another table's bot
+by more than one move's limit per table ahead of it, and no bot is passed by one that
+asked after it.
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
@@ -22,8 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import heapq
-import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -40,6 +40,10 @@ from bigtop.core.game import State
 from bigtop.core.registry import load_state
 from bigtop.core.rng import derive_seed
 
+log = logging.getLogger("bigtop.server.bots")
+"""At DEBUG, one line per bot move: when it reached the pool, when a process took it, when
+its answer came back (epoch seconds; the load benchmark's ``--bot-tables`` reads them to
+split a bot's wait into queueing and thinking). Off unless a logging set-up asks for it."""
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
     """The seed of a bot's decision: fixed by the table, the seat and the move number."""
@@ -132,10 +136,15 @@ def think(state_json: dict[str, Any], level: str, seat: int, seed: int,
 
 
 class BotPool:
-    """Bot moves on an executor, at most ``size`` at once, taken table by table: of the
-    tables with a move waiting, the one served least recently goes first (a table never
-    served before goes before one that was), so a table with many moves to make (or slow
-    bots) takes its turn like every other.
+    """Bot moves on an executor, at most ``size`` at once, taken table by table in turn:
+    tables queue in the order their first waiting move came, and a table with more moves
+    waiting after one is taken goes to the back, so a table with many moves to make (or
+    slow bots) takes its turn like every other. The server asks one move a table at a time
+    (a table's next bot move only once the last is stored), and then this is first come,
+    first served: no bot's move is passed by a move another table asked for later. (Taking
+    the table served least recently first, as this did, let a table whose last move was
+    recent be passed by every table served before it that asked later: on two busy cores
+    with the pool behind, by seconds.)
 
     >>> async def demo():
     ...     pool = BotPool(None, size=1)
@@ -148,10 +157,8 @@ class BotPool:
         self.executor = executor
         self.size = max(1, size)
         self._waiting: dict[str, deque[tuple[Callable[..., Any], tuple[Any, ...],
-                                             asyncio.Future[Any]]]] = {}
-        self._ready: list[tuple[int, int, str]] = []  # (last served, arrival, table)
-        self._served: dict[str, int] = {}
-        self._tick = itertools.count()
+                                             asyncio.Future[Any], float]]] = {}
+        self._turns: deque[str] = deque()  # the tables with moves waiting, in turn
         self._running = 0
 
     async def run(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
@@ -160,34 +167,35 @@ class BotPool:
         jobs = self._waiting.get(table_id)
         if jobs is None:
             jobs = self._waiting[table_id] = deque()
-            heapq.heappush(self._ready, (self._served.get(table_id, -1), next(self._tick),
-                                         table_id))
-        jobs.append((fn, args, future))
+            self._turns.append(table_id)
+        jobs.append((fn, args, future, time.time()))
         self._dispatch()
         return await future
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self.size and self._ready:
-            _, _, table_id = heapq.heappop(self._ready)
+        while self._running < self.size and self._turns:
+            table_id = self._turns.popleft()
             jobs = self._waiting[table_id]
-            fn, args, future = jobs.popleft()
-            tick = next(self._tick)
-            self._served[table_id] = tick
+            fn, args, future, arrived = jobs.popleft()
             if jobs:
-                heapq.heappush(self._ready, (tick, tick, table_id))
+                self._turns.append(table_id)
             else:
                 del self._waiting[table_id]
-            if len(self._served) > 100_000:  # forget long-idle tables (they go first anyway)
-                self._served = {t: s for t, s in self._served.items() if t in self._waiting}
             if future.cancelled():
                 continue
             self._running += 1
             done = loop.run_in_executor(self.executor, fn, *args)
-            done.add_done_callback(functools.partial(self._finished, future=future))
+            done.add_done_callback(functools.partial(
+                self._finished, future=future, table_id=table_id, arrived=arrived,
+                started=time.time()))
 
-    def _finished(self, done: asyncio.Future[Any], *, future: asyncio.Future[Any]) -> None:
+    def _finished(self, done: asyncio.Future[Any], *, future: asyncio.Future[Any],
+                  table_id: str, arrived: float, started: float) -> None:
         self._running -= 1
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("bot move at %s: arrived %.6f started %.6f done %.6f", table_id,
+                      arrived, started, time.time())
         if not future.done():
             if done.cancelled():
                 future.cancel()
@@ -198,13 +206,33 @@ class BotPool:
         self._dispatch()
 
 
+POOL_NICENESS = 10
+"""How much nicer than the server a pool process runs. People wait on the worker's event
+loop for every move, with nothing of their own to bound the wait; a bot has its move's
+budget, and a searching bot thinks in wall-clock time, so on a core the worker needs the
+bot yields and searches less rather than the people waiting. On two busy cores, 200
+people's tables beside 200 tables against medium bots: the people's p99 5.1–5.4 times what
+it was without the bot tables at niceness 0, 0.55–0.96 times at 10 (docs/benchmarks.md).
+The price: under a saturated worker, or on a machine busy with other work, the pool gets
+little CPU and bots queue longer."""
+
+
 def make_pool(processes: int) -> Executor:
-    """Spawned (not forked) processes: the server's threads and sockets stay out of them.
-    Each one exits by itself if the server dies, even by kill -9 (see :func:`_watch_parent`).
+    """Spawned (not forked) processes, :data:`POOL_NICENESS` nicer than the server: the
+    server's threads and sockets stay out of them. Each one exits by itself if the server
+    dies, even by kill -9 (see :func:`_watch_parent`).
     """
     return ProcessPoolExecutor(max_workers=max(1, processes),
                                mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_watch_parent, initargs=(os.getpid(),))
+                               initializer=_start_process,
+                               initargs=(os.getpid(), POOL_NICENESS))
+
+
+def _start_process(parent: int, niceness: int) -> None:
+    """In a new pool process: yield the CPU to the server first (``niceness`` more than
+    it has: a process may always lower its own priority), then watch it."""
+    os.nice(niceness)
+    _watch_parent(parent)
 
 
 def warm_up() -> bool:
