@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.server.conftest import make_client
 
 from bigtop.core.limits import parse_json_limited
+from bigtop.server import Limits
 from bigtop.server.runtime import log_after
 from bigtop.server.views import seat_view
 
@@ -47,8 +48,9 @@ STEPS = ("parse", "authorize", "engine", "store", "views: seat to move",
 
 def deflater() -> PerMessageDeflate:
     """A connection's compression as the server negotiates it with a browser or the
-    benchmark's client (context kept between messages, 15-bit windows)."""
-    return PerMessageDeflate(False, False, 15, 15)
+    benchmark's client (context kept between messages; 12-bit windows and zlib's memLevel 5,
+    uvicorn's websockets-sansio implementation: cli/serve.py's WS_PROTOCOL)."""
+    return PerMessageDeflate(False, False, 12, 12, {"memLevel": 5})
 
 
 def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[str, float]:
@@ -56,12 +58,15 @@ def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[
     the seat part and the JSON text (``"views: of which seat parts"``)."""
     spent: dict[str, float] = defaultdict(float)
     with tempfile.TemporaryDirectory() as tmp:
-        with make_client(f"sqlite:///{tmp}/profile.sqlite3") as c:
+        # One client makes every table: the per-client limits lifted, as the load
+        # benchmark's servers have them (tests/server/conftest.py, ONE_CLIENT_MANY_TABLES).
+        lifted = Limits(table_burst=100_000, max_open_tables_per_client=100_000)
+        with make_client(f"sqlite:///{tmp}/profile.sqlite3", limits=lifted) as c:
             runtime = c.app.state.runtime  # type: ignore[attr-defined]
             service = runtime.master
             ids, tokens = [], []
-            for i in range(tables):
-                made = c.post("/api/tables", json={"game": "scout", "players": 2, "seed": i,
+            for _ in range(tables):
+                made = c.post("/api/tables", json={"game": "scout", "players": 2,
                                                    "listed": False,
                                                    "options": {"rounds": 20}}).json()
                 ids.append(made["table"])
