@@ -255,6 +255,16 @@ class SqlStorage:
         self._sqlite = self.dialect == "sqlite"
         self._sqlite_writer: Any = (threading.Lock() if self._sqlite
                                     else contextlib.nullcontext())
+        self._mover: Any = None
+        """The pool's connection that SQLite's move path keeps checked out (see
+        :meth:`_store_sqlite`); used under ``_sqlite_writer``."""
+
+    def close(self) -> None:
+        """Give back the connection the move path keeps (before the engine is disposed)."""
+        with self._sqlite_writer:
+            if self._mover is not None:
+                self._mover.close()
+                self._mover = None
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
@@ -477,31 +487,32 @@ class SqlStorage:
         held. JSON is written as SQLAlchemy's JSON type writes it (``json.dumps``; None is
         ``null``), so either path reads what the other wrote."""
         with self._sqlite_writer:
-            raw = self.engine.raw_connection()
-            driver: sqlite3.Connection = raw.driver_connection  # type: ignore[assignment]
+            # One connection kept for this path: the pool's checkout and return (its
+            # events, the reset on return) cost a move about as much as SQLite's BEGIN and
+            # the two statements together (bench/profile_move.py).
+            if self._mover is None:
+                self._mover = self.engine.raw_connection()
+            driver: sqlite3.Connection = self._mover.driver_connection
+            cur = driver.cursor()
+            cur.execute("BEGIN IMMEDIATE")
             try:
-                cur = driver.cursor()
-                cur.execute("BEGIN IMMEDIATE")
-                try:
-                    cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
-                    cur.execute(_SQLITE_STORE_VERSION[variant], version)
-                    guarded = cur.rowcount == 1
-                    if guarded and snapshot is not None:
-                        cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
-                    if guarded and ended is not None:
-                        for statement in _SQLITE_GAME_OVER:
-                            cur.execute(statement, (ended,))
-                    if guarded:
-                        for statement, params in clock:
-                            cur.execute(statement, params)
-                    cur.execute("COMMIT" if guarded else "ROLLBACK")
-                except BaseException:
-                    if driver.in_transaction:
-                        cur.execute("ROLLBACK")
-                    raise
-                return guarded
-            finally:
-                raw.close()
+                cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
+                cur.execute(_SQLITE_STORE_VERSION[variant], version)
+                guarded = cur.rowcount == 1
+                if guarded and snapshot is not None:
+                    cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
+                if guarded and ended is not None:
+                    for statement in _SQLITE_GAME_OVER:
+                        cur.execute(statement, (ended,))
+                if guarded:
+                    for statement, params in clock:
+                        cur.execute(statement, params)
+                cur.execute("COMMIT" if guarded else "ROLLBACK")
+            except BaseException:
+                if driver.in_transaction:
+                    cur.execute("ROLLBACK")
+                raise
+            return guarded
 
     # -- seats ----------------------------------------------------------------------------
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
