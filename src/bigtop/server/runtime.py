@@ -171,8 +171,10 @@ class DatabaseThread:
     >>> db.close()
     """
 
-    GROUP_MOST = 32
-    """Keyed jobs in one group at most (the first one's answer waits for all of them)."""
+    GROUP_MOST = 8
+    """Keyed jobs in one group at most: the first one's answer waits for all of them (a
+    group of 4 already took three quarters of the database thread's CPU a move that 4
+    moves alone took, 16 two thirds: docs/benchmarks.md)."""
 
     def __init__(self, name: str = "bigtop-db",
                  group: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
