@@ -172,9 +172,9 @@ class DatabaseThread:
     """
 
     GROUP_MOST = 8
-    """Keyed jobs in one group at most: the first one's answer waits for all of them (a
-    group of 4 already took three quarters of the database thread's CPU a move that 4
-    moves alone took, 16 two thirds: docs/benchmarks.md)."""
+    """Keyed jobs in one group at most: the first one's answer waits for all of them, and
+    groups of 4 already save about what groups of 8 do (a tenth to a quarter of the
+    thread's CPU a move: docs/benchmarks.md, "Per-move cost")."""
 
     def __init__(self, name: str = "bigtop-db",
                  group: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
