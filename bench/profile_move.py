@@ -17,19 +17,30 @@ database thread and the kernel are not in this process: they are the server's CP
 
     .venv/bin/python bench/profile_move.py --tables 100 --moves 3000
     .venv/bin/python bench/profile_move.py --cprofile 25   # also the top functions
+
+``--groups K …`` measures the group commit instead: the database thread's CPU a move
+(``master.play`` handed to a ``DatabaseThread``), moves handed over K at a time, each alone
+(as a server without group commit stores them) and grouped (``run_grouped``), in turn,
+``--rounds`` times, with the medians' ratio grouped ÷ alone:
+
+    .venv/bin/python bench/profile_move.py --groups 1 4 16 --tables 200
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
+import functools
 import json
 import pstats
+import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
@@ -38,7 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.server.conftest import make_client
 
 from bigtop.core.limits import parse_json_limited
-from bigtop.server.runtime import log_after
+from bigtop.server import Limits
+from bigtop.server.runtime import DatabaseThread, log_after
 from bigtop.server.views import seat_view
 
 STEPS = ("parse", "authorize", "engine", "store", "views: seat to move",
@@ -47,8 +59,9 @@ STEPS = ("parse", "authorize", "engine", "store", "views: seat to move",
 
 def deflater() -> PerMessageDeflate:
     """A connection's compression as the server negotiates it with a browser or the
-    benchmark's client (context kept between messages, 15-bit windows)."""
-    return PerMessageDeflate(False, False, 15, 15)
+    benchmark's client (context kept between messages; 12-bit windows and zlib's memLevel 5,
+    uvicorn's websockets-sansio implementation: cli/serve.py's WS_PROTOCOL)."""
+    return PerMessageDeflate(False, False, 12, 12, {"memLevel": 5})
 
 
 def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[str, float]:
@@ -56,16 +69,8 @@ def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[
     the seat part and the JSON text (``"views: of which seat parts"``)."""
     spent: dict[str, float] = defaultdict(float)
     with tempfile.TemporaryDirectory() as tmp:
-        with make_client(f"sqlite:///{tmp}/profile.sqlite3") as c:
-            runtime = c.app.state.runtime  # type: ignore[attr-defined]
-            service = runtime.master
-            ids, tokens = [], []
-            for i in range(tables):
-                made = c.post("/api/tables", json={"game": "scout", "players": 2, "seed": i,
-                                                   "listed": False,
-                                                   "options": {"rounds": 20}}).json()
-                ids.append(made["table"])
-                tokens.append([s["token"] for s in made["seats"]])
+        runtime, ids, tokens = new_tables(tmp, tables)
+        service = runtime.master
         # The app's threads (event loop, database thread, sweeper) have stopped: only the
         # steps below run, on the same service and runtime objects.
         compress = [[deflater() for _ in range(3)] for _ in range(tables)]
@@ -124,6 +129,63 @@ def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[
     return dict(spent)
 
 
+def new_tables(tmp: str, tables: int) -> tuple[Any, list[str], list[list[str]]]:
+    """An app's master on a fresh SQLite file in ``tmp`` with ``tables`` two-player SCOUT
+    tables (the app's own threads stopped again), their ids and seat tokens."""
+    # One client makes every table: the per-client limits lifted, as the load benchmark's
+    # servers have them (tests/server/conftest.py, ONE_CLIENT_MANY_TABLES).
+    lifted = Limits(table_burst=100_000, max_open_tables_per_client=100_000)
+    with make_client(f"sqlite:///{tmp}/profile.sqlite3", limits=lifted) as c:
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        ids, tokens = [], []
+        for _ in range(tables):
+            made = c.post("/api/tables", json={"game": "scout", "players": 2,
+                                               "listed": False,
+                                               "options": {"rounds": 20}}).json()
+            ids.append(made["table"])
+            tokens.append([s["token"] for s in made["seats"]])
+    return runtime, ids, tokens
+
+
+def groups(sizes: list[int], tables: int, moves: int, rounds: int) -> None:
+    """``--groups``: the database thread's CPU a move, alone and grouped, K at a time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runtime, ids, _ = new_tables(tmp, tables)
+        master = runtime.master
+        spent: dict[tuple[int, bool], list[float]] = defaultdict(list)
+        at = 0
+
+        async def handed_over(db: DatabaseThread, k: int, grouped: bool) -> float:
+            nonlocal at
+            t0 = await db.run(time.thread_time)  # the database thread's own CPU time
+            for _ in range(moves // k):
+                jobs = []
+                for _ in range(k):
+                    table = ids[at % tables]
+                    at += 1
+                    t = master.cached(table) or master.load(table)
+                    play = functools.partial(master.play, table, t.state.current_player(),
+                                             t.version, {"index": 0}, None, t)
+                    jobs.append(db.run_grouped(table if grouped else None, play))
+                await asyncio.gather(*jobs)
+            return await db.run(time.thread_time) - t0
+
+        for _ in range(rounds):
+            for k in sizes:
+                for grouped in (False, True):
+                    db = DatabaseThread(group=master.storage.group)
+                    try:
+                        cpu = asyncio.run(handed_over(db, k, grouped))
+                    finally:
+                        db.close()
+                    spent[k, grouped].append(1e6 * cpu / (moves // k * k))
+    print(f"the database thread's CPU a move, µs (medians of {rounds}; {tables} tables)")
+    for k in sizes:
+        alone, grouped = (statistics.median(spent[k, g]) for g in (False, True))
+        print(f"  {k:3} at a time: alone {alone:6.0f}  grouped {grouped:6.0f}  "
+              f"grouped ÷ alone {grouped / alone:.2f}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--tables", type=int, default=100)
@@ -131,7 +193,13 @@ def main() -> None:
     p.add_argument("--cprofile", type=int, default=0, metavar="N",
                    help="also profile the moves with cProfile and print the top N functions "
                         "(by own time)")
+    p.add_argument("--groups", type=int, nargs="+", default=None, metavar="K",
+                   help="measure the group commit instead, moves handed over K at a time")
+    p.add_argument("--rounds", type=int, default=5, help="with --groups: runs of each")
     args = p.parse_args()
+    if args.groups:
+        groups(args.groups, args.tables, args.moves // 10, args.rounds)
+        return
     profiler = cProfile.Profile() if args.cprofile else None
     spent = profile(args.tables, args.moves, profiler)
     total = sum(spent[s] for s in STEPS)

@@ -490,3 +490,23 @@ def test_chat_and_players_across_two_workers_on_postgresql(pg_url: str,
         ws.send(json.dumps({"type": "ping"}))
         while (got := json.loads(ws.recv(timeout=10)))["type"] != "pong":
             assert got["type"] == "view"  # never the chat message a second time
+
+
+def test_websocket_compression_takes_a_small_window(sqlite_url: str,
+                                                    server_factory: Any) -> None:
+    # permessage-deflate as a browser offers it (Chromium: "permessage-deflate;
+    # client_max_window_bits"), answered with 12-bit windows both ways: about 32 KB of
+    # compressor state a connection instead of zlib's 256 KB (cli/serve.py, WS_PROTOCOL);
+    # the views still arrive whole.
+    server = server_factory(sqlite_url).start()
+    with httpx.Client(base_url=server.base, timeout=10.0) as api:
+        made = api.post("/api/tables", json={"game": "scout", "players": 2}).json()
+    ws_url = server.base.replace("http", "ws", 1) + f"/api/tables/{made['table']}/ws"
+    with websockets.sync.client.connect(ws_url, open_timeout=10) as ws:
+        assert ws.request is not None and ws.response is not None
+        assert "client_max_window_bits" in ws.request.headers["Sec-WebSocket-Extensions"]
+        answered = ws.response.headers["Sec-WebSocket-Extensions"]
+        assert answered.startswith("permessage-deflate"), answered
+        assert "server_max_window_bits=12" in answered, answered
+        assert "client_max_window_bits=12" in answered, answered
+        assert json.loads(ws.recv(timeout=10))["view"]["version"] == 0

@@ -23,6 +23,16 @@ EVENT_LOOP = "uvloop" if sys.platform != "win32" else "asyncio"
 tenth more CPU per move): uvloop, a dependency wherever it exists."""
 
 
+WS_PROTOCOL = "websockets-sansio"
+"""uvicorn's WebSocket implementation, named (not "auto", which picked the legacy
+``websockets`` one before uvicorn 0.50): it offers permessage-deflate with a 12-bit window
+and zlib's memLevel 5, about 32 KB of compressor state a connection, where the legacy one
+keeps zlib's defaults (15 bits, memLevel 8: about 256 KB, 0.5 GB at 1,000 tables' 2,000
+sockets) and compresses each message with colder caches (docs/benchmarks.md, "Where a
+move's time goes"). Clients see the same protocol: browsers and the ``websockets`` client
+take the smaller window the server names (RFC 7692)."""
+
+
 HTTP_PROTOCOL = "bigtop.server.protocol:BoundedHttp"
 """uvicorn's httptools protocol with a bounded request head, a request timeout and a
 connection cap (server/protocol.py; the numbers are in server/settings.py)."""
@@ -158,7 +168,7 @@ def serve(
     # the HTTP protocol is httptools' with the head, time and connection limits added.
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=limits.max_ws_message_bytes,
-                log_level="warning", loop=EVENT_LOOP,
+                log_level="warning", loop=EVENT_LOOP, ws=WS_PROTOCOL,
                 http=HTTP_PROTOCOL if http == "bounded" else http,
                 proxy_headers=False, timeout_keep_alive=limits.keep_alive_seconds,
                 backlog=min(2048, limits.max_connections))

@@ -155,7 +155,8 @@ class BigtopApp(FastAPI):
 def create_app(settings: Settings) -> FastAPI:
     """The bigtop server for ``settings`` (the database is migrated when it starts)."""
     engine = make_engine(settings.db_url)
-    master = TableMaster(SqlStorage(engine), settings)
+    storage = SqlStorage(engine)
+    master = TableMaster(storage, settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -168,6 +169,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await runtime.stop()
+            storage.close()
             engine.dispose()
 
     # FastAPI's own /docs and /redoc pages load their scripts from a CDN with an inline

@@ -33,6 +33,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import hmac
 import json
@@ -1163,7 +1164,12 @@ class TableMaster:
         if clock is not None:
             meta = replace(meta, turn_started=clock.turn_started,
                            clock_deadline=clock.deadline)
-        return self._remember(Loaded(meta, seats_after, work, tuple(log), loaded.last_event))
+        done = Loaded(meta, seats_after, work, tuple(log), loaded.last_event)
+        # Kept in this worker's memory, where views are made from, only once committed: in
+        # a group of moves (group commit, Storage.group) at the group's commit.
+        if self.storage.after_commit(functools.partial(self._remember, done)):
+            return done
+        return self._remember(done)
 
     # -- chat -------------------------------------------------------------------------------
     def post_chat(self, table_id: str, seat: int, raw: str) -> ChatRecord:

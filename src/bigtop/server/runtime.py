@@ -155,6 +155,11 @@ class DatabaseThread:
     would wake up only to queue for its write lock and the GIL, and ``run_in_executor``'s
     futures, work items and callbacks cost more per move than its SQL (seen in a profile).
 
+    Jobs handed over with a key (:meth:`run_grouped`: moves, keyed by their table) that
+    queue up behind each other run inside one ``group()`` block (the storage's group
+    commit), at most ``GROUP_MOST`` of them and one a key, and are answered only after it
+    committed; a failed commit is the answer of each job whose work it lost.
+
     >>> import asyncio
     >>> db = DatabaseThread()
     >>> asyncio.run(db.run(sum, [1, 2]))
@@ -166,16 +171,28 @@ class DatabaseThread:
     >>> db.close()
     """
 
-    def __init__(self, name: str = "bigtop-db") -> None:
+    GROUP_MOST = 8
+    """Keyed jobs in one group at most: the first one's answer waits for all of them, and
+    groups of 4 already save about what groups of 8 do (a tenth to a quarter of the
+    thread's CPU a move: docs/benchmarks.md, "Per-move cost")."""
+
+    def __init__(self, name: str = "bigtop-db",
+                 group: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
+                 ) -> None:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._group = group
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the database thread: its result, or its exception raised."""
+        return await self.run_grouped(None, fn, *args)
+
+    async def run_grouped(self, key: Hashable | None, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`run`, in a group with the keyed jobs queued beside it (None: alone)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((loop, future, fn, args))
+        self._jobs.put((loop, future, fn, args, key))
         return await future
 
     def close(self) -> None:
@@ -184,15 +201,68 @@ class DatabaseThread:
         self._thread.join()
 
     def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            loop, future, fn, args = job
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+        held = None  # a job taken while gathering a group, run next
+        while True:
+            job, held = held or self._jobs.get(), None
+            if job is None:
+                return
+            key = job[4]
+            if key is None or self._group is None or self._jobs.empty():
+                self._answer(job, *self._call(job))
+                continue
+            jobs, keys = [job], {key}
+            while len(jobs) < self.GROUP_MOST:
                 try:
-                    result = fn(*args)
-                except BaseException as e:  # handed to the awaiting task, as an executor does
-                    loop.call_soon_threadsafe(_fail, future, e)
-                else:
-                    loop.call_soon_threadsafe(_succeed, future, result)
+                    more = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None or more[4] is None or more[4] in keys:
+                    held = more
+                    if more is None:  # stop after this group
+                        self._jobs.put(None)
+                        held = None
+                    break
+                jobs.append(more)
+                keys.add(more[4])
+            if len(jobs) == 1:
+                self._answer(job, *self._call(job))
+            else:
+                self._run_group(jobs)
+
+    def _run_group(self, jobs: list[Any]) -> None:
+        assert self._group is not None
+        done: list[tuple[bool, Any, bool, int]] = []
+        group: Any = None
+        try:
+            with self._group() as group:
+                for job in jobs:
+                    ok, value = self._call(job)
+                    # Whether the job's work waits for the group's next commit.
+                    done.append((ok, value, group.open, group.generation))
+        except BaseException as e:  # a commit failed (recorded in group.failed)
+            if group is None:  # or the group did not begin: none of the jobs ran
+                for job in jobs:
+                    self._answer(job, False, e)
+                return
+        failed = group.failed
+        for job, (ok, value, waited, generation) in zip(jobs, done, strict=True):
+            if ok and waited and generation in failed:
+                ok, value = False, failed[generation]
+            self._answer(job, ok, value)
+
+    @staticmethod
+    def _call(job: Any) -> tuple[bool, Any]:
+        _, _, fn, args, _ = job
+        try:
+            return True, fn(*args)
+        except BaseException as e:  # handed to the awaiting task, as an executor does
+            return False, e
+
+    @staticmethod
+    def _answer(job: Any, ok: bool, value: Any) -> None:
+        loop, future = job[0], job[1]
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(_succeed if ok else _fail, future, value)
 
 
 def _succeed(future: asyncio.Future[Any], result: Any) -> None:
@@ -377,11 +447,19 @@ class Runtime:
             return await self._db.run(fn, *args)
         return await in_thread(fn, *args)
 
+    async def db_move(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`db` for a move at ``table_id``: on SQLite, moves of other tables queued
+        beside it are stored in the same transaction (:class:`DatabaseThread`); answered
+        once it is committed."""
+        if self._db is not None:
+            return await self._db.run_grouped(table_id, fn, *args)
+        return await in_thread(fn, *args)
+
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         if self.master.storage.dialect == "sqlite":
-            self._db = DatabaseThread()
+            self._db = DatabaseThread(group=self.master.storage.group)
         if self.settings.bot_processes > 0:
             self._pool = make_pool(self.settings.bot_processes)
             self.bots = BotPool(self._pool, self.settings.bot_processes)

@@ -170,7 +170,7 @@ async def play(runtime: Runtime, loaded: Loaded, seat: int, version: int,
                                   f"{lim.moves_per_second:g} times a second")
     runtime.client_moves.check(client, f"one address may move {lim.client_move_burst} times "
                                        f"at once and {lim.client_moves_per_second:g} a second")
-    done = await runtime.db(functools.partial(
+    done = await runtime.db_move(loaded.table_id, functools.partial(
         runtime.master.play, loaded.table_id, seat, version, choice, None, loaded,
         token=token))
     await runtime.after_change(done)

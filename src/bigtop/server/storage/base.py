@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -128,6 +129,15 @@ class Storage(Protocol):
         (None: unchanged); ``snapshot``: the position after these moves, kept for replays
         and rebuilds; ``clock``: the table's clock after them (None: a table without);
         ``rating``: the ratings a rated game's end changes, in this transaction."""
+
+    def group(self) -> AbstractContextManager[Any]:
+        """A block whose moves (this thread's :meth:`append_moves`) may be stored in one
+        transaction, committed when it ends or when this thread needs another write first
+        (group commit; SQLite). It raises if that commit failed."""
+
+    def after_commit(self, fn: Callable[[], Any]) -> bool:
+        """Run ``fn`` once the move this thread just stored is committed: True if it waits
+        for a group's commit, False (``fn`` not run) if that move is committed already."""
 
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
         """Mark a person's seat seen now and claimed, if ``token_hash`` still opens it: True

@@ -21,7 +21,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -245,6 +245,23 @@ _SEATS_OF = (select(seats, players.c.name, players.c.key_hash.label("player_key_
              .where(seats.c.table_id == bindparam("table_id")).order_by(seats.c.seat))
 
 
+@dataclass
+class Group:
+    """A group of moves stored in one transaction (:meth:`SqlStorage.group`)."""
+
+    thread: int
+    """The thread whose moves join it."""
+    open: bool = False
+    """Whether its transaction is begun and not yet committed."""
+    generation: int = 0
+    """How many times it committed: a move stored at generation g is committed once this
+    is past g."""
+    waiting: list[Callable[[], Any]] = field(default_factory=list)
+    """What runs after the next commit (:meth:`SqlStorage.after_commit`)."""
+    failed: dict[int, BaseException] = field(default_factory=dict)
+    """The generations whose commit failed (nothing of their moves is stored), and why."""
+
+
 class SqlStorage:
     """:class:`bigtop.server.storage.Storage` on one SQLAlchemy engine (thread-safe)."""
 
@@ -255,6 +272,18 @@ class SqlStorage:
         self._sqlite = self.dialect == "sqlite"
         self._sqlite_writer: Any = (threading.Lock() if self._sqlite
                                     else contextlib.nullcontext())
+        self._mover: Any = None
+        """The pool's connection that SQLite's move path keeps checked out (see
+        :meth:`_store_sqlite`); used under ``_sqlite_writer``."""
+        self._group: Group | None = None
+        """The open group of moves (:meth:`group`), or None."""
+
+    def close(self) -> None:
+        """Give back the connection the move path keeps (before the engine is disposed)."""
+        with self._sqlite_writer:
+            if self._mover is not None:
+                self._mover.close()
+                self._mover = None
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
@@ -263,8 +292,64 @@ class SqlStorage:
         this worker's writers queue on a lock instead of in SQLite's busy handler, which
         sleeps up to 100 ms between tries. Correctness does not depend on it: the database's
         keys decide races, also between processes."""
+        self._commit_group()  # its transaction holds SQLite's write lock
         with self._sqlite_writer, self.engine.connect().execution_options(write=True) as conn:
             yield conn
+
+    @contextmanager
+    def group(self) -> Iterator[Group]:
+        """Store the moves of this thread's :meth:`append_moves` calls inside the block in
+        one SQLite transaction (group commit: one ``BEGIN`` and ``COMMIT`` for several
+        tables' moves, each move in a savepoint of its own, so a refused one leaves the
+        others), committed when the block ends, or earlier when this thread needs another
+        write transaction. What depends on a move being stored waits for that commit:
+        :meth:`after_commit`. If the commit fails, the block raises and nothing of the
+        moves since the last commit is stored (``Group.generation`` tells them apart).
+        Elsewhere (PostgreSQL) the block changes nothing."""
+        if not self._sqlite or self._group is not None:
+            yield Group(threading.get_ident())
+            return
+        group = self._group = Group(threading.get_ident())
+        try:
+            yield group
+        except BaseException:
+            self._commit_group()
+            raise
+        finally:
+            self._group = None
+        self._commit_group(group)
+
+    def after_commit(self, fn: Callable[[], Any]) -> bool:
+        """Run ``fn`` once the move just stored by this thread is committed: True when it
+        waits for its group's commit, False (``fn`` not run) when it is committed already."""
+        group = self._group
+        if group is None or not group.open or group.thread != threading.get_ident():
+            return False
+        group.waiting.append(fn)
+        return True
+
+    def _commit_group(self, group: Group | None = None) -> None:
+        """Commit this thread's open group transaction, if any, then run what waited for
+        it; a failed commit rolls back, and the next moves start a new transaction."""
+        group = group or self._group
+        if group is None or not group.open or group.thread != threading.get_ident():
+            return
+        waiting, group.waiting = group.waiting, []
+        group.open = False
+        generation = group.generation
+        group.generation += 1
+        driver: sqlite3.Connection = self._mover.driver_connection
+        try:
+            driver.execute("COMMIT")
+        except BaseException as e:
+            group.failed[generation] = e
+            if driver.in_transaction:
+                driver.execute("ROLLBACK")
+            raise
+        finally:
+            self._sqlite_writer.release()
+        for fn in waiting:
+            fn()
 
     def _notify(self, conn: Connection, table_id: str) -> None:
         # Delivered at commit, so other workers never hear of an uncommitted move.
@@ -476,32 +561,82 @@ class SqlStorage:
         the guarded new version (``_SQLITE_STORE_VERSION``), committed only if the guard
         held. JSON is written as SQLAlchemy's JSON type writes it (``json.dumps``; None is
         ``null``), so either path reads what the other wrote."""
+        group = self._group
+        if group is not None and group.thread == threading.get_ident():
+            return self._store_in_group(group, move_rows, variant, version, snapshot, ended,
+                                        clock)
         with self._sqlite_writer:
-            raw = self.engine.raw_connection()
-            driver: sqlite3.Connection = raw.driver_connection  # type: ignore[assignment]
+            cur = self._mover_cursor()
+            cur.execute("BEGIN IMMEDIATE")
             try:
-                cur = driver.cursor()
+                guarded = self._store_statements(cur, move_rows, variant, version, snapshot,
+                                                 ended, clock)
+                cur.execute("COMMIT" if guarded else "ROLLBACK")
+            except BaseException:
+                if cur.connection.in_transaction:
+                    cur.execute("ROLLBACK")
+                raise
+            return guarded
+
+    def _mover_cursor(self) -> sqlite3.Cursor:
+        """A cursor of the move path's connection (under ``_sqlite_writer``): one connection
+        kept for this path, since the pool's checkout and return (its events, the reset on
+        return) cost a move about as much as SQLite's BEGIN and the two statements."""
+        if self._mover is None:
+            self._mover = self.engine.raw_connection()
+        driver: sqlite3.Connection = self._mover.driver_connection
+        return driver.cursor()
+
+    @staticmethod
+    def _store_statements(cur: sqlite3.Cursor, move_rows: list[tuple[Any, ...]],
+                          variant: tuple[bool, bool, bool], version: tuple[Any, ...],
+                          snapshot: tuple[Any, ...] | None, ended: str | None,
+                          clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
+        """The statements of a move, in a transaction the caller opened; whether the guard
+        held (if not, the caller undoes the rows)."""
+        cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
+        cur.execute(_SQLITE_STORE_VERSION[variant], version)
+        if cur.rowcount != 1:
+            return False
+        if snapshot is not None:
+            cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
+        if ended is not None:
+            for statement in _SQLITE_GAME_OVER:
+                cur.execute(statement, (ended,))
+        for statement, params in clock:
+            cur.execute(statement, params)
+        return True
+
+    def _store_in_group(self, group: Group, move_rows: list[tuple[Any, ...]],
+                        variant: tuple[bool, bool, bool], version: tuple[Any, ...],
+                        snapshot: tuple[Any, ...] | None, ended: str | None,
+                        clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
+        """:meth:`_store_sqlite` inside the group's transaction (begun by its first move,
+        which takes ``_sqlite_writer`` until the commit): the move in a savepoint, released
+        if its guard held, else rolled back to (as is a move whose rows were refused)."""
+        if not group.open:
+            self._sqlite_writer.acquire()
+            try:
+                cur = self._mover_cursor()
                 cur.execute("BEGIN IMMEDIATE")
-                try:
-                    cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
-                    cur.execute(_SQLITE_STORE_VERSION[variant], version)
-                    guarded = cur.rowcount == 1
-                    if guarded and snapshot is not None:
-                        cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
-                    if guarded and ended is not None:
-                        for statement in _SQLITE_GAME_OVER:
-                            cur.execute(statement, (ended,))
-                    if guarded:
-                        for statement, params in clock:
-                            cur.execute(statement, params)
-                    cur.execute("COMMIT" if guarded else "ROLLBACK")
-                except BaseException:
-                    if driver.in_transaction:
-                        cur.execute("ROLLBACK")
-                    raise
-                return guarded
-            finally:
-                raw.close()
+            except BaseException:
+                self._sqlite_writer.release()
+                raise
+            group.open = True
+        else:
+            cur = self._mover_cursor()
+        cur.execute("SAVEPOINT move")
+        try:
+            guarded = self._store_statements(cur, move_rows, variant, version, snapshot,
+                                             ended, clock)
+        except BaseException:
+            cur.execute("ROLLBACK TO move")
+            cur.execute("RELEASE move")
+            raise
+        if not guarded:
+            cur.execute("ROLLBACK TO move")
+        cur.execute("RELEASE move")
+        return guarded
 
     # -- seats ----------------------------------------------------------------------------
     def claim(self, table_id: str, seat: int, token_hash: str, now: float) -> bool | None:
