@@ -1,0 +1,187 @@
+"""Training the action-scoring policy (:class:`~bigtop.agents.neural.ActionPolicy`) to play
+as a teacher plays: every decision of the teacher's games (:mod:`.imitate`) is a softmax
+over its legal actions' scores, and the loss is the cross-entropy of the teacher's move.
+
+The gradients are by hand (checked against finite differences in ``tests/train``) and the
+optimizer is :class:`~bigtop.train.learn.Adam`; the initialization and the minibatch order
+are seeded, so the same games and seed give the same weights.
+
+>>> rng = np.random.default_rng(1)
+>>> data = Decisions(rng.normal(size=(7, 3)).astype(np.float32), np.array([0, 3, 7]),
+...                  np.array([1, 2]))
+>>> policy = init_policy(rng, data, hidden=(4,))
+>>> loss, grads = loss_and_grads(policy, data, np.array([0, 1]))
+>>> sorted(grads) == sorted(policy_parameters(policy)) and loss > 0
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bigtop.agents.neural import F32, ActionPolicy, action_features_for
+from bigtop.core.rng import derive_seed
+from bigtop.train.imitate import TeacherGame, replay
+from bigtop.train.selfplay import Table
+
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass
+class Decisions:
+    """Decisions as arrays: every legal action's features (``rows``), decision ``d``'s
+    actions being ``rows[ptr[d]:ptr[d + 1]]``, and the index among them of the move played
+    (``choice``)."""
+
+    rows: F32
+    ptr: I64
+    choice: I64
+
+    def __len__(self) -> int:
+        return len(self.choice)
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        return {"rows": self.rows, "ptr": self.ptr, "choice": self.choice}
+
+    @classmethod
+    def from_arrays(cls, a: Any) -> Decisions:
+        return cls(np.asarray(a["rows"], np.float32), np.asarray(a["ptr"], np.int64),
+                   np.asarray(a["choice"], np.int64))
+
+    def subset(self, ds: npt.NDArray[Any]) -> Decisions:
+        """The decisions ``ds`` (in that order)."""
+        starts = self.ptr[ds]
+        lengths = self.ptr[np.asarray(ds) + 1] - starts
+        first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+        at = np.repeat(starts, lengths) + np.arange(int(lengths.sum())) - first
+        ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        return Decisions(self.rows[at], ptr, self.choice[ds])
+
+
+def decisions(table: Table, games: list[TeacherGame]) -> Decisions:
+    """Every decision of ``games`` with more than one legal action."""
+    game = table.new_game()
+    _, features = action_features_for(game)
+    rows: list[list[float]] = []
+    ptr = [0]
+    choice: list[int] = []
+    for g in games:
+        for state, move in replay(table, g):
+            legal = state.legal_actions()
+            if len(legal) < 2:
+                continue
+            ints = [game.action_to_int(a) for a in legal]
+            rows.extend(features(state, legal))
+            ptr.append(len(rows))
+            choice.append(ints.index(move))
+    return Decisions(np.asarray(rows, np.float32).reshape(len(rows), -1),
+                     np.asarray(ptr, np.int64), np.asarray(choice, np.int64))
+
+
+def init_policy(rng: np.random.Generator, data: Decisions,
+                hidden: tuple[int, ...]) -> ActionPolicy:
+    """He-initialized ReLU layers over the data's standardized features, a small output."""
+    mean = data.rows.mean(axis=0).astype(np.float32)
+    scale = np.maximum(data.rows.std(axis=0), 0.05).astype(np.float32)
+    sizes = [data.rows.shape[1], *hidden]
+    layers = [((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32),
+               np.zeros(b, np.float32)) for a, b in itertools.pairwise(sizes)]
+    out = ((rng.standard_normal((sizes[-1], 1)) * 0.01).astype(np.float32),
+           np.zeros(1, np.float32))
+    return ActionPolicy(mean, scale, layers, out)
+
+
+def policy_parameters(policy: ActionPolicy) -> dict[str, F32]:
+    """The trainable arrays by name (views: updating them updates the policy)."""
+    out: dict[str, F32] = {}
+    for i, (w, b) in enumerate(policy.layers):
+        out[f"layer{i}_w"], out[f"layer{i}_b"] = w, b
+    out["out_w"], out["out_b"] = policy.out
+    return out
+
+
+def loss_and_grads(policy: ActionPolicy, data: Decisions, ds: npt.NDArray[Any],
+                   weight_decay: float = 1e-4) -> tuple[float, dict[str, F32]]:
+    """The mean cross-entropy of the teacher's moves over the decisions ``ds`` and its
+    gradient."""
+    batch = data.subset(ds)
+    n = len(batch)
+    starts = batch.ptr[:-1]
+    lengths = np.diff(batch.ptr)
+    seg = np.repeat(np.arange(n), lengths)
+    h: F32 = (batch.rows - policy.mean) / policy.scale
+    acts = [h]
+    for w, b in policy.layers:
+        h = np.maximum(h @ w + b, 0.0)
+        acts.append(h)
+    s: F32 = (h @ policy.out[0] + policy.out[1])[:, 0]
+    top = np.maximum.reduceat(s, starts)
+    e = np.exp(s - top[seg])
+    z = np.add.reduceat(e, starts)
+    probs = e / z[seg]
+    chosen = starts + batch.choice
+    loss = float(-np.mean(np.log(probs[chosen] + 1e-12)))
+    diff = probs.copy()
+    diff[chosen] -= 1.0
+    d_s: F32 = (diff / n).astype(np.float32)[:, None]
+    grads: dict[str, F32] = {"out_w": h.T @ d_s, "out_b": d_s.sum(axis=0)}
+    dh = d_s @ policy.out[0].T
+    for i in range(len(policy.layers) - 1, -1, -1):
+        dz = dh * (acts[i + 1] > 0)
+        w = policy.layers[i][0]
+        grads[f"layer{i}_w"] = acts[i].T @ dz + weight_decay * w
+        grads[f"layer{i}_b"] = dz.sum(axis=0)
+        if i:
+            dh = dz @ w.T
+    return loss, {k: g.astype(np.float32) for k, g in grads.items()}
+
+
+def accuracy(policy: ActionPolicy, data: Decisions) -> float:
+    """How often the policy's best-scored action is the teacher's move."""
+    s = policy.scores(data.rows)
+    hits = 0
+    for d in range(len(data)):
+        lo, hi = data.ptr[d], data.ptr[d + 1]
+        hits += int(np.argmax(s[lo:hi]) == data.choice[d])
+    return hits / max(len(data), 1)
+
+
+def fit(data: Decisions, seed: int, hidden: tuple[int, ...], epochs: int, batch: int = 256,
+        lr: float = 1e-3, held_out: float = 0.1,
+        progress: Any = None) -> tuple[ActionPolicy, dict[str, float]]:
+    """A policy fitted to ``data`` (all but a seeded ``held_out`` share of its decisions),
+    and its record: the losses and the teacher-move accuracy on both parts."""
+    from bigtop.train.learn import Adam
+
+    rng = np.random.default_rng(derive_seed(seed, "actions"))
+    order = rng.permutation(len(data))
+    cut = int(len(data) * held_out)
+    test, train = np.sort(order[:cut]), order[cut:]
+    policy = init_policy(np.random.default_rng(derive_seed(seed, "actions-init")),
+                         data.subset(train), hidden)
+    adam = Adam(lr=lr)
+    params = policy_parameters(policy)
+    batches = max(1, len(train) // batch)
+    loss = 0.0
+    for epoch in range(epochs):
+        rng.shuffle(train)
+        total = 0.0
+        for b in range(batches):
+            value, grads = loss_and_grads(policy, data, train[b * batch:(b + 1) * batch])
+            adam.update(params, grads)
+            total += value
+            if progress is not None:
+                progress("training the action policy", epoch * batches + b + 1,
+                         epochs * batches)
+        loss = total / batches
+    record = {"decisions": len(data), "train_loss": round(loss, 4)}
+    if cut:
+        held = data.subset(test)
+        record["held_out_loss"] = round(loss_and_grads(policy, held, np.arange(cut))[0], 4)
+        record["held_out_accuracy"] = round(accuracy(policy, held), 4)
+    return policy, record
