@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -185,3 +186,100 @@ def fit(data: Decisions, seed: int, hidden: tuple[int, ...], epochs: int, batch:
         record["held_out_loss"] = round(loss_and_grads(policy, held, np.arange(cut))[0], 4)
         record["held_out_accuracy"] = round(accuracy(policy, held), 4)
     return policy, record
+
+
+@dataclass(frozen=True)
+class ImitationConfig:
+    """An imitation run's settings (``config.json``; ``bigtop train GAME --teacher NAME``)."""
+
+    table: Table
+    teacher: str
+    seed: int = 1
+    games: int = 400
+    hidden: tuple[int, ...] = (64, 32)
+    epochs: int = 12
+    batch: int = 256
+    lr: float = 1e-3
+    eval_games: int = 200
+    yardsticks: tuple[str, ...] = ("easy", "heuristic")
+
+    def to_json(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        d = asdict(self)
+        d["table"]["options"] = dict(self.table.options)
+        return d
+
+
+def evaluate_policy(policy: ActionPolicy, table: Table, seed: int, yardstick: str,
+                    games: int) -> list[float]:
+    """The policy alone (no search) in one seat against three of ``yardstick``, the seat
+    rotating, the same deals as the first network's curve (``bigtop.train.run``): its win
+    share and the share's 95% interval."""
+    from bigtop.agents.base import Agent
+    from bigtop.agents.levels import make_bot
+    from bigtop.agents.neural import ActionPolicyAgent
+    from bigtop.core.game import CHANCE
+    from bigtop.sim.stats import wilson_interval
+
+    game = table.new_game()
+    total = 0.0
+    for k in range(games):
+        seat = k % game.num_players
+        agents: list[Agent] = [
+            ActionPolicyAgent(policy) if q == seat else
+            make_bot(yardstick, game, q, derive_seed(seed, "eval-agent", k, q))
+            for q in range(game.num_players)]
+        state = game.new_initial_state(derive_seed(seed, "eval", k))
+        while not state.is_terminal():
+            p = state.current_player()
+            if p == CHANCE:
+                state.apply_chance()
+            else:
+                state.apply(agents[p].act(state))
+        winners = state.winners()
+        total += 1.0 / len(winners) if seat in winners else 0.0
+    lo, hi = wilson_interval(total, games)
+    return [total / games, lo, hi]
+
+
+def run_imitation(config: ImitationConfig, out: Path, *, command: str = "",
+                  progress: Any = None) -> ActionPolicy:
+    """Play (or resume playing) the teacher's games in ``out``, fit the action policy to
+    them and measure it alone against the yardsticks; the policy is saved as
+    ``out/final.npz`` with its record (the command, the seed, the settings, the fit, the
+    shares, the CPU seconds) beside it."""
+    import json
+    import sys
+    import time
+
+    from bigtop.core.errors import BigtopError
+    from bigtop.train.imitate import play_chunks
+
+    out.mkdir(parents=True, exist_ok=True)
+    cfg_path = out / "config.json"
+    wanted = json.loads(json.dumps(config.to_json()))
+    if cfg_path.exists():
+        old = json.loads(cfg_path.read_text())
+        # More games extend a run; anything else would mix two runs' games.
+        if {k: v for k, v in old.items() if k != "games"} != {
+                k: v for k, v in wanted.items() if k != "games"}:
+            raise BigtopError(f"{out} holds a run with other settings; resume it with the "
+                              f"same options or train into another directory")
+    cfg_path.write_text(json.dumps(wanted, indent=2) + "\n")
+    games = play_chunks(out, config.table, config.teacher, config.seed, config.games,
+                        progress)
+    t = time.process_time()
+    data = decisions(config.table, games)
+    policy, record = fit(data, config.seed, config.hidden, config.epochs, config.batch,
+                         config.lr, progress=progress)
+    shares = {y: evaluate_policy(policy, config.table, config.seed, y, config.eval_games)
+              for y in config.yardsticks} if config.eval_games else {}
+    policy.meta = {"command": command, "seed": config.seed, "config": wanted,
+                   "teacher": config.teacher, "games": len(games), "fit": record,
+                   "shares": shares,
+                   "teacher_cpu_s": round(sum(g.cpu_s for g in games), 1),
+                   "fit_cpu_s": round(time.process_time() - t, 1),
+                   "python": sys.version.split()[0], "numpy": np.__version__}
+    policy.save(out / "final.npz")
+    return policy

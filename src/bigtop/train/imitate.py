@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ class TeacherGame:
 
     seed: int
     moves: list[int]
-    cpu_s: float = 0.0
+    cpu_s: float = field(default=0.0, compare=False)
 
 
 def teacher_game(table: Table, teacher: str, seed: int, i: int) -> TeacherGame:
