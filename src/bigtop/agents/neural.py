@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
@@ -506,8 +507,10 @@ def action_policy_for(game: Game) -> ActionPolicy:
     if policy is None:
         path = WEIGHTS_DIR / f"{game.name}-{game.num_players}p{ACTIONS_SUFFIX}.npz"
         if not path.exists():
-            raise BigtopError(f"no trained action policy for {game.name} with "
-                              f"{game.num_players} players")
+            have = sorted(p.stem.removesuffix(ACTIONS_SUFFIX)
+                          for p in WEIGHTS_DIR.glob(f"*{ACTIONS_SUFFIX}.npz"))
+            raise BigtopError(f"no trained network for {game.name} with {game.num_players} "
+                              f"players (tables with one: {', '.join(have)})")
         policy = _POLICIES[key] = ActionPolicy.load(path)
     return policy
 
@@ -531,19 +534,47 @@ class ActionPolicyAgent:
 
 class ActionRollout:
     """A search profile's ``rollout``: the action policy plays every seat of a rollout (a
-    model of how the others play learned from a stronger player's moves)."""
+    model of how the others play learned from a stronger player's moves); with ``first``,
+    only each seat's first ``first`` moves of a rollout (the replies to the searched move),
+    the profile's own rollout bot ``base`` the rest (a policy move costs several of the
+    rule of thumb's)."""
 
-    def __init__(self, policy: ActionPolicy | None = None) -> None:
+    def __init__(self, policy: ActionPolicy | None = None, first: int | None = None,
+                 base: Callable[[Game, int], Agent] | None = None) -> None:
+        if first is not None and base is None:
+            raise BigtopError("a rollout policy for the first moves only needs a base bot")
         self.policy = policy
+        self.first = first
+        self.base = base
 
-    def __call__(self, game: Game, seat: int) -> ActionPolicyAgent:
-        return ActionPolicyAgent(self.policy)
+    def __call__(self, game: Game, seat: int) -> Agent:
+        if self.first is None or self.base is None:
+            return ActionPolicyAgent(self.policy)
+        return _FirstMoves(ActionPolicyAgent(self.policy), self.first, self.base(game, seat))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ActionRollout) and other.policy is self.policy
+        return (isinstance(other, ActionRollout) and other.policy is self.policy
+                and other.first == self.first and other.base is self.base)
 
     def __hash__(self) -> int:
-        return id(self.policy)
+        return hash((id(self.policy), self.first))
+
+
+class _FirstMoves:
+    """``head`` for this seat's first ``count`` decisions, then ``tail``."""
+
+    name = "first-moves"
+
+    def __init__(self, head: Agent, count: int, tail: Agent) -> None:
+        self.head = head
+        self.left = count
+        self.tail = tail
+
+    def act(self, state: State) -> Action:
+        if self.left > 0:
+            self.left -= 1
+            return self.head.act(state)
+        return self.tail.act(state)
 
 
 class ActionCandidates:
@@ -571,3 +602,28 @@ class ActionCandidates:
 
     def __hash__(self) -> int:
         return hash((self.top, id(self.policy)))
+
+
+def action_profile(base: SearchProfile, top: int | None = None, first: int | None = None,
+                   policy: ActionPolicy | None = None) -> SearchProfile:
+    """``base`` (the game's search profile) with the action policy in it: with ``top``, a
+    prior that keeps only the policy's ``top`` favourite candidates; with ``first``, the
+    model of the others' replies (each seat's first ``first`` moves of every rollout).
+
+    >>> from bigtop.core.registry import new_game
+    >>> from bigtop.agents.levels import search_profile
+    >>> p = action_profile(search_profile(new_game("scout", 4)), top=3)
+    >>> isinstance(p.candidates, ActionCandidates), p.summary.endswith("favourite moves")
+    (True, True)
+    """
+    if top is not None and top < 1:
+        raise BigtopError(f"the policy must keep at least 1 candidate, got {top}")
+    profile = base
+    words = []
+    if top is not None:
+        profile = replace(profile, candidates=ActionCandidates(base.candidates, top, policy))
+        words.append(f"the action policy's {top} favourite moves")
+    if first is not None:
+        profile = replace(profile, rollout=ActionRollout(policy, first, base.rollout))
+        words.insert(0, f"the action policy's replies ({first} a seat)")
+    return replace(profile, summary=f"{base.summary}; " + ", ".join(words))
