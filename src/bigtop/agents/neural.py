@@ -593,8 +593,12 @@ class ActionCandidates:
         if len(options) <= self.top:
             return options
         policy = self.policy or action_policy_for(state.game)
-        ranked = np.argsort(-policy.score_actions(state, options), kind="stable")
-        return [options[int(i)] for i in ranked[:self.top]]
+        # Scored among all legal actions, as in training (some features rank an action
+        # among the others), then ranked among the candidates.
+        legal = state.legal_actions()
+        score = dict(zip(legal, policy.score_actions(state, legal).tolist(), strict=True))
+        ranked = sorted(range(len(options)), key=lambda i: -score[options[i]])
+        return [options[i] for i in ranked[:self.top]]
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, ActionCandidates) and other.base is self.base

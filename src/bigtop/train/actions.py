@@ -142,13 +142,15 @@ def loss_and_grads(policy: ActionPolicy, data: Decisions, ds: npt.NDArray[Any],
     return loss, {k: g.astype(np.float32) for k, g in grads.items()}
 
 
-def accuracy(policy: ActionPolicy, data: Decisions) -> float:
-    """How often the policy's best-scored action is the teacher's move."""
+def accuracy(policy: ActionPolicy, data: Decisions, top: int = 1) -> float:
+    """How often the teacher's move is among the policy's ``top`` best-scored actions (the
+    first of equals first)."""
     s = policy.scores(data.rows)
     hits = 0
     for d in range(len(data)):
         lo, hi = data.ptr[d], data.ptr[d + 1]
-        hits += int(np.argmax(s[lo:hi]) == data.choice[d])
+        ranked = np.argsort(-s[lo:hi], kind="stable")
+        hits += int(data.choice[d] in ranked[:top])
     return hits / max(len(data), 1)
 
 
@@ -185,6 +187,7 @@ def fit(data: Decisions, seed: int, hidden: tuple[int, ...], epochs: int, batch:
         held = data.subset(test)
         record["held_out_loss"] = round(loss_and_grads(policy, held, np.arange(cut))[0], 4)
         record["held_out_accuracy"] = round(accuracy(policy, held), 4)
+        record["held_out_top3"] = round(accuracy(policy, held, 3), 4)
     return policy, record
 
 
