@@ -13,8 +13,15 @@ A trunk of fully connected ReLU layers feeds two heads:
   round's end minus now), so ``scores() + value`` values a position as the planner's
   ``evaluate`` does.
 
-Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``). The
-weights of each trained table live in ``agents/weights/<game>-<players>p.npz`` with the
+The **action policy** (:class:`ActionPolicy`) is the second kind of network: it scores
+each legal action from features of what the action moves beside the mover's view
+(:func:`action_features_for`; SCOUT's in ``games/scout/features.py``), so it need not learn
+which hand positions hold a set; the ``neural`` level searches its favourite candidates
+(:func:`action_profile`).
+
+Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``, with
+``--teacher`` for the action policy). The weights of each trained table live in
+``agents/weights/<game>-<players>p.npz`` (the action policy's in ``…p-actions.npz``) with the
 command, seed and training record beside them in a ``.json`` of the same name.
 
 >>> from bigtop.core.registry import new_game
