@@ -97,7 +97,8 @@ determinizations a move."""
 NETS = Path(__file__).resolve().parent / "nets"
 """Trained networks of earlier ages (``bench/nets/<game>-<players>p-gen<N>.npz``, each with
 its training record), kept as fixed yardsticks: ``policy-genN`` plays the policy head of
-generation N alone, ``neural-genN`` the ``neural`` level's planner with that network."""
+generation N alone, ``neural-genN`` the first ``neural`` level's planner with that network
+(:data:`NEURAL_V1`)."""
 
 
 NEURAL_V1 = 12
