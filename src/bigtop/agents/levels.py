@@ -107,9 +107,11 @@ BUDGETS: dict[str, Budget] = {
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
 
-NEURAL = Search("planner", 16, depth="deep")
+NEURAL = Search("planner", 8, depth="deep")
 """``neural``: the 1-ply planner with the game's deep profile and the trained action
-policy inside it as a prior (:data:`NEURAL_TOP`), this many determinizations a move."""
+policy inside it as a prior (:data:`NEURAL_TOP`), this many determinizations a move: with 8
+every move measured stayed inside medium's 100 ms (16 were as strong against medium within
+the matches' intervals, but a tenth of their moves took longer: docs/bots.md)."""
 
 NEURAL_TOP = 3
 """``neural`` searches only the action policy's favourite few of the profile's candidates
