@@ -32,8 +32,14 @@ from typing import Any
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import LEVELS, NEURAL, NEURAL_SEARCH, make_bot, search_profile
-from bigtop.agents.neural import Network, NeuralPolicyAgent, neural_profile
+from bigtop.agents.levels import LEVELS, make_bot, search_profile
+from bigtop.agents.neural import (
+    ActionPolicyAgent,
+    Network,
+    NeuralPolicyAgent,
+    NeuralSearch,
+    neural_profile,
+)
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game
@@ -91,8 +97,15 @@ determinizations a move."""
 NETS = Path(__file__).resolve().parent / "nets"
 """Trained networks of earlier ages (``bench/nets/<game>-<players>p-gen<N>.npz``, each with
 its training record), kept as fixed yardsticks: ``policy-genN`` plays the policy head of
-generation N alone, ``neural-genN`` the ``neural`` level's planner with that network."""
+generation N alone, ``neural-genN`` the first ``neural`` level's planner with that network
+(:data:`NEURAL_V1`)."""
 
+
+NEURAL_V1 = 12
+NEURAL_V1_SEARCH = NeuralSearch(horizon=8)
+"""The first ``neural`` level (issue #26's first round), which ``neural-genN`` plays with an
+earlier network: 12 determinizations of hard's deep profile, rule-of-thumb rollouts of
+eight moves, then the value network."""
 
 YARDSTICK_PLANNING_PLAYER = "planning-player"
 """The public SCOUT AI project's baseline, the fixed point of its skill scale
@@ -101,7 +114,8 @@ YARDSTICK_PLANNING_PLAYER = "planning-player"
 
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
     """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` to ``*-v3``
-    level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, or
+    level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, the
+    shipped ``action-policy`` alone, or
     a network of an earlier age (:data:`NETS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
@@ -116,14 +130,16 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
                             replace(SEARCH, final_stage=last_round))
     if name == "policy":
         return NeuralPolicyAgent()
+    if name == "action-policy":
+        return ActionPolicyAgent()
     if name.startswith(("policy-gen", "neural-gen")):
         kind, _, age = name.partition("-gen")
         path = NETS / f"{game.name}-{game.num_players}p-gen{age}.npz"
         net = Network.load(path)
         if kind == "policy":
             return NeuralPolicyAgent(net)
-        return PlannerAgent(int(iters) if iters else NEURAL.iterations, seed,
-                            neural_profile(search_profile(game, NEURAL.depth), NEURAL_SEARCH,
+        return PlannerAgent(int(iters) if iters else NEURAL_V1, seed,
+                            neural_profile(search_profile(game, "deep"), NEURAL_V1_SEARCH,
                                            net))
     if name in OLD_SCOUT_PLANNER:
         if game.name != "scout":

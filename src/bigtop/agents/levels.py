@@ -38,7 +38,7 @@ from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
-from bigtop.agents.neural import NeuralSearch, network_for, neural_profile
+from bigtop.agents.neural import action_policy_for, action_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
@@ -107,16 +107,16 @@ BUDGETS: dict[str, Budget] = {
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
 
-NEURAL = Search("planner", 12, depth="deep")
-"""``neural``: the 1-ply planner with the game's deep profile and the trained network
-inside it (:data:`NEURAL_SEARCH`), this many determinizations a move."""
+NEURAL = Search("planner", 8, depth="deep")
+"""``neural``: the 1-ply planner with the game's deep profile and the trained action
+policy inside it as a prior (:data:`NEURAL_TOP`), this many determinizations a move: with 8
+every move measured stayed inside medium's 100 ms (16 were as strong against medium within
+the matches' intervals, but a tenth of their moves took longer: docs/bots.md)."""
 
-NEURAL_SEARCH = NeuralSearch(horizon=8)
-"""How ``neural``'s planner uses the network: rule-of-thumb rollouts of eight moves, then
-the value network's estimate of every seat's points to the round's end (instead of
-rollouts of twenty moves and the rule-of-thumb value: 12 determinizations for about the
-time of medium's 4 with hard's last-round reward). Two moves were far too few: the value
-network tells candidate moves apart less well than a longer rollout does (docs/bots.md)."""
+NEURAL_TOP = 3
+"""``neural`` searches only the action policy's favourite few of the profile's candidates
+(medium searches them all: about twice as many), so its determinizations cost a third to a
+half of medium's each (docs/bots.md#trained-networks)."""
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
@@ -244,8 +244,8 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
         return ISMCTSAgent(iterations=iterations or PLAIN_ISMCTS_ITERATIONS, seed=seed,
                            time_limit=time_limit)
     if name == "neural":
-        network_for(game)  # a table without shipped weights is refused by name here
-        profile = neural_profile(search_profile(game, NEURAL.depth), NEURAL_SEARCH)
+        action_policy_for(game)  # a table without shipped weights is refused by name here
+        profile = action_profile(search_profile(game, NEURAL.depth), top=NEURAL_TOP)
         return PlannerAgent(NEURAL.iterations if iterations is None else iterations, seed,
                             profile, time_limit=time_limit)
     if name in ("medium", "hard"):

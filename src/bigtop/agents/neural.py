@@ -13,8 +13,15 @@ A trunk of fully connected ReLU layers feeds two heads:
   round's end minus now), so ``scores() + value`` values a position as the planner's
   ``evaluate`` does.
 
-Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``). The
-weights of each trained table live in ``agents/weights/<game>-<players>p.npz`` with the
+The **action policy** (:class:`ActionPolicy`) is the second kind of network: it scores
+each legal action from features of what the action moves beside the mover's view
+(:func:`action_features_for`; SCOUT's in ``games/scout/features.py``), so it need not learn
+which hand positions hold a set; the ``neural`` level searches its favourite candidates
+(:func:`action_profile`).
+
+Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``, with
+``--teacher`` for the action policy). The weights of each trained table live in
+``agents/weights/<game>-<players>p.npz`` (the action policy's in ``…p-actions.npz``) with the
 command, seed and training record beside them in a ``.json`` of the same name.
 
 >>> from bigtop.core.registry import new_game
@@ -37,6 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
@@ -261,7 +269,8 @@ def network_for(game: Game) -> Network:
 
 def trained_tables() -> list[str]:
     """The shipped networks' tables, e.g. ``scout-4p``."""
-    return sorted(p.stem for p in WEIGHTS_DIR.glob("*.npz"))
+    return sorted(p.stem for p in WEIGHTS_DIR.glob("*.npz")
+                  if not p.stem.endswith(ACTIONS_SUFFIX))
 
 
 _ENCODERS: dict[Game, Encoder] = {}
@@ -408,3 +417,224 @@ def neural_profile(base: SearchProfile, how: NeuralSearch,
     if how.policy_rollouts:
         profile = replace(profile, rollout=PolicyRollout(net))
     return profile
+
+
+# -- the action-scoring policy ------------------------------------------------------------
+
+ACTIONS_SUFFIX = "-actions"
+"""The action policy of a table is shipped as ``<game>-<players>p-actions.npz``."""
+
+ActionFeatures = Callable[[State, Sequence[Action]], list[list[float]]]
+
+
+def action_features_for(game: Game) -> tuple[int, ActionFeatures]:
+    """The game's action features (their number and the function): each legal action
+    described by what it moves, beside the mover's view of the position."""
+    if game.name == "scout":
+        from bigtop.games.scout.features import FEATURES, action_features
+
+        return FEATURES, action_features
+    raise BigtopError(f"no action features for {game.name}")
+
+
+@dataclass
+class ActionPolicy:
+    """Scores each legal action from its features (:func:`action_features_for`): the
+    standardized row through ReLU layers to one number; the policy is the softmax of the
+    scores over the legal actions. One network scores every action of every kind, so what
+    it learns of one Show holds for every Show of that shape, wherever it lies in the hand.
+
+    ``mean``/``scale``: the features' standardization; ``layers``: ``(W, b)`` per ReLU layer;
+    ``out``: the score's ``(w, b)``; ``meta``: the training record."""
+
+    mean: F32
+    scale: F32
+    layers: list[tuple[F32, F32]]
+    out: tuple[F32, F32]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def scores(self, rows: F32) -> F32:
+        """One score per row of features ``(R, features)``."""
+        h: F32 = (rows - self.mean) / self.scale
+        for w, b in self.layers:
+            h = np.maximum(h @ w + b, 0.0)
+        s: F32 = (h @ self.out[0] + self.out[1])[:, 0]
+        return s
+
+    def score_actions(self, state: State, legal: Sequence[Action]) -> F32:
+        rows = action_features_for(state.game)[1](state, legal)
+        return self.scores(np.asarray(rows, np.float32))
+
+    def arrays(self) -> dict[str, npt.NDArray[Any]]:
+        out: dict[str, npt.NDArray[Any]] = {"mean": self.mean, "scale": self.scale}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"layer{i}_w"], out[f"layer{i}_b"] = w, b
+        out["out_w"], out["out_b"] = self.out
+        return out
+
+    def save(self, path: Path) -> None:
+        """The weights to ``path`` (.npz) and :attr:`meta` beside it (.json)."""
+        write_npz(path, self.arrays())
+        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=2, sort_keys=True)
+                                             + "\n")
+
+    @classmethod
+    def from_arrays(cls, a: Any, meta: dict[str, Any] | None = None) -> ActionPolicy:
+        layers = []
+        i = 0
+        while f"layer{i}_w" in a:
+            layers.append((np.asarray(a[f"layer{i}_w"], np.float32),
+                           np.asarray(a[f"layer{i}_b"], np.float32)))
+            i += 1
+        return cls(np.asarray(a["mean"], np.float32), np.asarray(a["scale"], np.float32),
+                   layers, (np.asarray(a["out_w"], np.float32),
+                            np.asarray(a["out_b"], np.float32)), dict(meta or {}))
+
+    @classmethod
+    def load(cls, path: Path) -> ActionPolicy:
+        """Weights saved by :meth:`save` (and their .json record, when there is one)."""
+        if not path.exists():
+            raise BigtopError(f"no action policy weights at {path}")
+        try:
+            with np.load(path, allow_pickle=False) as a:
+                meta_path = path.with_suffix(".json")
+                meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+                return cls.from_arrays(a, meta)
+        except (OSError, ValueError, KeyError) as e:
+            raise BigtopError(f"{path}: not action policy weights ({e})") from None
+
+
+_POLICIES: dict[tuple[str, int], ActionPolicy] = {}
+
+
+def action_policy_for(game: Game) -> ActionPolicy:
+    """The shipped action policy of ``game``'s table (loaded once per process)."""
+    key = (game.name, game.num_players)
+    policy = _POLICIES.get(key)
+    if policy is None:
+        path = WEIGHTS_DIR / f"{game.name}-{game.num_players}p{ACTIONS_SUFFIX}.npz"
+        if not path.exists():
+            have = sorted(p.stem.removesuffix(ACTIONS_SUFFIX)
+                          for p in WEIGHTS_DIR.glob(f"*{ACTIONS_SUFFIX}.npz"))
+            raise BigtopError(f"no trained network for {game.name} with {game.num_players} "
+                              f"players (tables with one: {', '.join(have)})")
+        policy = _POLICIES[key] = ActionPolicy.load(path)
+    return policy
+
+
+class ActionPolicyAgent:
+    """Plays the action policy's best-scored legal action (no search); deterministic.
+    ``policy``: the table's shipped one when ``None``."""
+
+    name = "action-policy"
+
+    def __init__(self, policy: ActionPolicy | None = None) -> None:
+        self.policy = policy
+
+    def act(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        policy = self.policy or action_policy_for(state.game)
+        return legal[int(np.argmax(policy.score_actions(state, legal)))]
+
+
+class ActionRollout:
+    """A search profile's ``rollout``: the action policy plays every seat of a rollout (a
+    model of how the others play learned from a stronger player's moves); with ``first``,
+    only each seat's first ``first`` moves of a rollout (the replies to the searched move),
+    the profile's own rollout bot ``base`` the rest (a policy move costs several of the
+    rule of thumb's)."""
+
+    def __init__(self, policy: ActionPolicy | None = None, first: int | None = None,
+                 base: Callable[[Game, int], Agent] | None = None) -> None:
+        if first is not None and base is None:
+            raise BigtopError("a rollout policy for the first moves only needs a base bot")
+        self.policy = policy
+        self.first = first
+        self.base = base
+
+    def __call__(self, game: Game, seat: int) -> Agent:
+        if self.first is None or self.base is None:
+            return ActionPolicyAgent(self.policy)
+        return _FirstMoves(ActionPolicyAgent(self.policy), self.first, self.base(game, seat))
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ActionRollout) and other.policy is self.policy
+                and other.first == self.first and other.base is self.base)
+
+    def __hash__(self) -> int:
+        return hash((id(self.policy), self.first))
+
+
+class _FirstMoves:
+    """``head`` for this seat's first ``count`` decisions, then ``tail``."""
+
+    name = "first-moves"
+
+    def __init__(self, head: Agent, count: int, tail: Agent) -> None:
+        self.head = head
+        self.left = count
+        self.tail = tail
+
+    def act(self, state: State) -> Action:
+        if self.left > 0:
+            self.left -= 1
+            return self.head.act(state)
+        return self.tail.act(state)
+
+
+class ActionCandidates:
+    """A search profile's ``candidates``: of the profile's own candidates (all legal actions
+    without), the ``top`` the action policy scores best — the policy as a prior that prunes
+    what the planner tries."""
+
+    def __init__(self, base: Callable[[State], Sequence[Action]] | None, top: int,
+                 policy: ActionPolicy | None = None) -> None:
+        self.base = base
+        self.top = top
+        self.policy = policy
+
+    def __call__(self, state: State) -> Sequence[Action]:
+        options = list(self.base(state)) if self.base is not None else state.legal_actions()
+        if len(options) <= self.top:
+            return options
+        policy = self.policy or action_policy_for(state.game)
+        # Scored among all legal actions, as in training (some features rank an action
+        # among the others), then ranked among the candidates.
+        legal = state.legal_actions()
+        score = dict(zip(legal, policy.score_actions(state, legal).tolist(), strict=True))
+        ranked = sorted(range(len(options)), key=lambda i: -score[options[i]])
+        return [options[i] for i in ranked[:self.top]]
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ActionCandidates) and other.base is self.base
+                and other.top == self.top and other.policy is self.policy)
+
+    def __hash__(self) -> int:
+        return hash((self.top, id(self.policy)))
+
+
+def action_profile(base: SearchProfile, top: int | None = None, first: int | None = None,
+                   policy: ActionPolicy | None = None) -> SearchProfile:
+    """``base`` (the game's search profile) with the action policy in it: with ``top``, a
+    prior that keeps only the policy's ``top`` favourite candidates; with ``first``, the
+    model of the others' replies (each seat's first ``first`` moves of every rollout).
+
+    >>> from bigtop.core.registry import new_game
+    >>> from bigtop.agents.levels import search_profile
+    >>> p = action_profile(search_profile(new_game("scout", 4)), top=3)
+    >>> isinstance(p.candidates, ActionCandidates), p.summary.endswith("favourite moves")
+    (True, True)
+    """
+    if top is not None and top < 1:
+        raise BigtopError(f"the policy must keep at least 1 candidate, got {top}")
+    profile = base
+    words = []
+    if top is not None:
+        profile = replace(profile, candidates=ActionCandidates(base.candidates, top, policy))
+        words.append(f"the action policy's {top} favourite moves")
+    if first is not None:
+        profile = replace(profile, rollout=ActionRollout(policy, first, base.rollout))
+        words.insert(0, f"the action policy's replies ({first} a seat)")
+    return replace(profile, summary=f"{base.summary}; " + ", ".join(words))

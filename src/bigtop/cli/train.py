@@ -54,10 +54,15 @@ def train_cmd(
                                       "weights with any number).")] = 1,
     weights: Annotated[Path | None, typer.Option(help="Also write the final network "
                                                  "here (.npz, with its .json).")] = None,
+    teacher: Annotated[str | None, typer.Option(help="Instead: train the action-scoring "
+                                                "policy to play as this bot plays, from "
+                                                "--first-games of its games (SCOUT).")] = None,
 ) -> None:
     """Train a policy-and-value network by self-play (expert iteration: the planner with
     the network inside it plays every seat, the network learns its moves and outcomes),
-    with a checkpoint after every generation, and plot its training curve."""
+    with a checkpoint after every generation, and plot its training curve. With
+    ``--teacher``: train the action-scoring policy (each legal action scored from the cards
+    it moves) on a teacher bot's games instead, each chunk of games kept as it is played."""
     from bigtop.agents.levels import make_bot
     from bigtop.agents.neural import NeuralSearch
     from bigtop.train import Config, Table, run
@@ -73,18 +78,27 @@ def train_cmd(
         sticks = tuple(y for y in yardsticks.split(",") if y)
         for y in sticks:
             make_bot(y, new_game(g.name, n, opts), 0, 0)
+        if teacher is not None:
+            from bigtop.agents.neural import action_features_for
+
+            make_bot(teacher, new_game(g.name, n, opts), 0, 0)
+            action_features_for(new_game(g.name, n, opts))
     except ValueError as e:
         fail(f"--hidden: {e}")
     except BigtopError as e:
         fail(str(e))
+    command = "bigtop train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"]
+                                           else [game])
+    if teacher is not None:
+        _imitate(g.name, n, opts, teacher, seed, first_games, sizes, epochs, batch, lr,
+                 eval_games, sticks, out, weights, command)
+        return
     config = Config(Table(g.name, n, tuple(sorted(opts.items()))), seed=seed,
                     generations=generations, games=games, first_games=first_games,
                     samples=samples, first_samples=first_samples,
                     search=NeuralSearch(horizon=horizon), hidden=sizes, epochs=epochs,
                     batch=batch, lr=lr, buffer=buffer, eval_games=eval_games,
                     yardsticks=sticks)
-    command = "bigtop train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"]
-                                           else [game])
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err, transient=False) as bar:
         tasks: dict[str, TaskID] = {}
@@ -101,3 +115,37 @@ def train_cmd(
     typer.echo(f"{out}: {net.meta['generations']} generations, {net.meta['decisions']} "
                f"decisions, {net.meta['cpu_s']:.0f} CPU s; against the yardsticks "
                + ", ".join(f"{y} {s[0]:.3f}" for y, s in last.get("shares", {}).items()))
+
+
+def _imitate(game: str, players: int, opts: dict[str, object], teacher: str, seed: int,
+             games: int, hidden: tuple[int, ...], epochs: int, batch: int, lr: float,
+             eval_games: int, yardsticks: tuple[str, ...], out: Path, weights: Path | None,
+             command: str) -> None:
+    """``bigtop train --teacher``: the action policy learned from the teacher's games."""
+    from bigtop.train.actions import ImitationConfig, run_imitation
+    from bigtop.train.selfplay import Table
+
+    config = ImitationConfig(Table(game, players, tuple(sorted(opts.items()))), teacher,
+                             seed=seed, games=games, hidden=hidden, epochs=epochs,
+                             batch=batch, lr=lr, eval_games=eval_games,
+                             yardsticks=yardsticks)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=False) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.update(tasks[what], completed=done)
+
+        try:
+            policy = run_imitation(config, out, command=command, progress=progress)
+        except BigtopError as e:
+            fail(str(e))
+    if weights is not None:
+        policy.save(weights)
+    fit = policy.meta["fit"]
+    typer.echo(f"{out}: {policy.meta['games']} games of {teacher}, {fit['decisions']} "
+               f"decisions, teacher-move accuracy {fit.get('held_out_accuracy', 0):.3f} "
+               f"held out; alone against the yardsticks "
+               + ", ".join(f"{y} {s[0]:.3f}" for y, s in policy.meta["shares"].items()))
