@@ -24,8 +24,11 @@ def default_ctrl_c() -> None:
     A child inherits an ignored SIGINT, and Python then never installs its KeyboardInterrupt
     handler: if anything in the test process (a pool's initializer run in place, a library)
     left SIGINT ignored, the Ctrl-C tests' commands would ignore Ctrl-C (twice seen in the
-    full suite, never alone)."""
+    full suite, never alone). A blocked SIGINT is inherited too (a thread's signal mask
+    passes to what it forks), and the same runs failed again with the handler reset: the
+    mask is cleared of it as well."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def random_game_states(game: Game, seed: int, every: int) -> list[State]:
