@@ -39,7 +39,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,7 @@ from bigtop.core.game import Game, State
 from bigtop.interop.tensors import layout_for
 
 F32 = npt.NDArray[np.float32]
+W = TypeVar("W")
 I64 = npt.NDArray[np.int64]
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -208,20 +209,12 @@ class Network:
 
     def save(self, path: Path) -> None:
         """The weights to ``path`` (.npz) and :attr:`meta` beside it (.json)."""
-        write_npz(path, self.arrays())
-        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=2, sort_keys=True)
-                                             + "\n")
+        save_weights(path, self.arrays(), self.meta)
 
     @classmethod
     def from_arrays(cls, a: Any, meta: dict[str, Any] | None = None) -> Network:
-        layers = []
-        i = 0
-        while f"trunk{i}_w" in a:
-            layers.append((np.asarray(a[f"trunk{i}_w"], np.float32),
-                           np.asarray(a[f"trunk{i}_b"], np.float32)))
-            i += 1
         return cls(np.asarray(a["columns"], np.int64), np.asarray(a["mean"], np.float32),
-                   np.asarray(a["scale"], np.float32), layers,
+                   np.asarray(a["scale"], np.float32), read_layers(a, "trunk"),
                    (np.asarray(a["policy_w"], np.float32), np.asarray(a["policy_b"], np.float32)),
                    (np.asarray(a["value_w"], np.float32), np.asarray(a["value_b"], np.float32)),
                    float(a["value_scale"]), dict(meta or {}))
@@ -229,15 +222,40 @@ class Network:
     @classmethod
     def load(cls, path: Path) -> Network:
         """Weights saved by :meth:`save` (and their .json record, when there is one)."""
-        if not path.exists():
-            raise BigtopError(f"no network weights at {path}")
-        try:
-            with np.load(path, allow_pickle=False) as a:
-                meta_path = path.with_suffix(".json")
-                meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-                return cls.from_arrays(a, meta)
-        except (OSError, ValueError, KeyError) as e:
-            raise BigtopError(f"{path}: not network weights ({e})") from None
+        return load_weights(path, "network weights", cls.from_arrays)
+
+
+def save_weights(path: Path, arrays: dict[str, npt.NDArray[Any]],
+                 meta: dict[str, Any]) -> None:
+    """``arrays`` to ``path`` (.npz) and ``meta``, their record, beside it (.json)."""
+    write_npz(path, arrays)
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+
+
+def load_weights(path: Path, what: str,
+                 build: Callable[[Any, dict[str, Any]], W]) -> W:
+    """``build(arrays, record)`` from the .npz at ``path`` and its .json record (empty when
+    there is none); a clear error naming ``what`` for a missing or unreadable file."""
+    if not path.exists():
+        raise BigtopError(f"no {what} at {path}")
+    try:
+        with np.load(path, allow_pickle=False) as a:
+            meta_path = path.with_suffix(".json")
+            meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+            return build(a, meta)
+    except (OSError, ValueError, KeyError) as e:
+        raise BigtopError(f"{path}: not {what} ({e})") from None
+
+
+def read_layers(a: Any, prefix: str) -> list[tuple[F32, F32]]:
+    """The dense layers ``{prefix}0_w``, ``{prefix}0_b``, ``{prefix}1_w``, … of ``a``."""
+    layers = []
+    i = 0
+    while f"{prefix}{i}_w" in a:
+        layers.append((np.asarray(a[f"{prefix}{i}_w"], np.float32),
+                       np.asarray(a[f"{prefix}{i}_b"], np.float32)))
+        i += 1
+    return layers
 
 
 def write_npz(path: Path, arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -474,34 +492,18 @@ class ActionPolicy:
 
     def save(self, path: Path) -> None:
         """The weights to ``path`` (.npz) and :attr:`meta` beside it (.json)."""
-        write_npz(path, self.arrays())
-        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=2, sort_keys=True)
-                                             + "\n")
+        save_weights(path, self.arrays(), self.meta)
 
     @classmethod
     def from_arrays(cls, a: Any, meta: dict[str, Any] | None = None) -> ActionPolicy:
-        layers = []
-        i = 0
-        while f"layer{i}_w" in a:
-            layers.append((np.asarray(a[f"layer{i}_w"], np.float32),
-                           np.asarray(a[f"layer{i}_b"], np.float32)))
-            i += 1
         return cls(np.asarray(a["mean"], np.float32), np.asarray(a["scale"], np.float32),
-                   layers, (np.asarray(a["out_w"], np.float32),
+                   read_layers(a, "layer"), (np.asarray(a["out_w"], np.float32),
                             np.asarray(a["out_b"], np.float32)), dict(meta or {}))
 
     @classmethod
     def load(cls, path: Path) -> ActionPolicy:
         """Weights saved by :meth:`save` (and their .json record, when there is one)."""
-        if not path.exists():
-            raise BigtopError(f"no action policy weights at {path}")
-        try:
-            with np.load(path, allow_pickle=False) as a:
-                meta_path = path.with_suffix(".json")
-                meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-                return cls.from_arrays(a, meta)
-        except (OSError, ValueError, KeyError) as e:
-            raise BigtopError(f"{path}: not action policy weights ({e})") from None
+        return load_weights(path, "action policy weights", cls.from_arrays)
 
 
 _POLICIES: dict[tuple[str, int], ActionPolicy] = {}

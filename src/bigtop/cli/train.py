@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +23,22 @@ from rich.progress import (
 from bigtop.cli._app import OptionArg, app, err, fail, game_options
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import get_game, new_game
+
+
+@contextlib.contextmanager
+def progress_bars() -> Iterator[Callable[[str, int, int], None]]:
+    """A bar on stderr for each stage a training run reports: ``progress(what, done,
+    total)`` starts the bar ``what`` the first time and moves it after."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=False) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(what: str, done: int, total: int) -> None:
+            if what not in tasks:
+                tasks[what] = bar.add_task(what, total=total)
+            bar.update(tasks[what], completed=done)
+
+        yield progress
 
 
 @app.command(name="train")
@@ -99,15 +117,7 @@ def train_cmd(
                     search=NeuralSearch(horizon=horizon), hidden=sizes, epochs=epochs,
                     batch=batch, lr=lr, buffer=buffer, eval_games=eval_games,
                     yardsticks=sticks)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=False) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def progress(what: str, done: int, total: int) -> None:
-            if what not in tasks:
-                tasks[what] = bar.add_task(what, total=total)
-            bar.update(tasks[what], completed=done)
-
+    with progress_bars() as progress:
         net = run(config, out, jobs=jobs, command=command, progress=progress)
     if weights is not None:
         net.save(weights)
@@ -129,15 +139,7 @@ def _imitate(game: str, players: int, opts: dict[str, object], teacher: str, see
                              seed=seed, games=games, hidden=hidden, epochs=epochs,
                              batch=batch, lr=lr, eval_games=eval_games,
                              yardsticks=yardsticks)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=False) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def progress(what: str, done: int, total: int) -> None:
-            if what not in tasks:
-                tasks[what] = bar.add_task(what, total=total)
-            bar.update(tasks[what], completed=done)
-
+    with progress_bars() as progress:
         try:
             policy = run_imitation(config, out, command=command, progress=progress)
         except BigtopError as e:

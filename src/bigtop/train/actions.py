@@ -219,29 +219,12 @@ def evaluate_policy(policy: ActionPolicy, table: Table, seed: int, yardstick: st
     """The policy alone (no search) in one seat against three of ``yardstick``, the seat
     rotating, the same deals as the first network's curve (``bigtop.train.run``): its win
     share and the share's 95% interval."""
-    from bigtop.agents.base import Agent
-    from bigtop.agents.levels import make_bot
     from bigtop.agents.neural import ActionPolicyAgent
-    from bigtop.core.game import CHANCE
     from bigtop.sim.stats import wilson_interval
+    from bigtop.train.selfplay import yardstick_game
 
-    game = table.new_game()
-    total = 0.0
-    for k in range(games):
-        seat = k % game.num_players
-        agents: list[Agent] = [
-            ActionPolicyAgent(policy) if q == seat else
-            make_bot(yardstick, game, q, derive_seed(seed, "eval-agent", k, q))
-            for q in range(game.num_players)]
-        state = game.new_initial_state(derive_seed(seed, "eval", k))
-        while not state.is_terminal():
-            p = state.current_player()
-            if p == CHANCE:
-                state.apply_chance()
-            else:
-                state.apply(agents[p].act(state))
-        winners = state.winners()
-        total += 1.0 / len(winners) if seat in winners else 0.0
+    agent = ActionPolicyAgent(policy)
+    total = sum(yardstick_game(table, seed, yardstick, k, agent) for k in range(games))
     lo, hi = wilson_interval(total, games)
     return [total / games, lo, hi]
 

@@ -26,15 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from bigtop.agents.base import Agent
-from bigtop.agents.levels import make_bot
 from bigtop.agents.neural import Encoder, Network, NeuralPolicyAgent, NeuralSearch, write_npz
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE
 from bigtop.core.rng import derive_seed
 from bigtop.sim.stats import wilson_interval
 from bigtop.train.learn import Adam, init_network, loss_and_grads, parameters
-from bigtop.train.selfplay import Records, Table, play
+from bigtop.train.selfplay import Records, Table, play, yardstick_game
 
 Progress = Callable[[str, int, int], None]
 """``progress(what, done, total)``: called as games are played and batches trained."""
@@ -200,20 +197,8 @@ def _dense_inputs(data: Records, rows: np.ndarray[Any, Any], net: Network,
 def _eval_game(args: tuple[Any, ...]) -> tuple[float, float]:
     t = time.process_time()
     table, seed, yardstick, k = args
-    game = table.new_game()
-    seat = k % game.num_players
-    agents: list[Agent] = [NeuralPolicyAgent(_NET) if q == seat else
-                           make_bot(yardstick, game, q, derive_seed(seed, "eval-agent", k, q))
-                           for q in range(game.num_players)]
-    state = game.new_initial_state(derive_seed(seed, "eval", k))
-    while not state.is_terminal():
-        p = state.current_player()
-        if p == CHANCE:
-            state.apply_chance()
-        else:
-            state.apply(agents[p].act(state))
-    winners = state.winners()
-    return 1.0 / len(winners) if seat in winners else 0.0, time.process_time() - t
+    share = yardstick_game(table, seed, yardstick, k, NeuralPolicyAgent(_NET))
+    return share, time.process_time() - t
 
 
 def evaluate(net: Network, config: Config, jobs: int,

@@ -183,3 +183,22 @@ def play(table: Table, seed: int, generation: int, i: int, samples: int, how: Ne
         else np.zeros(0, np.int32),
         np.concatenate([[0], np.cumsum([len(x) for x in legals])]).astype(np.int64),
         np.asarray(actions, np.int32), np.asarray(values, np.float32))
+
+
+def yardstick_game(table: Table, seed: int, yardstick: str, k: int, agent: Agent) -> float:
+    """Game ``k`` of a curve's match: ``agent`` in seat ``k mod players`` against the
+    ``yardstick`` bot in every other seat, the deal and the bots seeded from ``seed`` and
+    ``k`` (so every generation and policy meets the same deals); the seat's win share."""
+    from bigtop.agents.base import play_game
+    from bigtop.agents.levels import make_bot
+    from bigtop.core.rng import derive_seed
+
+    game = table.new_game()
+    seat = k % game.num_players
+    agents: list[Agent] = [agent if q == seat else
+                           make_bot(yardstick, game, q, derive_seed(seed, "eval-agent", k, q))
+                           for q in range(game.num_players)]
+    state = game.new_initial_state(derive_seed(seed, "eval", k))
+    play_game(state, agents)
+    winners = state.winners()
+    return 1.0 / len(winners) if seat in winners else 0.0
