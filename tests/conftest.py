@@ -48,6 +48,7 @@ def random_game_states(game: Game, seed: int, every: int) -> list[State]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` (a minute or more of CPU) run first: started last, one of
-    them would keep one of ``make test``'s two workers busy long after the other is done."""
+    """The tests marked ``slow`` (a quarter of a minute or more) run first: started last,
+    one of them would keep one of ``make test``'s workers busy long after the others are
+    done."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -203,6 +203,7 @@ LADDER_CLAIMS: list[tuple[str, str, str, int]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "a", "b", "games"), LADDER_CLAIMS)
 def test_ladder_order_on_a_small_sample(name: str, a: str, b: str, games: int) -> None:
     """A search level takes more than its fair share against the level below (a small

@@ -3,10 +3,13 @@ live on the table page, and the ratings page's leaderboard after it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
 
+@pytest.mark.slow
 def test_a_clock_runs_out_and_the_ratings_change(server: Server, browsers: Browsers) -> None:
     """A rated table with a 10 s clock a move where a time-out loses: the
     host's page counts down live and the player to move runs out of time; the leaderboard

@@ -12,6 +12,7 @@ import random
 import urllib.error
 from urllib.parse import urlparse
 
+import pytest
 from playwright.sync_api import Page, Route
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -83,6 +84,7 @@ def table_of(page: Page) -> str:
     return str(page.evaluate("new URLSearchParams(location.search).get('table')"))
 
 
+@pytest.mark.slow
 def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
                                                         browsers: Browsers) -> None:
     rng = random.Random(25)

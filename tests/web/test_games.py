@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
@@ -125,6 +127,7 @@ def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None
     assert drive.top_line(page).startswith("Your turn."), drive.top_line(page)  # we are P0
 
 
+@pytest.mark.slow
 def test_tricky_landing_against_bots(server: Server, browsers: Browsers) -> None:
     page, table, token = start_table(server, browsers, "tricky-landing", 3, {"rounds": 1},
                                      ["easy", "random"], seed=5)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
 
 BOARD_4X10 = Path(__file__).parents[1] / "games" / "zirkus" / "boards" / "board-4x10.json"
 
 
+@pytest.mark.slow
 def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browsers) -> None:
     host = browsers.new_page()
     # A bad option (the browser checks numbers; the engine the rest): the server's one-line

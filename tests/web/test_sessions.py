@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
@@ -53,6 +55,7 @@ def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> 
         assert page.locator("#scores ol.final li").count() == 2
 
 
+@pytest.mark.slow
 def test_illegal_attempt_reload_and_restart(server: Server, browsers: Browsers) -> None:
     made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}],
                          {"rounds": 2}, seed=11)

@@ -91,6 +91,7 @@ GAMES: dict[str, tuple[int, dict[str, object], list[str], Any]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_game_fits_and_plays_to_the_end(server: Server, browsers: Browsers, game: str,
