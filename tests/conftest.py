@@ -48,7 +48,10 @@ def random_game_states(game: Game, seed: int, every: int) -> list[State]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``slow`` (a quarter of a minute or more) run first: started last,
-    one of them would keep one of ``make test``'s workers busy long after the others are
-    done."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The doctests run first, then the tests marked ``slow`` (a quarter of a minute or
+    more): started last, one of those would keep one of ``make test``'s workers busy long
+    after the others are done. The doctests go before them because a worker's browser
+    (Playwright's sync API, kept for the worker's whole session) leaves an asyncio loop
+    marked running in the worker's thread, and the examples call ``asyncio.run``."""
+    items.sort(key=lambda item: (not isinstance(item, pytest.DoctestItem),
+                                 item.get_closest_marker("slow") is None))
