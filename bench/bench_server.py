@@ -88,7 +88,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -764,14 +764,28 @@ def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _environment_kept(*names: str) -> Iterator[None]:
+    """The environment variables ``names`` as they were once the block ends (``--src``
+    points the servers it starts at each tree in turn through them)."""
+    saved = {k: os.environ.get(k) for k in names}
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup: float,
                    think: Callable[[], float], workers: int, cluster: str | None,
                    tmp: Path) -> None:
     """``--src``: the same load on the servers of each source tree, in turn (the first
     tree leads one round, the next the next), and the medians' ratios to the first."""
     rows: dict[str, list[dict[str, Any]]] = {src: [] for src in sources}
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "BIGTOP_PURE")}
-    try:
+    with _environment_kept("PYTHONPATH", "BIGTOP_PURE"):
         for r in range(args.rounds):
             for src in sources[r % len(sources):] + sources[:r % len(sources)]:
                 os.environ["PYTHONPATH"] = str(Path(src).resolve())
@@ -784,12 +798,6 @@ def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup:
                            load_average=round(os.getloadavg()[0], 1))
                 print(json.dumps(out), flush=True)
                 rows[src].append(out)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     figures = FIGURES + (DB_FIGURES if cluster else ())
     ref = sources[0]
     for src in sources:
@@ -815,8 +823,7 @@ def beside_bots(n: int, args: argparse.Namespace, warmup: float, think: Callable
     server_args = ("--bot-processes", str(processes), "--bot-delay", str(args.bot_delay))
     sources: list[str | None] = list(args.src or [None])
     rows: dict[tuple[str | None, bool], list[dict[str, Any]]] = {}
-    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "BIGTOP_PURE")}
-    try:
+    with _environment_kept("PYTHONPATH", "BIGTOP_PURE"):
         for r in range(args.rounds):
             for src in sources[r % len(sources):] + sources[:r % len(sources)]:
                 if src is not None:
@@ -833,12 +840,6 @@ def beside_bots(n: int, args: argparse.Namespace, warmup: float, think: Callable
                                load_average=round(os.getloadavg()[0], 1))
                     print(json.dumps(out), flush=True)
                     rows.setdefault((src, with_bots), []).append(out)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     for src in sources:
         alone = {k: statistics.median(x[k] for x in rows[src, False]) for k in BESIDE_BOTS}
         beside = {k: statistics.median(x[k] for x in rows[src, True]) for k in BESIDE_BOTS}
