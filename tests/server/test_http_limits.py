@@ -9,6 +9,7 @@ import contextlib
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -70,28 +71,36 @@ def test_a_big_request_head_gets_431_and_the_connection_closes(server: Any) -> N
 
 
 def test_a_half_sent_request_is_dropped_after_the_timeout(server: Any) -> None:
-    with connect(server) as sock:  # half a head
-        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
-        assert read_all(sock).startswith(b"HTTP/1.1 408 ")
-    with connect(server) as sock:  # a whole head, half the body it announced
-        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json"
-                     b"\r\ncontent-length: 100\r\n\r\n{\"game\":")
-        assert b" 408 " in read_all(sock).split(b"\r\n")[0]
-    with connect(server) as sock:  # connected, never a byte
-        assert read_all(sock) == b""
-    with connect(server) as sock:  # one whole request, then idle: kept alive a while only
-        sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert read_all(sock).startswith(b"HTTP/1.1 200 ")
-    # One byte at a time, slower than the whole may take: dropped too (no slowloris).
-    with connect(server) as sock:
-        got = b""
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            for byte in b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: 1234567890\r\n":
-                sock.sendall(bytes([byte]))
-                time.sleep(0.2)
-        got = read_all(sock)
-        assert got.startswith(b"HTTP/1.1 408 ") or got == b""
-        assert not got.startswith(b"HTTP/1.1 200")
+    def sent(data: bytes) -> bytes:
+        with connect(server) as sock:
+            sock.sendall(data)
+            return read_all(sock)
+
+    def slowly() -> bytes:
+        """One byte at a time, slower than the whole may take (no slowloris)."""
+        with connect(server) as sock:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                for byte in b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: 1234567890\r\n":
+                    sock.sendall(bytes([byte]))
+                    time.sleep(0.2)
+            return read_all(sock)
+
+    # Side by side (five connections of the six allowed): each waits out a timeout.
+    with ThreadPoolExecutor(5) as pool:
+        half_head = pool.submit(sent, b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        half_body = pool.submit(sent, b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: "
+                                      b"application/json\r\ncontent-length: 100\r\n\r\n{\"game\":")
+        silent = pool.submit(sent, b"")  # connected, never a byte
+        # one whole request, then idle: kept alive a while only
+        idle = pool.submit(sent, b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+        slow = pool.submit(slowly)
+    assert half_head.result().startswith(b"HTTP/1.1 408 ")
+    assert b" 408 " in half_body.result().split(b"\r\n")[0]
+    assert silent.result() == b""
+    assert idle.result().startswith(b"HTTP/1.1 200 ")
+    got = slow.result()
+    assert got.startswith(b"HTTP/1.1 408 ") or got == b""
+    assert not got.startswith(b"HTTP/1.1 200")
 
 
 def test_connections_past_the_limit_are_refused(server_factory: Any, tmp_path: Path) -> None:

@@ -58,9 +58,10 @@ def test_open_tables_per_address(sqlite_url: str) -> None:
     limits = Limits(max_open_tables_per_client=2, table_burst=100)
     # The bots wait a little before each move: their table must still be open while the
     # limit is checked (bots in the app's own thread start at once and finish in well under
-    # a second), and finish in seconds after.
+    # a second; a round of two takes some 40 moves, 2 s at this delay, where the three
+    # requests below take milliseconds), and finish in seconds after.
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits,
-                     bot_delay_seconds=0.25) as c:
+                     bot_delay_seconds=0.05) as c:
         bots = new_table(c, A, seats=BOTS, options={"rounds": 1}).json()["table"]
         assert new_table(c, A).status_code == 201
         body = limited(new_table(c, A))
