@@ -113,14 +113,25 @@ class Server:
         return url + (f"#token={token}" if token else "")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server a test worker, shared by the browser tests as the browser is (a start
+    costs a second or more of CPU; one a module started some 16 in a run). So a test finds
+    other tests' tables and players there: it looks for its own."""
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is missing: run `make chromium`")
     srv = Server(tmp_path_factory.mktemp("web") / "bigtop.sqlite")
     srv.start()
     yield srv
     srv.kill()
+
+
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """The worker's server, started again if a test killed it and did not restart it."""
+    if shared_server.proc is None or shared_server.proc.poll() is not None:
+        shared_server.start()
+    return shared_server
 
 
 @pytest.fixture(scope="session")
