@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web import drive
-from tests.web.conftest import Browsers, Server
+from tests.web.conftest import SPEED, Browsers, Server
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 FINISHED = "document.body.dataset.status === 'finished' && document.body.dataset.idle === 'yes'"
@@ -250,8 +250,8 @@ def test_a_result_stays_until_seen(server: Server, browsers: Browsers) -> None:
                                                {"kind": "bot", "level": "easy"}],
                          {"rounds": 1}, seed=5)
     page = browsers.new_page()
-    page.goto(server.table_url(made["table"], made["seats"][0]["token"]).replace("speed=0.05",
-                                                                             "speed=0.5"))
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]).replace(
+        f"speed={SPEED}", "speed=0.5"))
     page.evaluate("""() => { window.held = []; new MutationObserver(() => {
       const hold = document.getElementById('hold');
       if (!hold.hidden) window.held.push(document.getElementById('hold-text').textContent);

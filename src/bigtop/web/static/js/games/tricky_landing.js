@@ -518,7 +518,7 @@ export default {
       next.last_trick.table.length === prev.table.length + 1) landing = next.last_trick.table.at(-1);
     if (!landing) return;
     await animateLanding(root, prev, landing, ctx);
-    await sleep(50);
+    await sleep(50 * (ctx.speed ?? 1));
   },
   animateBefore: true,
   roundOf: (obs) => Math.min(obs.round, obs.rounds - 1),
