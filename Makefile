@@ -18,7 +18,7 @@ COMPILED_SOURCES := $(shell $(PYTHON) setup.py --compiled-sources 2>/dev/null)
 INSTALL_SELF := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps \
 	--no-build-isolation -e .
 
-.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium hosting \
+.PHONY: run test lint typecheck unit bench bench-server lock wheel clean postgresql chromium hosting system \
 	screenshots
 
 $(STAMP): requirements.lock requirements-bootstrap.txt pyproject.toml setup.py
@@ -61,7 +61,7 @@ run: $(BUILT)
 # a core. Then the type check beside the tests: its half a minute of CPU falls in the tests'
 # waits (servers starting, clocks running out, browsers) instead of slowing the build that
 # the first test waits for.
-test: postgresql chromium hosting
+test: system
 	$(MAKE) --no-print-directory -j2 lint $(BUILT)
 	$(MAKE) --no-print-directory -j2 typecheck unit
 
@@ -90,6 +90,20 @@ hosting:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl \
 		caddy systemd $$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
 
+# What the three above install, when any is missing, in one apt run (one index update, one
+# round of package triggers): what `make test` asks of a fresh machine.
+system:
+	@need=""; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$$need postgresql"; \
+	test -x $(CHROMIUM) || need="$$need chromium"; \
+	test -x $(NGINX) || need="$$need $$(apt-cache show nginx-light >/dev/null 2>&1 && \
+		echo nginx-light || echo nginx)"; \
+	test -x $(CADDY) || need="$$need caddy"; \
+	command -v openssl >/dev/null || need="$$need openssl"; \
+	command -v systemd-analyze >/dev/null || need="$$need systemd"; \
+	test -z "$$need" || { echo "installing:$$need" && apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$need; }
+
 # Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
 screenshots: $(STAMP) $(CHROMIUM)
 	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
@@ -108,7 +122,7 @@ TEST_WORKERS ?= 3
 # creating a database took 0.3 s of waiting for the disk's fsync and 0.03 s of CPU, and the
 # suite creates hundreds. Removed after a green run; kept (and named) after a failure. Mode
 # 755: the throwaway PostgreSQL clusters run as another user, in a folder inside it.
-unit: $(BUILT) $(CHROMIUM) hosting
+unit: $(BUILT) system
 	@tmp=$$( { test -d /dev/shm && test -w /dev/shm && mktemp -d /dev/shm/bigtop-tests.XXXXXX; } \
 		|| mktemp -d ) && chmod 755 $$tmp && echo "TMPDIR=$$tmp" && \
 	if TMPDIR=$$tmp $(BIN)/pytest -n $(TEST_WORKERS) --doctest-modules src/bigtop tests; \
