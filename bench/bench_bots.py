@@ -38,6 +38,7 @@ from bigtop.agents.neural import (
     Network,
     NeuralPolicyAgent,
     NeuralSearch,
+    action_profile,
     neural_profile,
 )
 from bigtop.agents.planner import PlannerAgent
@@ -115,7 +116,9 @@ YARDSTICK_PLANNING_PLAYER = "planning-player"
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
     """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` to ``*-v3``
     level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, the
-    shipped ``action-policy`` alone, or
+    shipped ``action-policy`` alone, ``priorK@N`` (hard's deep planner, ``N``
+    determinizations, default 48, searching only the action policy's ``K`` favourite
+    candidates), or
     a network of an earlier age (:data:`NETS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
@@ -128,6 +131,10 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
             raise BigtopError(f"{name} is a SCOUT bot")
         return PlannerAgent(int(iters) if iters else HARD_V5, seed,
                             replace(SEARCH, final_stage=last_round))
+    if name.startswith("prior") and name[5:].isdigit():
+        # hard's deep planner searching only the action policy's top k candidates.
+        return PlannerAgent(int(iters) if iters else HARD_V5, seed,
+                            action_profile(search_profile(game, "deep"), top=int(name[5:])))
     if name == "policy":
         return NeuralPolicyAgent()
     if name == "action-policy":
