@@ -136,6 +136,7 @@ every table: what those levels play where :data:`TRAINED_BUDGETS` has no entry, 
 name where a table's levels now search with a policy (the teacher of the shipped action
 policy was ``medium-plain``, then called ``medium``)."""
 
+
 def budget_for(game: Game) -> Budget:
     """The ``medium`` and ``hard`` searches at ``game``'s table: :data:`TRAINED_BUDGETS`
     where it has the table, else the game's :data:`BUDGETS`.
