@@ -38,6 +38,7 @@ from bigtop.agents.neural import (
     Network,
     NeuralPolicyAgent,
     NeuralSearch,
+    action_profile,
     neural_profile,
 )
 from bigtop.agents.planner import PlannerAgent
@@ -115,7 +116,9 @@ YARDSTICK_PLANNING_PLAYER = "planning-player"
 def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
     """``name`` or ``name@iterations`` (e.g. ``ismcts@1000``), a SCOUT ``*-v1`` to ``*-v3``
     level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, the
-    shipped ``action-policy`` alone, or
+    shipped ``action-policy`` alone, ``priorK@N`` (hard's deep planner, ``N``
+    determinizations, default 48, searching only the action policy's ``K`` favourite
+    candidates), or
     a network of an earlier age (:data:`NETS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
@@ -128,6 +131,10 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
             raise BigtopError(f"{name} is a SCOUT bot")
         return PlannerAgent(int(iters) if iters else HARD_V5, seed,
                             replace(SEARCH, final_stage=last_round))
+    if name.startswith("prior") and name[5:].isdigit():
+        # hard's deep planner searching only the action policy's top k candidates.
+        return PlannerAgent(int(iters) if iters else HARD_V5, seed,
+                            action_profile(search_profile(game, "deep"), top=int(name[5:])))
     if name == "policy":
         return NeuralPolicyAgent()
     if name == "action-policy":
@@ -360,15 +367,24 @@ def _done(path: Path) -> set[str]:
     keys = set()
     for line in path.read_text().splitlines():
         r = json.loads(line)
-        keys.add(_key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1)))
+        keys.add(_key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1),
+                      r.get("players")))
     return keys
 
 
-def _key(game: str, a: str, b: str, options: dict[str, Any], seed: int = 1) -> str:
+def _key(game: str, a: str, b: str, options: dict[str, Any], seed: int = 1,
+         players: int | None = None) -> str:
     """A match's identity: a match replayed (same seed) replaces its record; another seed
-    is another sample (older records, without a seed, were seed 1)."""
+    is another sample (older records, without a seed, were seed 1); another number of
+    players than the game's table in :data:`SETUPS` is another match."""
     tail = f" seed={seed}" if seed != 1 else ""
-    return f"{game} {a} {b} {json.dumps(options, sort_keys=True)}{tail}"
+    return f"{game}{_players(game, players)} {a} {b} {json.dumps(options, sort_keys=True)}{tail}"
+
+
+def _players(game: str, players: int | None) -> str:
+    """`` p=N`` where ``players`` is not the game's table in :data:`SETUPS`, else nothing."""
+    return f" p={players}" if players is not None and players != SETUPS.get(game, (2,))[0] \
+        else ""
 
 
 def ladder(out: Path, games: Sequence[str], max_games: int | None, look: int | None, seed: int,
@@ -411,7 +427,8 @@ def read_matches(paths: Sequence[Path]) -> list[dict[str, Any]]:
                 continue
             try:
                 r = json.loads(line)
-                key = _key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1))
+                key = _key(r["game"], r["a"], r["b"], r["options"], r.get("seed", 1),
+                           r.get("players"))
             except (ValueError, KeyError, TypeError) as e:
                 raise BigtopError(f"{path}:{n}: not a match record ({e})") from None
             rows[key] = r
@@ -428,7 +445,8 @@ def report(paths: Sequence[Path], plot: Path | None) -> str:
         opts = ",".join(f"{k}={v}" for k, v in r["options"].items())
         t = r["a_ms"]
         lines.append(
-            f"| {r['game']}{' ' + opts if opts else ''} | {r['a']} | {r['b']} | {r['games']} | "
+            f"| {r['game']}{_players(r['game'], r.get('players'))}{' ' + opts if opts else ''}"
+            f" | {r['a']} | {r['b']} | {r['games']} | "
             f"{r['share']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] | {r['fair']:.3f} | "
             f"{r['decision'] or 'undecided'} | {r['margin_mean']:+.1f} | "
             f"{_ms(t['mean'])}, {_ms(t['p90'])}, {_ms(t['max'])} | {_ms(r['b_ms']['mean'])} |")

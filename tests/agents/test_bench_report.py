@@ -43,6 +43,20 @@ def test_report_reads_several_files_and_keeps_the_last_record(tmp_path: Path,
     assert table[3].startswith("| scout rounds=1 | easy | random | 1 |")
 
 
+def test_a_match_at_another_table_size_is_another_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same bots at five players are not the four-player match measured again."""
+    four = _record("scout", "easy", "random", 1)
+    five = run_match("scout", "easy", "random", 5, {"rounds": 1}, max_games=1, look=1, seed=3)
+    path = tmp_path / "scout.jsonl"
+    path.write_text(json.dumps(four) + "\n" + json.dumps(five) + "\n")
+    assert [r["players"] for r in read_matches([path])] == [4, 5]
+    assert main(["report", str(path)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[2].startswith("| scout rounds=1 | easy |")
+    assert table[3].startswith("| scout p=5 rounds=1 | easy |")
+
+
 def test_report_refuses_a_file_that_is_not_match_records(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]
                                                          ) -> None:

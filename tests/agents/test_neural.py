@@ -11,8 +11,16 @@ import numpy as np
 import pytest
 
 from bigtop.agents.base import play_random
-from bigtop.agents.levels import make_bot
+from bigtop.agents.levels import (
+    BUDGETS,
+    NEURAL,
+    TRAINED_BUDGETS,
+    budget_for,
+    make_bot,
+    search_profile,
+)
 from bigtop.agents.neural import (
+    ActionCandidates,
     ActionPolicyAgent,
     Encoder,
     NeuralPolicyAgent,
@@ -22,8 +30,10 @@ from bigtop.agents.neural import (
     trained_tables,
     weights_path,
 )
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game, new_state
+from bigtop.games.scout.bot import last_round
 from bigtop.sim.stats import SequentialTest
 
 
@@ -58,9 +68,58 @@ def test_inference_is_deterministic_and_reads_only_the_seats_view() -> None:
     assert np.array_equal(scores, action_policy_for(game).score_actions(other, legal))
     assert ActionPolicyAgent().act(state) == ActionPolicyAgent().act(other)
     assert NeuralValue()(state) == NeuralValue()(state.clone())
+    # neural, and the four-player levels that search with the action policy (hard: 96
+    # determinizations, about a tenth of a second here).
+    for name in ("neural", "medium", "hard"):
+        bot = make_bot(name, game, p, 3)
+        assert bot.act(state) == make_bot(name, game, p, 3).act(other), name
+        assert pickle.loads(pickle.dumps(bot)).act(state) == bot.act(state), name
+
+
+def test_the_five_player_action_policy_loads_and_reads_only_the_seats_view() -> None:
+    """The five-player policy (learned from the plain medium's games) carries its record,
+    scores a position from the mover's view only, and ``neural`` plays with it; the
+    five-player levels stay the plain searches."""
+    game = new_game("scout", 5, {"rounds": 1})
+    policy = action_policy_for(game)
+    assert policy.meta["command"].startswith("bigtop train scout -p 5")
+    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
+    state = new_state("scout", 5, seed=12, options={"rounds": 1})
+    play_random(state, random.Random(3), 11)
+    p = state.current_player()
+    other = state.resample_hidden(p, 5)
+    assert other.observation(p) == state.observation(p) and other.to_json() != state.to_json()
+    legal = state.legal_actions()
+    assert np.array_equal(policy.score_actions(state, legal), policy.score_actions(other, legal))
     bot = make_bot("neural", game, p, 3)
     assert bot.act(state) == make_bot("neural", game, p, 3).act(other)
-    assert pickle.loads(pickle.dumps(bot)).act(state) == bot.act(state)
+    medium = make_bot("medium", game, p, 3)
+    assert isinstance(medium, PlannerAgent) and medium.profile == search_profile(game)
+
+
+def test_scouts_four_player_medium_is_neural() -> None:
+    """At SCOUT's four-player table ``medium`` is ``neural`` (``TRAINED_BUDGETS``), and
+    ``hard`` the plain search; every other table, and ``medium-plain``/``hard-plain`` at
+    this one, play the plain searches of ``BUDGETS``."""
+    four, three = new_game("scout", 4, {"rounds": 1}), new_game("scout", 3, {"rounds": 1})
+    trained, plain = TRAINED_BUDGETS[("scout", 4)], BUDGETS["scout"]
+    assert trained.medium == NEURAL and budget_for(three) == plain
+    medium = make_bot("medium", four, 0, 1)
+    assert isinstance(medium, PlannerAgent) and medium.iterations == NEURAL.iterations
+    assert isinstance(medium.profile.candidates, ActionCandidates)
+    assert medium.profile.candidates.top == NEURAL.top
+    assert medium.profile.final_stage is last_round  # hard's deep profile
+    for level in ("medium", "hard"):
+        old = make_bot(f"{level}-plain", four, 0, 1)
+        assert isinstance(old, PlannerAgent)
+        assert old.profile == search_profile(four, getattr(plain, level).depth)
+        assert old.iterations == getattr(plain, level).iterations
+        other = make_bot(level, three, 0, 1)
+        assert isinstance(other, PlannerAgent)
+        assert not isinstance(other.profile.candidates, ActionCandidates)
+    hard = make_bot("hard", four, 0, 1)
+    assert isinstance(hard, PlannerAgent) and hard.iterations == plain.hard.iterations
+    assert hard.profile == search_profile(four, "deep")
 
 
 def test_the_egocentric_view_puts_the_observer_first() -> None:
@@ -120,8 +179,9 @@ def test_neural_beats_easy_in_a_bounded_match() -> None:
 
 @pytest.mark.slow
 def test_neural_is_not_weaker_than_medium_in_a_bounded_match() -> None:
-    """Against three ``medium`` (the default level) the sequential test must not find
+    """Against three of the plain ``medium`` (``medium-plain``: the default level at every
+    table but this one, which ``neural`` replaced here) the sequential test must not find
     ``neural`` *weaker* within 20 single rounds (docs/bots.md#trained-networks has the long
     matches; a sure verdict on a difference of a few hundredths takes hundreds of rounds)."""
-    decision, share, rounds = _sequential("neural", "medium", 20, 20)
+    decision, share, rounds = _sequential("neural", "medium-plain", 20, 20)
     assert decision != "weaker", (share, rounds)

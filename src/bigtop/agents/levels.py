@@ -60,10 +60,12 @@ rules of thumb and is there for beginners who ask for it."""
 
 LEARNED: tuple[str, ...] = ("neural",)
 """Bots that play with a trained network (:mod:`bigtop.agents.neural`), for the tables
-with shipped weights only (SCOUT with four players so far); kept off the ladder until the
-sequential test places them on it at every table (docs/bots.md#trained-networks)."""
+with shipped weights only (SCOUT with four and five players so far); ``neural`` is
+``medium`` where :data:`TRAINED_BUDGETS` says so (SCOUT with four players), and off the
+ladder elsewhere (docs/bots.md#trained-networks)."""
 
-SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts", "neural")
+SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts", "neural", "medium-plain",
+                                 "hard-plain")
 """The bots that search, and so take an iteration budget and a time limit."""
 
 
@@ -85,6 +87,9 @@ class Search:
     method: Method
     iterations: int
     depth: Depth = "standard"
+    top: int | None = None
+    """With the table's trained action policy as a prior: search only its ``top`` favourite
+    of the profile's candidates (:func:`~bigtop.agents.neural.action_profile`)."""
 
 
 @dataclass(frozen=True)
@@ -107,16 +112,40 @@ BUDGETS: dict[str, Budget] = {
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""
 
-NEURAL = Search("planner", 8, depth="deep")
+NEURAL = Search("planner", 8, depth="deep", top=3)
 """``neural``: the 1-ply planner with the game's deep profile and the trained action
-policy inside it as a prior (:data:`NEURAL_TOP`), this many determinizations a move: with 8
-every move measured stayed inside medium's 100 ms (16 were as strong against medium within
-the matches' intervals, but a tenth of their moves took longer: docs/bots.md)."""
+policy inside it as a prior, searching only its three favourite of the profile's
+candidates (the plain medium searches them all: about twice as many, so ``neural``'s
+determinizations cost a third to a half of medium's each), 8 determinizations a move: with
+8 every move measured stayed inside medium's 100 ms (16 were as strong against medium
+within the matches' intervals, but a tenth of their moves took longer: docs/bots.md)."""
 
-NEURAL_TOP = 3
-"""``neural`` searches only the action policy's favourite few of the profile's candidates
-(medium searches them all: about twice as many), so its determinizations cost a third to a
-half of medium's each (docs/bots.md#trained-networks)."""
+TRAINED_BUDGETS: dict[tuple[str, int], Budget] = {
+    ("scout", 4): Budget(medium=NEURAL, hard=BUDGETS["scout"].hard),
+}
+"""The tables whose levels search with the shipped action policy as a prior
+(``Search.top``); every other table plays :data:`BUDGETS`. SCOUT with four players:
+``medium`` is ``neural``, decided stronger than the plain medium and than ``easy``, and
+below ``hard``, which stays the plain search (the policy's favourite three or four of its
+candidates with twice the determinizations were not stronger than it):
+docs/bots.md#the-ladder-with-the-action-policy-third-round."""
+
+PLAIN: tuple[str, ...] = ("medium-plain", "hard-plain")
+"""``medium`` and ``hard`` as :data:`BUDGETS` defines them, without a trained policy, at
+every table: what those levels play where :data:`TRAINED_BUDGETS` has no entry, kept by
+name where a table's levels now search with a policy (the teacher of the shipped action
+policy was ``medium-plain``, then called ``medium``)."""
+
+
+def budget_for(game: Game) -> Budget:
+    """The ``medium`` and ``hard`` searches at ``game``'s table: :data:`TRAINED_BUDGETS`
+    where it has the table, else the game's :data:`BUDGETS`.
+
+    >>> budget_for(new_game("scout", 4)).medium.top, budget_for(new_game("scout", 3)).medium.top
+    (3, None)
+    """
+    return TRAINED_BUDGETS.get((game.name, game.num_players), BUDGETS[game.name])
+
 
 PLAIN_ISMCTS_ITERATIONS = 200
 """The ``ismcts`` alias: the older default."""
@@ -179,13 +208,26 @@ def level_infos(game_name: str) -> list[LevelInfo]:
                     f"candidate under the same luck: {profile.summary}")
         return f"IS-MCTS, {search.iterations} iterations: {profile.summary}"
 
+    def trained(level: str) -> str:
+        # The tables of this game whose level searches with a trained action policy.
+        words = []
+        for (name, players), b in TRAINED_BUDGETS.items():
+            search, plain = getattr(b, level), getattr(budget, level)
+            if name == game_name and search.top is not None:
+                deep = (" and the deep profile" if search.depth != plain.depth
+                        else "")
+                words.append(f"; with {players} players: {search.iterations} "
+                             f"determinizations{deep}, only the trained action policy's "
+                             f"{search.top} favourite candidates")
+        return "".join(words)
+
     infos = [
         LevelInfo("random", "uniformly random legal moves", None, MOVE_BUDGET_MS["random"]),
         LevelInfo("easy", "the game's hand-written bot" + _EASY_NOTES.get(game_name, ""),
                   None, MOVE_BUDGET_MS["easy"]),
-        LevelInfo("medium", searching(budget.medium), budget.medium.iterations,
-                  MOVE_BUDGET_MS["medium"]),
-        LevelInfo("hard", searching(budget.hard), budget.hard.iterations,
+        LevelInfo("medium", searching(budget.medium) + trained("medium"),
+                  budget.medium.iterations, MOVE_BUDGET_MS["medium"]),
+        LevelInfo("hard", searching(budget.hard) + trained("hard"), budget.hard.iterations,
                   MOVE_BUDGET_MS["hard"]),
         LevelInfo("heuristic", "older name: the game's first hand-written bot", None, None),
         LevelInfo("ismcts", "older name: IS-MCTS with random rollouts and a win reward, "
@@ -245,15 +287,24 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
                            time_limit=time_limit)
     if name == "neural":
         action_policy_for(game)  # a table without shipped weights is refused by name here
-        profile = action_profile(search_profile(game, NEURAL.depth), top=NEURAL_TOP)
-        return PlannerAgent(NEURAL.iterations if iterations is None else iterations, seed,
-                            profile, time_limit=time_limit)
+        return _search(NEURAL, game, seed, iterations, time_limit)
     if name in ("medium", "hard"):
+        budget = budget_for(game)
+        return _search(budget.medium if name == "medium" else budget.hard, game, seed,
+                       iterations, time_limit)
+    if name in PLAIN:
         budget = BUDGETS[game.name]
-        search = budget.medium if name == "medium" else budget.hard
-        n = search.iterations if iterations is None else iterations
-        profile = search_profile(game, search.depth)
-        if search.method == "planner":
-            return PlannerAgent(n, seed, profile, time_limit=time_limit)
-        return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
-    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES + LEARNED)}")
+        return _search(budget.medium if name == "medium-plain" else budget.hard, game, seed,
+                       iterations, time_limit)
+    raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES + LEARNED + PLAIN)}")
+
+
+def _search(search: Search, game: Game, seed: int, iterations: int | None,
+            time_limit: float | None) -> Agent:
+    n = search.iterations if iterations is None else iterations
+    profile = search_profile(game, search.depth)
+    if search.top is not None:
+        profile = action_profile(profile, top=search.top)
+    if search.method == "planner":
+        return PlannerAgent(n, seed, profile, time_limit=time_limit)
+    return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
