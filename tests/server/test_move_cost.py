@@ -86,3 +86,35 @@ def test_the_views_sent_are_made_of_the_seat_view(tmp_path: Path) -> None:
             assert view["current_player"] == plain["current_player"]
             assert runtime.view(done, seat, entries=log_after(done, done.version - 1),
                                 log_since=done.version - 1) == view
+
+
+def test_the_status_is_written_only_by_the_move_that_ends_the_game(tmp_path: Path) -> None:
+    """The move path's update sets the table's status only when it changes (SQLite rewrites
+    the entries of every index on a column set, changed or not: three hold the status),
+    and the move that ends the game still stores it and the result."""
+    from sqlalchemy import select
+
+    from bigtop.server.schema import tables
+    from bigtop.server.storage.sql import _SQLITE_STORE_VERSION
+
+    assert all(("status = ?" in sql) == key[3] for key, sql in _SQLITE_STORE_VERSION.items())
+    lifted = Limits(table_burst=1000, max_open_tables_per_client=1000)
+    url = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    with make_client(url, limits=lifted) as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2, "listed": False,
+                                           "options": {"rounds": 1}}).json()
+        t, tokens = made["table"], [s["token"] for s in made["seats"]]
+        runtime: Runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        status = "playing"
+        while status == "playing":
+            loaded = runtime.master.cached(t) or runtime.master.load(t)
+            seat = loaded.state.current_player()
+            r = c.post(f"/api/tables/{t}/moves", json={"version": loaded.version, "index": 0},
+                       headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 200, r.text
+            status = r.json()["status"]
+            with runtime.master.storage.engine.connect() as conn:
+                row = conn.execute(select(tables.c.status, tables.c.result, tables.c.version)
+                                   .where(tables.c.id == t)).one()
+            assert (row.status, row.version) == (status, r.json()["version"])
+        assert status == "finished" and row.result == r.json()["result"]
