@@ -14,7 +14,8 @@ part and the text made and kept; again: taken from the cache), beside the refere
 engine's work a view needs anyway (``seat_view`` and its JSON, nothing kept). Printed:
 microseconds a view and the ratios to the reference; and how many bytes a kept seat part
 takes in memory per byte of its JSON (tracemalloc), which ``runtime.PART_WEIGHT``
-charges it.
+charged it (a kept part is JSON text now; the weight charges a finished game's result in
+it, kept as values).
 
     nice -n 10 .venv/bin/python bench/bench_limits.py
     nice -n 10 .venv/bin/python bench/bench_limits.py --part buckets --db postgresql

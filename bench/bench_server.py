@@ -779,6 +779,16 @@ def _environment_kept(*names: str) -> Iterator[None]:
                 os.environ[k] = v
 
 
+def _pure(args: argparse.Namespace) -> None:
+    """``--src``: the trees' servers run pure Python (``BIGTOP_PURE=1``: a tree's compiled
+    modules may be missing or stale), or with ``--compiled`` each tree's own compiled
+    modules where they are built (copy them into a tree that has none)."""
+    if args.compiled:
+        os.environ.pop("BIGTOP_PURE", None)
+    else:
+        os.environ["BIGTOP_PURE"] = "1"
+
+
 def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup: float,
                    think: Callable[[], float], workers: int, cluster: str | None,
                    tmp: Path) -> None:
@@ -789,7 +799,7 @@ def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup:
         for r in range(args.rounds):
             for src in sources[r % len(sources):] + sources[:r % len(sources)]:
                 os.environ["PYTHONPATH"] = str(Path(src).resolve())
-                os.environ["BIGTOP_PURE"] = "1"
+                _pure(args)
                 db = (new_database(cluster) if cluster
                       else f"sqlite:///{tmp}/bench-{n}-{r}-{len(rows[src])}.sqlite3")
                 out = run_bigtop(n, args.seconds, warmup, think, args.moves, db, workers,
@@ -828,7 +838,7 @@ def beside_bots(n: int, args: argparse.Namespace, warmup: float, think: Callable
             for src in sources[r % len(sources):] + sources[:r % len(sources)]:
                 if src is not None:
                     os.environ["PYTHONPATH"] = str(Path(src).resolve())
-                    os.environ["BIGTOP_PURE"] = "1"
+                    _pure(args)
                 for with_bots in ((False, True) if r % 2 == 0 else (True, False)):
                     db = (new_database(cluster) if cluster
                           else f"sqlite:///{tmp}/bench-{n}-{time.monotonic_ns()}.sqlite3")
@@ -880,6 +890,8 @@ def main() -> None:
     p.add_argument("--src", nargs="+", default=None,
                    help="run the servers of each of these source trees in turn "
                         "(PYTHONPATH, pure Python); ratios to the first")
+    p.add_argument("--compiled", action="store_true",
+                   help="with --src: each tree's compiled modules where built, not pure")
     p.add_argument("--bot-tables", type=int, default=0,
                    help="run each load alone and with this many bot tables beside it, in turn")
     p.add_argument("--bot-level", default=DEFAULT_LEVEL, help="the bot tables' level")

@@ -22,9 +22,11 @@ from bigtop.core.errors import (
 )
 from bigtop.core.game import State
 from bigtop.core.limits import (
+    MAX_CONTAINER_LENGTH,
     MAX_DEPTH,
     MAX_HISTORY,
     MAX_JSON_BYTES,
+    MAX_STRING_LENGTH,
     check_json_value,
     check_state_payload,
     parse_json_limited,
@@ -251,6 +253,10 @@ def test_limits_parse() -> None:
         ("[1e400]", "too large"),
         ('{"x": Infinity}', "finite numbers only"),
         ('{"a": 1, "a": 2}', "appears twice"),
+        ('{"type": "move", "a": 1, "a": 2}', "appears twice"),
+        # Past the length a short text cannot reach, checked after the parse.
+        (json.dumps(["x" * (MAX_STRING_LENGTH + 1)]), "characters"),
+        (json.dumps([0] * (MAX_CONTAINER_LENGTH + 1)), "elements"),
         ("{", "not JSON"),
         (" " * (MAX_JSON_BYTES + 1), "bytes; at most"),
     ]:

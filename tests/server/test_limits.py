@@ -18,6 +18,7 @@ from bigtop.server import Limits, errors
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import TableSpec
+from bigtop.server.runtime import SeatPart
 from bigtop.server.schema import tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
@@ -218,7 +219,7 @@ def test_seat_parts_count_toward_the_view_cache_bytes(sqlite_url: str) -> None:
         kept = runtime._views.values()
         assert in_memory(kept) <= budget
         assert in_memory(kept) <= runtime._views.nbytes <= budget  # charged no less
-        parts = [v for v in kept if isinstance(v, dict)]
+        parts = [v for v in kept if isinstance(v, SeatPart)]
         assert 5 <= len(parts) < len(kept)  # parts are kept, and texts beside them
 
 

@@ -94,7 +94,19 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def check_depth(text: str, what: str = "input") -> None:
     """Raise :class:`InputLimitError` if the JSON ``text`` nests deeper than
-    :data:`MAX_DEPTH` (a scan of the brackets outside strings, before any parsing)."""
+    :data:`MAX_DEPTH` (a scan of the brackets outside strings, before any parsing; a text
+    with no more opening brackets than that, in strings or not, cannot nest deeper and is
+    not scanned: a move message has one).
+
+    >>> check_depth("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    >>> check_depth('["' + "[" * 40 + '"]')  # brackets in a string do not nest
+    >>> check_depth("[" * (MAX_DEPTH + 1))
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: input is nested deeper than 32 levels
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
     depth = 0
     for m in _BRACKETS.finditer(_STRING.sub('""', text)):
         if m.group() in "[{":
@@ -127,8 +139,7 @@ def parse_json_limited(data: str | bytes, what: str = "input") -> Any:
     text = text.removeprefix("\ufeff")
     check_depth(text, what)
     try:
-        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                           parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
+        value = _DECODER.decode(text)
     except InputLimitError as e:
         raise InputLimitError(str(e).replace("input", what, 1)) from None
     except json.JSONDecodeError as e:
@@ -136,8 +147,21 @@ def parse_json_limited(data: str | bytes, what: str = "input") -> Any:
                               ) from None
     except (RecursionError, ValueError) as e:  # pragma: no cover - guarded by the checks above
         raise InputLimitError(f"{what} is not acceptable JSON: {e}") from None
-    check_json_value(value, what)
+    if len(text) > _SHORT:
+        check_json_value(value, what)
     return value
+
+
+_DECODER: Final = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
+                                   parse_constant=_reject_constant,
+                                   object_pairs_hook=_no_duplicate_keys)
+"""``json.loads`` with the hooks, made once (``json.loads`` given any hook makes a decoder
+and its scanner for every call: half the time of parsing a move message)."""
+_SHORT: Final = min(MAX_STRING_LENGTH, MAX_CONTAINER_LENGTH)
+"""Characters of JSON text that cannot hold a string or a container past its length limit
+(each character or element takes at least one character of text); what else
+:func:`check_json_value` checks the parse did already (the depth before it, and the hooks:
+integers within range, finite floats, string keys)."""
 
 
 def check_json_value(value: object, what: str = "input") -> None:

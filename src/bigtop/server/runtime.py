@@ -16,13 +16,14 @@ import json
 import logging
 import math
 import queue
+import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 from fastapi import WebSocket
@@ -42,28 +43,56 @@ from bigtop.server.views import named, seat_view, summary
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
 PART_WEIGHT = 5
-"""Bytes a kept seat part is charged per byte of its JSON: what its dicts, lists and
-strings take in memory. Measured over the four games: 2.7–4.4 newly allocated
+"""Bytes a kept seat part's result (a finished game's, kept as values; the rest of a part
+is JSON text, charged what its strings take) is charged per byte of its JSON: what dicts,
+lists and strings take in memory. Measured over the four games: 2.7–4.4 newly allocated
 (tracemalloc; ``bench/bench_limits.py`` prints SCOUT's), 3.1–5.0 counting every object a
 part reaches (``sys.getsizeof``, shared ones once; tests/server/test_limits.py)."""
 ENTRY_BYTES = 256
 """Bytes every kept view is charged besides its own: its key tuple and the cache's entry."""
 
 
+class JsonText:
+    """JSON text that :func:`dumps` writes in place, as it is (a kept seat part inside a
+    view: made into text once, never parsed again). Not a dataclass: orjson would write
+    one as an object."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _json_text(value: Any) -> Any:
+    if isinstance(value, JsonText):
+        return orjson.Fragment(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, JsonText):
+        return json.loads(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def dumps(value: Any) -> str:
     """Compact JSON text (UTF-8, no spaces), as the framework's JSON responses write it,
     by orjson (views are most of a move's work); what orjson refuses (keys that are no
-    strings, integers past 64 bits) goes through the standard library.
+    strings, integers past 64 bits) goes through the standard library. A
+    :class:`JsonText` is written as the JSON it holds.
 
     >>> dumps({"a": [1, "é"]})
     '{"a":[1,"é"]}'
     >>> dumps({1: 2**70})
     '{"1":1180591620717411303424}'
+    >>> dumps({"part": JsonText('{"x":[1]}'), "n": 2**70})
+    '{"part":{"x":[1]},"n":1180591620717411303424}'
     """
     try:
-        return orjson.dumps(value).decode()
+        return orjson.dumps(value, default=_json_text).decode()
     except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                          default=_json_value)
 
 
 def json_size(value: Any) -> int:
@@ -364,6 +393,17 @@ class SharedLimiter:
                                      self.rate, self.burst), what)
 
 
+class SeatPart(NamedTuple):
+    """What a view shows one seat (or a spectator) of a position, made once per table
+    version and seat: the observation and the legal actions (their describe lines with the
+    seats' names) as JSON text, whose turn it is and the result (once the game is over)."""
+
+    current_player: int
+    observation: str
+    legal_actions: str
+    result: Any
+
+
 @functools.cache
 def has_picture(game: str) -> bool:
     """Whether ``game`` draws its views (asked for every view sent)."""
@@ -503,18 +543,31 @@ class Runtime:
         task.add_done_callback(self._tasks.discard)
 
     # -- views ----------------------------------------------------------------------------
-    def seat_part(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-        """The seat-dependent part of a view, computed once per table version and seat."""
+    def seat_part(self, loaded: Loaded, seat: int | None) -> SeatPart:
+        """The seat-dependent part of a view, computed once per table version and seat and
+        kept as JSON text: the dicts and lists it is made from go at once (a kept tree of
+        them, about a hundred objects a move, was what the young garbage collections
+        walked most; docs/benchmarks.md, "Per-move cost, second round")."""
         m = loaded.meta
         key = ("part", m.id, m.version, m.seat_rev, m.status, seat)
-        hit: dict[str, Any] | None = self._views.get(key)
+        hit: SeatPart | None = self._views.get(key)
         if hit is not None:
             return hit
         may_move = m.status == "playing" and (
             seat is None or loaded.seats[seat].bot_level is None)
         part = seat_view(loaded.state, seat, may_move=may_move)
-        self._views.put(key, part, PART_WEIGHT * json_size(part))
-        return part
+        legal = part["legal_actions"]
+        # The seats' names are part of the key (a name changes the seat revision).
+        names = [s.name for s in loaded.seats]
+        if any(names) and legal:
+            legal = [{**a, "text": named(a["text"], names)} for a in legal]
+        result = part["result"]
+        kept = SeatPart(part["current_player"], dumps(part["observation"]), dumps(legal),
+                        result)
+        self._views.put(key, kept, sys.getsizeof(kept.observation)
+                        + sys.getsizeof(kept.legal_actions)
+                        + (0 if result is None else PART_WEIGHT * json_size(result)))
+        return kept
 
     def view_text(self, loaded: Loaded, seat: int | None, since: int | None = None,
                   entries: tuple[LogEntry, ...] | None = None,
@@ -530,14 +583,14 @@ class Runtime:
         if len(entries) > 8 or loaded.meta.clock is not None:
             # A whole log: sent once per connection, not worth keeping; a clocked table's
             # view says when it was sent ("now"), so it is made for each.
-            return dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
+            return dumps(self._view(loaded, seat, entries, log_since))
         m = loaded.meta
         key = ("text", m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
                log_since, tuple(e.id for e in entries))
         hit: str | None = self._views.get(key)
         if hit is not None:
             return hit
-        text = dumps(self.view(loaded, seat, entries=entries, log_since=log_since))
+        text = dumps(self._view(loaded, seat, entries, log_since))
         self._views.put(key, text, len(text))
         return text
 
@@ -556,34 +609,38 @@ class Runtime:
              log_since: int | None = None) -> dict[str, Any]:
         """A whole view for ``seat``: the table, the seat part and the public log (all of
         it, or the entries after version ``since``, or the ``entries`` given).
-        ``log_since`` overrides the view's ``log_since`` (an update says what it follows)."""
-        m = loaded.meta
+        ``log_since`` overrides the view's ``log_since`` (an update says what it follows).
+        Plain JSON values, as a client reads them (the server sends :meth:`view_text`)."""
         if entries is None:
             since = self._bounded_since(loaded, since)
             entries = log_after(loaded, since)
         if log_since is None:
             log_since = -1 if since is None else since
+        view: dict[str, Any] = json.loads(dumps(self._view(loaded, seat, entries, log_since)))
+        return view
+
+    def _view(self, loaded: Loaded, seat: int | None, entries: tuple[LogEntry, ...],
+              log_since: int) -> dict[str, Any]:
+        """:meth:`view` with the seat part's JSON text in place (for :func:`dumps`)."""
+        m = loaded.meta
         part = self.seat_part(loaded, seat)
         base = self.settings.base_url
         picture = f"{base}/api/tables/{m.id}/picture.svg" if has_picture(m.game) else None
         names = [s.name for s in loaded.seats]
-        legal = part["legal_actions"]
-        if any(names) and legal:
-            legal = [{**a, "text": named(a["text"], names)} for a in legal]
         started = m.started
         shown = [s.shown_name for s in loaded.seats]
-        result = (part["result"] if part["result"] is not None or m.status != FINISHED
+        result = (part.result if part.result is not None or m.status != FINISHED
                   else table_result(loaded))
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,
             "status": table_status(m), "seat": seat,
             # A game lost on time is over, though its position was not played out.
-            "current_player": TERMINAL if m.status == FINISHED else part["current_player"],
+            "current_player": TERMINAL if m.status == FINISHED else part.current_player,
             "seats": [seat_info(s) for s in loaded.seats],
             # Nothing is dealt for anyone before every person has arrived.
-            "observation": part["observation"] if started else None,
-            "legal_actions": legal if started else [],
+            "observation": JsonText(part.observation) if started else None,
+            "legal_actions": JsonText(part.legal_actions) if started else [],
             "log": [log_json(e, names) for e in entries],
             "log_since": log_since,
             "result": result, "picture": picture if started else None,

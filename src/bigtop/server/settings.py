@@ -224,7 +224,7 @@ class Settings:
     """What a worker keeps of the views it made, to send again (the same view to a mover's
     answer and its sockets, spectators), in bytes: view texts and the seat parts they are
     made of (observation, legal actions), in one budget (``runtime.ViewCache``: a text is
-    charged its length, a part five times its JSON's, what it takes in memory); the least
+    charged its length, a part what its JSON text takes, what it takes in memory); the least
     recently used go first; one view over an eighth of it is never kept."""
     cached_tables: int = 4096
     """Tables whose position a worker keeps in memory (least recently used ones are

@@ -184,12 +184,16 @@ _SQLITE_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by
 _SQLITE_HOLDER = {False: f"kind = '{HUMAN}' AND bot_playing IS NULL AND (token_hash = ? OR "
                         "player_id IN (SELECT id FROM players WHERE key_hash = ?))",
                   True: f"((kind = '{BOT}' AND level = ?) OR bot_playing = ?)"}
-_SQLITE_STORE_VERSION = {(bot, waiting, bucket): (
-    "UPDATE tables SET version = ?, updated_at = ?, status = ?, result = ?"
+_SQLITE_STORE_VERSION = {(bot, waiting, bucket, ends): (
+    "UPDATE tables SET version = ?, updated_at = ?, result = ?"
+    # The status only where the move ends the game (or the table): SQLite rewrites the
+    # entries of every index on a column the statement sets, changed or not, and three
+    # indexes hold the status.
+    + (", status = ?" if ends else "")
     + (", bot_waiting_since = ?" if waiting else "") + (", idle_bucket = ?" if bucket else "")
     + f" WHERE id = ? AND version = ? AND seat_rev = ? AND status = '{PLAYING}' AND EXISTS "
     "(SELECT 1 FROM seats WHERE table_id = tables.id AND seat = ? AND "
-    + _SQLITE_HOLDER[bot] + ")") for bot, waiting, bucket in _VARIANTS}
+    + _SQLITE_HOLDER[bot] + ")") for bot, waiting, bucket in _VARIANTS for ends in (False, True)}
 
 _AWAY_AT: Any = bindparam("at", type_=seats.c.away_at.type) + (select(tables.c.takeover_after)
                               .where(tables.c.id == seats.c.table_id).scalar_subquery())
@@ -510,11 +514,13 @@ class SqlStorage:
             # The end of a rated game takes SQLAlchemy's path on SQLite too (it reads and
             # writes ratings; rare).
             if self._sqlite and rating is None:
+                ends = status != PLAYING
                 return self._store_sqlite(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
-                    variant,
-                    (new_version, now, status, json.dumps(result),
+                    (*variant, ends),
+                    (new_version, now, "null" if result is None else json.dumps(result),
+                     *((status,) if ends else ()),
                      *((waiting,) if variant[1] else ()),
                      *((idle_bucket,) if variant[2] else ()), table_id,
                      guard.version, guard.seat_rev, guard.seat,
@@ -553,7 +559,8 @@ class SqlStorage:
         except (IntegrityError, sqlite3.IntegrityError):
             raise TurnTaken(table_id) from None
 
-    def _store_sqlite(self, move_rows: list[tuple[Any, ...]], variant: tuple[bool, bool, bool],
+    def _store_sqlite(self, move_rows: list[tuple[Any, ...]],
+                      variant: tuple[bool, bool, bool, bool],
                       version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
                       ended: str | None, clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """:meth:`append_moves`'s transaction on SQLite, through its own driver: the move
@@ -589,7 +596,7 @@ class SqlStorage:
 
     @staticmethod
     def _store_statements(cur: sqlite3.Cursor, move_rows: list[tuple[Any, ...]],
-                          variant: tuple[bool, bool, bool], version: tuple[Any, ...],
+                          variant: tuple[bool, bool, bool, bool], version: tuple[Any, ...],
                           snapshot: tuple[Any, ...] | None, ended: str | None,
                           clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """The statements of a move, in a transaction the caller opened; whether the guard
@@ -608,7 +615,7 @@ class SqlStorage:
         return True
 
     def _store_in_group(self, group: Group, move_rows: list[tuple[Any, ...]],
-                        variant: tuple[bool, bool, bool], version: tuple[Any, ...],
+                        variant: tuple[bool, bool, bool, bool], version: tuple[Any, ...],
                         snapshot: tuple[Any, ...] | None, ended: str | None,
                         clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
         """:meth:`_store_sqlite` inside the group's transaction (begun by its first move,
