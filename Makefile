@@ -74,47 +74,40 @@ bytecode: $(STAMP)
 	-@BIGTOP_PURE=1 $(BIN)/pytest --collect-only -q -p no:xdist -p no:cacheprovider \
 		--doctest-modules src/bigtop tests >/dev/null 2>&1
 
+# Debian's packages the tests run, each with the check that says it is missing (a shell
+# line adding the package to $$need). `make postgresql`, `chromium` and `hosting` install one
+# part; `make system`, what `make test` asks of a fresh machine, all that is missing in one
+# apt run (one index update, one round of package triggers).
+#
 # The server's tests start a throwaway PostgreSQL cluster (initdb/pg_ctl from Debian's
-# postgresql, run as an unprivileged user in a temporary directory): install it when missing.
-postgresql:
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
-		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
-
+# postgresql, run as an unprivileged user in a temporary directory).
+NEED_POSTGRESQL := ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$$need postgresql";
 # Debian's chromium drives the browser tests (tests/web/); Playwright never downloads a browser.
 CHROMIUM := /usr/bin/chromium
-$(CHROMIUM):
-	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
-chromium: $(CHROMIUM)
-
+NEED_CHROMIUM := test -x $(CHROMIUM) || need="$$need chromium";
 # The host's programs docs/deploy.md runs, for the tests that run its parts: Debian's nginx
 # and Caddy (and openssl for nginx's throwaway certificate) put a real reverse proxy with TLS
 # in front of server workers in tests/server/test_proxy.py; systemd's systemd-analyze checks
 # the guide's unit in tests/server/test_deploy_unit.py.
 NGINX := /usr/sbin/nginx
 CADDY := /usr/bin/caddy
-hosting:
-	@test -x $(NGINX) && test -x $(CADDY) && command -v openssl >/dev/null && \
-		command -v systemd-analyze >/dev/null || { apt-get update && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openssl \
-		caddy systemd $$(apt-cache show nginx-light >/dev/null 2>&1 && echo nginx-light || echo nginx); }
-
-# What the three above install, when any is missing, in one apt run (one index update, one
-# round of package triggers): what `make test` asks of a fresh machine.
-system:
-	@need=""; \
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need="$$need postgresql"; \
-	test -x $(CHROMIUM) || need="$$need chromium"; \
-	test -x $(NGINX) || need="$$need $$(apt-cache show nginx-light >/dev/null 2>&1 && \
-		echo nginx-light || echo nginx)"; \
-	test -x $(CADDY) || need="$$need caddy"; \
+NEED_HOSTING := test -x $(NGINX) || need="$$need $$(apt-cache show nginx-light >/dev/null 2>&1 \
+	&& echo nginx-light || echo nginx)"; test -x $(CADDY) || need="$$need caddy"; \
 	command -v openssl >/dev/null || need="$$need openssl"; \
-	command -v systemd-analyze >/dev/null || need="$$need systemd"; \
-	test -z "$$need" || { echo "installing:$$need" && apt-get update && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$need; }
+	command -v systemd-analyze >/dev/null || need="$$need systemd";
+APT_NEED := test -z "$$need" || { echo "installing:$$need" && apt-get update && \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$need; }
+postgresql:
+	@need=""; $(NEED_POSTGRESQL) $(APT_NEED)
+chromium:
+	@need=""; $(NEED_CHROMIUM) $(APT_NEED)
+hosting:
+	@need=""; $(NEED_HOSTING) $(APT_NEED)
+system:
+	@need=""; $(NEED_POSTGRESQL) $(NEED_CHROMIUM) $(NEED_HOSTING) $(APT_NEED)
 
 # Refresh the pictures of the web pages in docs/img/web/ (the browser tests take them).
-screenshots: $(STAMP) $(CHROMIUM)
+screenshots: $(STAMP) chromium
 	BIGTOP_WEB_SHOTS=docs/img/web $(BIN)/pytest -p no:xdist -q tests/web
 
 lint: $(STAMP)
