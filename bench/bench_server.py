@@ -112,8 +112,13 @@ from bigtop.agents.levels import DEFAULT_LEVEL, MOVE_BUDGET_MS
 
 BOARDGAMEIO = Path(__file__).resolve().parent / "boardgameio"
 """The boardgame.io stand-in: its game, server and load generator (Node)."""
-SIDES = ("bigtop", "boardgame.io in memory", "boardgame.io FlatFile")
-"""What ``--beside boardgame.io`` runs, in turn."""
+SIDES = ("bigtop", "bigtop uncompressed", "boardgame.io in memory", "boardgame.io FlatFile")
+"""What ``--beside boardgame.io`` runs, in turn: bigtop as `bigtop serve` runs by default
+(views compressed: permessage-deflate, which browsers and the Node client offer), bigtop
+with ``--no-ws-compression`` (the same work on the wire as boardgame.io, whose socket.io
+server does not compress), and boardgame.io's two servers."""
+BIGTOP_SIDES = {"bigtop": (), "bigtop uncompressed": ("--no-ws-compression",)}
+"""The bigtop sides and their `bigtop serve` options."""
 FIGURES = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")
 """The figures compared (medians of the rounds; ratios bigtop ÷ boardgame.io)."""
 DB_FIGURES = ("db_xacts_per_move", "db_scans_per_move", "db_rows_per_move")
@@ -763,8 +768,8 @@ def ratios(ours: dict[str, float | None], theirs: dict[str, float | None]
 
 
 def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
-    """The comparison of one load as a Markdown table: each side's medians, then bigtop ÷
-    each boardgame.io server.
+    """The comparison of one load as a Markdown table: each side's medians, then each bigtop
+    side ÷ each boardgame.io server.
 
     >>> print(report("10 tables, think 1 s", {
     ...     "bigtop": {"moves_per_s": 10.0, "p50_ms": 2.0, "p99_ms": 6.0,
@@ -784,12 +789,14 @@ def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
              "|---|---|---|---|---|"]
     for side, row in figures.items():
         lines.append(f"| {side} | " + " | ".join(cell(row[k]) for k in FIGURES) + " |")
-    ours = figures.get("bigtop")
-    for side, row in figures.items():
-        if side != "bigtop" and ours is not None:
-            r = ratios(ours, row)
-            lines.append(f"| bigtop ÷ {side} | " + " | ".join(cell(r[k]) for k in FIGURES)
-                         + " |")
+    for ours, mine in figures.items():
+        if ours not in BIGTOP_SIDES:
+            continue
+        for side, row in figures.items():
+            if side not in BIGTOP_SIDES:
+                r = ratios(mine, row)
+                lines.append(f"| {ours} ÷ {side} | " + " | ".join(cell(r[k]) for k in FIGURES)
+                             + " |")
     return "\n".join(lines)
 
 
@@ -978,7 +985,7 @@ def main() -> None:
             for r in range(args.rounds if args.beside else 1):
                 sides = in_turn(r) if args.beside else SIDES[:1]
                 for side in sides:
-                    if side != "bigtop":
+                    if side not in BIGTOP_SIDES:
                         store = "memory" if side.endswith("memory") else "flatfile"
                         outs = [run_boardgameio(store, n, args.seconds, warmup, low, high, tmp)]
                     else:
@@ -987,7 +994,8 @@ def main() -> None:
                             db = (new_database(cluster) if cluster
                                   else f"sqlite:///{tmp}/bench-{n}-{r}-{http}.sqlite3")
                             out = run_bigtop(n, args.seconds, warmup, think, args.moves, db,
-                                             workers, tmp, http, node=node)
+                                             workers, tmp, http,
+                                             server_args=BIGTOP_SIDES[side], node=node)
                             out.update(moves_over=args.moves, db=args.db, workers=workers,
                                        http=http)
                             if http != args.http[0]:
