@@ -32,7 +32,14 @@ are played but not counted.
 (`bench/boardgameio/`: a two-player card game with SCOUT's turn shape, its server in memory
 and with its FlatFile store, and a Node load generator speaking its socket.io protocol;
 installed by `make bench-server`), in turn, ``--rounds`` times each, and prints each side's
-median row and the ratios bigtop ÷ boardgame.io:
+median row and the ratios bigtop ÷ boardgame.io. Both sides are then played by the same
+client, that Node load generator (`load.js --server bigtop` speaks bigtop's WebSocket
+protocol as the web front end does): this Python client costs about twice the CPU a move of
+the Node one, and at 1,000 tables a second its own event loop fell behind by 50–270 ms
+several times a second, which the latencies it measured included (bigtop at 1,000 tables,
+the same build, one run each: p50 11.9 ms and p99 195 ms measured by this client, 3.6 ms
+and 40 ms by the Node one). ``--client python`` measures bigtop with this client anyway;
+``--client node`` uses the Node one without ``--beside``:
 
     .venv/bin/python bench/bench_server.py --beside boardgame.io --tables 10 100 --seconds 15
 
@@ -105,8 +112,13 @@ from bigtop.agents.levels import DEFAULT_LEVEL, MOVE_BUDGET_MS
 
 BOARDGAMEIO = Path(__file__).resolve().parent / "boardgameio"
 """The boardgame.io stand-in: its game, server and load generator (Node)."""
-SIDES = ("bigtop", "boardgame.io in memory", "boardgame.io FlatFile")
-"""What ``--beside boardgame.io`` runs, in turn."""
+SIDES = ("bigtop", "bigtop uncompressed", "boardgame.io in memory", "boardgame.io FlatFile")
+"""What ``--beside boardgame.io`` runs, in turn: bigtop as `bigtop serve` runs by default
+(views compressed: permessage-deflate, which browsers and the Node client offer), bigtop
+with ``--no-ws-compression`` (the same work on the wire as boardgame.io, whose socket.io
+server does not compress), and boardgame.io's two servers."""
+BIGTOP_SIDES = {"bigtop": (), "bigtop uncompressed": ("--no-ws-compression",)}
+"""The bigtop sides and their `bigtop serve` options."""
 FIGURES = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")
 """The figures compared (medians of the rounds; ratios bigtop ÷ boardgame.io)."""
 DB_FIGURES = ("db_xacts_per_move", "db_scans_per_move", "db_rows_per_move")
@@ -612,10 +624,12 @@ def per_request(protocols: list[str], requests: int, rounds: int, tmp: Path) -> 
 def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float],
                moves_over: str, db: str, workers: int, logs: Path,
                http: str, bots: BotLoad | None = None,
-               server_args: tuple[str, ...] = ()) -> dict[str, Any]:
+               server_args: tuple[str, ...] = (),
+               node: tuple[float, float] | None = None) -> dict[str, Any]:
     """One run on bigtop: ``workers`` `bigtop serve` processes on ``db``, speaking ``http``
     (``bots``: with bot tables beside the people's, each bot move's wait read afterwards
-    from the database and the pool's lines)."""
+    from the database and the pool's lines). ``node``: played by the Node load generator
+    (``--client node``; the think times from and to), not this process."""
     name = f"{n}-{0 if bots is None else bots.tables}-{time.monotonic_ns()}"
     extra = ("--moves-per-second", "1000", "--http", http, *server_args)
     servers = [LoggedServer(db, logs / f"server-{name}-{w}.log", logs / f"bots-{name}-{w}.log",
@@ -625,6 +639,9 @@ def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float]
     try:
         for s in servers:
             s.start(timeout=120)
+        if node is not None:
+            return node_load("bigtop", servers[0].base, n, seconds, warmup, *node,
+                             functools.partial(_servers_cpu, servers))
         out = asyncio.run(run([s.base for s in servers], n, seconds, warmup, think,
                               moves_over, functools.partial(_servers_cpu, servers),
                               functools.partial(_db_counts, db)
@@ -648,52 +665,69 @@ def run_bigtop(n: int, seconds: float, warmup: float, think: Callable[[], float]
     return out
 
 
-def run_boardgameio(store: str, n: int, seconds: float, warmup: float, think: float,
-                    think_max: float, tmp: Path) -> dict[str, Any]:
-    """One run on the boardgame.io stand-in (``store``: "memory" or "flatfile"): its server
-    and its load generator, two Node processes; the server's CPU is read when the load
-    generator says the counted time starts and ends."""
+def node_load(server: str, url: str, n: int, seconds: float, warmup: float, think: float,
+              think_max: float, cpu: Callable[[], tuple[float, float]]) -> dict[str, Any]:
+    """One run of the Node load generator (`bench/boardgameio/load.js`) against ``server``
+    ("bigtop" or "boardgameio") at ``url``; the server's CPU (``cpu``) is read when it says
+    the counted time starts and ends."""
+    load = subprocess.Popen(
+        ["node", "load.js", "--server", server, "--url", url, "--tables", str(n),
+         "--seconds", str(seconds), "--think", str(think), "--think-max", str(think_max),
+         "--warmup", str(warmup)],
+        cwd=BOARDGAMEIO, env={**os.environ, "NODE_ENV": "production"},
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert load.stdout is not None
+        cpu0 = cpu1 = (0.0, 0.0)
+        out: dict[str, Any] = {}
+        for line in load.stdout:
+            if line.startswith("counting"):
+                cpu0 = cpu()
+            elif line.startswith("counted"):
+                cpu1 = cpu()
+            elif line.startswith("{"):
+                out = json.loads(line)
+        if load.wait(timeout=60) != 0 or not out:
+            raise RuntimeError(f"the Node load generator failed against {server}")
+    finally:
+        if load.poll() is None:
+            load.terminate()
+            load.wait(10)
+    used, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+    served = out["moves_per_s"] * seconds
+    out.update(server_cpu_ms_per_move=round(1000 * used / max(1.0, served), 3),
+               server_system_share=round(system / used, 2) if used else None,
+               client="node")
+    return out
+
+
+def _need_node_modules() -> None:
     if not (BOARDGAMEIO / "node_modules").is_dir():
         raise SystemExit("bench/boardgameio/node_modules is missing: run `make bench-server` "
                          "(it installs boardgame.io from bench/boardgameio/package-lock.json)")
+
+
+def run_boardgameio(store: str, n: int, seconds: float, warmup: float, think: float,
+                    think_max: float, tmp: Path) -> dict[str, Any]:
+    """One run on the boardgame.io stand-in (``store``: "memory" or "flatfile"): its server
+    and the Node load generator, two Node processes."""
+    _need_node_modules()
     port = free_port()
     env = {**os.environ, "NODE_ENV": "production"}  # as deployed: no development checks
     data = tmp / f"flatfile-{n}-{time.monotonic_ns()}"
     with open(tmp / f"boardgameio-{store}-{n}.log", "ab") as log:
         server = subprocess.Popen(["node", "server.js", str(port), store, str(data)],
                                   cwd=BOARDGAMEIO, env=env, stdout=subprocess.PIPE, stderr=log)
-    load: subprocess.Popen[str] | None = None
     try:
         assert server.stdout is not None
         if not server.stdout.readline().startswith(b"ready"):
             raise RuntimeError(f"the boardgame.io server did not start (see {log.name})")
-        load = subprocess.Popen(
-            ["node", "load.js", "--url", f"http://127.0.0.1:{port}", "--tables", str(n),
-             "--seconds", str(seconds), "--think", str(think), "--think-max", str(think_max),
-             "--warmup", str(warmup)],
-            cwd=BOARDGAMEIO, env=env, stdout=subprocess.PIPE, text=True)
-        assert load.stdout is not None
-        cpu0 = cpu1 = (0.0, 0.0)
-        out: dict[str, Any] = {}
-        for line in load.stdout:
-            if line.startswith("counting"):
-                cpu0 = _cpu_seconds(server.pid)
-            elif line.startswith("counted"):
-                cpu1 = _cpu_seconds(server.pid)
-            elif line.startswith("{"):
-                out = json.loads(line)
-        if load.wait(timeout=60) != 0 or not out:
-            raise RuntimeError("the boardgame.io load generator failed")
+        return node_load("boardgameio", f"http://127.0.0.1:{port}", n, seconds, warmup,
+                         think, think_max, functools.partial(_cpu_seconds, server.pid))
     finally:
-        for proc in (load, server):
-            if proc is not None and proc.poll() is None:
-                proc.terminate()
-                proc.wait(10)
-    used, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
-    served = out["moves_per_s"] * seconds
-    out.update(server_cpu_ms_per_move=round(1000 * used / max(1.0, served), 3),
-               server_system_share=round(system / used, 2) if used else None)
-    return out
+        if server.poll() is None:
+            server.terminate()
+            server.wait(10)
 
 
 def in_turn(round_index: int) -> tuple[str, ...]:
@@ -734,8 +768,8 @@ def ratios(ours: dict[str, float | None], theirs: dict[str, float | None]
 
 
 def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
-    """The comparison of one load as a Markdown table: each side's medians, then bigtop ÷
-    each boardgame.io server.
+    """The comparison of one load as a Markdown table: each side's medians, then each bigtop
+    side ÷ each boardgame.io server.
 
     >>> print(report("10 tables, think 1 s", {
     ...     "bigtop": {"moves_per_s": 10.0, "p50_ms": 2.0, "p99_ms": 6.0,
@@ -755,12 +789,14 @@ def report(load: str, figures: dict[str, dict[str, float | None]]) -> str:
              "|---|---|---|---|---|"]
     for side, row in figures.items():
         lines.append(f"| {side} | " + " | ".join(cell(row[k]) for k in FIGURES) + " |")
-    ours = figures.get("bigtop")
-    for side, row in figures.items():
-        if side != "bigtop" and ours is not None:
-            r = ratios(ours, row)
-            lines.append(f"| bigtop ÷ {side} | " + " | ".join(cell(r[k]) for k in FIGURES)
-                         + " |")
+    for ours, mine in figures.items():
+        if ours not in BIGTOP_SIDES:
+            continue
+        for side, row in figures.items():
+            if side not in BIGTOP_SIDES:
+                r = ratios(mine, row)
+                lines.append(f"| {ours} ÷ {side} | " + " | ".join(cell(r[k]) for k in FIGURES)
+                             + " |")
     return "\n".join(lines)
 
 
@@ -803,7 +839,9 @@ def beside_sources(sources: list[str], n: int, args: argparse.Namespace, warmup:
                 db = (new_database(cluster) if cluster
                       else f"sqlite:///{tmp}/bench-{n}-{r}-{len(rows[src])}.sqlite3")
                 out = run_bigtop(n, args.seconds, warmup, think, args.moves, db, workers,
-                                 tmp, args.http[0])
+                                 tmp, args.http[0],
+                                 node=(args.think, args.think_max or args.think)
+                                 if args.client == "node" else None)
                 out.update(src=src, round=r + 1, db=args.db, workers=workers,
                            load_average=round(os.getloadavg()[0], 1))
                 print(json.dumps(out), flush=True)
@@ -902,7 +940,20 @@ def main() -> None:
                         "the cores shared by the workers)")
     p.add_argument("--bot-delay", type=float, default=0.0,
                    help="with --bot-tables: the servers' --bot-delay (seconds)")
+    p.add_argument("--client", choices=("python", "node"), default=None,
+                   help="what plays bigtop's tables: this process (python; the default), or "
+                        "the Node load generator that plays boardgame.io's (node; the "
+                        "default with --beside: both servers measured by the same client)")
     args = p.parse_args()
+    if args.client is None:
+        args.client = "node" if args.beside else "python"
+    if args.client == "node":
+        if args.bot_tables or args.moves != "ws" or (args.workers or 1) != 1 \
+                or args.db != "sqlite" or len(args.http) > 1 or args.requests:
+            p.error("--client node plays people's tables over WebSockets on one SQLite "
+                    "worker (no --bot-tables, --moves http, --workers, --db postgresql, "
+                    "several --http or --requests)")
+        _need_node_modules()
     if args.requests:
         with tempfile.TemporaryDirectory() as tmp:
             per_request(args.http, args.requests, 3, Path(tmp))
@@ -915,6 +966,8 @@ def main() -> None:
 
     def think() -> float:
         return low if high == low else rng.uniform(low, high)
+
+    node = (low, high) if args.client == "node" else None
 
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -932,7 +985,7 @@ def main() -> None:
             for r in range(args.rounds if args.beside else 1):
                 sides = in_turn(r) if args.beside else SIDES[:1]
                 for side in sides:
-                    if side != "bigtop":
+                    if side not in BIGTOP_SIDES:
                         store = "memory" if side.endswith("memory") else "flatfile"
                         outs = [run_boardgameio(store, n, args.seconds, warmup, low, high, tmp)]
                     else:
@@ -941,7 +994,8 @@ def main() -> None:
                             db = (new_database(cluster) if cluster
                                   else f"sqlite:///{tmp}/bench-{n}-{r}-{http}.sqlite3")
                             out = run_bigtop(n, args.seconds, warmup, think, args.moves, db,
-                                             workers, tmp, http)
+                                             workers, tmp, http,
+                                             server_args=BIGTOP_SIDES[side], node=node)
                             out.update(moves_over=args.moves, db=args.db, workers=workers,
                                        http=http)
                             if http != args.http[0]:

@@ -67,5 +67,16 @@ def test_the_units_command_line_is_bigtop_serve(pg_url: str,
     assert done.exit_code == 0, done.output
     kwargs: dict[str, Any] = run.call_args.kwargs
     assert (kwargs["host"], kwargs["workers"]) == ("127.0.0.1", 4)
+    assert kwargs["ws_per_message_deflate"] is True  # compressed unless a host says not
     settings = Settings.from_env()  # what serve hands its workers
     assert (settings.bot_processes, settings.db_url) == (2, pg_url)
+
+
+def test_a_host_may_turn_websocket_compression_off(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_SETTINGS, raising=False)
+    with mock.patch("uvicorn.run") as run:
+        done = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{tmp_path}/t.sqlite3",
+                                        "--port", str(free_port()), "--no-ws-compression"])
+    assert done.exit_code == 0, done.output
+    assert run.call_args.kwargs["ws_per_message_deflate"] is False

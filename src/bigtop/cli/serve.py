@@ -114,6 +114,11 @@ def serve(
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", help="NAME=NUMBER: any limit of bigtop.server.settings.Limits, e.g. "
         "--limit max_connections=5000 (docs/server.md lists them); repeatable.")] = None,
+    ws_compression: Annotated[bool, typer.Option(
+        "--ws-compression/--no-ws-compression",
+        help="Compress WebSocket messages (permessage-deflate) where the browser offers it: "
+             "views about a tenth of their size, for about a fifth of the server's CPU a "
+             "move (docs/server.md).")] = True,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
     require_extra("server", what="bigtop serve")
@@ -169,6 +174,7 @@ def serve(
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, ws_max_size=limits.max_ws_message_bytes,
                 log_level="warning", loop=EVENT_LOOP, ws=WS_PROTOCOL,
+                ws_per_message_deflate=ws_compression,
                 http=HTTP_PROTOCOL if http == "bounded" else http,
                 proxy_headers=False, timeout_keep_alive=limits.keep_alive_seconds,
                 backlog=min(2048, limits.max_connections))
