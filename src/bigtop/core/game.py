@@ -206,6 +206,19 @@ class Game(ABC, Generic[_O]):
         there is none."""
         return self.action_table.from_int(index)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (and deep-copied) as what makes it: its class, players and options. The
+        default way makes the object without calling ``__init__``, which a compiled class
+        cannot (mypyc builds its instances only through the constructor).
+
+        >>> import copy, pickle
+        >>> from bigtop import new_game
+        >>> g = new_game("scout", 3)
+        >>> pickle.loads(pickle.dumps(g)) == g == copy.deepcopy(g)
+        True
+        """
+        return (type(self), (self.num_players, self.options))
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Game) and self.name == other.name
                 and self.num_players == other.num_players and self.options == other.options)
@@ -542,6 +555,20 @@ class State(ABC, Generic[_G]):
         copy = self.game.state_from_json(self.to_json())
         return copy
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (and deep-copied) as its game and its JSON, which holds the whole position
+        and history exactly (a compiled class cannot be made without its constructor, nor
+        can the compiled objects inside a position).
+
+        >>> import copy, pickle
+        >>> from bigtop import new_state
+        >>> s = new_state("scout", players=3, seed=1)
+        >>> s.apply(s.legal_actions()[0])
+        >>> pickle.loads(pickle.dumps(s)) == s == copy.deepcopy(s)
+        True
+        """
+        return (_state_from_json, (self.game, self.to_json()))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
@@ -550,6 +577,11 @@ class State(ABC, Generic[_G]):
     def fresh_seed(self, seed: int) -> int:
         """Seed for a resampled state; depends on the given seed and the history length."""
         return derive_seed(seed, "resample", len(self.history))
+
+
+def _state_from_json(game: Game, data: JSON) -> State:
+    """A pickled state, made again (:meth:`State.__reduce__`)."""
+    return game.state_from_json(data)
 
 
 def places(scores: Sequence[float]) -> list[int]:
