@@ -12,14 +12,18 @@ import pytest
 from bigtop.agents.neural import action_features_for
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import capabilities, new_game
-from bigtop.games.clown15go.features import ACTION_COLUMNS, FEATURES, action_features
-from bigtop.games.clown15go.rules import Clown15GoGame, ToPile, ToRow
+from bigtop.games.clown15go.features import (
+    ACTION_COLUMNS,
+    FEATURES,
+    FIRST_OF_EQUAL,
+    KNOWN_RUN,
+    action_features,
+)
+from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState, ToPile, ToRow
 from tests.games.clown15go.helpers import position
 
-RUN = ACTION_COLUMNS - 5  # the known run's column (see features.py: k + 15)
 
-
-def _table(p0_closed: list[str], p1_closed: list[str], recycled: bool) -> object:
+def _table(p0_closed: list[str], p1_closed: list[str], recycled: bool) -> Clown15GoState:
     # P0 places R5: on row 0 or row 1 (both top 4: equal rows) or on P1's open R6.
     return position(closed=[p0_closed, p1_closed], open=[["O15"], ["R6"]],
                     rows=[["R1", "R2", "R3", "R4"], ["O1", "O2", "O3", "O4"]],
@@ -40,8 +44,7 @@ def test_each_action_is_described_and_equal_rows_stand_for_one() -> None:
     assert legal == [ToRow(0), ToRow(1), ToPile(1)]
     rows = action_features(s, legal)
     assert [len(r) for r in rows] == [FEATURES] * 3
-    first = ACTION_COLUMNS - 20 + 3  # "the first of the rows with the same top"
-    assert [r[first] for r in rows] == [1.0, 0.0, 0.0]
+    assert [r[FIRST_OF_EQUAL] for r in rows] == [1.0, 0.0, 0.0]
     assert sum(r[ACTION_COLUMNS - 2] for r in rows) == 1.0  # one easy choice
     assert rows[0][ACTION_COLUMNS:] == rows[2][ACTION_COLUMNS:]  # the same context
 
@@ -56,8 +59,8 @@ def test_hidden_orders_are_not_read_but_a_renewed_piles_order_is() -> None:
     # next, R5 on row 0 lets O5 follow on row 1; with O9 next, nothing follows.
     known = _table(["O9", "O5"], ["R7", "R8"], recycled=True)
     other = _table(["O5", "O9"], ["R7", "R8"], recycled=True)
-    run_known = [r[RUN] for r in action_features(known, known.legal_actions())]
-    run_other = [r[RUN] for r in action_features(other, other.legal_actions())]
+    run_known = [r[KNOWN_RUN] for r in action_features(known, known.legal_actions())]
+    run_other = [r[KNOWN_RUN] for r in action_features(other, other.legal_actions())]
     assert run_known[0] > 0 and run_other[0] == 0
 
 

@@ -8,12 +8,13 @@ An action is described by its kind, the row it lands on (its length, whether it 
 the row, whether it is the first of the rows with the same top: equal rows play alike),
 the player it lands on (their cards left, whether they lead, whether their top would fit
 the middle, whether their seat moves next), what it leaves for the mover's next turned card
-(the easy bot's chance that the next card fits; when the mover's closed pile was renewed
-by turning the open pile over, its order is public (ruling G4) and the next card and how
-many cards in a row would then be placed are read exactly) and the easy bot's own score of
-it, so a network starts from the rule of thumb and learns where the teacher departs from
-it. Never read: the order of a closed pile dealt at the start (nobody knows it, its owner
-included); closed piles enter only as their sizes and the union of their numbers.
+(the easy bot's chance that the next card fits, and the same for the next seat; when the
+mover's closed pile was renewed by turning the open pile over, its order is public (ruling
+G4) and the next card and how many cards in a row would then be placed are read exactly)
+and the easy bot's own score of it, so a network starts from the rule of thumb and learns
+where the teacher departs from it. Never read: the order of a closed pile dealt at the
+start (nobody knows it, its owner included); closed piles enter only as their sizes and
+the union of their numbers.
 
 >>> from bigtop import new_state
 >>> s = new_state("clown-15-go", players=2, seed=3)
@@ -51,7 +52,17 @@ from bigtop.games.clown15go.rules import (
 
 _KINDS: tuple[type[Action], ...] = (NewRow, ToRow, ToPile, ToOwnPile, LayDown, TurnOver,
                                     Pass, Borrow)
-ACTION_COLUMNS = len(_KINDS) + 20
+KIND_COLUMNS = len(_KINDS)
+"""The first columns: the action's kind, one-hot (new row, row, pile, own pile, lay down,
+turn over, pass, borrow); :data:`FIRST_OF_EQUAL` and :data:`KNOWN_RUN` follow."""
+
+FIRST_OF_EQUAL = KIND_COLUMNS + 3
+"""The column that says a row is the first of the rows with its top number."""
+
+KNOWN_RUN = KIND_COLUMNS + 15
+"""The column of the cards the mover then places in a row, when its next cards are known."""
+
+ACTION_COLUMNS = KIND_COLUMNS + 21
 """Columns that describe the action itself (the last two: whether it is the easy bot's
 choice, and its easy score against that choice's)."""
 
@@ -150,6 +161,8 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
     nxt = (p + 1) % n
     while nxt in state.out_order and nxt != p:
         nxt = (nxt + 1) % n
+    theirs = _closed_numbers(state, nxt)
+    their_total = sum(theirs.values()) or 1
     context = _context(state, p, len(legal))
     known = _order_known(state, p)
     easy: list[float] = []
@@ -159,7 +172,7 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
         f = [0.0] * ACTION_COLUMNS
         t = type(a)
         f[_KINDS.index(t)] = 1.0
-        k = len(_KINDS)
+        k = KIND_COLUMNS
         if t in (NewRow, ToRow, Borrow):
             f[k] = 1.0  # a card to the middle for good
         if isinstance(a, ToRow) and a.row < len(state.rows):
@@ -168,7 +181,7 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
             f[k + 1] = len(row) / HIGHEST
             f[k + 2] = 1.0 if len(row) == HIGHEST - 1 else 0.0
             # Rows with the same top differ only in colour: the first of them stands for all.
-            f[k + 3] = 1.0 if seen_tops[top] == 0 else 0.0
+            f[FIRST_OF_EQUAL] = 1.0 if seen_tops[top] == 0 else 0.0
             seen_tops[top] += 1
             if card is not None:
                 f[k + 4] = 1.0 if all(colour(c) == colour(card) for c in row) else 0.0
@@ -197,9 +210,14 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
             else:
                 f[k + 14] = _next_fits(after, p, weights, total)
                 if known:
-                    f[k + 15] = _known_run(after, p) / _RUN
+                    f[KNOWN_RUN] = _known_run(after, p) / _RUN
             f[k + 16] = (after.points[p] - state.points[p]) / 30.0
             f[k + 17] = (_middle_size(after) - _middle_size(state)) / HIGHEST
+            if nxt != p and not after.is_terminal():
+                # What the action leaves the next seat: the share of the cards it may turn
+                # that then fit (the numbers as before the action: the mover's next card,
+                # turned in ``after``, is hidden).
+                f[k + 18] = sum(theirs[v] for v in _fitting_numbers(after, nxt)) / their_total
         easy.append(s)
         rows.append(f)
     if rows:
