@@ -17,17 +17,19 @@ from bigtop.games.clown15go.features import (
     FEATURES,
     FIRST_OF_EQUAL,
     KNOWN_RUN,
+    LOOK_AHEAD,
     action_features,
 )
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState, ToPile, ToRow
 from tests.games.clown15go.helpers import position
 
 
-def _table(p0_closed: list[str], p1_closed: list[str], recycled: bool) -> Clown15GoState:
+def _table(p0_closed: list[str], p1_closed: list[str], recycled: bool,
+           both: bool = False) -> Clown15GoState:
     # P0 places R5: on row 0 or row 1 (both top 4: equal rows) or on P1's open R6.
     return position(closed=[p0_closed, p1_closed], open=[["O15"], ["R6"]],
                     rows=[["R1", "R2", "R3", "R4"], ["O1", "O2", "O3", "O4"]],
-                    pending="R5", recycled=[recycled, False], filler=1)
+                    pending="R5", recycled=[recycled, both], filler=1)
 
 
 def test_the_game_declares_its_features_and_others_are_refused_by_name() -> None:
@@ -62,6 +64,11 @@ def test_hidden_orders_are_not_read_but_a_renewed_piles_order_is() -> None:
     run_known = [r[KNOWN_RUN] for r in action_features(known, known.legal_actions())]
     run_other = [r[KNOWN_RUN] for r in action_features(other, other.legal_actions())]
     assert run_known[0] > 0 and run_other[0] == 0
+    # The easy bots' playout only once no pile's order is hidden (here P1's is dealt).
+    assert all(r[LOOK_AHEAD + 1] == 0.0 for r in action_features(known, known.legal_actions()))
+    open_all = _table(["O9", "O5"], ["R7", "R8"], recycled=True, both=True)
+    rows = action_features(open_all, open_all.legal_actions())
+    assert all(r[LOOK_AHEAD + 1] == 1.0 for r in rows) and rows[0][LOOK_AHEAD] != 0.0
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -12,9 +12,12 @@ the middle, whether their seat moves next), what it leaves for the mover's next 
 mover's closed pile was renewed by turning the open pile over, its order is public (ruling
 G4) and the next card and how many cards in a row would then be placed are read exactly)
 and the easy bot's own score of it, so a network starts from the rule of thumb and learns
-where the teacher departs from it. Never read: the order of a closed pile dealt at the
-start (nobody knows it, its owner included); closed piles enter only as their sizes and
-the union of their numbers.
+where the teacher departs from it. Once every closed pile has been renewed that way nothing
+is hidden any more, and the teacher (``medium-plain``: the planner's rollouts of the easy
+bot) in effect plays the line it sees: a row then also holds that line's result, a playout
+of the easy bots from after the action (:func:`_look_ahead`). Never read: the order of a
+closed pile dealt at the start (nobody knows it, its owner included); closed piles enter
+only as their sizes and the union of their numbers.
 
 >>> from bigtop import new_state
 >>> s = new_state("clown-15-go", players=2, seed=3)
@@ -25,17 +28,23 @@ True
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
+from bigtop.agents.base import Agent
+from bigtop.agents.ismcts import playout
 from bigtop.core.actions import Action
 from bigtop.core.game import State
 from bigtop.games.clown15go.bot import (
     EASY_FIT_WEIGHT,
+    SEARCH,
     Clown15GoBot,
     _closed_numbers,
     _fitting_numbers,
     _middle_size,
+    _rollout_player,
 )
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
 from bigtop.games.clown15go.rules import (
@@ -62,7 +71,11 @@ FIRST_OF_EQUAL = KIND_COLUMNS + 3
 KNOWN_RUN = KIND_COLUMNS + 15
 """The column of the cards the mover then places in a row, when its next cards are known."""
 
-ACTION_COLUMNS = KIND_COLUMNS + 21
+LOOK_AHEAD = KIND_COLUMNS + 19
+"""The column of the easy bots' playout from after the action, when every closed pile's
+order is public (:func:`_look_ahead`), and the next one says whether it is."""
+
+ACTION_COLUMNS = KIND_COLUMNS + 23
 """Columns that describe the action itself (the last two: whether it is the easy bot's
 choice, and its easy score against that choice's)."""
 
@@ -105,6 +118,28 @@ def _known_run(after: Clown15GoState, p: int) -> int:
         s.apply(pick)
         run += 1
     return run
+
+
+_PLAYOUT = replace(SEARCH, epsilon=0.0)
+"""Medium's rollouts (the easy bot in every seat, 60 steps, the score-difference reward),
+without their random moves: with every order public a playout is then one fixed line."""
+
+
+def _all_known(state: Clown15GoState) -> bool:
+    """Whether every closed pile's order is public (each renewed by turning the open pile
+    over, or empty): nothing is hidden, and the game's future under fixed bots is public."""
+    return all(_order_known(state, q) or not state.closed[q]
+               for q in range(state.game.num_players))
+
+
+def _look_ahead(state: Clown15GoState, after: Clown15GoState, p: int) -> float:
+    """``p``'s reward from a playout of the easy bots from ``after`` (as medium's rollouts
+    score it: the score-difference gains over ``state``'s scores)."""
+    n = state.game.num_players
+    players: list[Agent] = [_rollout_player(state.game, q) for q in range(n)]
+    rewards = playout(after.clone(), state.scores(), _PLAYOUT, players,
+                      random.Random(0), _PLAYOUT.horizon or 60)
+    return rewards[p]
 
 
 def _next_fits(after: Clown15GoState, p: int, weights: Counter[int], total: int) -> float:
@@ -165,6 +200,8 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
     their_total = sum(theirs.values()) or 1
     context = _context(state, p, len(legal))
     known = _order_known(state, p)
+    # Only when no order is hidden may a playout read the piles (the turned card is public).
+    visible = _all_known(state)
     easy: list[float] = []
     rows: list[list[float]] = []
     seen_tops: Counter[int] = Counter()
@@ -213,6 +250,9 @@ def action_features(state: State, legal: Sequence[Action]) -> list[list[float]]:
                     f[KNOWN_RUN] = _known_run(after, p) / _RUN
             f[k + 16] = (after.points[p] - state.points[p]) / 30.0
             f[k + 17] = (_middle_size(after) - _middle_size(state)) / HIGHEST
+            if visible:
+                f[LOOK_AHEAD] = _look_ahead(state, after, p)
+                f[LOOK_AHEAD + 1] = 1.0
             if nxt != p and not after.is_terminal():
                 # What the action leaves the next seat: the share of the cards it may turn
                 # that then fit (the numbers as before the action: the mover's next card,
