@@ -25,6 +25,7 @@ from bigtop.agents.neural import (
     Encoder,
     NeuralPolicyAgent,
     NeuralValue,
+    action_features_for,
     action_policy_for,
     network_for,
     trained_tables,
@@ -33,6 +34,7 @@ from bigtop.agents.neural import (
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game, new_state
+from bigtop.games.clown15go.bot import distinct_places
 from bigtop.games.scout.bot import last_round
 from bigtop.sim.stats import SequentialTest
 
@@ -95,6 +97,39 @@ def test_the_five_player_action_policy_loads_and_reads_only_the_seats_view() -> 
     assert bot.act(state) == make_bot("neural", game, p, 3).act(other)
     medium = make_bot("medium", game, p, 3)
     assert isinstance(medium, PlannerAgent) and medium.profile == search_profile(game)
+
+
+def test_clown_15_gos_action_policy_loads_and_reads_only_the_seats_view() -> None:
+    """Clown 15 Go's two-player policy (learned from the plain medium's games) carries its
+    record, scores a decision from what the mover sees only, and ``neural`` plays with it,
+    deterministically; the table's levels stay the plain searches (docs/bots.md)."""
+    game = new_game("clown-15-go", 2)
+    policy = action_policy_for(game)
+    assert policy.meta["command"].startswith("bigtop train clown-15-go -p 2")
+    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
+    assert policy.mean.shape == (action_features_for(game)[0],)
+    state = game.new_initial_state(21)
+    rng = random.Random(4)
+    while len({str(a) for a in distinct_places(state)}) < 2:
+        state.apply(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    other = state.resample_hidden(p, 17)
+    assert other.observation(p) == state.observation(p) and other.to_json() != state.to_json()
+    legal = state.legal_actions()
+    scores = policy.score_actions(state, legal)
+    assert np.array_equal(scores, policy.score_actions(other, legal))
+    assert np.array_equal(scores, policy.score_actions(state.clone(), legal))
+    assert ActionPolicyAgent().act(state) == ActionPolicyAgent().act(other)
+    bot = make_bot("neural", game, p, 3)
+    # Pickled before it plays: a bot that has played keeps the game, and a compiled
+    # Clown15GoGame does not unpickle (the pure one does).
+    copy = pickle.loads(pickle.dumps(make_bot("neural", game, p, 3)))
+    assert bot.act(state) == make_bot("neural", game, p, 3).act(other) == copy.act(state)
+    four = action_policy_for(new_game("clown-15-go", 4))
+    assert four.meta["command"].startswith("bigtop train clown-15-go -p 4")
+    assert budget_for(game) == BUDGETS["clown-15-go"]
+    with pytest.raises(BigtopError, match="no trained network for clown-15-go with 3"):
+        make_bot("neural", new_game("clown-15-go", 3), 0, 1)
 
 
 def test_scouts_four_player_medium_is_neural() -> None:

@@ -15,9 +15,10 @@ A trunk of fully connected ReLU layers feeds two heads:
 
 The **action policy** (:class:`ActionPolicy`) is the second kind of network: it scores
 each legal action from features of what the action moves beside the mover's view
-(:func:`action_features_for`; SCOUT's in ``games/scout/features.py``), so it need not learn
-which hand positions hold a set; the ``neural`` level searches its favourite candidates
-(:func:`action_profile`).
+(:func:`action_features_for`: each game declares its own in its capability record, SCOUT's
+in ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``), so it need
+not learn which hand positions hold a set; the ``neural`` level searches its favourite
+candidates (:func:`action_profile`).
 
 Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``, with
 ``--teacher`` for the action policy). The weights of each trained table live in
@@ -49,6 +50,7 @@ from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
+from bigtop.core.registry import capabilities, game_names
 from bigtop.interop.tensors import layout_for
 
 F32 = npt.NDArray[np.float32]
@@ -447,12 +449,15 @@ ActionFeatures = Callable[[State, Sequence[Action]], list[list[float]]]
 
 def action_features_for(game: Game) -> tuple[int, ActionFeatures]:
     """The game's action features (their number and the function): each legal action
-    described by what it moves, beside the mover's view of the position."""
-    if game.name == "scout":
-        from bigtop.games.scout.features import FEATURES, action_features
-
-        return FEATURES, action_features
-    raise BigtopError(f"no action features for {game.name}")
+    described by what it moves, beside the mover's view of the position, as the game's
+    capability record declares them (``action_features``: SCOUT's in
+    ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``)."""
+    declared = capabilities(game.name).action_features
+    if declared is None:
+        have = [name for name in game_names() if capabilities(name).action_features]
+        raise BigtopError(f"no action features for {game.name} (games with them: "
+                          f"{', '.join(have)})")
+    return declared
 
 
 @dataclass

@@ -74,7 +74,9 @@ def train_cmd(
                                                  "here (.npz, with its .json).")] = None,
     teacher: Annotated[str | None, typer.Option(help="Instead: train the action-scoring "
                                                 "policy to play as this bot plays, from "
-                                                "--first-games of its games (SCOUT).")] = None,
+                                                "--first-games of its games (the games whose "
+                                                "capability record declares action "
+                                                "features: SCOUT, Clown 15 Go).")] = None,
 ) -> None:
     """Train a policy-and-value network by self-play (expert iteration: the planner with
     the network inside it plays every seat, the network learns its moves and outcomes),

@@ -16,10 +16,11 @@ server, the command line, teaching) reads the record through
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from bigtop.core.actions import Action
 from bigtop.core.game import Game, State
 from bigtop.core.teaching import Teaching
 from bigtop.core.tensor import TensorLayout
@@ -34,6 +35,13 @@ Clown 15 Go; no chance node); ``chance-nodes``: also in explicit chance outcomes
 probabilities (So ein Zirkus's die, ``chance_outcomes()``); ``throws``: an action's result is
 drawn from the seed when it is applied (Tricky Landing's landings), so a log must say what
 the luck did once the action is played."""
+
+
+ActionFeatures = tuple[int, Callable[[State, Sequence[Action]], list[list[float]]]]
+"""A game's action features for a learned action policy: how many columns a row has, and
+``features(state, legal)``, one row per action of ``legal`` (the mover's legal actions or
+some of them) describing it beside the mover's view of the position, reading nothing the
+mover cannot see (:class:`bigtop.agents.neural.ActionPolicy`)."""
 
 
 class Picture(Protocol):
@@ -69,6 +77,9 @@ class Capabilities:
     encoding of the observation JSON."""
     picture: Picture | None = None
     """SVG and PNG pictures of a position; None: text only."""
+    action_features: ActionFeatures | None = None
+    """What a learned action policy reads of each legal action (:data:`ActionFeatures`);
+    None: the game has no action policy (``bigtop train --teacher`` refuses it)."""
     person_options: tuple[tuple[str, object], ...] = ()
     """Per-player rule options (``option(per_player=True)``) with the value a seat takes when
     a person plays it by hand on the server's table page and the table's creator left that

@@ -11,6 +11,7 @@ from bigtop.games.clown15go.bot import (
     search_profile,
 )
 from bigtop.games.clown15go.cards import Deck
+from bigtop.games.clown15go.features import FEATURES, action_features
 from bigtop.games.clown15go.render import PICTURES, render_png, render_svg, svg_from_observation
 from bigtop.games.clown15go.rules import (
     Borrow,
@@ -41,6 +42,7 @@ CAPABILITIES = Capabilities(
     easy_agent=easy_agent,
     observation_tensor=Clown15GoLayout,
     picture=PICTURES,
+    action_features=(FEATURES, action_features),
 )
 """What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 

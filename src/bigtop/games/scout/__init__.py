@@ -10,6 +10,7 @@ from bigtop.games.scout.bot import (
     heuristic_agent,
     search_profile,
 )
+from bigtop.games.scout.features import FEATURES, action_features
 from bigtop.games.scout.render import PICTURES, render_png, render_svg, svg_from_observation
 from bigtop.games.scout.rules import (
     Insert,
@@ -37,6 +38,7 @@ CAPABILITIES = Capabilities(
     easy_agent=easy_agent,
     observation_tensor=ScoutLayout,
     picture=PICTURES,
+    action_features=(FEATURES, action_features),
 )
 """What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 
