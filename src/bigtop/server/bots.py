@@ -12,8 +12,9 @@ search there, and any bot still thinking a little later is interrupted and a ran
 move is played for it. The pool (:class:`BotPool`) runs at most ``size`` moves at once and
 takes them table by table, in turn, in the order they came, so no table, level or option
 set delays another table's bot by more than one move's limit per table ahead of it (by its
-floor once that move has queued past its deadline: a pool that fell behind catches up at
-the floor's pace), and no bot is passed by one that asked after it.
+floor once that move has queued past its deadline: where moves think longer than their
+floor, a pool that fell behind catches up at the floor's pace), and no bot is passed by
+one that asked after it.
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
@@ -188,10 +189,10 @@ class BotPool:
     Nothing here bounds the moves waiting, and nothing needs to: the server holds at most
     one move a table here (its next only once the last is stored), so the open tables
     (``Limits.max_open_tables``) bound them, each a position without its history (1–8 KB
-    in memory in random games of the four games, tracemalloc); and a move that waited past its deadline
-    thinks only the floor (:func:`time_left`), so the wait of the last is about the moves
-    ahead of it times the floor's cost, over ``size``. Refusing a move would stall its
-    table instead.
+    in memory in random games of the four games, tracemalloc); and a move that waited
+    past its deadline thinks only the floor (:func:`time_left`), so the wait of the last
+    is about the moves ahead of it times the floor's cost, over ``size``. Refusing a move
+    would stall its table instead.
 
     >>> async def demo():
     ...     pool = BotPool(None, size=1)
