@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -173,3 +174,185 @@ def test_a_bot_thinking_past_its_limit_is_cut_and_a_random_move_played(
         bot_input_state := state.game.state_from_json(bot_input(state, seat, 7)))
     assert played == expected.to_json() and expected in bot_input_state.legal_actions()
     assert asked == [("hard", 0.05), ("random", None)]  # the search was told its limit
+
+
+# -- the limit runs from the ask (issue 27) ---------------------------------------------------
+class Recorded:
+    """A fake ``make_bot`` and ``within`` for :func:`think`: what the search was told and
+    the hard cut it ran under (the real random bot and the real cut do the rest)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, bot: Callable[[], Any]) -> None:
+        self.told: list[tuple[str, Any]] = []
+        self.cuts: list[float] = []
+        real_make, real_within = levels.make_bot, bots.within
+
+        def make_bot(name: str, game: Any, seat: int, seed: int, **kw: Any) -> Any:
+            self.told.append((name, kw.get("time_limit")))
+            return real_make(name, game, seat, seed) if name == "random" else bot()
+
+        def within(seconds: float, act: Any, fallback: Any) -> Any:
+            self.cuts.append(seconds)
+            return real_within(seconds, act, fallback)
+
+        monkeypatch.setattr(bots, "make_bot", make_bot)
+        monkeypatch.setattr(bots, "within", within)
+
+
+class Instant:
+    """A bot that decides at once (its first legal move)."""
+
+    def act(self, state: Any) -> Any:
+        return state.legal_actions()[0]
+
+
+def scout_turn() -> tuple[Any, int]:
+    state = new_game("scout", 2).new_initial_state(2)
+    return state, state.current_player()
+
+
+def test_a_move_taken_at_once_thinks_its_whole_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = 1_000.0
+    monkeypatch.setattr(bots.time, "time", lambda: asked)  # the pool takes it as it is asked
+    seen = Recorded(monkeypatch, Instant)
+    state, seat = scout_turn()
+    think(bot_input(state, seat, 3), "hard", seat, 3, 1.0, asked + 1.0)
+    assert seen.told == [("hard", 1.0)]
+    assert seen.cuts == [1.0 * bots.HARD_CUT + bots.HARD_CUT_GRACE]
+
+
+def test_a_move_taken_late_thinks_what_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = 1_000.0
+    monkeypatch.setattr(bots.time, "time", lambda: asked + 0.75)  # queued 750 ms
+    seen = Recorded(monkeypatch, Instant)
+    state, seat = scout_turn()
+    think(bot_input(state, seat, 3), "hard", seat, 3, 1.0, asked + 1.0)
+    assert seen.told == [("hard", 0.25)]
+    assert seen.cuts == [0.25 * bots.HARD_CUT + bots.HARD_CUT_GRACE]
+
+
+def test_a_move_taken_past_its_deadline_gets_the_floor_and_its_cut(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A medium move that queued 7 s (70 budgets) is told the floor, a tenth of its limit,
+    and one that never decides is cut at 1.5 times that (plus the grace), not at the
+    budget's cut: a random legal move is played for it."""
+    asked = 1_000.0
+    limit = move_limit("medium", None, 5.0)
+    monkeypatch.setattr(bots.time, "time", lambda: asked + 7.0)
+    seen = Recorded(monkeypatch, Endless)
+    state, seat = scout_turn()
+    played = think(bot_input(state, seat, 3), "medium", seat, 3, limit, asked + limit)
+    floor = limit * bots.FLOOR_SHARE
+    assert bots.FLOOR_SECONDS < floor < limit
+    assert seen.told == [("medium", floor), ("random", None)]
+    assert seen.cuts == [floor * bots.HARD_CUT + bots.HARD_CUT_GRACE]
+    bot_state = state.game.state_from_json(bot_input(state, seat, 3))
+    expected = levels.make_bot("random", state.game, seat, 3).act(bot_state)
+    assert played == expected.to_json()
+
+
+def test_the_floor_has_a_least_and_never_exceeds_the_limit() -> None:
+    assert bots.time_left(0.01, 0.0, 9.0) == bots.FLOOR_SECONDS  # easy: 1 ms is too little
+    assert bots.time_left(0.001, 0.0, 9.0) == 0.001  # random: its limit, no more
+    assert bots.time_left(1.0, 5.0, 2.0) == 1.0  # a clock that went back: the limit
+
+
+def test_queued_moves_keep_their_order_and_think_from_the_ask(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves asked while the pool is busy are still taken first come, first served, and each
+    thinks what is left of its limit when taken: here past every deadline, the floor."""
+    clock = [1_000.0]
+    monkeypatch.setattr(bots.time, "time", lambda: clock[0])
+    order: list[tuple[str, float]] = []
+    gate = threading.Event()
+
+    def move(name: str, limit: float, deadline: float) -> None:
+        if name == "X":
+            gate.wait(5)  # the pool is busy while the others ask
+        order.append((name, round(bots.time_left(limit, deadline, clock[0]), 6)))
+
+    async def main() -> None:
+        pool = BotPool(ThreadPoolExecutor(1), size=1)
+        jobs = []
+        for name, limit in [("X", 0.1), ("A", 0.1), ("B", 1.0), ("C", 0.1)]:
+            jobs.append(asyncio.ensure_future(
+                pool.run(name, move, name, limit, clock[0] + limit)))
+            await asyncio.sleep(0)
+        clock[0] += 2.0  # the busy move took 2 s
+        gate.set()
+        await asyncio.gather(*jobs)
+
+    asyncio.run(main())
+    assert order == [("X", 0.01), ("A", 0.01), ("B", 0.1), ("C", 0.01)]
+
+
+def test_the_server_asks_with_a_deadline_from_the_ask(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server hands the pool the move's limit and a deadline set before the move
+    reached the pool: the limit counts from the ask."""
+    from bigtop.server import runtime
+    from tests.server.conftest import make_client
+
+    asks: list[tuple[float, float, float, float]] = []
+
+    def recording(data: Any, level: str, seat: int, seed: int, limit: float,
+                  deadline: float | None = None) -> Any:
+        assert deadline is not None
+        asks.append((before, limit, deadline, bots.time.time()))
+        return think(data, level, seat, seed, limit, deadline)
+
+    monkeypatch.setattr(runtime, "think", recording)
+    before = bots.time.time()
+    with make_client(sqlite_url) as c:
+        made = c.post("/api/tables", json={
+            "game": "scout", "players": 2,
+            "seats": [{"kind": "bot", "level": "medium"}] * 2}).json()
+        for _ in range(200):
+            if c.get(f"/api/tables/{made['table']}").json()["version"] >= 3:
+                break
+            bots.time.sleep(0.05)
+    assert len(asks) >= 2
+    for asked_from, limit, deadline, taken in asks:
+        assert limit == move_limit("medium", None, 5.0)
+        # (deadline - limit: the ask's time, give or take a rounding of the sum)
+        assert asked_from <= deadline - limit <= taken + 1e-6
+
+
+def test_a_table_has_one_move_in_the_pool_at_most(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What bounds the pool's queue: the server asks a table's next bot move only once the
+    last is stored, so the sweeps that look for bot turns nobody took (every 0.1 s, a turn
+    taken as stuck at once here) queue no second move while a bot thinks; the open tables
+    (``max_open_tables``) bound the queue."""
+    from bigtop.server import runtime
+    from tests.server.conftest import make_client
+
+    gate = threading.Event()
+    calls: list[str] = []
+    kicks: list[str] = []
+
+    def held(data: Any, level: str, *rest: Any) -> Any:
+        calls.append(level)
+        gate.wait(5)
+        return think(data, level, *rest)
+
+    monkeypatch.setattr(runtime, "think", held)
+    real_kick = runtime.Runtime.kick
+
+    def kick(self: Any, loaded: Any) -> None:
+        kicks.append(loaded.table_id)
+        real_kick(self, loaded)
+
+    monkeypatch.setattr(runtime.Runtime, "kick", kick)
+    with make_client(sqlite_url, bot_stuck_seconds=0.01) as c:
+        made = c.post("/api/tables", json={
+            "game": "scout", "players": 2,
+            "seats": [{"kind": "bot", "level": "medium"}] * 2}).json()
+        pool: BotPool = c.app.state.runtime.bots  # type: ignore[attr-defined]
+        for _ in range(500):  # until the move thinks and the sweeps kicked the table again
+            if calls and kicks.count(made["table"]) >= 4:
+                break
+            bots.time.sleep(0.02)
+        held_moves, waiting = len(calls), sum(len(j) for j in pool._waiting.values())
+        gate.set()
+    assert kicks.count(made["table"]) >= 4
+    assert (held_moves, waiting) == (1, 0)

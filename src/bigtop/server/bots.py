@@ -5,12 +5,16 @@ redrawn (``resample_hidden``), so whatever a bot does it cannot learn another se
 Bots are built only through :func:`bigtop.agents.levels.make_bot`.
 
 Every move has a wall-clock limit (:func:`move_limit`: the level's budget, cut by the
-table's and the server's limits): a searching bot stops its search there, and any bot still
-thinking a little later is interrupted and a random legal move is played for it. The pool
-(:class:`BotPool`) runs at most ``size`` moves at once and takes them table by table, in
-turn, in the order they came, so no table, level or option set delays another table's bot
-by more than one move's limit per table ahead of it, and no bot is passed by one that
-asked after it.
+table's and the server's limits), counted from when the server asks for the move (its
+deadline), not from when a pool process takes it: a move that queued thinks only what is
+left of its limit, never less than a floor (:func:`time_left`). A searching bot stops its
+search there, and any bot still thinking a little later is interrupted and a random legal
+move is played for it. The pool (:class:`BotPool`) runs at most ``size`` moves at once and
+takes them table by table, in turn, in the order they came, so no table, level or option
+set delays another table's bot by more than one move's limit per table ahead of it (by its
+floor once that move has queued past its deadline: where moves think longer than their
+floor, a pool that fell behind catches up at the floor's pace), and no bot is passed by
+one that asked after it.
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
@@ -64,6 +68,37 @@ HARD_CUT = 1.5
 """A bot still thinking at this many times its limit (plus :data:`HARD_CUT_GRACE`) is
 interrupted: searching bots stop by themselves at the limit, this catches the rest."""
 HARD_CUT_GRACE = 0.05
+
+
+FLOOR_SHARE = 0.1
+"""A move that queued past its deadline still thinks this share of its limit (at least
+:data:`FLOOR_SECONDS`): a searching bot still searches a little (medium: 10 ms, a few
+determinizations of its usual 4), and a queue of moves behind a busy pool drains ten
+times faster than at whole budgets, so a pool that fell behind catches up by itself."""
+FLOOR_SECONDS = 0.005
+"""The least a move thinks (unless its limit is less): below a few milliseconds a pool
+process, 10 nicer than the server on a busy core, may not even be scheduled within the
+time (the kernel's time slices are milliseconds long), and the searches check the clock
+only between iterations (the first always runs), so a shorter floor buys no speed."""
+
+
+def time_left(limit: float, deadline: float, now: float) -> float:
+    """What a move with ``limit`` (seconds) asked for by ``deadline`` (the ask plus the
+    limit, epoch seconds) may still think at ``now``: the rest of its limit, never more
+    than the limit (a clock that went back) nor less than the floor (:data:`FLOOR_SHARE`
+    of it, at least :data:`FLOOR_SECONDS`, at most the limit).
+
+    >>> time_left(0.25, 100.25, 100.0)  # taken at once
+    0.25
+    >>> time_left(0.25, 100.25, 100.125)  # taken 125 ms after the ask
+    0.125
+    >>> [round(time_left(s, 100.0, 107.0), 6) for s in (0.1, 1.0)]  # queued past it
+    [0.01, 0.1]
+    >>> time_left(0.001, 100.0, 107.0)  # a limit under the floor's minimum: the limit
+    0.001
+    """
+    floor = min(limit, max(limit * FLOOR_SHARE, FLOOR_SECONDS))
+    return max(floor, min(limit, deadline - now))
 
 
 def move_limit(level: str, table_seconds: float | None, server_seconds: float) -> float:
@@ -123,12 +158,17 @@ def within(seconds: float, act: Callable[[], T], fallback: Callable[[], T]) -> T
 
 
 def think(state_json: dict[str, Any], level: str, seat: int, seed: int,
-          seconds: float) -> dict[str, Any]:
+          seconds: float, deadline: float | None = None) -> dict[str, Any]:
     """Run in a pool process: the action (JSON) bot ``level`` plays for ``seat``, within
-    ``seconds`` (:func:`move_limit`): a searching bot searches that long at most; any bot
-    still thinking at :data:`HARD_CUT` times that is interrupted and a random legal move
-    is played instead."""
+    ``seconds`` (:func:`move_limit`), or with a ``deadline`` (epoch seconds: when the
+    server asked, plus ``seconds``) within what is left of it (:func:`time_left`: at least
+    the floor): a searching bot searches that long at most; any bot still thinking at
+    :data:`HARD_CUT` times that is interrupted and a random legal move is played instead.
+    The move depends only on the position, the level, the seat and the seed, as before,
+    unless the time cuts the search short."""
     state = load_state(state_json)
+    if deadline is not None:  # the wall clock: the server and its pool processes share it
+        seconds = time_left(seconds, deadline, time.time())
     bot = make_bot(level, state.game, seat, seed,
                    time_limit=seconds if level in SEARCH_BOTS else None)
     return within(seconds * HARD_CUT + HARD_CUT_GRACE, lambda: bot.act(state).to_json(),
@@ -145,6 +185,14 @@ class BotPool:
     the table served least recently first, as this did, let a table whose last move was
     recent be passed by every table served before it that asked later: on two busy cores
     with the pool behind, by seconds.)
+
+    Nothing here bounds the moves waiting, and nothing needs to: the server holds at most
+    one move a table here (its next only once the last is stored), so the open tables
+    (``Limits.max_open_tables``) bound them, each a position without its history (1–8 KB
+    in memory in random games of the four games, tracemalloc); and a move that waited
+    past its deadline thinks only the floor (:func:`time_left`), so the wait of the last
+    is about the moves ahead of it times the floor's cost, over ``size``. Refusing a move
+    would stall its table instead.
 
     >>> async def demo():
     ...     pool = BotPool(None, size=1)

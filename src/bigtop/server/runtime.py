@@ -790,10 +790,14 @@ class Runtime:
                 if self.settings.bot_delay_seconds:
                     await asyncio.sleep(self.settings.bot_delay_seconds)
                 seed = bot_seed(loaded.meta.seed, seat, loaded.version)
-                data = await in_thread(bot_input, loaded.state, seat, seed)
                 limit = move_limit(level, loaded.meta.bot_seconds,
                                    self.settings.bot_move_seconds)
-                action = await self.bots.run(table_id, think, data, level, seat, seed, limit)
+                # The limit runs from the ask: a move that queues behind others thinks
+                # only what is left of it (at least a floor), so a busy pool catches up.
+                deadline = time.time() + limit
+                data = await in_thread(bot_input, loaded.state, seat, seed)
+                action = await self.bots.run(table_id, think, data, level, seat, seed, limit,
+                                             deadline)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)

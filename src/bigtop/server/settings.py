@@ -198,8 +198,10 @@ class Settings:
     `bigtop serve` always runs at least one process."""
     bot_move_seconds: float = 5.0
     """The most any bot move may take (wall clock): each move's limit is its level's budget
-    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this; a bot still
-    thinking at 1.5 times its limit is interrupted and a random legal move played."""
+    (``MOVE_BUDGET_MS``: hard 1 s), cut by the table's ``bot_seconds`` and this, counted
+    from when the server asks for the move (one that queued for the pool thinks what is
+    left, at least a tenth of it: server/bots.py ``time_left``); a bot still thinking at
+    1.5 times that is interrupted and a random legal move played."""
     bot_delay_seconds: float = 0.0
     """Pause before a bot moves (so people can follow; 0 in tests and benchmarks)."""
     sweep_seconds: float = 2.0
