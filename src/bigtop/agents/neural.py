@@ -48,6 +48,7 @@ import numpy.typing as npt
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
+from bigtop.core.capabilities import ActionFeatures
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import capabilities, game_names
@@ -444,10 +445,7 @@ def neural_profile(base: SearchProfile, how: NeuralSearch,
 ACTIONS_SUFFIX = "-actions"
 """The action policy of a table is shipped as ``<game>-<players>p-actions.npz``."""
 
-ActionFeatures = Callable[[State, Sequence[Action]], list[list[float]]]
-
-
-def action_features_for(game: Game) -> tuple[int, ActionFeatures]:
+def action_features_for(game: Game) -> ActionFeatures:
     """The game's action features (their number and the function): each legal action
     described by what it moves, beside the mover's view of the position, as the game's
     capability record declares them (``action_features``: SCOUT's in
