@@ -18,6 +18,18 @@ full collection, which runs every ``full_seconds`` (unfreeze, collect, freeze): 
 pause every ten minutes by default instead of one every few seconds, and a bound on what
 can pile up.
 
+While it runs, Python's own full collections are off (the third threshold raised past
+reach): they still came, though everything older than a second is frozen. CPython starts
+one when more than ten middle collections came since the last one (or the last freeze)
+and the objects promoted since its last full collection pass a quarter of what that
+collection kept (a freeze resets the first count, not the second). A busy worker passes
+both: at 1,000 tables, 12 came in 20 s, each walking the survivors of the last second for
+35–150 ms (`bench/bench_server.py --tables 1000`: p99 72, 74 and 221 ms with them against
+59, 45 and 67 ms without, in turn; docs/benchmarks.md). What they would have found,
+cyclic garbage younger than a second that outlived two young collections, waits for the
+full collection like the frozen kind: about ten objects in 15 s of steady play at 1,000
+tables.
+
 >>> import gc
 >>> clock = [0.0]
 >>> c = Collector(freeze_seconds=1.0, full_seconds=60.0, clock=lambda: clock[0])
@@ -40,6 +52,15 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+NEVER = 2**31 - 1
+"""The third threshold while a :class:`Collector` runs: young collections between two full
+ones that Python's collector would wait for before its own full collection (never)."""
+
+_running: list[Collector] = []
+"""The started collectors of this process (the thresholds are the process's: the first to
+start sets them, the last to stop gives them back)."""
+_thresholds: list[tuple[int, int, int]] = []
+
 
 class Collector:
     """Young collections and freezing every ``freeze_seconds``; a full collection every
@@ -56,7 +77,13 @@ class Collector:
         self.full_collections = 0
 
     def start(self) -> None:
-        """Collect everything once (the imports and start-up leave garbage) and freeze."""
+        """Collect everything once (the imports and start-up leave garbage) and freeze;
+        from now on only :meth:`full` walks every object."""
+        if not _running:
+            young, middle, full = gc.get_threshold()
+            _thresholds[:] = [(young, middle, full)]
+            gc.set_threshold(young, middle, NEVER)
+        _running.append(self)
         self.full()
 
     def tick(self) -> Literal["young", "full"]:
@@ -77,5 +104,9 @@ class Collector:
         self.full_collections += 1
 
     def stop(self) -> None:
-        """Give the frozen objects back to the ordinary collector."""
+        """Give the frozen objects back to the ordinary collector, as it was."""
         gc.unfreeze()
+        if self in _running:
+            _running.remove(self)
+            if not _running:
+                gc.set_threshold(*_thresholds.pop())
