@@ -105,8 +105,8 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.server.conftest import Server
 from tests.server.pg import free_port, new_database, throwaway_cluster
+from tests.server.processes import Server
 
 from bigtop.agents.levels import DEFAULT_LEVEL, MOVE_BUDGET_MS
 

@@ -38,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,10 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.server.conftest import make_client
+with warnings.catch_warnings():
+    # Starlette's test client warns about httpx on import (pyproject's pytest filter).
+    warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
+    from tests.server.conftest import make_client
 
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import Limits

@@ -30,7 +30,7 @@ from bigtop.server.schema import tables as tables_table
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 from bigtop.server.views import seat_view
-from tests.server.conftest import Server
+from tests.server.processes import Server
 
 FAST = ("--moves-per-second", "1000")
 CRASHES = ("--limit", "min_clock_seconds=0.1", "--limit", "chat_burst=100000",
