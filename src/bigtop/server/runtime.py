@@ -585,12 +585,22 @@ class Runtime:
             # view says when it was sent ("now"), so it is made for each.
             return dumps(self._view(loaded, seat, entries, log_since))
         m = loaded.meta
-        key = ("text", m.id, m.version, m.seat_rev, m.status, loaded.last_event, seat,
-               log_since, tuple(e.id for e in entries))
+        same = (m.id, m.version, m.seat_rev, m.status, loaded.last_event, log_since,
+                tuple(e.id for e in entries))
+        key = ("text", seat, same)
         hit: str | None = self._views.get(key)
         if hit is not None:
             return hit
-        text = dumps(self._view(loaded, seat, entries, log_since))
+        # What every seat's view of this version shares (all but the seat, its observation
+        # and its legal actions) is made into text once; the seat's fields are added at its
+        # end.
+        part = self.seat_part(loaded, seat)
+        shared_key = ("shared", same)
+        shared: str | None = self._views.get(shared_key)
+        if shared is None:
+            shared = dumps(self._shared_view(loaded, part, entries, log_since))
+            self._views.put(shared_key, shared, len(shared))
+        text = shared[:-1] + "," + dumps(self._seat_fields(loaded, seat, part))[1:]
         self._views.put(key, text, len(text))
         return text
 
@@ -622,8 +632,25 @@ class Runtime:
     def _view(self, loaded: Loaded, seat: int | None, entries: tuple[LogEntry, ...],
               log_since: int) -> dict[str, Any]:
         """:meth:`view` with the seat part's JSON text in place (for :func:`dumps`)."""
-        m = loaded.meta
         part = self.seat_part(loaded, seat)
+        return {**self._shared_view(loaded, part, entries, log_since),
+                **self._seat_fields(loaded, seat, part)}
+
+    @staticmethod
+    def _seat_fields(loaded: Loaded, seat: int | None, part: SeatPart) -> dict[str, Any]:
+        """The fields of a view that differ between seats: the seat, its observation and
+        its legal actions (JSON text in place)."""
+        started = loaded.meta.started
+        # Nothing is dealt for anyone before every person has arrived.
+        return {"seat": seat,
+                "observation": JsonText(part.observation) if started else None,
+                "legal_actions": JsonText(part.legal_actions) if started else []}
+
+    def _shared_view(self, loaded: Loaded, part: SeatPart, entries: tuple[LogEntry, ...],
+                     log_since: int) -> dict[str, Any]:
+        """The fields of a view every seat and spectator gets alike (``part``: any seat's
+        part; whose turn it is and the result are public)."""
+        m = loaded.meta
         base = self.settings.base_url
         picture = f"{base}/api/tables/{m.id}/picture.svg" if has_picture(m.game) else None
         names = [s.name for s in loaded.seats]
@@ -634,13 +661,10 @@ class Runtime:
         return {
             "table": m.id, "game": m.game, "title": loaded.state.game.title,
             "players": m.players, "options": m.options, "version": m.version,
-            "status": table_status(m), "seat": seat,
+            "status": table_status(m),
             # A game lost on time is over, though its position was not played out.
             "current_player": TERMINAL if m.status == FINISHED else part.current_player,
             "seats": [seat_info(s) for s in loaded.seats],
-            # Nothing is dealt for anyone before every person has arrived.
-            "observation": JsonText(part.observation) if started else None,
-            "legal_actions": JsonText(part.legal_actions) if started else [],
             "log": [log_json(e, names) for e in entries],
             "log_since": log_since,
             "result": result, "picture": picture if started else None,
