@@ -17,6 +17,7 @@ database thread and the kernel are not in this process: they are the server's CP
 
     .venv/bin/python bench/profile_move.py --tables 100 --moves 3000
     .venv/bin/python bench/profile_move.py --cprofile 25   # also the top functions
+    .venv/bin/python bench/profile_move.py --db postgresql  # a throwaway cluster
 
 ``--groups K …`` measures the group commit instead: the database thread's CPU a move
 (``master.play`` handed to a ``DatabaseThread``), moves handed over K at a time, each alone
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import functools
 import json
@@ -51,6 +53,7 @@ with warnings.catch_warnings():
     # Starlette's test client warns about httpx on import (pyproject's pytest filter).
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
     from tests.server.conftest import make_client
+    from tests.server.pg import new_database, throwaway_cluster
 
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import Limits
@@ -68,12 +71,17 @@ def deflater() -> PerMessageDeflate:
     return PerMessageDeflate(False, False, 12, 12, {"memLevel": 5})
 
 
-def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[str, float]:
+def profile(tables: int, moves: int, profiler: cProfile.Profile | None,
+            db: str = "sqlite") -> dict[str, float]:
     """Seconds spent in each step over ``moves`` moves, and the split of the views between
-    the seat part and the JSON text (``"views: of which seat parts"``)."""
+    the seat part and the JSON text (``"views: of which seat parts"``). ``db``: ``sqlite``
+    (a file) or ``postgresql`` (a throwaway cluster: *store* is then the client's CPU of
+    the move's transaction, the database's own work not counted)."""
     spent: dict[str, float] = defaultdict(float)
-    with tempfile.TemporaryDirectory() as tmp:
-        runtime, ids, tokens = new_tables(tmp, tables)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        url = (new_database(stack.enter_context(throwaway_cluster())) if db == "postgresql"
+               else f"sqlite:///{tmp}/profile.sqlite3")
+        runtime, ids, tokens = new_tables(url, tables)
         service = runtime.master
         # The app's threads (event loop, database thread, sweeper) have stopped: only the
         # steps below run, on the same service and runtime objects.
@@ -133,13 +141,13 @@ def profile(tables: int, moves: int, profiler: cProfile.Profile | None) -> dict[
     return dict(spent)
 
 
-def new_tables(tmp: str, tables: int) -> tuple[Any, list[str], list[list[str]]]:
-    """An app's master on a fresh SQLite file in ``tmp`` with ``tables`` two-player SCOUT
+def new_tables(url: str, tables: int) -> tuple[Any, list[str], list[list[str]]]:
+    """An app's master on the fresh database ``url`` with ``tables`` two-player SCOUT
     tables (the app's own threads stopped again), their ids and seat tokens."""
     # One client makes every table: the per-client limits lifted, as the load benchmark's
     # servers have them (tests/server/conftest.py, ONE_CLIENT_MANY_TABLES).
     lifted = Limits(table_burst=100_000, max_open_tables_per_client=100_000)
-    with make_client(f"sqlite:///{tmp}/profile.sqlite3", limits=lifted) as c:
+    with make_client(url, limits=lifted) as c:
         runtime = c.app.state.runtime  # type: ignore[attr-defined]
         ids, tokens = [], []
         for _ in range(tables):
@@ -154,7 +162,7 @@ def new_tables(tmp: str, tables: int) -> tuple[Any, list[str], list[list[str]]]:
 def groups(sizes: list[int], tables: int, moves: int, rounds: int) -> None:
     """``--groups``: the database thread's CPU a move, alone and grouped, K at a time."""
     with tempfile.TemporaryDirectory() as tmp:
-        runtime, ids, _ = new_tables(tmp, tables)
+        runtime, ids, _ = new_tables(f"sqlite:///{tmp}/profile.sqlite3", tables)
         master = runtime.master
         spent: dict[tuple[int, bool], list[float]] = defaultdict(list)
         at = 0
@@ -197,6 +205,8 @@ def main() -> None:
     p.add_argument("--cprofile", type=int, default=0, metavar="N",
                    help="also profile the moves with cProfile and print the top N functions "
                         "(by own time)")
+    p.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
+                   help="the database of the tables (postgresql: a throwaway cluster)")
     p.add_argument("--groups", type=int, nargs="+", default=None, metavar="K",
                    help="measure the group commit instead, moves handed over K at a time")
     p.add_argument("--rounds", type=int, default=5, help="with --groups: runs of each")
@@ -205,10 +215,10 @@ def main() -> None:
         groups(args.groups, args.tables, args.moves // 10, args.rounds)
         return
     profiler = cProfile.Profile() if args.cprofile else None
-    spent = profile(args.tables, args.moves, profiler)
+    spent = profile(args.tables, args.moves, profiler, args.db)
     total = sum(spent[s] for s in STEPS)
-    print(f"{args.moves} moves at {args.tables} tables: {1e6 * total / args.moves:.0f} µs a move "
-          "in these steps")
+    print(f"{args.moves} moves at {args.tables} tables ({args.db}): "
+          f"{1e6 * total / args.moves:.0f} µs a move in these steps")
     for step in STEPS:
         print(f"  {step:<22} {1e6 * spent[step] / args.moves:7.1f} µs  "
               f"{100 * spent[step] / total:4.1f}%")

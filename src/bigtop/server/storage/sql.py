@@ -128,6 +128,9 @@ _EVENTS_AFTER = (select(events).where(events.c.table_id == bindparam("table_id")
 _MOVES_FROM = (select(moves).where(moves.c.table_id == bindparam("table_id"),
                                    moves.c.idx >= bindparam("start"))
                .order_by(moves.c.idx))
+_LAST_SNAPSHOT = (select(snapshots.c.idx, snapshots.c.position)
+                  .where(snapshots.c.table_id == bindparam("table_id"))
+                  .order_by(snapshots.c.idx.desc()).limit(1))
 _INSERT_MOVES = insert(moves)
 _SEAT = (seats.c.table_id == bindparam("table_id"), seats.c.seat == bindparam("seat"))
 
@@ -204,6 +207,31 @@ _SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
                      "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
                      "WHERE id = ?")
 
+# The same statements for PostgreSQL's driver (psycopg), with its placeholders and the JSON
+# columns' casts, and the NOTIFY that tells the other workers (delivered at commit; the
+# payload carries the row as committed, as ``_NOTIFY`` does). A statement through
+# SQLAlchemy cost about as much CPU as its round trip to the database.
+_PG_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by_bot, created_at) "
+                   "VALUES (%s, %s, %s, CAST(%s AS json), %s, %s, %s)")
+_PG_STORE_VERSION = {key: sql.replace("result = ?", "result = CAST(? AS json)").replace("?", "%s")
+                     for key, sql in _SQLITE_STORE_VERSION.items()}
+_PG_INSERT_SNAPSHOT = ("INSERT INTO snapshots (table_id, idx, position) "
+                       "VALUES (%s, %s, CAST(%s AS json))")
+_PG_NOTIFY = ("SELECT pg_notify(%s, CAST(%s AS text) || coalesce((SELECT ' ' || version || ' ' "
+              "|| seat_rev || ' ' || undos || ' ' || status FROM tables WHERE id = %s), ''))")
+
+
+def _dict_row() -> Any:
+    """psycopg's row factory of dicts (imported only where PostgreSQL is used)."""
+    from psycopg.rows import dict_row
+    return dict_row
+
+
+def _pg(statement: str) -> str:
+    """One of the ``sqlite3`` path's statements with PostgreSQL's placeholders (no JSON)."""
+    return statement.replace("?", "%s")
+
+
 def _sqlite_clock(table_id: str, clock: ClockUpdate) -> list[tuple[str, tuple[Any, ...]]]:
     """``SqlStorage._set_clock``'s statements for the ``sqlite3`` path of a move."""
     out: list[tuple[str, tuple[Any, ...]]] = [(
@@ -273,6 +301,7 @@ class SqlStorage:
         self.engine = engine
         self.dialect: str = engine.dialect.name
         self._pg = self.dialect == "postgresql"
+        self._pg_compiled: dict[int, tuple[str, dict[str, Any]]] = {}
         self._sqlite = self.dialect == "sqlite"
         self._sqlite_writer: Any = (threading.Lock() if self._sqlite
                                     else contextlib.nullcontext())
@@ -434,42 +463,72 @@ class SqlStorage:
 
     # -- reading --------------------------------------------------------------------------
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
+        if self._pg:
+            # A move heard from another worker is read here: its statements through psycopg
+            # itself (the same statements, compiled once; the same Python values back).
+            raw = self.engine.raw_connection()
+            try:
+                driver: Any = raw.driver_connection
+                with driver.cursor(row_factory=_dict_row()) as cur:
+                    def rows(statement: Any, params: dict[str, Any]) -> list[Any]:
+                        sql_, fixed = self._pg_sql(statement)
+                        cur.execute(sql_, {**fixed, **params})
+                        found: list[Any] = cur.fetchall()
+                        return found
+
+                    stored = self._read(rows, table_id, known, from_move)
+                driver.rollback()
+                return stored
+            finally:
+                raw.close()
         with self.engine.connect() as conn:
-            row = conn.execute(_TABLE_ROW, {"table_id": table_id}).mappings().first()
-            if row is None:
-                return None
-            meta = Meta(**{k: row[k] for k in _META_FIELDS})
-            if known is not None and (known.version, known.seat_rev, known.status) == (
-                    meta.version, meta.seat_rev, meta.status):
-                return Stored(meta, None, (), (), unchanged=True)
-            seat_list: tuple[Seat, ...] | None = None
-            # A clocked table's moves change the mover's game clock, kept with the seat.
-            if known is None or known.seat_rev != meta.seat_rev or (
-                    meta.clock is not None and known.version != meta.version):
-                seat_list = tuple(
-                    Seat(**{k: r[k] for k in _SEAT_FIELDS})
-                    for r in conn.execute(_SEATS_OF, {"table_id": table_id}).mappings())
-            # Events first, then moves: every event read was stored after the moves it
-            # follows. Each is stored in a transaction that moves the seat revision on, so
-            # a table whose seats are as known has none new (a move crossing workers reads
-            # the row and its moves only).
-            evs: tuple[EventRecord, ...] = ()
-            if known is None or known.seat_rev != meta.seat_rev:
-                after = 0 if known is None else known.last_event
-                evs = tuple(
-                    EventRecord(e["id"], e["at_version"], e["seat"], e["kind"], e["text"])
-                    for e in conn.execute(_EVENTS_AFTER, {"table_id": table_id,
-                                                          "after": after}).mappings())
-            mvs = tuple(MoveRecord(m["idx"], m["seat"], m["action"], m["text"], m["by_bot"])
-                        for m in conn.execute(_MOVES_FROM, {"table_id": table_id,
-                                                            "start": from_move}).mappings())
-            snap = None
-            if known is None and from_move == 0:
-                found = conn.execute(
-                    select(snapshots.c.idx, snapshots.c.position)
-                    .where(snapshots.c.table_id == table_id)
-                    .order_by(snapshots.c.idx.desc()).limit(1)).first()
-                snap = None if found is None else (found[0], found[1])
+            return self._read(lambda statement, params: conn.execute(statement, params)
+                              .mappings().all(), table_id, known, from_move)
+
+    def _pg_sql(self, statement: Any) -> tuple[str, dict[str, Any]]:
+        """``statement`` compiled for PostgreSQL (named placeholders) and the values of the
+        parameters it fixes itself (a LIMIT), kept."""
+        kept = self._pg_compiled.get(id(statement))
+        if kept is None:
+            compiled = statement.compile(dialect=self.engine.dialect)
+            kept = self._pg_compiled[id(statement)] = (str(compiled), {
+                k: v for k, v in compiled.params.items() if v is not None})
+        return kept
+
+    def _read(self, rows: Callable[[Any, dict[str, Any]], Sequence[Any]], table_id: str,
+              known: Known | None, from_move: int) -> Stored | None:
+        """:meth:`read` with ``rows(statement, params)`` running each statement."""
+        found = rows(_TABLE_ROW, {"table_id": table_id})
+        if not found:
+            return None
+        row = found[0]
+        meta = Meta(**{k: row[k] for k in _META_FIELDS})
+        if known is not None and (known.version, known.seat_rev, known.status) == (
+                meta.version, meta.seat_rev, meta.status):
+            return Stored(meta, None, (), (), unchanged=True)
+        seat_list: tuple[Seat, ...] | None = None
+        # A clocked table's moves change the mover's game clock, kept with the seat.
+        if known is None or known.seat_rev != meta.seat_rev or (
+                meta.clock is not None and known.version != meta.version):
+            seat_list = tuple(Seat(**{k: r[k] for k in _SEAT_FIELDS})
+                              for r in rows(_SEATS_OF, {"table_id": table_id}))
+        # Events first, then moves: every event read was stored after the moves it
+        # follows. Each is stored in a transaction that moves the seat revision on, so
+        # a table whose seats are as known has none new (a move crossing workers reads
+        # the row and its moves only).
+        evs: tuple[EventRecord, ...] = ()
+        if known is None or known.seat_rev != meta.seat_rev:
+            after = 0 if known is None else known.last_event
+            evs = tuple(
+                EventRecord(e["id"], e["at_version"], e["seat"], e["kind"], e["text"])
+                for e in rows(_EVENTS_AFTER, {"table_id": table_id, "after": after}))
+        mvs = tuple(MoveRecord(m["idx"], m["seat"], m["action"], m["text"], m["by_bot"])
+                    for m in rows(_MOVES_FROM, {"table_id": table_id,
+                                                "start": from_move}))
+        snap = None
+        if known is None and from_move == 0:
+            last = rows(_LAST_SNAPSHOT, {"table_id": table_id})
+            snap = None if not last else (last[0]["idx"], last[0]["position"])
         return Stored(meta, seat_list, evs, mvs, snapshot=snap)
 
     def snapshot_at_most(self, table_id: str, idx: int) -> tuple[int, Any] | None:
@@ -513,9 +572,10 @@ class SqlStorage:
         try:
             # The end of a rated game takes SQLAlchemy's path on SQLite too (it reads and
             # writes ratings; rare).
-            if self._sqlite and rating is None:
+            if (self._sqlite or self._pg) and rating is None:
                 ends = status != PLAYING
-                return self._store_sqlite(
+                store = self._store_sqlite if self._sqlite else self._store_pg
+                return store(
                     [(table_id, m.idx, m.seat, json.dumps(m.action), m.text, m.by_bot, now)
                      for m in moves_],
                     (*variant, ends),
@@ -584,6 +644,49 @@ class SqlStorage:
                     cur.execute("ROLLBACK")
                 raise
             return guarded
+
+    def _store_pg(self, move_rows: list[tuple[Any, ...]],
+                  variant: tuple[bool, bool, bool, bool],
+                  version: tuple[Any, ...], snapshot: tuple[Any, ...] | None,
+                  ended: str | None, clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
+        """:meth:`_store_sqlite` on PostgreSQL: the same statements through psycopg on a
+        connection of the engine's pool, then the NOTIFY, committed only if the guard held
+        (the transaction psycopg opens at the first statement); a unique violation (the
+        turn taken by another worker) raises ``IntegrityError`` as SQLAlchemy's would."""
+        import psycopg
+
+        table_id = move_rows[0][0]
+        raw = self.engine.raw_connection()
+        try:
+            driver: psycopg.Connection[Any] = raw.driver_connection  # type: ignore[assignment]
+            try:
+                with driver.cursor() as cur:
+                    # One row or a few: psycopg's executemany enters pipeline mode, more
+                    # round trips than it saves here.
+                    for row in move_rows:
+                        cur.execute(_PG_INSERT_MOVE, row)
+                    cur.execute(_PG_STORE_VERSION[variant], version)
+                    if cur.rowcount != 1:
+                        driver.rollback()
+                        return False
+                    if snapshot is not None:
+                        cur.execute(_PG_INSERT_SNAPSHOT, snapshot)
+                    if ended is not None:
+                        for statement in _SQLITE_GAME_OVER:
+                            cur.execute(_pg(statement), (ended,))
+                    for statement, params in clock:
+                        cur.execute(_pg(statement), params)
+                    cur.execute(_PG_NOTIFY, (NOTIFY_CHANNEL, table_id, table_id))
+                driver.commit()
+                return True
+            except psycopg.IntegrityError as e:
+                driver.rollback()
+                raise IntegrityError(None, None, e) from e
+            except BaseException:
+                driver.rollback()
+                raise
+        finally:
+            raw.close()
 
     def _mover_cursor(self) -> sqlite3.Cursor:
         """A cursor of the move path's connection (under ``_sqlite_writer``): one connection
