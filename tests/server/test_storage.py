@@ -300,3 +300,28 @@ def test_a_shared_token_bucket_gives_its_burst_once_to_racing_workers(db_url: st
     assert workers[1].take_token("tables 198.51.100.1", now + 1001.0, 0.001, 7) == 0.0
     assert workers[0].forget_full_buckets(now + 7999.0, 100) == 0
     assert workers[0].forget_full_buckets(now + 8001.0, 100) == 1
+
+
+def test_a_connection_the_database_dropped_is_replaced(pg_url: str) -> None:
+    """The move and the read go through psycopg on the pool's connections: one whose
+    backend is gone fails that once and is thrown away, and the next move is stored."""
+    from sqlalchemy import text
+
+    svc = service(pg_url)
+    made = create(svc, TableSpec("scout", 2, seed=3))
+    table = made.table_id
+    t = svc.play(table, 0, 0, {"index": 0})
+    engine = svc.storage.engine  # type: ignore[attr-defined]
+    with make_engine(pg_url).connect() as other:  # every backend of the pool dropped
+        other.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+    failed = 0
+    for _ in range(engine.pool.size() + 2):
+        try:
+            t = svc.play(table, t.state.current_player(), t.version, {"index": 0})
+            break
+        except Exception:  # the dropped connection: this move is refused, nothing stored
+            failed += 1
+            t = svc.load(table)
+    assert failed <= 1 and t.version == 2  # only the move that met it
+    assert [r["idx"] for r in svc.move_rows(table)] == [0, 1]

@@ -221,6 +221,14 @@ _PG_NOTIFY = ("SELECT pg_notify(%s, CAST(%s AS text) || coalesce((SELECT ' ' || 
               "|| seat_rev || ' ' || undos || ' ' || status FROM tables WHERE id = %s), ''))")
 
 
+def _give_back(raw: Any) -> None:
+    """Return a pooled connection used through its driver: one the database dropped is
+    thrown away, as SQLAlchemy does with a connection it saw fail."""
+    if raw.driver_connection is not None and raw.driver_connection.broken:
+        raw.invalidate()
+    raw.close()
+
+
 def _dict_row() -> Any:
     """psycopg's row factory of dicts (imported only where PostgreSQL is used)."""
     from psycopg.rows import dict_row
@@ -480,7 +488,7 @@ class SqlStorage:
                 driver.rollback()
                 return stored
             finally:
-                raw.close()
+                _give_back(raw)
         with self.engine.connect() as conn:
             return self._read(lambda statement, params: conn.execute(statement, params)
                               .mappings().all(), table_id, known, from_move)
@@ -683,10 +691,11 @@ class SqlStorage:
                 driver.rollback()
                 raise IntegrityError(None, None, e) from e
             except BaseException:
-                driver.rollback()
+                with contextlib.suppress(Exception):  # the error that came is the one to tell
+                    driver.rollback()
                 raise
         finally:
-            raw.close()
+            _give_back(raw)
 
     def _mover_cursor(self) -> sqlite3.Cursor:
         """A cursor of the move path's connection (under ``_sqlite_writer``): one connection
