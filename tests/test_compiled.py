@@ -1,6 +1,6 @@
 """The compiled build (mypyc, where a C compiler exists) and the pure-Python package play
-byte-identical games: every game, every player count, seeded random games and a few IS-MCTS
-decisions, compared through ``to_json()`` between this process (compiled modules if built)
+byte-identical games: every game, every player count, seeded random games, a few IS-MCTS
+decisions and each game's own bots (a game of easy bots, a few medium decisions), compared through ``to_json()`` between this process (compiled modules if built)
 and a subprocess with ``BIGTOP_PURE=1`` (extension modules ignored).
 
 Run as a script it prints the games' fingerprints (that is what the subprocess does).
@@ -20,6 +20,7 @@ import warnings
 from bigtop import _compiled
 from bigtop.agents.base import play_random, random_step
 from bigtop.agents.ismcts import ISMCTSAgent
+from bigtop.agents.levels import make_bot
 from bigtop.core.registry import game_names, get_game, new_game
 from bigtop.interop.common import compact_json
 
@@ -52,6 +53,20 @@ def fingerprints() -> dict[str, str]:
                 continue
             state.apply(agent.act(state))
         out[f"{name}/ismcts"] = _digest(compact_json(state.to_json()))
+        # The game's own bots (their modules are compiled too): a seeded game of easy bots,
+        # then the first decisions of medium bots (the planner, easy bots in its rollouts).
+        for level, decisions in (("easy", 400), ("medium", 3)):
+            game = new_game(name, cls.min_players)
+            state = game.new_initial_state(SEEDS[0])
+            bots = [make_bot(level, game, seat, 11 + seat) for seat in range(game.num_players)]
+            for _ in range(decisions):
+                if state.is_terminal():
+                    break
+                if state.is_chance():
+                    state.apply_chance()
+                    continue
+                state.apply(bots[state.current_player()].act(state))
+            out[f"{name}/{level}"] = _digest(compact_json(state.to_json()))
     return out
 
 

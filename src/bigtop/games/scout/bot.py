@@ -12,6 +12,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
@@ -189,6 +190,11 @@ class PlanWeights:
     shape: float = 0.05
     scout: float = 1.0
     token: float = 1.0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Compiled (mypyc), a frozen class has no __dict__ for pickle to fill in: made again
+        # through its constructor (bots go to worker processes by pickling).
+        return (PlanWeights, (self.shape, self.scout, self.token))
 
 
 PLAN = PlanWeights()

@@ -81,6 +81,11 @@ class Landings:
     # eq=False: hashed by identity (one object per model and seat, from the cache of
     # landings()), so the caches below can key on it.
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Compiled (mypyc), a frozen class has no __dict__ for pickle to fill in: made again
+        # through its constructor.
+        return (Landings, (self.x, self.y, self.rotation, self.face_up, self.on_target))
+
 
 @lru_cache(maxsize=64)
 def landings(model: ThrowModel, seat_deg: float) -> Landings:
