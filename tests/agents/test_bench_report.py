@@ -12,6 +12,7 @@ from bench.bench_bots import (
     main,
     read_matches,
     run_match,
+    yardsticks,
 )
 from bench.scout_planning_player import PlanningPlayer, hand_value
 
@@ -140,3 +141,17 @@ def test_planning_player_scout_and_show_keeps_a_show_possible() -> None:
                 assert any(_strength(tops, a.start, a.length) > beat
                            for a in s.legal_actions())
             s.apply(bot.act(s))
+
+
+def test_yardsticks_refuse_an_unknown_bot_before_playing_any_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A typo in the last yardstick fails at once and writes nothing (the matches before it
+    take hours in full games)."""
+    out = tmp_path / "y.jsonl"
+    assert main(["yardsticks", "--out", str(out), "--bots", "easy",
+                 "--against", "policy-gen1,hard-v6", "--max-games", "1", "--look", "1"]) == 2
+    assert "unknown bot 'hard-v6'" in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(BigtopError, match="unknown bot 'hard-v6'"):
+        yardsticks(out, ["hard-v6"], ["policy-gen1"], {}, 1, 1, 1, None, None)
+    assert not out.exists()
