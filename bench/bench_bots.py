@@ -32,8 +32,9 @@ from typing import Any
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import LEVELS, make_bot, search_profile
+from bigtop.agents.levels import LEVELS, NEURAL, make_bot, search_profile
 from bigtop.agents.neural import (
+    ActionPolicy,
     ActionPolicyAgent,
     Network,
     NeuralPolicyAgent,
@@ -108,6 +109,33 @@ NEURAL_V1_SEARCH = NeuralSearch(horizon=8)
 earlier network: 12 determinizations of hard's deep profile, rule-of-thumb rollouts of
 eight moves, then the value network."""
 
+ACTION_POLICY_BOTS: tuple[str, ...] = ("action-policy-", "neural-actions-")
+"""Bots that play an action policy kept in :data:`NETS` instead of the shipped one
+(``bench/nets/<game>-<players>p-actions-<tag>.npz``, with its training record):
+``action-policy-<tag>`` plays it alone, ``neural-actions-<tag>`` plays the ``neural``
+level (:data:`~bigtop.agents.levels.NEURAL`) with it as the prior: e.g. a policy from
+another teacher measured against the shipped one, or an earlier shipped one kept as a
+yardstick."""
+
+_ACTION_POLICIES: dict[Path, ActionPolicy] = {}
+
+
+def kept_action_policy(game: Game, tag: str) -> ActionPolicy:
+    """The action policy ``tag`` of ``game``'s table in :data:`NETS` (loaded once per
+    process: every seat of every game shares it)."""
+    stem = f"{game.name}-{game.num_players}p-actions-"
+    path = NETS / f"{stem}{tag}.npz"
+    if not tag or "/" in tag or not path.exists():
+        have = sorted(q.stem.removeprefix(stem) for q in NETS.glob(f"{stem}*.npz"))
+        raise BigtopError(f"no action policy {tag!r} for {game.name} with "
+                          f"{game.num_players} players in {NETS} (kept there: "
+                          f"{', '.join(have) or 'none'})")
+    policy = _ACTION_POLICIES.get(path)
+    if policy is None:
+        policy = _ACTION_POLICIES[path] = ActionPolicy.load(path)
+    return policy
+
+
 YARDSTICK_PLANNING_PLAYER = "planning-player"
 """The public SCOUT AI project's baseline, the fixed point of its skill scale
 (``scout_planning_player.py``)."""
@@ -118,8 +146,8 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
     level or ``hard-v5``, SCOUT's ``planning-player``, the shipped ``policy`` head alone, the
     shipped ``action-policy`` alone, ``priorK@N`` (hard's deep planner, ``N``
     determinizations, default 48, searching only the action policy's ``K`` favourite
-    candidates), or
-    a network of an earlier age (:data:`NETS`)."""
+    candidates), a network of an earlier age (:data:`NETS`), or an action policy kept
+    there (:data:`ACTION_POLICY_BOTS`)."""
     name, _, iters = spec.partition("@")
     if name == YARDSTICK_PLANNING_PLAYER:
         if game.name != "scout":
@@ -139,6 +167,16 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
         return NeuralPolicyAgent()
     if name == "action-policy":
         return ActionPolicyAgent()
+    if name.startswith(ACTION_POLICY_BOTS):
+        kind = next(k for k in ACTION_POLICY_BOTS if name.startswith(k))
+        policy = kept_action_policy(game, name.removeprefix(kind))
+        if kind == "action-policy-":
+            return ActionPolicyAgent(policy)
+        # The neural level exactly as levels.make_bot builds it, but with this policy.
+        assert NEURAL.method == "planner"
+        return PlannerAgent(int(iters) if iters else NEURAL.iterations, seed,
+                            action_profile(search_profile(game, NEURAL.depth), top=NEURAL.top,
+                                           policy=policy))
     if name.startswith(("policy-gen", "neural-gen")):
         kind, _, age = name.partition("-gen")
         path = NETS / f"{game.name}-{game.num_players}p-gen{age}.npz"

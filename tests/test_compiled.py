@@ -1,7 +1,8 @@
 """The compiled build (mypyc, where a C compiler exists) and the pure-Python package play
 byte-identical games: every game, every player count, seeded random games, a few IS-MCTS
-decisions and each game's own bots (a game of easy bots, a few medium decisions), compared through ``to_json()`` between this process (compiled modules if built)
-and a subprocess with ``BIGTOP_PURE=1`` (extension modules ignored).
+decisions and each game's own bots (a game of easy bots, a few medium decisions), compared
+through ``to_json()`` between this process (compiled modules if built) and a subprocess
+with ``BIGTOP_PURE=1`` (extension modules ignored).
 
 Run as a script it prints the games' fingerprints (that is what the subprocess does).
 """

@@ -1,14 +1,19 @@
 """bench/bench_bots.py report: several results files make one table; a match measured again
-replaces its earlier record; a bad file is refused with one clear line."""
+replaces its earlier record; a bad file is refused with one clear line. The bench's own
+bots: the public AI project's planning player, action policies kept in bench/nets."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import random
 from pathlib import Path
 
+import bench.bench_bots
 import pytest
 from bench.bench_bots import (
+    bot,
+    kept_action_policy,
     main,
     read_matches,
     run_match,
@@ -17,7 +22,12 @@ from bench.bench_bots import (
 from bench.scout_planning_player import PlanningPlayer, hand_value
 
 from bigtop import new_state
+from bigtop.agents.base import play_random
+from bigtop.agents.levels import make_bot
+from bigtop.agents.neural import ActionCandidates, ActionPolicyAgent, action_policy_for
+from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
+from bigtop.core.registry import new_game
 from bigtop.games.scout.rules import Insert, Scout, _strength
 
 
@@ -155,3 +165,49 @@ def test_yardsticks_refuse_an_unknown_bot_before_playing_any_match(
     with pytest.raises(BigtopError, match="unknown bot 'hard-v6'"):
         yardsticks(out, ["hard-v6"], ["policy-gen1"], {}, 1, 1, 1, None, None)
     assert not out.exists()
+
+def test_a_kept_action_policy_plays_as_the_shipped_one_does(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """``neural-actions-<tag>`` is the ``neural`` level and ``action-policy-<tag>`` the policy
+    alone, each with the policy kept as ``<game>-<players>p-actions-<tag>.npz`` in bench/nets:
+    with a copy of the shipped policy they choose the shipped bots' moves."""
+    monkeypatch.setattr(bench.bench_bots, "NETS", tmp_path)
+    game = new_game("scout", 4, {"rounds": 1})
+    action_policy_for(game).save(tmp_path / "scout-4p-actions-copy.npz")
+    kept = kept_action_policy(game, "copy")
+    neural = bot("neural-actions-copy", game, 1, 3)
+    assert isinstance(neural, PlannerAgent) and isinstance(neural.profile.candidates,
+                                                           ActionCandidates)
+    assert neural.profile.candidates.policy is kept and neural.iterations == 8
+    alone = bot("action-policy-copy", game, 1, 3)
+    assert isinstance(alone, ActionPolicyAgent) and alone.policy is kept
+    four = bot("neural-actions-copy@4", game, 1, 3)
+    assert isinstance(four, PlannerAgent) and four.iterations == 4
+    state = new_state("scout", 4, seed=5, options={"rounds": 1})
+    rng = random.Random(1)
+    compared = 0
+    while not state.is_terminal() and compared < 6:
+        if len(state.legal_actions()) > 3:  # where the prior prunes
+            p = state.current_player()
+            assert (bot("neural-actions-copy", game, p, 7).act(state)
+                    == make_bot("neural", game, p, 7).act(state))
+            assert bot("action-policy-copy", game, p, 7).act(state) == \
+                ActionPolicyAgent().act(state)
+            compared += 1
+        play_random(state, rng, 1)
+    assert compared == 6
+
+
+def test_a_missing_kept_action_policy_is_refused_by_name(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setattr(bench.bench_bots, "NETS", tmp_path)
+    four, three = new_game("scout", 4, {"rounds": 1}), new_game("scout", 3, {"rounds": 1})
+    action_policy_for(four).save(tmp_path / "scout-4p-actions-copy.npz")
+    for name, game in (("neural-actions-other", four), ("action-policy-", four),
+                       ("neural-actions-copy", three), ("action-policy-../copy", four)):
+        with pytest.raises(BigtopError, match="no action policy") as e:
+            bot(name, game, 0, 1)
+        assert str(e.value).endswith("(kept there: copy)" if game is four
+                                     else "(kept there: none)"), name
