@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Connection,
@@ -207,18 +207,34 @@ _SQLITE_GAME_OVER = ("UPDATE seats SET away_at = NULL WHERE table_id = ?",
                      "UPDATE tables SET idle_bucket = NULL, bot_waiting_since = NULL "
                      "WHERE id = ?")
 
-# The same statements for PostgreSQL's driver (psycopg), with its placeholders and the JSON
-# columns' casts, and the NOTIFY that tells the other workers (delivered at commit; the
-# payload carries the row as committed, as ``_NOTIFY`` does). A statement through
-# SQLAlchemy cost about as much CPU as its round trip to the database.
-_PG_INSERT_MOVE = ("INSERT INTO moves (table_id, idx, seat, action, text, by_bot, created_at) "
-                   "VALUES (%s, %s, %s, CAST(%s AS json), %s, %s, %s)")
-_PG_STORE_VERSION = {key: sql.replace("result = ?", "result = CAST(? AS json)").replace("?", "%s")
-                     for key, sql in _SQLITE_STORE_VERSION.items()}
-_PG_INSERT_SNAPSHOT = ("INSERT INTO snapshots (table_id, idx, position) "
-                       "VALUES (%s, %s, CAST(%s AS json))")
-_PG_NOTIFY = ("SELECT pg_notify(%s, CAST(%s AS text) || coalesce((SELECT ' ' || version || ' ' "
-              "|| seat_rev || ' ' || undos || ' ' || status FROM tables WHERE id = %s), ''))")
+
+def _pg(statement: str) -> str:
+    """One of the ``sqlite3`` path's statements with PostgreSQL's placeholders (psycopg's)."""
+    return statement.replace("?", "%s")
+
+
+class _MoveStatements(NamedTuple):
+    """A move's statements for one database's own driver (``_store_statements``)."""
+
+    insert_move: str
+    store_version: dict[tuple[bool, bool, bool, bool], str]
+    insert_snapshot: str
+    game_over: tuple[str, ...]
+    placeholders: Callable[[str], str]
+    """Applied to the clock's statements (``_sqlite_clock`` writes SQLite's)."""
+
+
+_SQLITE_MOVE = _MoveStatements(_SQLITE_INSERT_MOVE, _SQLITE_STORE_VERSION,
+                               _SQLITE_INSERT_SNAPSHOT, _SQLITE_GAME_OVER, str)
+# The same statements for PostgreSQL's driver (psycopg): its placeholders, and the JSON
+# columns' values cast from text. A statement through SQLAlchemy cost about as much CPU as
+# its round trip to the database.
+_PG_MOVE = _MoveStatements(
+    _pg(_SQLITE_INSERT_MOVE.replace("?, ?, ?, ?", "?, ?, ?, CAST(? AS json)", 1)),
+    {key: _pg(sql.replace("result = ?", "result = CAST(? AS json)"))
+     for key, sql in _SQLITE_STORE_VERSION.items()},
+    _pg(_SQLITE_INSERT_SNAPSHOT.replace("?)", "CAST(? AS json))")),
+    tuple(_pg(sql) for sql in _SQLITE_GAME_OVER), _pg)
 
 
 def _give_back(raw: Any) -> None:
@@ -233,11 +249,6 @@ def _dict_row() -> Any:
     """psycopg's row factory of dicts (imported only where PostgreSQL is used)."""
     from psycopg.rows import dict_row
     return dict_row
-
-
-def _pg(statement: str) -> str:
-    """One of the ``sqlite3`` path's statements with PostgreSQL's placeholders (no JSON)."""
-    return statement.replace("?", "%s")
 
 
 def _sqlite_clock(table_id: str, clock: ClockUpdate) -> list[tuple[str, tuple[Any, ...]]]:
@@ -669,22 +680,13 @@ class SqlStorage:
             driver: psycopg.Connection[Any] = raw.driver_connection  # type: ignore[assignment]
             try:
                 with driver.cursor() as cur:
-                    # One row or a few: psycopg's executemany enters pipeline mode, more
-                    # round trips than it saves here.
-                    for row in move_rows:
-                        cur.execute(_PG_INSERT_MOVE, row)
-                    cur.execute(_PG_STORE_VERSION[variant], version)
-                    if cur.rowcount != 1:
+                    if not self._store_statements(cur, move_rows, variant, version,
+                                                  snapshot, ended, clock, _PG_MOVE):
                         driver.rollback()
                         return False
-                    if snapshot is not None:
-                        cur.execute(_PG_INSERT_SNAPSHOT, snapshot)
-                    if ended is not None:
-                        for statement in _SQLITE_GAME_OVER:
-                            cur.execute(_pg(statement), (ended,))
-                    for statement, params in clock:
-                        cur.execute(_pg(statement), params)
-                    cur.execute(_PG_NOTIFY, (NOTIFY_CHANNEL, table_id, table_id))
+                    # Delivered at commit; the payload carries the row as committed.
+                    notify, _ = self._pg_sql(_NOTIFY)
+                    cur.execute(notify, {"c": NOTIFY_CHANNEL, "p": table_id})
                 driver.commit()
                 return True
             except psycopg.IntegrityError as e:
@@ -707,23 +709,28 @@ class SqlStorage:
         return driver.cursor()
 
     @staticmethod
-    def _store_statements(cur: sqlite3.Cursor, move_rows: list[tuple[Any, ...]],
+    def _store_statements(cur: Any, move_rows: list[tuple[Any, ...]],
                           variant: tuple[bool, bool, bool, bool], version: tuple[Any, ...],
                           snapshot: tuple[Any, ...] | None, ended: str | None,
-                          clock: list[tuple[str, tuple[Any, ...]]]) -> bool:
-        """The statements of a move, in a transaction the caller opened; whether the guard
-        held (if not, the caller undoes the rows)."""
-        cur.executemany(_SQLITE_INSERT_MOVE, move_rows)
-        cur.execute(_SQLITE_STORE_VERSION[variant], version)
+                          clock: list[tuple[str, tuple[Any, ...]]],
+                          sql: _MoveStatements = _SQLITE_MOVE) -> bool:
+        """The statements of a move, in a transaction the caller opened, through the
+        database's own driver (``cur``: a cursor of ``sqlite3`` or psycopg); whether the
+        guard held (if not, the caller undoes the rows)."""
+        # One row or a few, each its own statement: psycopg's executemany enters pipeline
+        # mode, more round trips than it saves here.
+        for row in move_rows:
+            cur.execute(sql.insert_move, row)
+        cur.execute(sql.store_version[variant], version)
         if cur.rowcount != 1:
             return False
         if snapshot is not None:
-            cur.execute(_SQLITE_INSERT_SNAPSHOT, snapshot)
+            cur.execute(sql.insert_snapshot, snapshot)
         if ended is not None:
-            for statement in _SQLITE_GAME_OVER:
+            for statement in sql.game_over:
                 cur.execute(statement, (ended,))
         for statement, params in clock:
-            cur.execute(statement, params)
+            cur.execute(sql.placeholders(statement), params)
         return True
 
     def _store_in_group(self, group: Group, move_rows: list[tuple[Any, ...]],
