@@ -32,7 +32,7 @@ from typing import Any
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import ISMCTSAgent
-from bigtop.agents.levels import LEVELS, NEURAL, make_bot, search_profile
+from bigtop.agents.levels import LEVELS, NEURAL, make_bot, search_bot, search_profile
 from bigtop.agents.neural import (
     ActionPolicy,
     ActionPolicyAgent,
@@ -172,11 +172,8 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
         policy = kept_action_policy(game, name.removeprefix(kind))
         if kind == "action-policy-":
             return ActionPolicyAgent(policy)
-        # The neural level exactly as levels.make_bot builds it, but with this policy.
-        assert NEURAL.method == "planner"
-        return PlannerAgent(int(iters) if iters else NEURAL.iterations, seed,
-                            action_profile(search_profile(game, NEURAL.depth), top=NEURAL.top,
-                                           policy=policy))
+        # The neural level as levels.make_bot builds it, with this policy.
+        return search_bot(NEURAL, game, seed, int(iters) if iters else None, policy=policy)
     if name.startswith(("policy-gen", "neural-gen")):
         kind, _, age = name.partition("-gen")
         path = NETS / f"{game.name}-{game.num_players}p-gen{age}.npz"

@@ -26,7 +26,6 @@ holds two WebSockets a table, all from one address: 2,000 sockets at 1,000 table
 worker's default connection limit)."""
 
 
-
 class Server:
     """A `bigtop serve` process on a free loopback port."""
 

@@ -38,7 +38,7 @@ from typing import Literal
 
 from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
-from bigtop.agents.neural import action_policy_for, action_profile
+from bigtop.agents.neural import ActionPolicy, action_policy_for, action_profile
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game
@@ -287,24 +287,26 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
                            time_limit=time_limit)
     if name == "neural":
         action_policy_for(game)  # a table without shipped weights is refused by name here
-        return _search(NEURAL, game, seed, iterations, time_limit)
+        return search_bot(NEURAL, game, seed, iterations, time_limit)
     if name in ("medium", "hard"):
         budget = budget_for(game)
-        return _search(budget.medium if name == "medium" else budget.hard, game, seed,
+        return search_bot(budget.medium if name == "medium" else budget.hard, game, seed,
                        iterations, time_limit)
     if name in PLAIN:
         budget = BUDGETS[game.name]
-        return _search(budget.medium if name == "medium-plain" else budget.hard, game, seed,
+        return search_bot(budget.medium if name == "medium-plain" else budget.hard, game, seed,
                        iterations, time_limit)
     raise BigtopError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES + LEARNED + PLAIN)}")
 
 
-def _search(search: Search, game: Game, seed: int, iterations: int | None,
-            time_limit: float | None) -> Agent:
+def search_bot(search: Search, game: Game, seed: int, iterations: int | None = None,
+               time_limit: float | None = None, policy: ActionPolicy | None = None) -> Agent:
+    """The bot of ``search`` at ``game``'s table (``iterations``: other than the search's;
+    ``policy``: another action policy than the table's shipped one, for a ``top`` prior)."""
     n = search.iterations if iterations is None else iterations
     profile = search_profile(game, search.depth)
     if search.top is not None:
-        profile = action_profile(profile, top=search.top)
+        profile = action_profile(profile, top=search.top, policy=policy)
     if search.method == "planner":
         return PlannerAgent(n, seed, profile, time_limit=time_limit)
     return ISMCTSAgent(iterations=n, seed=seed, profile=profile, time_limit=time_limit)
