@@ -8,36 +8,37 @@ few seconds (it starts once the objects promoted since the last one reach a quar
 heap). Measured with `bench/bench_server.py --tables 1000 --think 2 --think-max 10`: p50
 1.7 ms, p99 75–370 ms, and the slow moves were the ones waiting for a full collection.
 
-:class:`Collector` freezes what survives (:func:`gc.freeze`): frozen objects are left out
+:class:`Collector` freezes what is alive (:func:`gc.freeze`): frozen objects are left out
 of every later collection, but reference counting still frees each one the moment nothing
-uses it, which is how a table's old position or a closed socket's objects go. Every
-``freeze_seconds`` it runs a young collection (cheap: only objects made since) and freezes
-the survivors, so the automatic collections only ever look at recent objects. What
-reference counting cannot free, cyclic garbage that had already been frozen, waits for a
-full collection, which runs every ``full_seconds`` (unfreeze, collect, freeze): one long
-pause every ten minutes by default instead of one every few seconds, and a bound on what
-can pile up.
+uses it, which is how a table's old position or a closed socket's objects go. While it runs
+Python's automatic collections are off (the first threshold 0), and every
+``freeze_seconds`` it freezes the objects made since, without looking at them: a freeze
+moves lists, it walks no object. Only a full collection (unfreeze, collect, freeze) looks
+for cyclic garbage, the one kind reference counting cannot free. It runs every
+``full_seconds``, or sooner once the heap grew by ``full_growth`` (a share of what it held
+after the last full collection, in pymalloc's blocks: :func:`sys.getallocatedblocks`, a
+count kept as blocks come and go) — the rule CPython itself uses for its full
+collections, so cyclic garbage made fast (errors' tracebacks, say) cannot pile up for ten
+minutes.
 
-While it runs, Python's own full collections are off (the third threshold raised past
-reach): they still came, though everything older than a second is frozen. CPython starts
-one when more than ten middle collections came since the last one (or the last freeze)
-and the objects promoted since its last full collection pass a quarter of what that
-collection kept (a freeze resets the first count, not the second). A busy worker passes
-both: at 1,000 tables, 12 came in 20 s, each walking the survivors of the last second for
-35–150 ms (`bench/bench_server.py --tables 1000`: p99 72, 74 and 221 ms with them against
-59, 45 and 67 ms without, in turn; docs/benchmarks.md). What they would have found,
-cyclic garbage younger than a second that outlived two young collections, waits for the
-full collection like the frozen kind: about ten objects in 15 s of steady play at 1,000
-tables.
+Why no young collections: a worker makes almost no cyclic garbage. At 1,000 tables × one
+move a second, what a second of play left alive was about 68,000 tracked objects (the new
+positions, log entries, views, frames in flight), and of those about 50 were cyclic
+garbage (a sweep's closures, a query's parameters); yet walking them cost the worker
+2.1–2.4 s of CPU in about 55 s (young and middle collections, 5–57 ms each; Python's own
+full collections were turned off in an earlier round), or 1.6 s when only the second's
+collection before each freeze ran, up to 190 ms at once. Freezing alone: server CPU a move
+0.61–0.69 against 0.74–0.86 ms, p99 60–105 against 116–192 ms (docs/benchmarks.md,
+"Freezing without young collections").
 
 >>> import gc
 >>> clock = [0.0]
 >>> c = Collector(freeze_seconds=1.0, full_seconds=60.0, clock=lambda: clock[0])
 >>> c.start()
->>> gc.get_freeze_count() > 0
-True
+>>> gc.get_freeze_count() > 0, gc.get_threshold()[0]
+(True, 0)
 >>> clock[0] = 1.0; c.tick()
-'young'
+'freeze'
 >>> clock[0] = 61.0; c.tick()
 'full'
 >>> c.stop()
@@ -48,13 +49,13 @@ True
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from collections.abc import Callable
 from typing import Literal
 
-NEVER = 2**31 - 1
-"""The third threshold while a :class:`Collector` runs: young collections between two full
-ones that Python's collector would wait for before its own full collection (never)."""
+OFF = 0
+"""The first threshold while a :class:`Collector` runs: Python's automatic collections off."""
 
 _running: list[Collector] = []
 """The started collectors of this process (the thresholds are the process's: the first to
@@ -63,44 +64,49 @@ _thresholds: list[tuple[int, int, int]] = []
 
 
 class Collector:
-    """Young collections and freezing every ``freeze_seconds``; a full collection every
-    ``full_seconds``. :meth:`tick` is called by the worker's event loop."""
+    """A freeze every ``freeze_seconds``; a full collection every ``full_seconds``, or at
+    the first freeze after the heap grew by ``full_growth`` since the last one.
+    :meth:`tick` is called by the worker's event loop."""
 
-    def __init__(self, freeze_seconds: float, full_seconds: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        if freeze_seconds <= 0 or full_seconds <= 0:
-            raise ValueError("freeze_seconds and full_seconds must be positive")
+    def __init__(self, freeze_seconds: float, full_seconds: float, full_growth: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic,
+                 heap: Callable[[], int] = sys.getallocatedblocks) -> None:
+        if freeze_seconds <= 0 or full_seconds <= 0 or full_growth <= 0:
+            raise ValueError("freeze_seconds, full_seconds and full_growth must be positive")
         self.freeze_seconds = freeze_seconds
         self.full_seconds = full_seconds
+        self.full_growth = full_growth
         self._clock = clock
+        self._heap = heap
         self._last_full = clock()
+        self._heap_limit = 0
         self.full_collections = 0
 
     def start(self) -> None:
-        """Collect everything once (the imports and start-up leave garbage) and freeze;
-        from now on only :meth:`full` walks every object."""
+        """Collect everything once (the imports and start-up leave garbage), freeze, and
+        turn Python's automatic collections off."""
         if not _running:
-            young, middle, full = gc.get_threshold()
-            _thresholds[:] = [(young, middle, full)]
-            gc.set_threshold(young, middle, NEVER)
+            _thresholds[:] = [gc.get_threshold()]
+            _, middle, full = gc.get_threshold()
+            gc.set_threshold(OFF, middle, full)
         _running.append(self)
         self.full()
 
-    def tick(self) -> Literal["young", "full"]:
-        """One period's work: a full collection when one is due, else a young one."""
-        if self._clock() - self._last_full >= self.full_seconds:
+    def tick(self) -> Literal["freeze", "full"]:
+        """One period's work: a full collection when one is due, else a freeze."""
+        if self._clock() - self._last_full >= self.full_seconds or self._heap() > self._heap_limit:
             self.full()
             return "full"
-        gc.collect(1)  # generations 0 and 1: what is garbage among the newest objects
         gc.freeze()
-        return "young"
+        return "freeze"
 
     def full(self) -> None:
-        """Look at every object once: frees cyclic garbage that had been frozen."""
+        """Look at every object once: frees the cyclic garbage made since the last one."""
         gc.unfreeze()
         gc.collect()
         gc.freeze()
         self._last_full = self._clock()
+        self._heap_limit = int(self._heap() * (1 + self.full_growth))
         self.full_collections += 1
 
     def stop(self) -> None:

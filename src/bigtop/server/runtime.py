@@ -516,7 +516,8 @@ class Runtime:
         self._spawn(self._sweeper())
         if self.settings.gc_freeze_seconds is not None:
             self._collector = Collector(self.settings.gc_freeze_seconds,
-                                        self.settings.gc_full_seconds)
+                                        self.settings.gc_full_seconds,
+                                        self.settings.gc_full_growth)
             self._collector.start()
             self._spawn(self._collecting(self._collector))
 

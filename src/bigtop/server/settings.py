@@ -232,12 +232,16 @@ class Settings:
     """Tables whose position a worker keeps in memory (least recently used ones are
     dropped, then rebuilt from the log when asked for again)."""
     gc_freeze_seconds: float | None = 1.0
-    """How often the worker runs a young garbage collection and freezes what survives, so
-    Python's automatic collections never walk the whole heap (server/collector.py says why;
-    None: Python's own collector, as it comes)."""
+    """How often the worker freezes the objects made since, with Python's automatic
+    collections off, so no collection walks them until the next full one
+    (server/collector.py says why; None: Python's own collector, as it comes)."""
     gc_full_seconds: float = 600.0
-    """How often a full collection looks at every object (frees cyclic garbage that had
-    been frozen; with 1,000 live tables it stops the worker for about 0.3 s)."""
+    """How often at most a full collection looks at every object and frees the cyclic
+    garbage made since the last (with 1,000 live tables it stops the worker for about
+    0.3 s)."""
+    gc_full_growth: float = 0.25
+    """A full collection comes sooner, at the next freeze, once the heap grew by this share
+    of what it held after the last one (Python's own rule for its full collections)."""
     base_url: str = ""
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None
