@@ -158,3 +158,16 @@ def test_cyclic_garbage_made_fast_is_freed_before_the_period_ends(
 def test_periods_and_growth_must_be_positive(freeze: float, full: float, growth: float) -> None:
     with pytest.raises(ValueError, match="positive"):
         Collector(freeze_seconds=freeze, full_seconds=full, full_growth=growth)
+
+
+def test_by_default_the_heap_may_double(clock: list[float]) -> None:
+    heap = [1000]
+    c = Collector(freeze_seconds=1.0, full_seconds=60.0, clock=lambda: clock[0],
+                  heap=lambda: heap[0])
+    c.start()
+    clock[0] = 1.0
+    heap[0] = 2000
+    assert c.tick() == "freeze"
+    heap[0] = 2001
+    assert c.tick() == "full"
+    c.stop()

@@ -239,9 +239,9 @@ class Settings:
     """How often at most a full collection looks at every object and frees the cyclic
     garbage made since the last (with 1,000 live tables it stops the worker for about
     0.3 s)."""
-    gc_full_growth: float = 0.25
+    gc_full_growth: float = 1.0
     """A full collection comes sooner, at the next freeze, once the heap grew by this share
-    of what it held after the last one (Python's own rule for its full collections)."""
+    of what it held after the last one (1: doubled, Go's default; server/collector.py)."""
     base_url: str = ""
     """Prefix of the invite and spectator links the server hands out ("" = same origin)."""
     static_dir: str | None = None
