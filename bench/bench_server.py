@@ -112,12 +112,12 @@ from bigtop.agents.levels import DEFAULT_LEVEL, MOVE_BUDGET_MS
 
 BOARDGAMEIO = Path(__file__).resolve().parent / "boardgameio"
 """The boardgame.io stand-in: its game, server and load generator (Node)."""
-SIDES = ("bigtop", "bigtop uncompressed", "boardgame.io in memory", "boardgame.io FlatFile")
+SIDES = ("bigtop", "bigtop compressed", "boardgame.io in memory", "boardgame.io FlatFile")
 """What ``--beside boardgame.io`` runs, in turn: bigtop as `bigtop serve` runs by default
-(views compressed: permessage-deflate, which browsers and the Node client offer), bigtop
-with ``--no-ws-compression`` (the same work on the wire as boardgame.io, whose socket.io
-server does not compress), and boardgame.io's two servers."""
-BIGTOP_SIDES = {"bigtop": (), "bigtop uncompressed": ("--no-ws-compression",)}
+(views uncompressed: the same work on the wire as boardgame.io, whose socket.io server does
+not compress either), bigtop with ``--ws-compression`` (permessage-deflate, which browsers
+and the Node client offer), and boardgame.io's two servers."""
+BIGTOP_SIDES = {"bigtop": (), "bigtop compressed": ("--ws-compression",)}
 """The bigtop sides and their `bigtop serve` options."""
 FIGURES = ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move")
 """The figures compared (medians of the rounds; ratios bigtop ÷ boardgame.io)."""

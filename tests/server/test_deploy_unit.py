@@ -67,16 +67,19 @@ def test_the_units_command_line_is_bigtop_serve(pg_url: str,
     assert done.exit_code == 0, done.output
     kwargs: dict[str, Any] = run.call_args.kwargs
     assert (kwargs["host"], kwargs["workers"]) == ("127.0.0.1", 4)
-    assert kwargs["ws_per_message_deflate"] is True  # compressed unless a host says not
+    assert kwargs["ws_per_message_deflate"] is False  # uncompressed unless a host asks
     settings = Settings.from_env()  # what serve hands its workers
     assert (settings.bot_processes, settings.db_url) == (2, pg_url)
 
 
-def test_a_host_may_turn_websocket_compression_off(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("flag, deflate", [((), False), (("--no-ws-compression",), False),
+                                           (("--ws-compression",), True)])
+def test_a_host_may_turn_websocket_compression_on(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  flag: tuple[str, ...], deflate: bool) -> None:
     monkeypatch.delenv(ENV_SETTINGS, raising=False)
     with mock.patch("uvicorn.run") as run:
         done = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{tmp_path}/t.sqlite3",
-                                        "--port", str(free_port()), "--no-ws-compression"])
+                                        "--port", str(free_port()), *flag])
     assert done.exit_code == 0, done.output
-    assert run.call_args.kwargs["ws_per_message_deflate"] is False
+    assert run.call_args.kwargs["ws_per_message_deflate"] is deflate

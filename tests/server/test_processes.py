@@ -495,10 +495,10 @@ def test_chat_and_players_across_two_workers_on_postgresql(pg_url: str,
 def test_websocket_compression_takes_a_small_window(sqlite_url: str,
                                                     server_factory: Any) -> None:
     # permessage-deflate as a browser offers it (Chromium: "permessage-deflate;
-    # client_max_window_bits"), answered with 12-bit windows both ways: about 32 KB of
-    # compressor state a connection instead of zlib's 256 KB (cli/serve.py, WS_PROTOCOL);
-    # the views still arrive whole.
-    server = server_factory(sqlite_url).start()
+    # client_max_window_bits"), where the host turned it on, answered with 12-bit windows
+    # both ways: about 32 KB of compressor state a connection instead of zlib's 256 KB
+    # (cli/serve.py, WS_PROTOCOL); the views still arrive whole.
+    server = server_factory(sqlite_url, "--ws-compression").start()
     with httpx.Client(base_url=server.base, timeout=10.0) as api:
         made = api.post("/api/tables", json={"game": "scout", "players": 2}).json()
     ws_url = server.base.replace("http", "ws", 1) + f"/api/tables/{made['table']}/ws"

@@ -117,8 +117,8 @@ def serve(
     ws_compression: Annotated[bool, typer.Option(
         "--ws-compression/--no-ws-compression",
         help="Compress WebSocket messages (permessage-deflate) where the browser offers it: "
-             "views about a tenth of their size, for about a fifth of the server's CPU a "
-             "move (docs/server.md).")] = True,
+             "views about a tenth of their size, for a fifth to a third of the server's CPU "
+             "a move; off by default (docs/server.md says why).")] = False,
 ) -> None:
     """Serve tables: JSON API under /api, live updates over WebSockets, docs at /docs."""
     require_extra("server", what="bigtop serve")
