@@ -27,9 +27,9 @@ Why no young collections: a worker makes almost no cyclic garbage. At 1,000 tabl
 move a second, what a second of play left alive was about 68,000 tracked objects (the new
 positions, log entries, views, frames in flight), and of those about 50 were cyclic
 garbage (a sweep's closures, a query's parameters); yet walking them cost the worker
-2.1–2.4 s of CPU in about 55 s (young and middle collections, 5–57 ms each; Python's own
-full collections were turned off in an earlier round), or 1.6 s when only the second's
-collection before each freeze ran, up to 190 ms at once. Freezing alone: server CPU a move
+1.5–2.4 s of CPU in about 55 s (young collections up to 37 ms, middle ones up to 74 ms;
+Python's own full collections were turned off in an earlier round), or 1.6 s when only the
+second's collection before each freeze ran, up to 381 ms at once. Freezing alone: server CPU a move
 0.61–0.69 against 0.74–0.86 ms, p99 60–105 against 116–192 ms (docs/benchmarks.md,
 "Freezing without young collections").
 
@@ -89,8 +89,7 @@ class Collector:
         turn Python's automatic collections off."""
         if not _running:
             _thresholds[:] = [gc.get_threshold()]
-            _, middle, full = gc.get_threshold()
-            gc.set_threshold(OFF, middle, full)
+            gc.set_threshold(OFF)  # the first threshold; the others stay as they were
         _running.append(self)
         self.full()
 

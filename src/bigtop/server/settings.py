@@ -237,8 +237,8 @@ class Settings:
     (server/collector.py says why; None: Python's own collector, as it comes)."""
     gc_full_seconds: float = 600.0
     """How often at most a full collection looks at every object and frees the cyclic
-    garbage made since the last (with 1,000 live tables it stops the worker for about
-    0.3 s)."""
+    garbage made since the last (with 1,000 live tables it stops the worker for 0.3–0.8 s,
+    by the machine)."""
     gc_full_growth: float = 1.0
     """A full collection comes sooner, at the next freeze, once the heap grew by this share
     of what it held after the last one (1: doubled, Go's default; server/collector.py)."""
