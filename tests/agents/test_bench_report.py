@@ -166,6 +166,7 @@ def test_yardsticks_refuse_an_unknown_bot_before_playing_any_match(
         yardsticks(out, ["hard-v6"], ["policy-gen1"], {}, 1, 1, 1, None, None)
     assert not out.exists()
 
+
 def test_a_kept_action_policy_plays_as_the_shipped_one_does(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:

@@ -106,6 +106,8 @@ def test_python_starts_no_collection_of_its_own(clock: list[float]) -> None:
     young, middle, _ = gc.get_threshold()  # as Python had them before the collector
     c = Collector(freeze_seconds=1.0, full_seconds=60.0, clock=lambda: clock[0], heap=steady)
     c.start()
+    # Enough new objects a second for Python's own thresholds to start young, middle and
+    # full collections (more than ten middle ones, and over a quarter of what start() kept).
     each = max(2 * young * middle * 11, gc.get_freeze_count() // 3)
     gc.callbacks.append(seen)
     try:
