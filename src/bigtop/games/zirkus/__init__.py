@@ -16,6 +16,7 @@ from bigtop.games.zirkus.bot import (
     heuristic_agent,
     search_profile,
 )
+from bigtop.games.zirkus.features import FEATURES, action_features
 from bigtop.games.zirkus.render import PICTURES, render_png, render_svg, svg_from_observation
 from bigtop.games.zirkus.rules import (
     COLOURS,
@@ -45,6 +46,7 @@ CAPABILITIES = Capabilities(
     chance="chance-nodes",
     observation_tensor=ZirkusLayout,
     picture=PICTURES,
+    action_features=(FEATURES, action_features),
 )
 """What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 
