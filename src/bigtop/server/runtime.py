@@ -878,27 +878,37 @@ class Runtime:
         thousand tables would otherwise write two thousand seats every sweep). A seat
         marked away while its WebSocket is open here is marked here again."""
         now = time.time()
-        arrived = []
-        for table_id, conns in self.connections.items():
-            known = self.master.cached(table_id)
-            for c in conns:
-                if c.seat is not None:
-                    self._present[(table_id, c.seat)] = now
-                    if known is not None and not known.seats[c.seat].here:
-                        arrived.append((table_id, c.seat))
-        present, self._present = self._present, {}
-        # Presence shows on every table (here / away), so a present person's sighting is
-        # stored there too, but only every third of ``presence_seconds``; at tables where
-        # a bot takes over absent seats, at every sweep.
         fresh = now - self.settings.presence_seconds / 3
         stored = self._stored_seen
-        present = {key: at for key, at in present.items()
-                   if self._takeover(key[0]) or stored.get(key, 0.0) < fresh}
-        stored.update(present)
-        if len(stored) > 2 * len(present) + 1024:
+        requests, self._present = self._present, {}
+        due: dict[tuple[str, int], float] = {}
+        arrived: set[tuple[str, int]] = set()
+        seats = 0
+        # One pass over the connections, the table looked up once (not once per seat): at
+        # a few thousand connections this loop is the sweep's cost on the event loop.
+        for table_id, conns in self.connections.items():
+            known = self.master.cached(table_id)
+            every_sweep = known is None or known.meta.takeover_after is not None
+            for c in conns:
+                seat = c.seat
+                if seat is None:
+                    continue
+                seats += 1
+                key = (table_id, seat)
+                if every_sweep or stored.get(key, 0.0) < fresh:
+                    due[key] = now
+                if known is not None and not known.seats[seat].here:
+                    arrived.add(key)
+        for key, at in requests.items():  # seen in requests since the last sweep
+            if key not in due and (self._takeover(key[0]) or stored.get(key, 0.0) < fresh):
+                due[key] = at
+        stored.update(due)
+        # Forget sightings of people gone (compared with everyone present, not only those
+        # due now: else it would rebuild the map at every sweep where few are due).
+        if len(stored) > 2 * (seats + len(requests)) + 1024:
             self._stored_seen = {k: at for k, at in stored.items() if at >= fresh}
-        if present:
-            await self.db(self.master.mark_present, present)
+        if due:
+            await self.db(self.master.mark_present, due)
         for table_id, seat in arrived:  # seen away (another worker's sweep), yet connected
             changed = await self.db(self.master.arrive, table_id, seat)
             if changed is not None:
