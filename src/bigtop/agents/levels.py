@@ -61,8 +61,9 @@ rules of thumb and is there for beginners who ask for it."""
 LEARNED: tuple[str, ...] = ("neural",)
 """Bots that play with a trained network (:mod:`bigtop.agents.neural`), for the tables
 with shipped weights only (SCOUT with four and five players, Clown 15 Go with two and
-four so far); ``neural`` is ``medium`` where :data:`TRAINED_BUDGETS` says so (SCOUT with
-four players), and off the ladder elsewhere (docs/bots.md#trained-networks)."""
+four, So ein Zirkus with two so far); ``neural`` is ``medium`` where
+:data:`TRAINED_BUDGETS` says so (SCOUT with four players), and off the ladder elsewhere
+(docs/bots.md#trained-networks)."""
 
 SEARCH_BOTS: tuple[str, ...] = ("medium", "hard", "ismcts", "neural", "medium-plain",
                                  "hard-plain")

@@ -16,9 +16,9 @@ A trunk of fully connected ReLU layers feeds two heads:
 The **action policy** (:class:`ActionPolicy`) is the second kind of network: it scores
 each legal action from features of what the action moves beside the mover's view
 (:func:`action_features_for`: each game declares its own in its capability record, SCOUT's
-in ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``), so it need
-not learn which hand positions hold a set; the ``neural`` level searches its favourite
-candidates (:func:`action_profile`).
+in ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``, So ein
+Zirkus's in ``games/zirkus/features.py``), so it need not learn which hand positions hold
+a set; the ``neural`` level searches its favourite candidates (:func:`action_profile`).
 
 Inference needs numpy only; training is :mod:`bigtop.train` (``bigtop train GAME``, with
 ``--teacher`` for the action policy). The weights of each trained table live in
@@ -449,7 +449,8 @@ def action_features_for(game: Game) -> ActionFeatures:
     """The game's action features (their number and the function): each legal action
     described by what it moves, beside the mover's view of the position, as the game's
     capability record declares them (``action_features``: SCOUT's in
-    ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``)."""
+    ``games/scout/features.py``, Clown 15 Go's in ``games/clown15go/features.py``, So ein
+    Zirkus's in ``games/zirkus/features.py``)."""
     declared = capabilities(game.name).action_features
     if declared is None:
         have = [name for name in game_names() if capabilities(name).action_features]

@@ -76,7 +76,8 @@ def train_cmd(
                                                 "policy to play as this bot plays, from "
                                                 "--first-games of its games (the games whose "
                                                 "capability record declares action "
-                                                "features: SCOUT, Clown 15 Go).")] = None,
+                                                "features: SCOUT, Clown 15 Go, So ein "
+                                                "Zirkus).")] = None,
 ) -> None:
     """Train a policy-and-value network by self-play (expert iteration: the planner with
     the network inside it plays every seat, the network learns its moves and outcomes),
