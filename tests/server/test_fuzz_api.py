@@ -183,6 +183,18 @@ def test_fuzz_hostile_query_strings(app: tuple[TestClient, str, str]) -> None:
     assert table_record(c, table) == before
 
 
+@pytest.mark.parametrize("value", ["9223372036854775808", "99999999999999999999999"])
+@pytest.mark.parametrize("path", ["?since=", "/replay?at=", "/chat?after="])
+def test_a_whole_number_in_a_query_past_64_bits_is_a_422(
+        app: tuple[TestClient, str, str], path: str, value: str) -> None:
+    """Regression: ``GET …/chat?after=2**63`` reached the database, whose driver could not
+    bind it (OverflowError: a 500). Every whole number in a query is at most 2**63 - 1."""
+    c, table, token = app
+    r = c.get(f"/api/tables/{table}{path}{value}", headers={"authorization": f"Bearer {token}"})
+    is_problem(r)
+    assert r.status_code == 422 and "9223372036854775807" in r.json()["detail"]
+
+
 def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
         app: tuple[TestClient, str, str]) -> None:
     c, table, token = app

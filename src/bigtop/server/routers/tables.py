@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_INT
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
@@ -113,7 +114,7 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
 @router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
 async def get_table(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
-    since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
+    since: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Only log entries after this "
                                                          "version (catching up).")] = None,
 ) -> Response:
     """The table as your seat sees it (no token: the public view)."""

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.limits import parse_json_limited
+from bigtop.core.limits import MAX_INT, parse_json_limited
 from bigtop.server import errors
 from bigtop.server.deps import bearer, refuse_token_in_url
 from bigtop.server.net import ClientCount, client_address
@@ -53,7 +53,7 @@ def _token(ws: WebSocket, authorization: str | None) -> str | None:
 @router.websocket("/{table_id}/ws")
 async def live(
     ws: WebSocket, table_id: str,
-    since: Annotated[int | None, Query(ge=0)] = None,
+    since: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> None:
     runtime: Runtime = ws.app.state.runtime
