@@ -195,6 +195,27 @@ def test_a_whole_number_in_a_query_past_64_bits_is_a_422(
     assert r.status_code == 422 and "9223372036854775807" in r.json()["detail"]
 
 
+@pytest.mark.parametrize("since", ["-1", "x", "0.5", "9223372036854775808"])
+def test_a_websocket_with_a_bad_query_is_told_why(app: tuple[TestClient, str, str],
+                                                  since: str) -> None:
+    """Regression: a WebSocket whose ``?since=`` was no version (negative, not a number,
+    past 2**63 - 1) was refused in the handshake with a bare HTTP 403: no ``error`` message
+    saying what was wrong, unlike every other refused socket (an ``error`` message, then
+    close 4000 + the status)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    c, table, token = app
+    with c.websocket_connect(f"/api/tables/{table}/ws?since={since}",
+                             headers={"authorization": f"Bearer {token}"}) as ws:
+        told = ws.receive_json()
+        assert told["type"] == "error" and told["problem"]["status"] == 422, told
+        assert told["problem"]["type"] == "/problems/invalid"
+        assert told["problem"]["detail"].startswith("query.since: "), told
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4422
+
+
 def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
         app: tuple[TestClient, str, str]) -> None:
     c, table, token = app
