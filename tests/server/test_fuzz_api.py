@@ -264,3 +264,31 @@ def test_the_module_table_is_a_fresh_scout_table(app: tuple[TestClient, str, str
     c, table, token = app
     view = c.get(f"/api/tables/{table}", headers={"authorization": f"Bearer {token}"}).json()
     assert view["status"] == "playing" and view["legal_actions"]
+
+
+@pytest.mark.parametrize("extra", [{"seat": 1}, {"index": 0, "id": None, "x": 0},
+                                   {"index": True}, {"index": 0.0}])
+def test_a_websocket_move_is_read_as_strictly_as_over_http(sqlite_url: str,
+                                                           extra: dict[str, Any]) -> None:
+    """Regression: a WebSocket move was not checked against the move's schema: a field no
+    move has (``"seat": 1``, as if to move for another seat) was dropped silently and the
+    move played, for the socket's own seat, where ``POST …/moves`` refuses it (422). Now
+    both refuse it alike and the table does not change."""
+    with make_client(sqlite_url) as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
+        t, token = made["table"], made["seats"][0]["token"]
+        view = c.get(f"/api/tables/{t}", headers={"authorization": f"Bearer {token}"}).json()
+        body = {"version": view["version"], "index": 0, **extra}
+        seat = view["current_player"]
+        mover = {"authorization": f"Bearer {made['seats'][seat]['token']}"}
+        before = table_record(c, t)
+        over_http = c.post(f"/api/tables/{t}/moves", json=body, headers=mover)
+        is_problem(over_http)
+        with c.websocket_connect(f"/api/tables/{t}/ws", headers=mover) as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_json({"type": "move", **body})
+            answer = ws.receive_json()
+            assert answer["type"] == "error", answer
+            assert answer["problem"]["status"] == over_http.status_code == 422
+            assert answer["problem"]["detail"] == over_http.json()["detail"]
+        assert table_record(c, t) == before

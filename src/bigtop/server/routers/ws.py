@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_INT, parse_json_limited
@@ -27,6 +28,7 @@ from bigtop.server.deps import bearer, refuse_token_in_url
 from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, Runtime
+from bigtop.server.schemas import MoveIn
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 
@@ -136,7 +138,16 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         version = msg.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
             raise errors.BadRequest("a move needs the 'version' it was chosen at")
-        choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
+        # The move's schema, as over HTTP (``POST …/moves``): a field no move has (a
+        # "seat", as if to move for another) is refused, never dropped and played.
+        try:
+            move = MoveIn.model_validate({k: v for k, v in msg.items() if k != "type"})
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise errors.Unprocessable(f"{where}: {first['msg']}" if where
+                                       else first["msg"]) from None
+        choice = move.model_dump(exclude_none=True, exclude={"version"})
         # The table as this worker knows it (its WebSocket is kept up to date): the move's
         # transaction checks it against the database.
         loaded = runtime.master.cached(conn.table_id)
