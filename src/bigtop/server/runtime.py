@@ -460,6 +460,9 @@ class Runtime:
         (``address ADDR``)."""
         self.new_players = SharedLimiter(self, "players", lim.new_players_per_hour / 3600.0,
                                          lim.new_player_burst)
+        self.renames = SharedLimiter(self, "renames", lim.renames_per_hour / 3600.0,
+                                     lim.rename_burst)
+        """Renames of identities per client address."""
         """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
