@@ -99,6 +99,11 @@ class Limits:
     there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    ws_send_seconds: float = 10.0
+    """The longest a message to a WebSocket may wait for its client to take it (the
+    socket's buffers full: a client that stopped reading); past it the socket is dropped
+    from its table and closed (4408). Every socket of a table is sent to side by side, so a
+    move's answer and the other sockets wait for a stuck one at most this long, once."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
@@ -179,6 +184,7 @@ class Limits:
                      "max_my_tables", "max_chat_chars", "chat_per_minute",
                      "chat_burst", "max_chat_messages", "max_chat_page", "min_clock_seconds",
                      "max_per_move_seconds", "max_game_seconds", "max_increment_seconds",
+                     "ws_send_seconds",
                      "provisional_games", "max_leaderboard"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")

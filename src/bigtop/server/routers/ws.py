@@ -16,6 +16,7 @@ connected (to spectators only where the host lets them read). A client may send
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
@@ -129,7 +130,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
             raise errors.BadRequest("a message must be a JSON object")
         kind = msg.get("type")
         if kind == "ping":
-            await conn.ws.send_json({"type": "pong"})
+            await _tell(runtime, conn, {"type": "pong"})
             return
         if kind != "move":
             raise errors.BadRequest("message type must be 'move' or 'ping'")
@@ -156,7 +157,14 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         await play(runtime, loaded, conn.seat, version, choice, conn.client,
                    token=conn.token)
     except errors.Problem as e:
-        await conn.ws.send_json({"type": "error", "problem": e.problem()})
+        await _tell(runtime, conn, {"type": "error", "problem": e.problem()})
     except BigtopError as e:  # not JSON, or beyond the core's input limits
-        await conn.ws.send_json({"type": "error", "problem": errors.BadRequest(
+        await _tell(runtime, conn, {"type": "error", "problem": errors.BadRequest(
             str(e)).problem()})
+
+
+async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> None:
+    """Answer the client (as ``send_json`` would), waiting at most ``ws_send_seconds``
+    for it to take the answer: a client that sends without reading is dropped
+    (:meth:`Runtime.write`) rather than holding its handler and its table."""
+    await runtime.write(conn, json.dumps(message, separators=(",", ":"), ensure_ascii=False))
