@@ -292,3 +292,48 @@ def test_a_websocket_move_is_read_as_strictly_as_over_http(sqlite_url: str,
             assert answer["problem"]["status"] == over_http.status_code == 422
             assert answer["problem"]["detail"] == over_http.json()["detail"]
         assert table_record(c, t) == before
+
+
+
+def zirkus_board(name: str, *, ascii: bool = True) -> str:
+    """A So ein Zirkus board as JSON text (a rule option), named ``name`` (``ascii``: any
+    other character escaped in that text, as ``\\uXXXX``)."""
+    return json.dumps({"name": name, "columns": 3, "rows": 4, "start": ["A1", "B1", "C1"],
+                       "holes": {"A3": 6}}, ensure_ascii=ascii)
+
+
+def test_a_lone_surrogate_in_any_string_is_refused_at_the_door(sqlite_url: str) -> None:
+    """Regression: JSON may escape half of a UTF-16 pair (``"\\ud800"``), which is no
+    Unicode text: nothing holding it can be written as UTF-8. Names and chat refused it,
+    but free text in a table's options was taken: a So ein Zirkus board named so in the
+    body was a 500 (the options' size could not be counted), and a board whose own JSON
+    text escaped one was stored (201), after which every view of the table, HTTP and
+    WebSocket, and its picture were a 500. Now either is refused (400 or 422) before
+    anything is stored; a whole pair (an emoji) is text as before."""
+    def create(board: str) -> Any:
+        return c.post("/api/tables", content=json.dumps(
+            {"game": "so-ein-zirkus", "players": 2, "options": {"board": board}}).encode(),
+            headers={"content-type": "application/json"})
+
+    with make_client(sqlite_url) as c:
+        in_body = create(zirkus_board("x\ud800", ascii=False))  # the body escapes it
+        assert '\\ud800' in in_body.request.content.decode()
+        is_problem(in_body)
+        assert in_body.status_code == 400 and "surrogate" in in_body.json()["detail"]
+        in_board = create(zirkus_board("x\ud800"))  # the board's own text escapes it
+        assert '\\\\ud800' in in_board.request.content.decode()
+        is_problem(in_board)
+        assert in_board.status_code == 422 and "surrogate" in in_board.json()["detail"]
+        assert c.get("/api/lobby").json()["tables"] == []
+        for ascii in (True, False):  # a whole pair, escaped in the board or in the body
+            board = zirkus_board("x\U0001f3aa", ascii=ascii)
+            made = create(board)
+            assert made.status_code == 201, made.text
+            t = made.json()["table"]
+            assert c.get(f"/api/tables/{t}").json()["options"]["board"] == board
+            assert c.get(f"/api/tables/{t}/picture.svg").status_code == 200
+        with c.websocket_connect(f"/api/tables/{t}/ws") as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_text('{"type": "ping", "x": "\\udfff"}')
+            told = ws.receive_json()
+            assert told["type"] == "error" and "surrogate" in told["problem"]["detail"]
