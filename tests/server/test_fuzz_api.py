@@ -337,3 +337,22 @@ def test_a_lone_surrogate_in_any_string_is_refused_at_the_door(sqlite_url: str) 
             ws.send_text('{"type": "ping", "x": "\\udfff"}')
             told = ws.receive_json()
             assert told["type"] == "error" and "surrogate" in told["problem"]["detail"]
+
+
+@pytest.mark.parametrize("name", ["a\x01b", "\x00", "a\ufffeb", "<b>&\"'</b>"])
+def test_the_picture_is_well_formed_whatever_the_board_is_named(sqlite_url: str,
+                                                                name: str) -> None:
+    """Regression: a So ein Zirkus picture draws the board's name, free text of the table's
+    options; a character XML does not allow (a control character, U+FFFE) made the SVG
+    ill-formed, a broken picture for everyone at that table. Such characters are drawn as
+    U+FFFD now; markup is escaped as before."""
+    import xml.dom.minidom
+
+    with make_client(sqlite_url) as c:
+        made = c.post("/api/tables", json={"game": "so-ein-zirkus", "players": 2,
+                                           "options": {"board": zirkus_board(name)}})
+        assert made.status_code == 201, made.text
+        svg = c.get(f"/api/tables/{made.json()['table']}/picture.svg")
+        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
+        xml.dom.minidom.parseString(svg.content)  # well-formed
+        assert "<b>" not in svg.text
