@@ -123,6 +123,27 @@ def test_moves_per_address_over_all_its_seats(sqlite_url: str) -> None:
                        headers=by(B, tok)), 409, "stale-version")
 
 
+def test_take_backs_count_toward_the_address_as_moves_do(sqlite_url: str) -> None:
+    """Regression: asking, accepting or declining a take-back is counted as a move of the
+    seat, but not of the client address: one address with many seats (its own tables)
+    wrote and broadcast take-back steps at the seat rate times its seats, past the 30 a
+    second an address may move."""
+    limits = Limits(client_moves_per_second=0.01, client_move_burst=3)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        seats = [(m["table"], s["token"]) for m in
+                 (new_table(c, A).json() for _ in range(2)) for s in m["seats"]]
+        for (t, tok), step in zip(seats[:3], ("undo", "undo/accept", "undo/decline"),
+                                  strict=True):
+            problem(c.post(f"/api/tables/{t}/{step}", headers=by(A, tok)), 409, "conflict")
+        t, tok = seats[3]
+        body = limited(c.post(f"/api/tables/{t}/undo", headers=by(A, tok)))
+        assert "one address may move 3 times at once" in body["detail"]
+        # Moves and take-backs share the address's allowance; another address has its own.
+        limited(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(A, tok)))
+        problem(c.post(f"/api/tables/{t}/undo", headers=by(B, tok)), 409, "conflict")
+
+
 def test_a_table_nobody_joined_expires_and_frees_its_creator(sqlite_url: str) -> None:
     limits = Limits(unjoined_table_seconds=3.0, max_open_tables_per_client=2)
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
