@@ -254,6 +254,11 @@ def test_limits_parse() -> None:
         ('{"x": Infinity}', "finite numbers only"),
         ('{"a": 1, "a": 2}', "appears twice"),
         ('{"type": "move", "a": 1, "a": 2}', "appears twice"),
+        # Half of a UTF-16 pair is no text (it cannot be written as UTF-8), in a value or a
+        # key, alone or beside the other half's wrong kind.
+        ('{"a": "x\\ud800"}', "surrogate"),
+        ('{"\\uDFFF": 1}', "surrogate"),
+        ('["\\udc00\\ud800"]', "surrogate"),
         # Past the length a short text cannot reach, checked after the parse.
         (json.dumps(["x" * (MAX_STRING_LENGTH + 1)]), "characters"),
         (json.dumps([0] * (MAX_CONTAINER_LENGTH + 1)), "elements"),
@@ -264,6 +269,7 @@ def test_limits_parse() -> None:
             parse_json_limited(text)
     with pytest.raises(InputLimitError, match="not UTF-8"):
         parse_json_limited(b'{"a": "\xe9"}')
+    assert parse_json_limited('["\\ud83c\\udfaa"]') == ["\U0001f3aa"]  # a whole pair
     # Brackets inside strings do not count towards the depth.
     assert parse_json_limited(json.dumps(["[" * 1000])) == ["[" * 1000]
     nested: Any = []

@@ -183,6 +183,39 @@ def test_fuzz_hostile_query_strings(app: tuple[TestClient, str, str]) -> None:
     assert table_record(c, table) == before
 
 
+@pytest.mark.parametrize("value", ["9223372036854775808", "99999999999999999999999"])
+@pytest.mark.parametrize("path", ["?since=", "/replay?at=", "/chat?after="])
+def test_a_whole_number_in_a_query_past_64_bits_is_a_422(
+        app: tuple[TestClient, str, str], path: str, value: str) -> None:
+    """Regression: ``GET …/chat?after=2**63`` reached the database, whose driver could not
+    bind it (OverflowError: a 500). Every whole number in a query is at most 2**63 - 1."""
+    c, table, token = app
+    r = c.get(f"/api/tables/{table}{path}{value}", headers={"authorization": f"Bearer {token}"})
+    is_problem(r)
+    assert r.status_code == 422 and "9223372036854775807" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("since", ["-1", "x", "0.5", "9223372036854775808"])
+def test_a_websocket_with_a_bad_query_is_told_why(app: tuple[TestClient, str, str],
+                                                  since: str) -> None:
+    """Regression: a WebSocket whose ``?since=`` was no version (negative, not a number,
+    past 2**63 - 1) was refused in the handshake with a bare HTTP 403: no ``error`` message
+    saying what was wrong, unlike every other refused socket (an ``error`` message, then
+    close 4000 + the status)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    c, table, token = app
+    with c.websocket_connect(f"/api/tables/{table}/ws?since={since}",
+                             headers={"authorization": f"Bearer {token}"}) as ws:
+        told = ws.receive_json()
+        assert told["type"] == "error" and told["problem"]["status"] == 422, told
+        assert told["problem"]["type"] == "/problems/invalid"
+        assert told["problem"]["detail"].startswith("query.since: "), told
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4422
+
+
 def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
         app: tuple[TestClient, str, str]) -> None:
     c, table, token = app
@@ -231,3 +264,95 @@ def test_the_module_table_is_a_fresh_scout_table(app: tuple[TestClient, str, str
     c, table, token = app
     view = c.get(f"/api/tables/{table}", headers={"authorization": f"Bearer {token}"}).json()
     assert view["status"] == "playing" and view["legal_actions"]
+
+
+@pytest.mark.parametrize("extra", [{"seat": 1}, {"index": 0, "id": None, "x": 0},
+                                   {"index": True}, {"index": 0.0}])
+def test_a_websocket_move_is_read_as_strictly_as_over_http(sqlite_url: str,
+                                                           extra: dict[str, Any]) -> None:
+    """Regression: a WebSocket move was not checked against the move's schema: a field no
+    move has (``"seat": 1``, as if to move for another seat) was dropped silently and the
+    move played, for the socket's own seat, where ``POST …/moves`` refuses it (422). Now
+    both refuse it alike and the table does not change."""
+    with make_client(sqlite_url) as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
+        t, token = made["table"], made["seats"][0]["token"]
+        view = c.get(f"/api/tables/{t}", headers={"authorization": f"Bearer {token}"}).json()
+        body = {"version": view["version"], "index": 0, **extra}
+        seat = view["current_player"]
+        mover = {"authorization": f"Bearer {made['seats'][seat]['token']}"}
+        before = table_record(c, t)
+        over_http = c.post(f"/api/tables/{t}/moves", json=body, headers=mover)
+        is_problem(over_http)
+        with c.websocket_connect(f"/api/tables/{t}/ws", headers=mover) as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_json({"type": "move", **body})
+            answer = ws.receive_json()
+            assert answer["type"] == "error", answer
+            assert answer["problem"]["status"] == over_http.status_code == 422
+            assert answer["problem"]["detail"] == over_http.json()["detail"]
+        assert table_record(c, t) == before
+
+
+
+def zirkus_board(name: str, *, ascii: bool = True) -> str:
+    """A So ein Zirkus board as JSON text (a rule option), named ``name`` (``ascii``: any
+    other character escaped in that text, as ``\\uXXXX``)."""
+    return json.dumps({"name": name, "columns": 3, "rows": 4, "start": ["A1", "B1", "C1"],
+                       "holes": {"A3": 6}}, ensure_ascii=ascii)
+
+
+def test_a_lone_surrogate_in_any_string_is_refused_at_the_door(sqlite_url: str) -> None:
+    """Regression: JSON may escape half of a UTF-16 pair (``"\\ud800"``), which is no
+    Unicode text: nothing holding it can be written as UTF-8. Names and chat refused it,
+    but free text in a table's options was taken: a So ein Zirkus board named so in the
+    body was a 500 (the options' size could not be counted), and a board whose own JSON
+    text escaped one was stored (201), after which every view of the table, HTTP and
+    WebSocket, and its picture were a 500. Now either is refused (400 or 422) before
+    anything is stored; a whole pair (an emoji) is text as before."""
+    def create(board: str) -> Any:
+        return c.post("/api/tables", content=json.dumps(
+            {"game": "so-ein-zirkus", "players": 2, "options": {"board": board}}).encode(),
+            headers={"content-type": "application/json"})
+
+    with make_client(sqlite_url) as c:
+        in_body = create(zirkus_board("x\ud800", ascii=False))  # the body escapes it
+        assert '\\ud800' in in_body.request.content.decode()
+        is_problem(in_body)
+        assert in_body.status_code == 400 and "surrogate" in in_body.json()["detail"]
+        in_board = create(zirkus_board("x\ud800"))  # the board's own text escapes it
+        assert '\\\\ud800' in in_board.request.content.decode()
+        is_problem(in_board)
+        assert in_board.status_code == 422 and "surrogate" in in_board.json()["detail"]
+        assert c.get("/api/lobby").json()["tables"] == []
+        for ascii in (True, False):  # a whole pair, escaped in the board or in the body
+            board = zirkus_board("x\U0001f3aa", ascii=ascii)
+            made = create(board)
+            assert made.status_code == 201, made.text
+            t = made.json()["table"]
+            assert c.get(f"/api/tables/{t}").json()["options"]["board"] == board
+            assert c.get(f"/api/tables/{t}/picture.svg").status_code == 200
+        with c.websocket_connect(f"/api/tables/{t}/ws") as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_text('{"type": "ping", "x": "\\udfff"}')
+            told = ws.receive_json()
+            assert told["type"] == "error" and "surrogate" in told["problem"]["detail"]
+
+
+@pytest.mark.parametrize("name", ["a\x01b", "\x00", "a\ufffeb", "<b>&\"'</b>"])
+def test_the_picture_is_well_formed_whatever_the_board_is_named(sqlite_url: str,
+                                                                name: str) -> None:
+    """Regression: a So ein Zirkus picture draws the board's name, free text of the table's
+    options; a character XML does not allow (a control character, U+FFFE) made the SVG
+    ill-formed, a broken picture for everyone at that table. Such characters are drawn as
+    U+FFFD now; markup is escaped as before."""
+    import xml.dom.minidom
+
+    with make_client(sqlite_url) as c:
+        made = c.post("/api/tables", json={"game": "so-ein-zirkus", "players": 2,
+                                           "options": {"board": zirkus_board(name)}})
+        assert made.status_code == 201, made.text
+        svg = c.get(f"/api/tables/{made.json()['table']}/picture.svg")
+        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
+        xml.dom.minidom.parseString(svg.content)  # well-formed
+        assert "<b>" not in svg.text

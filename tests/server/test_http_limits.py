@@ -131,3 +131,35 @@ def test_connections_past_the_limit_are_refused(server_factory: Any, tmp_path: P
             pass
         assert time.monotonic() < deadline, "the server never took connections again"
         time.sleep(0.1)
+
+
+def test_answers_before_the_app_are_problems_with_the_security_headers(server: Any) -> None:
+    """Regression: what the HTTP layer answers itself, before the app (a request it cannot
+    parse, a head too large, a request too slow, a connection too many), was plain text
+    without the security headers every other answer has (no nosniff, no CSP). Now each is
+    problem JSON with them, as the app's own errors are."""
+    import json
+
+    def answer_to(data: bytes) -> tuple[dict[str, str], dict[str, Any]]:
+        with connect(server) as sock:
+            sock.sendall(data)
+            raw = read_all(sock)
+        head, _, body = raw.partition(b"\r\n\r\n")
+        headers = dict(line.decode("latin-1").lower().split(": ", 1)
+                       for line in head.split(b"\r\n")[1:])
+        return headers, json.loads(body)
+
+    for data, status in [(b"FOO /api/games HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+                         (b"GET /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n",
+                          400),
+                         (b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000
+                          + b"\r\n\r\n", 431),
+                         (b"GET /api/games HTTP/1.1\r\nHost: x\r\n", 408)]:
+        headers, problem = answer_to(data)
+        assert problem["status"] == status and problem["detail"], problem
+        assert problem["type"].startswith("/problems/")
+        assert headers["content-type"] == "application/problem+json"
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "deny"
+        assert int(headers["content-length"]) > 0

@@ -176,3 +176,113 @@ def test_the_replay_shows_every_hand_only_once_the_game_is_over(client: Any, nam
         assert replay["hands"] == [state.observation(p) for p in range(players)]
         assert replay["observation"] == state.observation(None)
     assert replay["summary"]["players"][0]["total"] == end["result"]["scores"][0]
+
+
+def _private_parts(mine: Any, public: Any) -> list[Any]:
+    """What a seat's observation holds that the public one does not: each subtree where
+    they differ (a hand, a card), the seat's secrets."""
+    out: list[Any] = []
+
+    def walk(a: Any, b: Any) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in a:
+                if key not in b:
+                    out.append(a[key])
+                else:
+                    walk(a[key], b[key])
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            if a != b:
+                out.append(a)
+            for x, y in zip(a, b, strict=True):
+                walk(x, y)
+        elif a != b:
+            out.append(a)
+
+    walk(mine, public)
+
+    def telling(part: Any) -> bool:  # long enough not to turn up by chance
+        text = json.dumps(part)
+        bare = text.replace("null", "").replace("true", "").replace("false", "")
+        return len(text) >= 12 and any(ch.isalnum() for ch in bare)
+
+    return [p for p in out if telling(p)]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_nothing_a_viewer_receives_holds_another_seats_secrets(client: Any,
+                                                               name: str) -> None:
+    """End to end, through every way out of the server: random play at a table of people
+    (a chat message now and then), and after each move everything each seat and a
+    spectator get — their WebSocket messages, the view (whole and ``?since``), the replay
+    (and ``?at`` now and a move before), the picture, the chat, the rules, the lobby and
+    the move's own answer — holds no other seat's private part of its observation
+    (verbatim, as JSON), no seat token or its hash, and not the seed until the end.
+    (A spectator handed seat 0's observation fails it in SCOUT and Tricky Landing, whose
+    seats hold hands; So ein Zirkus and Clown 15 Go show no seat anything private in these
+    moves, so there it checks the secrets and the seed.)"""
+    import random
+
+    from tests.server.test_api import auth
+
+    players = get_game(name).max_players if name == "scout" else get_game(name).min_players
+    with drawn_seed(987_654_321):
+        made = client.post("/api/tables", json={"game": name, "players": players}).json()
+    t, tokens = made["table"], [s["token"] for s in made["seats"]]
+    secrets = tokens + [hash_token(x) for x in tokens]
+    viewers: list[int | None] = [*range(players), None]
+    runtime = client.app.state.runtime
+    rng = random.Random(5)
+    sockets = {k: client.websocket_connect(f"/api/tables/{t}/ws",
+                                           headers=auth(tokens[k]) if k is not None else {})
+               for k in viewers}
+    live = {k: ws.__enter__() for k, ws in sockets.items()}
+    got: dict[int | None, list[str]] = {k: [json.dumps(live[k].receive_json())]
+                                        for k in viewers}
+    try:
+        for step in range(25):
+            seen = client.get(f"/api/tables/{t}").json()
+            if seen["status"] != "playing":
+                break
+            mover = seen["current_player"]
+            mine = client.get(f"/api/tables/{t}", headers=auth(tokens[mover])).json()
+            r = client.post(f"/api/tables/{t}/moves", headers=auth(tokens[mover]), json={
+                "version": mine["version"], "index": rng.randrange(len(mine["legal_actions"]))})
+            assert r.status_code == 200, r.text
+            got[mover].append(r.text)
+            if step % 4 == 0:
+                client.post(f"/api/tables/{t}/chat", json={"text": f"gl {step}"},
+                            headers=auth(tokens[mover]))
+            loaded = runtime.master.cached(t) or runtime.master.load(t)
+            state, version = loaded.state, loaded.version
+            over = loaded.meta.status == "finished"
+            public = state.observation(None)
+            for k in viewers:
+                message: dict[str, Any] = {"view": {"version": -1}}
+                while message.get("view", {}).get("version", -1) < version:
+                    message = live[k].receive_json()
+                    got[k].append(json.dumps(message))
+                who = auth(tokens[k]) if k is not None else {}
+                for path in ("", f"?since={max(0, version - 3)}", "/replay",
+                             f"/replay?at={version}", f"/replay?at={max(0, version - 1)}",
+                             "/picture.svg", "/chat", "/rules"):
+                    got[k].append(client.get(f"/api/tables/{t}{path}", headers=who).text)
+                got[k].append(client.get("/api/lobby").text)
+                sent = "\n".join(got[k])
+                got[k] = []
+                for secret in secrets:
+                    assert secret not in sent, (name, k)
+                if over:
+                    continue
+                assert str(loaded.meta.seed) not in sent, (name, k)
+                own = public if k is None else state.observation(k)
+                for other in range(players):
+                    if other == k:
+                        continue
+                    for part in _private_parts(state.observation(other), own):
+                        for text in (json.dumps(part), json.dumps(part, separators=(",", ":")),
+                                     json.dumps(part, separators=(",", ":"),
+                                                ensure_ascii=False)):
+                            assert text not in sent, (name, k, other, text[:80])
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)

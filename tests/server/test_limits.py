@@ -123,6 +123,27 @@ def test_moves_per_address_over_all_its_seats(sqlite_url: str) -> None:
                        headers=by(B, tok)), 409, "stale-version")
 
 
+def test_take_backs_count_toward_the_address_as_moves_do(sqlite_url: str) -> None:
+    """Regression: asking, accepting or declining a take-back is counted as a move of the
+    seat, but not of the client address: one address with many seats (its own tables)
+    wrote and broadcast take-back steps at the seat rate times its seats, past the 30 a
+    second an address may move."""
+    limits = Limits(client_moves_per_second=0.01, client_move_burst=3)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        seats = [(m["table"], s["token"]) for m in
+                 (new_table(c, A).json() for _ in range(2)) for s in m["seats"]]
+        for (t, tok), step in zip(seats[:3], ("undo", "undo/accept", "undo/decline"),
+                                  strict=True):
+            problem(c.post(f"/api/tables/{t}/{step}", headers=by(A, tok)), 409, "conflict")
+        t, tok = seats[3]
+        body = limited(c.post(f"/api/tables/{t}/undo", headers=by(A, tok)))
+        assert "one address may move 3 times at once" in body["detail"]
+        # Moves and take-backs share the address's allowance; another address has its own.
+        limited(c.post(f"/api/tables/{t}/moves", json={"version": 99, "index": 0},
+                       headers=by(A, tok)))
+        problem(c.post(f"/api/tables/{t}/undo", headers=by(B, tok)), 409, "conflict")
+
+
 def test_a_table_nobody_joined_expires_and_frees_its_creator(sqlite_url: str) -> None:
     limits = Limits(unjoined_table_seconds=3.0, max_open_tables_per_client=2)
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
@@ -271,3 +292,59 @@ def test_a_table_expired_and_deleted_in_one_sweep_is_not_announced(sqlite_url: s
     assert made.table_id not in master.sweep()
     with pytest.raises(errors.NotFound):
         master.load(made.table_id)
+
+
+class StuckSocket:
+    """A WebSocket whose client stopped reading: its buffers are full, so a send waits (as
+    uvicorn's does until the transport drains)."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.closed: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        import asyncio
+
+        self.sent += 1
+        await asyncio.sleep(30)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = code
+
+
+def test_a_websocket_that_stops_reading_holds_up_nobody(sqlite_url: str) -> None:
+    """Regression: a view went to a table's sockets one after another, each send awaited
+    until its client took it. One spectator that opened a socket and never read (its
+    buffers filled by a few thousand refused messages) held every later move of the table:
+    the mover's answer, every other socket's view and the bots waited for it forever. Now
+    the sockets are sent to side by side and a send waits at most ``ws_send_seconds``:
+    that socket is dropped from the table (closed 4408) and nobody else waits."""
+    from bigtop.server.runtime import Connection
+
+    with make_client(sqlite_url, limits=Limits(ws_send_seconds=0.5)) as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
+        t, tokens = made["table"], [s["token"] for s in made["seats"]]
+        for token in tokens:  # both seats taken (their arrivals are broadcast too)
+            c.get(f"/api/tables/{t}", headers=auth(token))
+        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        stuck = [StuckSocket() for _ in range(3)]
+        with c.websocket_connect(f"/api/tables/{t}/ws") as spectator:
+            spectator.receive_json()
+            for ws in stuck:
+                runtime.add(Connection(ws, t, None, C))  # type: ignore[arg-type]
+            for _ in range(2):
+                view = c.get(f"/api/tables/{t}").json()
+                mover = tokens[view["current_player"]]
+                began = time.monotonic()
+                r = c.post(f"/api/tables/{t}/moves",
+                           json={"version": view["version"], "index": 0}, headers=auth(mover))
+                assert r.status_code == 200, r.text
+                # Three stuck sockets cost one wait, not three; the second move none.
+                assert time.monotonic() - began < 5
+                got = spectator.receive_json()
+                while got["view"]["version"] < r.json()["version"]:
+                    got = spectator.receive_json()
+            assert all(ws.sent == 1 for ws in stuck)
+            assert all(ws.closed == 4408 for ws in stuck)
+            assert not any(conn.ws in stuck for conn in runtime.connections[t])
+    assert Limits().ws_send_seconds > 0

@@ -92,6 +92,33 @@ def test_rename(client: TestClient) -> None:
     assert client.get("/api/players/me", headers=auth(anna["key"])).json()["name"] == "Anne"
 
 
+def test_renames_are_rate_limited_per_client_address(sqlite_url: str) -> None:
+    """Regression: ``PATCH /api/players/me`` had no rate: one key renamed as fast as it
+    could send, each rename a write to every open table its identity sits at and a new view
+    to every socket there. Now it is bounded like a host's listing changes."""
+    limits = Limits(renames_per_hour=0.001, rename_burst=2)
+    with make_client(sqlite_url, limits=limits) as c:
+        anna = new_player(c)
+        # A table where she sits, so a rename has something to change.
+        assert c.post("/api/tables", json={"game": "scout", "players": 2},
+                      headers=auth(anna["key"])).status_code == 201
+        for name in ("Anne", "Annie"):
+            r = c.patch("/api/players/me", json={"name": name}, headers=auth(anna["key"]))
+            assert r.status_code == 200, r.text
+        # A bad name costs nothing (refused before the rate is counted).
+        problem(c.patch("/api/players/me", json={"name": ""}, headers=auth(anna["key"])),
+                422, "invalid")
+        refused = problem(c.patch("/api/players/me", json={"name": "Ann"},
+                                  headers=auth(anna["key"])), 429, "rate-limited")
+        assert refused["retry_after"] >= 1
+        assert c.get("/api/players/me", headers=auth(anna["key"])).json()["name"] == "Annie"
+        # Another address has its own allowance.
+        other = TestClient(c.app, client=("203.0.113.5", 4000))
+        assert other.patch("/api/players/me", json={"name": "Ann"},
+                           headers=auth(anna["key"])).status_code == 200
+    assert Limits().rename_burst > 0 and Limits().renames_per_hour > 0
+
+
 def test_creating_players_is_rate_limited_per_client_address(sqlite_url: str) -> None:
     limits = Limits(new_players_per_hour=0.001, new_player_burst=2)
     with make_client(sqlite_url, limits=limits) as c:

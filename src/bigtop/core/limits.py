@@ -63,6 +63,8 @@ _JSON_TYPES = (str, int, float, bool, type(None), list, dict)
 # Strings (with their escapes) are skipped when counting brackets for the depth check.
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
+# A JSON escape of a UTF-16 surrogate (half of a pair, or a lone one: no Unicode text).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def _reject_constant(name: str) -> Any:
@@ -149,7 +151,37 @@ def parse_json_limited(data: str | bytes, what: str = "input") -> Any:
         raise InputLimitError(f"{what} is not acceptable JSON: {e}") from None
     if len(text) > _SHORT:
         check_json_value(value, what)
+    if _SURROGATE_ESCAPE.search(text):
+        check_unicode(value, what)
     return value
+
+
+def check_unicode(value: object, what: str = "input") -> None:
+    r"""Raise :class:`InputLimitError` if a string of the JSON ``value`` (or a key) holds a
+    lone UTF-16 surrogate (JSON may escape one, ``"\ud800"``): no Unicode text, it cannot
+    be written as UTF-8, so nothing that holds one could be stored or sent on. A whole
+    pair is one character (an emoji) and fine.
+
+    >>> check_unicode({"name": chr(0x1F3AA), "x": [1, "a"]})
+    >>> check_unicode({"name": ["ok", "x" + chr(0xD800)]})
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: input: \ud800 is half of a surrogate pair, not text
+    """
+    stack: list[object] = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise InputLimitError(f"{what}: \\u{ord(v[e.start]):04x} is half of a "
+                                      "surrogate pair, not text") from None
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
 
 
 _DECODER: Final = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,

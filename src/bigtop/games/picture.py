@@ -16,16 +16,37 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from bigtop.core.extras import require_extra
 
 if TYPE_CHECKING:
     from bigtop.core.game import State
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""A character XML 1.0 does not allow anywhere (control characters, surrogates, U+FFFE,
+U+FFFF): one in a picture's text would make the whole SVG ill-formed."""
+
+
+def escape(text: str) -> str:
+    r"""``text`` as XML character data: markup escaped, and each character XML does not
+    allow drawn as U+FFFD (free text, such as a So ein Zirkus board's name, reaches the
+    pictures).
+
+    >>> escape("<b>a" + chr(1) + "</b>") == "&lt;b&gt;a�&lt;/b&gt;"
+    True
+    """
+    return saxutils.escape(_NOT_XML.sub("\ufffd", text))
+
+
+def quoteattr(text: str) -> str:
+    """``text`` as a quoted XML attribute value, like :func:`escape`."""
+    return saxutils.quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import (
+    RequestValidationError,
+    ValidationException,
+    WebSocketRequestValidationError,
+)
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -123,7 +127,7 @@ def _is_json(scope: Scope) -> bool:
     return False
 
 
-def _validation_problem(exc: RequestValidationError) -> errors.Problem:
+def _validation_problem(exc: ValidationException) -> errors.Problem:
     first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
     if first.get("type") == "json_invalid":
         return errors.BadRequest(f"malformed JSON: {first.get('ctx', {}).get('error', '?')}")
@@ -190,6 +194,17 @@ def create_app(settings: Settings) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
         return problem_response(_validation_problem(exc))
+
+    @app.exception_handler(WebSocketRequestValidationError)
+    async def _invalid_socket(socket: WebSocket, exc: WebSocketRequestValidationError) -> None:
+        # A WebSocket's query that is no good (``?since=-1``): told like every refused
+        # socket (routers/ws.py), an ``error`` message, then close 4000 + the status
+        # (FastAPI's own handler refused the handshake with a bare HTTP 403).
+        p = _validation_problem(exc)
+        offered = socket.scope.get("subprotocols", [])
+        await socket.accept(subprotocol=ws.PROTOCOL if ws.PROTOCOL in offered else None)
+        await socket.send_json({"type": "error", "problem": p.problem()})
+        await socket.close(code=4000 + p.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_r: Request, exc: StarletteHTTPException) -> JSONResponse:

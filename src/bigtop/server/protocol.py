@@ -19,12 +19,14 @@ compares; docs/benchmarks.md has the figures).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from typing import Any
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from bigtop.server.headers import SECURITY_HEADERS
 from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
 
 
@@ -34,11 +36,16 @@ def _limits() -> Limits:
     return Settings.from_env().limits if os.environ.get(ENV_SETTINGS) else Limits()
 
 
-def _response(status: bytes, text: str) -> bytes:
-    body = text.encode()
-    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\n"
-            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
-            + body)
+def _response(status: bytes, text: str, slug: str) -> bytes:
+    """An answer of the HTTP layer itself (before the app), then the connection closes: a
+    problem (RFC 9457) with the security headers, as the app's own errors are."""
+    code, _, title = status.decode().partition(" ")
+    body = json.dumps({"type": f"/problems/{slug}", "title": title, "status": int(code),
+                       "detail": text}).encode()
+    head = [b"HTTP/1.1 " + status, b"content-type: application/problem+json",
+            b"content-length: " + str(len(body)).encode(), b"connection: close",
+            *(name + b": " + value for name, value in SECURITY_HEADERS)]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
 class _HeadTooLarge(Exception):
@@ -68,7 +75,8 @@ class BoundedHttp(HttpToolsProtocol):
             self._refused = True
             self.transport = transport
             transport.write(_response(b"503 Service Unavailable",
-                                      "too many connections; try again in a few seconds"))
+                                      "too many connections; try again in a few seconds",
+                                      "unavailable"))
             transport.close()
             return
         super().connection_made(transport)
@@ -104,6 +112,12 @@ class BoundedHttp(HttpToolsProtocol):
             self._head_bytes += len(data)
             if self._head_bytes > self.bounds.max_header_bytes:
                 self._too_large()
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the parser refused (uvicorn's own answer was plain text without the
+        security headers)."""
+        self.transport.write(_response(b"400 Bad Request", msg, "bad-request"))
+        self.transport.close()
 
     # -- parser callbacks ------------------------------------------------------------------
     def on_message_begin(self) -> None:
@@ -141,7 +155,7 @@ class BoundedHttp(HttpToolsProtocol):
         self.transport.write(_response(
             b"431 Request Header Fields Too Large",
             f"the request line and headers are limited to {self.bounds.max_header_bytes} "
-            "bytes"))
+            "bytes", "too-large"))
         self.transport.close()
 
     def _arm(self) -> None:
@@ -161,5 +175,6 @@ class BoundedHttp(HttpToolsProtocol):
         if self._began and not started:
             self.transport.write(_response(
                 b"408 Request Timeout",
-                f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s"))
+                f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s",
+                "request-timeout"))
         self.transport.close()

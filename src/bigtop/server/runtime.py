@@ -429,6 +429,9 @@ class Connection:
     """The id of the last chat message sent (each goes out once, however it was heard)."""
     token: str | None = None
     """The seat token the connection opened with (each move is checked against it)."""
+    dropped: bool = False
+    """Its client stopped taking what is sent (:meth:`Runtime.write`): it gets nothing more
+    and is closed."""
 
 
 class Runtime:
@@ -460,6 +463,9 @@ class Runtime:
         (``address ADDR``)."""
         self.new_players = SharedLimiter(self, "players", lim.new_players_per_hour / 3600.0,
                                          lim.new_player_burst)
+        self.renames = SharedLimiter(self, "renames", lim.renames_per_hour / 3600.0,
+                                     lim.rename_burst)
+        """Renames of identities per client address."""
         """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
@@ -749,20 +755,55 @@ class Runtime:
                 conn.sent_ids.update(e.id for e in new)
             conn.sent_log = log
             conn.sent_version, conn.sent_rev, conn.sent_undos = m.version, m.seat_rev, m.undos
-            await conn.ws.send_text('{"type":"view","view":' + text + "}")
+            await self.write(conn, '{"type":"view","view":' + text + "}")
+
+    async def write(self, conn: Connection, text: str) -> bool:
+        """Send ``text`` to ``conn``, waiting at most ``Limits.ws_send_seconds`` for its
+        client to take it (a send waits while the socket's buffers are full). A client that
+        stopped reading is dropped there: removed from its table (nothing more is sent to
+        it) and closed (4408) once its buffers drain, if ever; its socket stays counted
+        against its address until its connection ends. False: dropped (now or before)."""
+        if conn.dropped:
+            return False
+        try:
+            async with asyncio.timeout(self.limits.ws_send_seconds):
+                await conn.ws.send_text(text)
+        except TimeoutError:
+            log.info("dropped a socket of table %s: its client took nothing for %g s",
+                     conn.table_id, self.limits.ws_send_seconds)
+            conn.dropped = True
+            self.remove(conn)
+            self._spawn(self._close_dropped(conn))
+            return False
+        except Exception:
+            if conn.dropped:  # closed meanwhile (the close went out when it drained)
+                return False
+            raise
+        return True
+
+    @staticmethod
+    async def _close_dropped(conn: Connection) -> None:
+        with contextlib.suppress(Exception):
+            await conn.ws.close(code=4408, reason="the client took nothing for too long")
+
+    async def _send_quietly(self, conn: Connection, loaded: Loaded) -> None:
+        try:
+            await self.send(conn, loaded)
+        except Exception:  # a closed socket: its own handler removes it
+            log.debug("send to a closed connection of %s", conn.table_id)
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
-        """Push the table's new state to every connection of this worker."""
+        """Push the table's new state to every connection of this worker, side by side: a
+        socket whose client does not read holds up nobody else (:meth:`write`)."""
         conns = list(self.connections.get(table_id, ()))
         if not conns:
             return
         if loaded is None:
             loaded = await self.db(self.master.load, table_id)
-        for conn in conns:
-            try:
-                await self.send(conn, loaded)
-            except Exception:  # a closed socket: its own handler removes it
-                log.debug("send to a closed connection of %s", table_id)
+        if len(conns) == 1:
+            await self._send_quietly(conns[0], loaded)
+        else:
+            await asyncio.gather(*(self._send_quietly(conn, loaded) for conn in conns))
 
     async def send_chat(self, table_id: str, loaded: Loaded | None = None) -> None:
         """Send every connection of the table on this worker the chat messages it has not
@@ -776,20 +817,25 @@ class Runtime:
             loaded = await self.db(self.master.load, table_id)
         after = min(c.sent_chat for c in conns)
         messages = await self.db(self.master.chat, table_id, after)
-        for conn in conns:
-            if conn.seat is None and not loaded.meta.chat_spectators_read:
-                continue
-            async with conn.lock:
-                for msg in messages:
-                    if msg.id <= conn.sent_chat:
-                        continue
-                    try:
-                        await conn.ws.send_text(dumps(
-                            {"type": "chat", "message": chat_json(loaded, msg)}))
-                    except Exception:  # a closed socket: its own handler removes it
-                        log.debug("chat to a closed connection of %s", table_id)
+        readers = [conn for conn in conns
+                   if conn.seat is not None or loaded.meta.chat_spectators_read]
+        # Side by side, as views are (publish): a socket that does not read holds up nobody.
+        await asyncio.gather(*(self._chat_to(conn, loaded, messages) for conn in readers))
+
+    async def _chat_to(self, conn: Connection, loaded: Loaded,
+                       messages: list[ChatRecord]) -> None:
+        async with conn.lock:
+            for msg in messages:
+                if msg.id <= conn.sent_chat:
+                    continue
+                try:
+                    if not await self.write(conn, dumps(
+                            {"type": "chat", "message": chat_json(loaded, msg)})):
                         break
-                    conn.sent_chat = msg.id
+                except Exception:  # a closed socket: its own handler removes it
+                    log.debug("chat to a closed connection of %s", conn.table_id)
+                    break
+                conn.sent_chat = msg.id
 
     async def after_change(self, loaded: Loaded) -> None:
         """Broadcast a table that changed here, and let a bot move if it is a bot's turn."""

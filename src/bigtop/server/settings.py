@@ -30,11 +30,11 @@ class Limits:
     outside (nesting, string and array lengths, numbers, no NaN, no key twice) is checked by
     the core's :mod:`bigtop.core.limits`, the same as for files and the command line.
 
-    Where each is counted: the rates of creating tables, taking seats, new identities and
-    chat messages, and the open tables per client, in the database, shared by every worker
-    (``rate_buckets``, ``tables``); the move rates (per seat, per client address) and the
-    sockets per client address in each worker's memory (N workers that one client's
-    requests are spread over allow it up to N times those).
+    Where each is counted: the rates of creating tables, taking seats, new identities,
+    renames and chat messages, and the open tables per client, in the database, shared by
+    every worker (``rate_buckets``, ``tables``); the move rates (per seat, per client
+    address) and the sockets per client address in each worker's memory (N workers that one
+    client's requests are spread over allow it up to N times those).
 
     >>> Limits(max_body_bytes=10**9)
     Traceback (most recent call last):
@@ -99,6 +99,11 @@ class Limits:
     there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
     """WebSocket connections one table accepts at once."""
+    ws_send_seconds: float = 10.0
+    """The longest a message to a WebSocket may wait for its client to take it (the
+    socket's buffers full: a client that stopped reading); past it the socket is dropped
+    from its table and closed (4408). Every socket of a table is sent to side by side, so a
+    move's answer and the other sockets wait for a stuck one at most this long, once."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
@@ -133,6 +138,12 @@ class Limits:
     Counted in the database: shared by every worker."""
     new_player_burst: int = 5
     """Identities a client address may create at once before that rate applies."""
+    renames_per_hour: float = 60.0
+    """Sustained renames (PATCH /api/players/me) one client address may make an hour
+    (each writes every open table its identity sits at and sends every socket there a new
+    view); more: 429. Counted in the database: shared by every worker."""
+    rename_burst: int = 10
+    """Renames a client address may make at once before that rate applies."""
     max_my_tables: int = 100
     """Most tables GET /api/players/me lists (the newest the identity sits at)."""
     max_chat_chars: int = 500
@@ -169,9 +180,11 @@ class Limits:
                      "max_open_tables_per_client", "unjoined_table_seconds",
                      "max_options_bytes", "lobby_text_chars",
                      "finished_table_seconds", "max_name_chars", "new_players_per_hour",
-                     "new_player_burst", "max_my_tables", "max_chat_chars", "chat_per_minute",
+                     "new_player_burst", "renames_per_hour", "rename_burst",
+                     "max_my_tables", "max_chat_chars", "chat_per_minute",
                      "chat_burst", "max_chat_messages", "max_chat_page", "min_clock_seconds",
                      "max_per_move_seconds", "max_game_seconds", "max_increment_seconds",
+                     "ws_send_seconds",
                      "provisional_games", "max_leaderboard"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
+from bigtop.core.limits import MAX_INT
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
 from bigtop.server.net import client_address
@@ -29,7 +30,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
 @router.get("/{table_id}/chat", response_model=Chat, responses=PROBLEMS)
 async def read_chat(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
-    after: Annotated[int, Query(ge=0, description="Only messages after this id.")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INT, description="Only messages after this id.")] = 0,
 ) -> Chat:
     """The table's chat, oldest first (at most ``max_chat_page`` after ``after``). Players
     always read it; spectators where the table lets them (``chat_spectators_read``)."""

@@ -78,8 +78,16 @@ async def me(runtime: RuntimeDep, key: KeyDep) -> Me:
 
 
 @router.patch("/me", response_model=PlayerOut, responses=PROBLEMS)
-async def rename(body: NewPlayer, runtime: RuntimeDep, key: KeyDep) -> PlayerOut:
+async def rename(body: NewPlayer, request: Request, runtime: RuntimeDep,
+                 key: KeyDep) -> PlayerOut:
     """Change your name (every open table you sit at shows it at once)."""
+    runtime.master.name_of(body.name)  # a bad name costs no rate
+    lim = runtime.limits
+    # Each rename writes every open table the identity sits at and sends their sockets a
+    # new view: bounded per client address like every other change.
+    await runtime.renames.check(client_address(request),
+                                f"at most {lim.rename_burst} renames at once and "
+                                f"{lim.renames_per_hour:g} an hour from one address")
     player = await runtime.db(runtime.master.player, key)
     renamed, changed = await runtime.db(runtime.master.rename, player, body.name)
     for table_id in changed:

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from bigtop.core.limits import MAX_INT
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
 from bigtop.server.master import state_at, waiting_line
@@ -21,8 +22,8 @@ router = APIRouter(prefix="/api/tables", tags=["records"])
 @router.get("/{table_id}/replay", response_model=Replay, responses=PROBLEMS)
 async def replay(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
-    at: Annotated[int | None, Query(ge=0, description="Also show the position after this "
-                                                      "many moves.")] = None,
+    at: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Also show the position "
+                                                                  "after this many moves.")] = None,
 ) -> Replay:
     """The game move by move. A finished game shows every action and (with ``at``) the whole
     state; an unfinished one only the public describe lines and, with ``at``, your own

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.errors import BigtopError
+from bigtop.core.limits import MAX_INT
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
@@ -113,7 +114,7 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
 @router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
 async def get_table(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
-    since: Annotated[int | None, Query(ge=0, description="Only log entries after this "
+    since: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Only log entries after this "
                                                          "version (catching up).")] = None,
 ) -> Response:
     """The table as your seat sees it (no token: the public view)."""
@@ -242,38 +243,46 @@ async def start(table_id: str, runtime: RuntimeDep, token: TokenDep,
 
 
 @router.post("/{table_id}/undo", response_model=TableViewModel, responses=PROBLEMS)
-async def ask_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+async def ask_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                   request: Request) -> Response:
     """Ask to take back your last move (and everything after it): every other person at
     the table must accept (``POST …/undo/accept``); bots accept. With nobody to ask it is
     taken back at once."""
-    return await _undo(runtime, table_id, token, runtime.master.ask_undo)
+    return await _undo(runtime, table_id, token, runtime.master.ask_undo, request)
 
 
 @router.post("/{table_id}/undo/accept", response_model=TableViewModel, responses=PROBLEMS)
-async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                      request: Request) -> Response:
     """Accept the take-back asked for; the last to accept takes the moves back."""
     return await _undo(runtime, table_id, token,
-                       functools.partial(_answer, runtime, accept=True))
+                       functools.partial(_answer, runtime, accept=True), request)
 
 
 @router.post("/{table_id}/undo/decline", response_model=TableViewModel, responses=PROBLEMS)
-async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                       request: Request) -> Response:
     """Decline the take-back asked for (the one who asked withdraws it so)."""
     return await _undo(runtime, table_id, token,
-                       functools.partial(_answer, runtime, accept=False))
+                       functools.partial(_answer, runtime, accept=False), request)
 
 
 def _answer(runtime: Runtime, table_id: str, seat: int, *, accept: bool) -> Loaded:
     return runtime.master.answer_undo(table_id, seat, accept)
 
 
-async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any) -> Response:
+async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any,
+                request: Request) -> Response:
     _, seat = await open_table(runtime, table_id, token)
     if seat is None:
         raise errors.Unauthorized("a take-back is asked and answered by a seat's token or key")
-    lim = runtime.limits  # every take-back step changes the table: counted as a move
+    lim = runtime.limits  # every take-back step changes the table: counted as a move,
+    # of the seat and of the client address (as play() counts one)
     runtime.moves.check((table_id, seat), f"a seat may move {lim.move_burst} times at once "
                                           f"and {lim.moves_per_second:g} times a second")
+    runtime.client_moves.check(client_address(request),
+                               f"one address may move {lim.client_move_burst} times at once "
+                               f"and {lim.client_moves_per_second:g} a second")
     done = await runtime.db(act, table_id, seat)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")

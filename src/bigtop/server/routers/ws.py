@@ -16,17 +16,20 @@ connected (to spectators only where the host lets them read). A client may send
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 
 from bigtop.core.errors import BigtopError
-from bigtop.core.limits import parse_json_limited
+from bigtop.core.limits import MAX_INT, parse_json_limited
 from bigtop.server import errors
 from bigtop.server.deps import bearer, refuse_token_in_url
 from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, Runtime
+from bigtop.server.schemas import MoveIn
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
 
@@ -53,7 +56,7 @@ def _token(ws: WebSocket, authorization: str | None) -> str | None:
 @router.websocket("/{table_id}/ws")
 async def live(
     ws: WebSocket, table_id: str,
-    since: Annotated[int | None, Query(ge=0)] = None,
+    since: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> None:
     runtime: Runtime = ws.app.state.runtime
@@ -127,7 +130,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
             raise errors.BadRequest("a message must be a JSON object")
         kind = msg.get("type")
         if kind == "ping":
-            await conn.ws.send_json({"type": "pong"})
+            await _tell(runtime, conn, {"type": "pong"})
             return
         if kind != "move":
             raise errors.BadRequest("message type must be 'move' or 'ping'")
@@ -136,7 +139,16 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         version = msg.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
             raise errors.BadRequest("a move needs the 'version' it was chosen at")
-        choice = {k: v for k, v in msg.items() if k not in ("type", "version")}
+        # The move's schema, as over HTTP (``POST …/moves``): a field no move has (a
+        # "seat", as if to move for another) is refused, never dropped and played.
+        try:
+            move = MoveIn.model_validate({k: v for k, v in msg.items() if k != "type"})
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise errors.Unprocessable(f"{where}: {first['msg']}" if where
+                                       else first["msg"]) from None
+        choice = move.model_dump(exclude_none=True, exclude={"version"})
         # The table as this worker knows it (its WebSocket is kept up to date): the move's
         # transaction checks it against the database.
         loaded = runtime.master.cached(conn.table_id)
@@ -145,7 +157,14 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         await play(runtime, loaded, conn.seat, version, choice, conn.client,
                    token=conn.token)
     except errors.Problem as e:
-        await conn.ws.send_json({"type": "error", "problem": e.problem()})
+        await _tell(runtime, conn, {"type": "error", "problem": e.problem()})
     except BigtopError as e:  # not JSON, or beyond the core's input limits
-        await conn.ws.send_json({"type": "error", "problem": errors.BadRequest(
+        await _tell(runtime, conn, {"type": "error", "problem": errors.BadRequest(
             str(e)).problem()})
+
+
+async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> None:
+    """Answer the client (as ``send_json`` would), waiting at most ``ws_send_seconds``
+    for it to take the answer: a client that sends without reading is dropped
+    (:meth:`Runtime.write`) rather than holding its handler and its table."""
+    await runtime.write(conn, json.dumps(message, separators=(",", ":"), ensure_ascii=False))
