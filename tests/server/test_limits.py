@@ -348,3 +348,54 @@ def test_a_websocket_that_stops_reading_holds_up_nobody(sqlite_url: str) -> None
             assert all(ws.closed == 4408 for ws in stuck)
             assert not any(conn.ws in stuck for conn in runtime.connections[t])
     assert Limits().ws_send_seconds > 0
+
+
+class QuickSocket:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: str) -> None:
+    """``Runtime.write`` under its watchdog: a send that went through leaves nothing
+    watched; one that waits past ``ws_send_seconds`` is cancelled by the watchdog and
+    answers False (its socket dropped, closed 4408); a task cancelled by anyone else
+    (a shutdown) while its send waits is cancelled still."""
+    import asyncio
+
+    from bigtop.server.runtime import Connection, Runtime
+
+    engine = make_engine(sqlite_url)
+    migrate(engine)
+    settings = Settings(db_url=sqlite_url, limits=Limits(ws_send_seconds=5.0))
+    runtime = Runtime(TableMaster(SqlStorage(engine), settings), settings)
+
+    async def scene() -> None:
+        quick = Connection(QuickSocket(), "t", 0)  # type: ignore[arg-type]
+        assert await runtime.write(quick, "a") and runtime._sending == {}
+        stuck = Connection(StuckSocket(), "t", 1)  # type: ignore[arg-type]
+        runtime.add(stuck)
+        waiting = asyncio.ensure_future(runtime.write(stuck, "b"))
+        await asyncio.sleep(0.01)
+        start = next(iter(runtime._sending.values()))[1]
+        runtime._drop_stuck(start + 4.0)  # not yet
+        assert not waiting.done() and not stuck.dropped
+        runtime._drop_stuck(start + 5.5)
+        assert await waiting is False
+        assert stuck.dropped and "t" not in runtime.connections
+        await asyncio.sleep(0)  # the close (spawned)
+        assert stuck.ws.closed == 4408  # type: ignore[attr-defined]
+        assert await runtime.write(stuck, "c") is False  # dropped: nothing more
+        assert runtime._sending == {} and runtime._cut == set()
+        # Someone else cancels a task whose send waits: not swallowed.
+        other = Connection(StuckSocket(), "u", 0)  # type: ignore[arg-type]
+        shutdown = asyncio.ensure_future(runtime.write(other, "d"))
+        await asyncio.sleep(0.01)
+        shutdown.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await shutdown
+        assert not other.dropped and runtime._sending == {}
+
+    asyncio.run(scene())

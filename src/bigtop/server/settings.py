@@ -103,7 +103,8 @@ class Limits:
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
     from its table and closed (4408). Every socket of a table is sent to side by side, so a
-    move's answer and the other sockets wait for a stuck one at most this long, once."""
+    move's answer waits for a stuck one about this long, once (a watchdog looks four times
+    within it, at least once a second), and the other sockets not at all."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
