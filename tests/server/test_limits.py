@@ -55,6 +55,16 @@ def test_the_eleventh_table_from_one_address_waits(sqlite_url: str) -> None:
         assert new_table(c, B).status_code == 201  # another address still can
 
 
+def test_one_ipv6_network_is_one_client(sqlite_url: str) -> None:
+    """Every address of one /64 draws on one allowance (``Limits.ipv6_prefix``): a client
+    cannot create table after table by changing the last bits of its address."""
+    with make_client(sqlite_url, peer="127.0.0.1", limits=Limits(table_burst=2)) as c:
+        assert new_table(c, "2001:db8:5:6::1").status_code == 201
+        assert new_table(c, "2001:db8:5:6::2").status_code == 201
+        limited(new_table(c, "2001:db8:5:6:abcd::3"))
+        assert new_table(c, "2001:db8:5:7::1").status_code == 201  # another network
+
+
 def test_open_tables_per_address(sqlite_url: str) -> None:
     limits = Limits(max_open_tables_per_client=2, table_burst=100)
     # The bots wait a little before each move: their table must still be open while the

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket
 
 from bigtop.core.errors import BigtopError
 from bigtop.server.net import RealClient, client_address, real_client, trusted_networks
-from bigtop.server.settings import Settings
+from bigtop.server.settings import Limits, Settings
 
 PROXY = ("10.0.0.5", 40000)
 STRANGER = ("203.0.113.9", 40000)
@@ -78,12 +78,29 @@ def test_odd_headers_never_become_the_address() -> None:
     assert c.get("/who").json()["address"] == "10.0.0.5"
     assert c.get("/who", headers={"x-forwarded-for": " , "}).json()["address"] == "10.0.0.5"
     # Ports and brackets are the proxy's notation, not part of the address.
-    assert c.get("/who", headers={"x-forwarded-for": "[2001:db8::1]:443"}).json()["address"] \
-        == "2001:db8::1"
+    r = c.get("/who", headers={"x-forwarded-for": "[2001:db8::1]:443"}).json()
+    assert r["client"] == "2001:db8::1" and r["address"] == "2001:db8::/64"
     assert c.get("/who", headers={"x-forwarded-for": "192.0.2.1:9"}).json()["address"] \
         == "192.0.2.1"
     # Only "https"/"http" change the scheme.
     assert c.get("/who", headers={"x-forwarded-proto": "gopher"}).json()["scheme"] == "http"
+
+
+@pytest.mark.parametrize("middleware", [True, False])
+def test_an_ipv6_client_is_keyed_by_its_network(middleware: bool) -> None:
+    """A client with a whole /64 (a home line, a rented server) cannot take a fresh
+    allowance with each of its addresses: every address of it is one key; another /64 is
+    another client. ``Limits.ipv6_prefix`` sets the network's size."""
+    c = client(PROXY, middleware=middleware)
+    keys = {c.get("/who", headers={"x-forwarded-for": a}).json()["address"]
+            for a in ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe")}
+    assert keys == {"2001:db8:1:2::/64"}
+    assert c.get("/who", headers={"x-forwarded-for": "2001:db8:1:3::1"}).json()["address"] \
+        == "2001:db8:1:3::/64"
+    assert client(("2001:db8:7:7::9", 1), middleware=middleware).get("/who").json()[
+        "address"] == "2001:db8:7:7::/64"  # a peer, no proxy
+    with pytest.raises(BigtopError, match="ipv6_prefix"):
+        Limits(ipv6_prefix=0)
 
 
 def test_nobody_trusted_and_ipv4_mapped_peers() -> None:

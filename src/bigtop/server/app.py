@@ -153,7 +153,8 @@ class BigtopApp(FastAPI):
         # only over HTTPS as the proxy reports it).
         return RealClient(SecurityHeaders(super().build_middleware_stack(),
                                           hsts_seconds=s.hsts_seconds),
-                          trusted_proxies=s.trusted_proxies)
+                          trusted_proxies=s.trusted_proxies,
+                          ipv6_prefix=s.limits.ipv6_prefix)
 
 
 def create_app(settings: Settings) -> FastAPI:

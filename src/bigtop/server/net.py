@@ -1,6 +1,7 @@
 """Who is asking: the real client address and scheme of a request, behind trusted proxies.
 
-Every per-client limit keys on :func:`client_address`. The address is the TCP peer, unless
+Every per-client limit keys on :func:`client_address`: the client's address, an IPv6 one
+as its network (``Limits.ipv6_prefix``, /64: :func:`limit_key`). The address is the TCP peer, unless
 the peer is one of ``Settings.trusted_proxies``: then it is the right-most hop of
 ``X-Forwarded-For`` that is not itself a trusted proxy (each proxy appends the address it
 saw, so everything left of that hop was written by the client and proves nothing). Likewise
@@ -100,6 +101,24 @@ def real_client(peer: str, forwarded_for: Sequence[bytes], trusted: Sequence[Net
     return last
 
 
+def limit_key(address: str, ipv6_prefix: int = 64) -> str:
+    """The key of ``address``'s per-client limits: an IPv4 address as it is, an IPv6 one as
+    its network of ``ipv6_prefix`` bits (one subscriber's block: changing the address within
+    it gives no fresh allowance); anything else (a test client's name) as it is.
+
+    >>> limit_key("203.0.113.9"), limit_key("::ffff:203.0.113.9")
+    ('203.0.113.9', '203.0.113.9')
+    >>> limit_key("2001:db8:1:2:aaaa::1"), limit_key("2001:db8:1:2:bbbb::7")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> limit_key("2001:db8:1:2:aaaa::1", 128), limit_key("testclient")
+    ('2001:db8:1:2:aaaa::1/128', 'testclient')
+    """
+    ip = _ip(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, ipv6_prefix), strict=False))
+    return address if ip is None else str(ip)
+
+
 def forwarded_scheme(scheme: str, peer: str, forwarded_proto: Sequence[bytes],
                      trusted: Sequence[Network]) -> str:
     """``scheme`` ("http"/"ws"), or its secure form when a trusted proxy says the client
@@ -124,15 +143,18 @@ def _peer(scope: Scope) -> str:
 
 
 def client_address(conn: HTTPConnection) -> str:
-    """The real client address of a request or WebSocket (see the module's doc): the key
-    of every per-client limit. Worked out once by :class:`RealClient`; computed here from
-    the app's settings when that middleware did not run."""
+    """The real client of a request or WebSocket (see the module's doc) as the key of every
+    per-client limit (:func:`limit_key`: an IPv6 client's network). Worked out once by
+    :class:`RealClient`; computed here from the app's settings when that middleware did
+    not run."""
     known = conn.scope.get(SCOPE_KEY)
     if isinstance(known, str):
         return known
     settings = getattr(conn.app.state, "settings", None)
     trusted = trusted_networks(settings.trusted_proxies) if settings is not None else ()
-    return real_client(_peer(conn.scope), _headers(conn.scope, b"x-forwarded-for"), trusted)
+    prefix = settings.limits.ipv6_prefix if settings is not None else 64
+    return limit_key(real_client(_peer(conn.scope), _headers(conn.scope, b"x-forwarded-for"),
+                                 trusted), prefix)
 
 
 class RealClient:
@@ -140,9 +162,11 @@ class RealClient:
     ``scope[SCOPE_KEY]``, and the scheme a trusted proxy reports in ``scope["scheme"]``, so
     ``request.client`` and ``request.url`` tell the truth everywhere below it."""
 
-    def __init__(self, app: ASGIApp, trusted_proxies: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, trusted_proxies: Iterable[str],
+                 ipv6_prefix: int = 64) -> None:
         self.app = app
         self.trusted = trusted_networks(trusted_proxies)
+        self.ipv6_prefix = ipv6_prefix
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and SCOPE_KEY not in scope:
@@ -151,7 +175,7 @@ class RealClient:
             scheme = forwarded_scheme(scope.get("scheme", "http"), peer,
                                       _headers(scope, b"x-forwarded-proto"), self.trusted)
             scope = dict(scope)
-            scope[SCOPE_KEY] = address
+            scope[SCOPE_KEY] = limit_key(address, self.ipv6_prefix)
             if address != peer:
                 scope["client"] = (address, 0)
             scope["scheme"] = scheme

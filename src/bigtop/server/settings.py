@@ -105,6 +105,11 @@ class Limits:
     from its table and closed (4408). Every socket of a table is sent to side by side, so a
     move's answer waits for a stuck one about this long, once (a watchdog looks four times
     within it, at least once a second), and the other sockets not at all."""
+    ipv6_prefix: int = 64
+    """Every per-client limit keys an IPv6 client by this network prefix, not by its whole
+    address (server/net.py): a home line or a rented server routinely gets a whole /64, so
+    keyed by address one client could take a fresh allowance with each of its 2^64
+    addresses. 128: each address on its own. IPv4 clients are keyed by address."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
@@ -193,6 +198,8 @@ class Limits:
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
                     f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+        if not 1 <= self.ipv6_prefix <= 128:
+            raise BigtopError("ipv6_prefix must be 1 to 128")
         if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
             raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
