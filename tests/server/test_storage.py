@@ -15,10 +15,10 @@ from bigtop.core.registry import new_game
 from bigtop.server import errors
 from bigtop.server.db import HEAD, current_revision, head_revision, make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import Created, SeatSpec, TableSpec
+from bigtop.server.model import Created, SeatSpec, TableSpec, hash_token
 from bigtop.server.schema import moves, seats, tables
 from bigtop.server.settings import Settings
-from bigtop.server.storage import SqlStorage
+from bigtop.server.storage import SeatRefused, SqlStorage
 from tests.server.conftest import drawn_seed
 from tests.server.pg import new_database
 
@@ -325,3 +325,37 @@ def test_a_connection_the_database_dropped_is_replaced(pg_url: str) -> None:
             t = svc.load(table)
     assert failed <= 1 and t.version == 2  # only the move that met it
     assert [r["idx"] for r in svc.move_rows(table)] == [0, 1]
+
+
+def test_a_seat_is_opened_in_the_writing_transaction_by_its_token_or_key(db_url: str) -> None:
+    """Chat, a reclaim and the host's start, given the hash of the secret the person acts
+    with, store only if it still opens their seat (its token, or the player key of the
+    identity sitting there) as their own transaction finds it; else SeatRefused, nothing
+    stored."""
+    master = service(db_url)
+    storage = master.storage
+    anna, key = master.new_player("Anna")
+    made = master.create(TableSpec("scout", 3, takeover_after=60.0, player_id=anna.id,
+                                   key=key))
+    t, tokens = made.table_id, made.tokens
+    wrong = hash_token(tokens[1])  # a seat's token, not seat 0's
+    with pytest.raises(SeatRefused):
+        storage.add_chat(t, 0, "hi", 1.0, 10, secret_hash=wrong)
+    assert storage.chat_after(t, 0, 10) == []
+    assert storage.add_chat(t, 0, "by key", 1.0, 10, secret_hash=hash_token(key))
+    assert storage.add_chat(t, 0, "by token", 1.0, 10, secret_hash=hash_token(tokens[0]))
+    assert storage.set_bot_playing(t, 0, "easy", only_if="absent", kind="takeover",
+                                   text="away", now=1.0)
+    with pytest.raises(SeatRefused):
+        storage.set_bot_playing(t, 0, None, only_if="taken", kind="reclaim", text="back",
+                                now=1.0, secret_hash=wrong)
+    assert master.load(t).seats[0].bot_playing == "easy"
+    assert storage.set_bot_playing(t, 0, None, only_if="taken", kind="reclaim", text="back",
+                                   now=1.0, secret_hash=hash_token(key))
+    assert not master.load(t).meta.started  # seats 1 and 2 wait for their people
+    with pytest.raises(SeatRefused):
+        master.storage.start_table(t, {1: "easy", 2: "easy"}, [], bot_waiting=False, now=1.0,
+                                   idle_bucket=0, host=(0, wrong))
+    assert not master.load(t).meta.started
+    assert [s.kind for s in master.load(t).seats] == ["human"] * 3
+    assert master.start(t, 0, "easy").meta.started

@@ -13,6 +13,7 @@ from bigtop.server.storage.base import (
     Guard,
     Known,
     RatingRow,
+    SeatRefused,
     Storage,
     Stored,
     TurnTaken,
@@ -20,4 +21,4 @@ from bigtop.server.storage.base import (
 from bigtop.server.storage.sql import NOTIFY_CHANNEL, SqlStorage
 
 __all__ = ["NOTIFY_CHANNEL", "ClockUpdate", "Full", "Guard", "Known", "RatingRow",
-           "SqlStorage", "Storage", "Stored", "TurnTaken"]
+           "SeatRefused", "SqlStorage", "Storage", "Stored", "TurnTaken"]

@@ -16,6 +16,12 @@ class TurnTaken(Exception):
     """A move for a log index already stored (the ``(table, idx)`` key refused it)."""
 
 
+class SeatRefused(Exception):
+    """The secret a person acted with no longer opens their seat (its token, or the player
+    key of the identity sitting there), as the transaction that would have stored the
+    change found it: nothing stored. The web layer answers it as a wrong token (403)."""
+
+
 class Full(Exception):
     """Creating a table was refused: ``open_tables`` are open, the limit (of the server, or
     of its creator's address when ``creator`` is set)."""
@@ -170,11 +176,14 @@ class Storage(Protocol):
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
-                    idle_bucket: int, clock: ClockUpdate | None = None) -> bool:
+                    idle_bucket: int, clock: ClockUpdate | None = None,
+                    host: tuple[int, str] | None = None) -> bool:
         """Start a waiting table: bots of the given levels in those empty people's seats,
         then, if no person's seat is empty any more, the opening chance outcomes, the
         first turn's ``clock`` (None: a table without) and the table started (False,
-        nothing stored: a seat is still empty, or it had started)."""
+        nothing stored: a seat is still empty, or it had started). ``host``: (seat, hash
+        of the secret) of the host starting it, whose seat must still open to that secret
+        in this transaction (else :class:`SeatRefused`); None: the last arrival starts it."""
 
     def set_listed(self, table_id: str, seat: int, secret_hash: str, listed: bool) -> bool:
         """List the table in the lobby or take it out, only if it is open, ``seat`` is its
@@ -202,9 +211,12 @@ class Storage(Protocol):
         the tables that changed."""
 
     def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
-                        only_if: str | None, kind: str, text: str, now: float) -> bool:
+                        only_if: str | None, kind: str, text: str, now: float,
+                        secret_hash: str | None = None) -> bool:
         """Set who plays a person's seat and log the event; ``only_if`` guards it
-        (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed."""
+        (``"absent"``: no bot plays it yet; ``"taken"``: one does). False: not changed.
+        ``secret_hash``: the seat must still open to that secret in this transaction (its
+        person reclaiming it; else :class:`SeatRefused`); None: not asked (the sweep)."""
 
     def set_clock(self, table_id: str, version: int, seat_rev: int,
                   clock: ClockUpdate) -> bool:
@@ -231,9 +243,10 @@ class Storage(Protocol):
         """An identity's rating in every game it played rated, by game name."""
 
     def add_chat(self, table_id: str, seat: int, text: str, now: float,
-                 max_count: int) -> ChatRecord | None:
+                 max_count: int, secret_hash: str | None = None) -> ChatRecord | None:
         """Store a chat message of ``seat`` (None: the table holds ``max_count`` already;
-        nothing stored)."""
+        nothing stored). ``secret_hash``: the seat must still open to that secret in this
+        transaction (else :class:`SeatRefused`); None: not asked (a trusted caller)."""
 
     def last_chat_id(self, table_id: str) -> int:
         """The id of the table's newest chat message (0: none)."""

@@ -75,6 +75,7 @@ from bigtop.server.storage.base import (
     Guard,
     Known,
     RatingRow,
+    SeatRefused,
     Stored,
     TurnTaken,
 )
@@ -140,6 +141,18 @@ def _opens_seat(secret_hash: Any) -> Any:
     identity sitting there (a player key opens its seat on any device)."""
     return or_(seats.c.token_hash == secret_hash, seats.c.player_id.in_(
         select(players.c.id).where(players.c.key_hash == secret_hash).scalar_subquery()))
+
+
+def _check_opens(conn: Connection, table_id: str, seat: int, secret_hash: str) -> None:
+    """In the caller's write transaction, before it changes anything: :class:`SeatRefused`
+    unless ``seat`` is a person's seat that still opens to the secret with ``secret_hash``
+    (:func:`_opens_seat`). The seat's row stays locked until the transaction ends (``FOR
+    UPDATE`` on PostgreSQL; SQLite has one writer), so no change of who holds the seat (a
+    new token, an identity, a bot in it) commits between this check and the write."""
+    if conn.execute(select(seats.c.seat).where(
+            seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+            _opens_seat(secret_hash)).with_for_update()).first() is None:
+        raise SeatRefused(f"seat {seat} of table {table_id} does not open to that secret")
 
 
 _HOLDER_MOVES = exists().where(*_SEAT, seats.c.kind == HUMAN, seats.c.bot_playing.is_(None),
@@ -842,8 +855,11 @@ class SqlStorage:
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,
-                    idle_bucket: int, clock: ClockUpdate | None = None) -> bool:
+                    idle_bucket: int, clock: ClockUpdate | None = None,
+                    host: tuple[int, str] | None = None) -> bool:
         with self._write() as conn:
+            if host is not None:
+                _check_opens(conn, table_id, *host)
             for k, level in bots.items():  # one by one: every driver counts each row
                 if conn.execute(update(seats).where(
                         seats.c.table_id == table_id, seats.c.seat == k,
@@ -957,8 +973,11 @@ class SqlStorage:
         return changed
 
     def set_bot_playing(self, table_id: str, seat: int, bot_playing: str | None, *,
-                        only_if: str | None, kind: str, text: str, now: float) -> bool:
+                        only_if: str | None, kind: str, text: str, now: float,
+                        secret_hash: str | None = None) -> bool:
         with self._write() as conn:
+            if secret_hash is not None:
+                _check_opens(conn, table_id, seat, secret_hash)
             cond = [seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN]
             if only_if == "absent":
                 cond.append(seats.c.bot_playing.is_(None))
@@ -1106,8 +1125,10 @@ class SqlStorage:
 
     # -- chat -------------------------------------------------------------------------------
     def add_chat(self, table_id: str, seat: int, text_: str, now: float,
-                 max_count: int) -> ChatRecord | None:
+                 max_count: int, secret_hash: str | None = None) -> ChatRecord | None:
         with self._write() as conn:
+            if secret_hash is not None:
+                _check_opens(conn, table_id, seat, secret_hash)
             count = conn.execute(select(func.count()).select_from(chat).where(
                 chat.c.table_id == table_id)).scalar_one()
             if count >= max_count:
