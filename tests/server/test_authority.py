@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from bigtop.server.model import hash_token, new_token
+from bigtop.server.schema import seats
 from tests.server.conftest import make_client
 
 
@@ -58,3 +64,148 @@ def test_a_revoked_token_cannot_claim_presence(db_url: str) -> None:
         assert b.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
         master = a.app.state.runtime.master  # type: ignore[attr-defined]
         assert master.touch(table, 1, tokens[1]) is None
+
+
+# -- the rest of what a seat does, checked at write time --------------------------------------
+# A seat's token can change hands between the router's check (open_table) and the write: a
+# stranger takes a free seat, the host's start gives an empty seat to a bot, or (what these
+# tests do, deterministically, whichever way it came) the seat gets a new token. Each test
+# revokes the token right after the router's check, by wrapping the call that follows it, and
+# expects a refusal and nothing changed.
+
+def reinvite(master: Any, table: str, seat: int) -> str:
+    """Give ``seat`` a new token, as a seat change every worker hears of (the seat revision
+    moves on): the old token no longer opens it. Returns the new token."""
+    storage = master.storage
+    token = new_token()
+    with storage._write() as conn:
+        conn.execute(update(seats).where(seats.c.table_id == table, seats.c.seat == seat)
+                     .values(token_hash=hash_token(token)))
+        storage._seats_changed(conn, table)
+        conn.commit()
+    return token
+
+
+def revoke_before(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, master: Any,
+                  table: str, seat: int, when: Any = None) -> list[str]:
+    """Make ``owner.name`` (a master's or storage's method) first revoke ``seat``'s token
+    (once, where ``when(*args, **kwargs)`` holds), then do what it does. The list gets the
+    seat's new token."""
+    original = getattr(owner, name)
+    done: list[str] = []
+
+    def revoking(*args: Any, **kwargs: Any) -> Any:
+        if not done and (when is None or when(*args, **kwargs)):
+            done.append(reinvite(master, table, seat))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, revoking)
+    return done
+
+
+def two_people(c: TestClient, **body: Any) -> tuple[str, list[str], Any]:
+    made = c.post("/api/tables", json={"game": "scout", "players": 2, **body}).json()
+    return (made["table"], [s["token"] for s in made["seats"]],
+            c.app.state.runtime.master)  # type: ignore[attr-defined]
+
+
+def test_chat_from_a_token_revoked_before_the_write_is_not_stored(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        url = f"/api/tables/{table}/chat"
+        assert c.post(url, json={"text": "hi"}, headers=bearer(tokens[1])).status_code == 201
+        # Revoked after every check the router and the master make, just before the
+        # storage's transaction: that transaction refuses it.
+        revoked = revoke_before(monkeypatch, master.storage, "add_chat", master, table, 1)
+        r = c.post(url, json={"text": "still me?"}, headers=bearer(tokens[1]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        assert revoked
+        texts = [m["text"] for m in c.get(url, headers=bearer(tokens[0])).json()["messages"]]
+        assert texts == ["hi"]
+        # The seat's new token writes.
+        assert c.post(url, json={"text": "me"}, headers=bearer(revoked[0])).status_code == 201
+
+
+def _moved_once(c: TestClient, table: str, token: str) -> dict[str, Any]:
+    view: dict[str, Any] = c.get(f"/api/tables/{table}", headers=bearer(token)).json()
+    while view["current_player"] == 0:
+        view = c.post(f"/api/tables/{table}/moves", headers=bearer(token),
+                      json={"version": view["version"], "index": 0}).json()
+    return view
+
+
+def test_a_take_back_asked_with_a_token_revoked_before_the_write_changes_nothing(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        version = _moved_once(c, table, tokens[0])["version"]
+        # Revoked after the router's check, before the master loads the table whose seat
+        # revision guards the write.
+        revoked = revoke_before(monkeypatch, master, "ask_undo", master, table, 0)
+        r = c.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        view = c.get(f"/api/tables/{table}", headers=bearer(tokens[1])).json()
+        assert revoked and view["undo"] is None and view["version"] == version
+
+
+def test_a_take_back_accepted_with_a_token_revoked_before_the_write_changes_nothing(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        version = _moved_once(c, table, tokens[0])["version"]
+        r = c.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]))
+        assert r.status_code == 200 and r.json()["undo"]["waiting_for"] == [1], r.text
+        revoked = revoke_before(monkeypatch, master, "answer_undo", master, table, 1)
+        r = c.post(f"/api/tables/{table}/undo/accept", headers=bearer(tokens[1]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        view = c.get(f"/api/tables/{table}", headers=bearer(tokens[0])).json()
+        assert revoked and view["version"] == version  # nothing taken back
+        assert view["undo"]["accepted"] == [] and view["undo"]["waiting_for"] == [1]
+
+
+def test_a_token_revoked_after_the_take_backs_load_misses_its_guard(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the take-backs rely on: a revocation after the master's load (the token was
+    checked against it) moves the seat revision on, and the write's guard misses."""
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        version = _moved_once(c, table, tokens[0])["version"]
+        revoke_before(monkeypatch, master.storage, "set_undo", master, table, 0)
+        r = c.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]))
+        assert r.status_code == 409, r.text
+        view = c.get(f"/api/tables/{table}", headers=bearer(tokens[1])).json()
+        assert view["undo"] is None and view["version"] == version
+
+
+def test_a_seat_reclaimed_with_a_token_revoked_before_the_write_stays_the_bots(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c, takeover_after=60.0)
+        assert master.seat_event(table, 1, "takeover", "P1 is away", "easy",
+                                 only_if="absent") is not None
+        revoked = revoke_before(monkeypatch, master.storage, "set_bot_playing", master, table,
+                                1, when=lambda *a, **k: k.get("only_if") == "taken")
+        r = c.post(f"/api/tables/{table}/reclaim", headers=bearer(tokens[1]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        view = c.get(f"/api/tables/{table}", headers=bearer(tokens[0])).json()
+        assert revoked and view["seats"][1]["bot_playing"] == "easy"
+        r = c.post(f"/api/tables/{table}/reclaim", headers=bearer(revoked[0]))
+        assert r.status_code == 200 and r.json()["seats"][1]["bot_playing"] is None, r.text
+
+
+def test_a_start_with_a_host_token_revoked_before_the_write_starts_nothing(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c, wait=True)
+        assert c.get(f"/api/tables/{table}",
+                     headers=bearer(tokens[0])).json()["status"] == "waiting"
+        revoked = revoke_before(monkeypatch, master.storage, "start_table", master, table, 0,
+                                when=lambda _t, bots, *a, **k: bool(bots))
+        r = c.post(f"/api/tables/{table}/start", headers=bearer(tokens[0]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        view = c.get(f"/api/tables/{table}").json()
+        assert revoked and view["status"] == "waiting"
+        assert [s["kind"] for s in view["seats"]] == ["human", "human"]
+        r = c.post(f"/api/tables/{table}/start", headers=bearer(revoked[0]))
+        assert r.status_code == 200 and r.json()["status"] == "playing", r.text

@@ -358,4 +358,4 @@ def test_a_seat_is_opened_in_the_writing_transaction_by_its_token_or_key(db_url:
                                    idle_bucket=0, host=(0, wrong))
     assert not master.load(t).meta.started
     assert [s.kind for s in master.load(t).seats] == ["human"] * 3
-    assert master.start(t, 0, "easy").meta.started
+    assert master.start(t, 0, "easy", key).meta.started  # the key opens the host seat

@@ -77,7 +77,15 @@ from bigtop.server.model import (
 )
 from bigtop.server.ratings import RatingUpdate
 from bigtop.server.settings import Settings
-from bigtop.server.storage import ClockUpdate, Full, Guard, Known, Storage, TurnTaken
+from bigtop.server.storage import (
+    ClockUpdate,
+    Full,
+    Guard,
+    Known,
+    SeatRefused,
+    Storage,
+    TurnTaken,
+)
 
 log = logging.getLogger("bigtop.server")
 
@@ -202,6 +210,19 @@ def turn_clock(m: Meta, status: str, seats: tuple[Seat, ...], state: State,
             s.kind == HUMAN and not s.claimed for s in seats):
         return None, None
     return now, now + Clock.from_json(m.clock).allowance(seats[p].clock_left)
+
+
+def opens_seat(seat: Seat, secret_hash: str) -> bool:
+    """Whether ``seat``, as a table in memory has it, opens to the secret with this hash:
+    its token, or the player key of the identity sitting there (a friend's seat, on any
+    device). The storage's twin, checked in a writing transaction, is ``_opens_seat``."""
+    return any(held is not None and hmac.compare_digest(held, secret_hash)
+               for held in (seat.token_hash, seat.player_key_hash))
+
+
+def wrong_token(table_id: str) -> errors.Forbidden:
+    """The 403 of a token (or player key) that does not, or no longer, open a seat."""
+    return errors.Forbidden(f"that token is not a seat at table {table_id}")
 
 
 def rated_now(loaded: Loaded) -> bool:
@@ -581,7 +602,7 @@ class TableMaster:
             if s.player_key_hash is not None and hmac.compare_digest(s.player_key_hash,
                                                                      digest):
                 return s.seat
-        raise errors.Forbidden(f"that token is not a seat at table {loaded.table_id}")
+        raise wrong_token(loaded.table_id)
 
     def touch(self, table_id: str, seat: int, token: str) -> Loaded | None:
         """Mark ``seat`` present now (and claimed), if ``token`` still opens it. Returns the
@@ -626,11 +647,14 @@ class TableMaster:
         return seat, token
 
     # -- invites and the start -------------------------------------------------------------
-    def try_start(self, table_id: str, bots: Mapping[int, str] | None = None) -> Loaded | None:
+    def try_start(self, table_id: str, bots: Mapping[int, str] | None = None, *,
+                  host: tuple[int, str] | None = None) -> Loaded | None:
         """Start a waiting table once every person's seat is taken (``bots``: or give
         these empty seats to bots of those levels): the opening chance outcomes are drawn
         and logged only now. Returns the started table (None: it still waits, or had
-        started; whoever raced us started it)."""
+        started; whoever raced us started it). ``host``: (seat, hash of the secret) of the
+        host starting it, checked in the transaction that starts it (403 if it no longer
+        opens that seat)."""
         loaded = self.load(table_id)
         bots = dict(bots or {})
         if loaded.meta.started or loaded.meta.status != PLAYING or any(
@@ -648,16 +672,22 @@ class TableMaster:
         m = replace(loaded.meta, started=True)
         clock = None if m.clock is None else ClockUpdate(
             *turn_clock(m, PLAYING, seats, state, now))
-        if not self.storage.start_table(
-                table_id, bots, [MoveRecord(i, p, a, line) for i, (p, a, line)
-                                 in enumerate(opening)],
-                bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now),
-                clock=clock):
-            return None
+        try:
+            if not self.storage.start_table(
+                    table_id, bots, [MoveRecord(i, p, a, line) for i, (p, a, line)
+                                     in enumerate(opening)],
+                    bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now),
+                    clock=clock, host=host):
+                return None
+        except SeatRefused:
+            raise wrong_token(table_id) from None
         return self.load(table_id)
 
-    def start(self, table_id: str, seat: int, level: str) -> Loaded:
-        """The host starts a waiting table now: a bot of ``level`` in every empty seat."""
+    def start(self, table_id: str, seat: int, level: str, token: str | None = None) -> Loaded:
+        """The host starts a waiting table now: a bot of ``level`` in every empty seat.
+        ``token``: the host's seat token or player key (None: a trusted caller); the table
+        starts only if it still opens ``seat``, checked in the transaction that starts it
+        (the storage's; the start has no seat revision to guard it by)."""
         loaded = self.load(table_id)
         if seat != loaded.meta.host_seat:
             raise errors.NotHost(f"only the host (seat {loaded.meta.host_seat}) starts "
@@ -669,7 +699,8 @@ class TableMaster:
             raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
         if loaded.meta.started:
             raise errors.Conflict(f"table {table_id} has started", version=loaded.version)
-        started = self.try_start(table_id, {s.seat: level for s in loaded.waiting_for})
+        started = self.try_start(table_id, {s.seat: level for s in loaded.waiting_for},
+                                 host=None if token is None else (seat, hash_token(token)))
         if started is None:
             raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
                                   version=self.load(table_id).version)
@@ -762,10 +793,22 @@ class TableMaster:
         return [s.seat for s in loaded.seats if s.seat != seat and s.kind == HUMAN
                 and s.bot_playing is None]
 
-    def ask_undo(self, table_id: str, seat: int) -> Loaded:
+    def _check_holder(self, loaded: Loaded, seat: int, token: str | None) -> None:
+        """403 unless ``token`` (None: a trusted caller, not checked) opens ``seat`` of
+        ``loaded``. Where the write that follows is guarded by ``loaded``'s seat revision
+        (a take-back: :meth:`Storage.set_undo`, :meth:`Storage.take_back`), this holds at
+        write time: every change of who holds a seat moves the revision on, so a token
+        revoked after this load makes the write miss (409, nothing stored)."""
+        if token is not None and not opens_seat(loaded.seats[seat], hash_token(token)):
+            raise wrong_token(loaded.table_id)
+
+    def ask_undo(self, table_id: str, seat: int, token: str | None = None) -> Loaded:
         """``seat`` asks to take back its last move (and everything after it). With nobody
-        else to ask (bots only) it is taken back at once."""
+        else to ask (bots only) it is taken back at once. ``token``: the asker's seat token
+        or player key (None: a trusted caller), checked against the very load whose seat
+        revision guards the write (:meth:`_check_holder`)."""
         loaded = self.load(table_id)
+        self._check_holder(loaded, seat, token)
         m = loaded.meta
         if m.status != PLAYING:
             raise errors.GameOver(f"table {table_id} is {m.status}: nothing to take back")
@@ -789,10 +832,13 @@ class TableMaster:
                                   version=self.load(table_id).version)
         return self.load(table_id)
 
-    def answer_undo(self, table_id: str, seat: int, accept: bool) -> Loaded:
+    def answer_undo(self, table_id: str, seat: int, accept: bool,
+                    token: str | None = None) -> Loaded:
         """Another person accepts or declines the take-back asked for (the one who asked
-        may withdraw it). When every person asked has accepted, the moves are taken back."""
+        may withdraw it). When every person asked has accepted, the moves are taken back.
+        ``token``: as for :meth:`ask_undo` (checked against the load guarding the write)."""
         loaded = self.load(table_id)
+        self._check_holder(loaded, seat, token)
         m = loaded.meta
         request = m.pending_undo
         if request is None:
@@ -844,12 +890,19 @@ class TableMaster:
         return self.load(table_id)
 
     def seat_event(self, table_id: str, seat: int, kind: str, line: str,
-                   bot_playing: str | None, *, only_if: str | None) -> Loaded | None:
+                   bot_playing: str | None, *, only_if: str | None,
+                   secret_hash: str | None = None) -> Loaded | None:
         """Set who plays a person's seat and log it publicly. ``only_if`` guards the change
-        (``"absent"``: no bot yet; ``"taken"``: a bot plays it) so two workers do it once."""
-        if not self.storage.set_bot_playing(table_id, seat, bot_playing, only_if=only_if,
-                                            kind=kind, text=line, now=_now()):
-            return None
+        (``"absent"``: no bot yet; ``"taken"``: a bot plays it) so two workers do it once.
+        ``secret_hash``: the seat must still open to that secret, checked in the
+        transaction that changes it (403 if not)."""
+        try:
+            if not self.storage.set_bot_playing(table_id, seat, bot_playing, only_if=only_if,
+                                                kind=kind, text=line, now=_now(),
+                                                secret_hash=secret_hash):
+                return None
+        except SeatRefused:
+            raise wrong_token(table_id) from None
         return self.sync_clock(self.load(table_id))
 
     # -- clocks ---------------------------------------------------------------------------
@@ -918,15 +971,19 @@ class TableMaster:
                   for s in loaded.seats),
             tuple(int(r) for r in ranking))
 
-    def reclaim(self, table_id: str, seat: int) -> Loaded:
+    def reclaim(self, table_id: str, seat: int, token: str | None = None) -> Loaded:
         """The person of ``seat`` takes it back from the bot playing for them (not with a
-        game clock that ran out: their time is spent, the bot plays on)."""
+        game clock that ran out: their time is spent, the bot plays on). ``token``: their
+        seat token or player key (None: a trusted caller); the seat is given back only if
+        it still opens it, checked in the transaction that gives it back (the storage's:
+        that change is guarded by who plays the seat, not by the seat revision)."""
         left = self.load(table_id).seats[seat].clock_left
         if left is not None and left <= 0:
             raise errors.Conflict("your game clock ran out: the bot plays your seat "
                                   "to the end")
         loaded = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
-                                 None, only_if="taken")
+                                 None, only_if="taken",
+                                 secret_hash=None if token is None else hash_token(token))
         return loaded if loaded is not None else self.load(table_id)
 
     def sweep(self) -> list[str]:
@@ -1024,11 +1081,9 @@ class TableMaster:
             raise errors.Unauthorized("moving needs a seat token; spectators only watch")
         if not 0 <= seat < len(loaded.seats):
             raise errors.Unprocessable(f"seat must be 0..{len(loaded.seats) - 1}")
-        if bot is None and token_hash is not None and not any(
-                held is not None and hmac.compare_digest(held, token_hash)
-                for held in (loaded.seats[seat].token_hash, loaded.seats[seat].player_key_hash)):
-            # The seat's token, or the key of the identity sitting there (friends' seats).
-            raise errors.Forbidden(f"that token is not a seat at table {table_id}")
+        if bot is None and token_hash is not None and not opens_seat(loaded.seats[seat],
+                                                                     token_hash):
+            raise wrong_token(table_id)
         if loaded.meta.status == EXPIRED:
             if loaded.version >= self.limits.max_table_moves:
                 raise errors.Gone(f"table {table_id} reached {self.limits.max_table_moves:,} "
@@ -1172,15 +1227,22 @@ class TableMaster:
         return self._remember(done)
 
     # -- chat -------------------------------------------------------------------------------
-    def post_chat(self, table_id: str, seat: int, raw: str) -> ChatRecord:
+    def post_chat(self, table_id: str, seat: int, raw: str,
+                  token: str | None = None) -> ChatRecord:
         """Store what ``seat`` wrote: plain text, trimmed, bounded (else 422); 409 when the
-        table's chat is full."""
+        table's chat is full. ``token``: the writer's seat token or player key (None: a
+        trusted caller); stored only if it still opens ``seat``, checked in the
+        transaction that stores it (403, nothing stored, if not)."""
         try:
             text = plain_text(raw, "text", self.limits.max_chat_chars)
         except ValueError as e:
             raise errors.Unprocessable(str(e)) from None
-        stored = self.storage.add_chat(table_id, seat, text, _now(),
-                                       self.limits.max_chat_messages)
+        try:
+            stored = self.storage.add_chat(
+                table_id, seat, text, _now(), self.limits.max_chat_messages,
+                secret_hash=None if token is None else hash_token(token))
+        except SeatRefused:
+            raise wrong_token(table_id) from None
         if stored is None:
             raise errors.Conflict(
                 f"table {table_id} holds {self.limits.max_chat_messages} chat messages, "

@@ -55,6 +55,8 @@ async def write_chat(table_id: str, body: ChatIn, request: Request, runtime: Run
     for key in (f"seat {table_id} {seat}", f"address {client_address(request)}"):
         await runtime.chat_limit.check(key, f"at most {limits.chat_per_minute:g} chat "
                                             "messages a minute per seat and per address")
-    stored = await runtime.db(runtime.master.post_chat, table_id, seat, body.text)
+    # The token is checked again in the transaction that stores the message: one revoked
+    # since open_table (another worker, a seat taken over) stores nothing (403).
+    stored = await runtime.db(runtime.master.post_chat, table_id, seat, body.text, token)
     await runtime.send_chat(table_id, loaded)
     return ChatMessage(**chat_json(loaded, stored))

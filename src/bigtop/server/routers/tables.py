@@ -236,8 +236,9 @@ async def start(table_id: str, runtime: RuntimeDep, token: TokenDep,
     _, seat = await open_table(runtime, table_id, token)
     if seat is None:
         raise errors.Unauthorized("starting a table needs the host's seat token or key")
+    # The token is checked again in the transaction that starts the table.
     done = await runtime.db(runtime.master.start, table_id, seat,
-                            body.level if body else DEFAULT_LEVEL)
+                            body.level if body else DEFAULT_LEVEL, token)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")
 
@@ -267,8 +268,9 @@ async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
                        functools.partial(_answer, runtime, accept=False), request)
 
 
-def _answer(runtime: Runtime, table_id: str, seat: int, *, accept: bool) -> Loaded:
-    return runtime.master.answer_undo(table_id, seat, accept)
+def _answer(runtime: Runtime, table_id: str, seat: int, token: str | None, *,
+            accept: bool) -> Loaded:
+    return runtime.master.answer_undo(table_id, seat, accept, token)
 
 
 async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any,
@@ -283,7 +285,9 @@ async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any,
     runtime.client_moves.check(client_address(request),
                                f"one address may move {lim.client_move_burst} times at once "
                                f"and {lim.client_moves_per_second:g} a second")
-    done = await runtime.db(act, table_id, seat)
+    # The token is checked again against the table the take-back's write is guarded by
+    # (its seat revision): one revoked since open_table changes nothing (403 or 409).
+    done = await runtime.db(act, table_id, seat, token)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")
 
@@ -296,7 +300,8 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
         raise errors.Unauthorized("reclaiming a seat needs its token")
     if loaded.seats[seat].kind != HUMAN:
         raise errors.Conflict(f"seat {seat} is a bot's seat")
-    done = await runtime.db(runtime.master.reclaim, table_id, seat)
+    # The token is checked again in the transaction that gives the seat back.
+    done = await runtime.db(runtime.master.reclaim, table_id, seat, token)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat)
 
