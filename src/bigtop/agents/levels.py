@@ -108,7 +108,7 @@ BUDGETS: dict[str, Budget] = {
     "so-ein-zirkus": Budget(medium=Search("planner", 6),
                             hard=Search("planner", 24, depth="deep")),
     "clown-15-go": Budget(medium=Search("planner", 6),
-                          hard=Search("planner", 24, depth="deep")),
+                          hard=Search("planner", 48, depth="deep")),
 }
 """Chosen so that typical moves stay well inside the per-move budgets on one core (medium
 ≤ 100 ms, hard ≤ 1 s); docs/bots.md lists the measured times."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bigtop.agents.levels import make_bot, search_profile
 from bigtop.agents.planner import PlannerAgent
-from bigtop.games.clown15go.bot import DEEP_SEARCH, distinct_places, easy_agent
+from bigtop.games.clown15go.bot import DEEP_SEARCH, SEARCH, distinct_places, easy_agent
 from bigtop.games.clown15go.rules import ToPile, ToRow
 from tests.games.clown15go.helpers import position
 
@@ -25,10 +25,15 @@ def test_equal_rows_are_one_candidate() -> None:
     assert distinct_places(p) == p.legal_actions()
 
 
-def test_hard_searches_to_the_games_end_for_the_win() -> None:
+def test_hard_searches_mediums_profile_over_distinct_places() -> None:
+    """Hard is medium's search (60-step rollouts, the card difference) over the distinct
+    places only: the win as reward tied every candidate once the piles' orders are public
+    (G4), and hard lost to medium (docs/bots.md)."""
     s = position(closed=[[], []], open=[[], ["O9"]], rows=ROWS, pending="R8", filler=0)
     assert search_profile(s.game, "deep") is DEEP_SEARCH
-    assert DEEP_SEARCH.horizon is None and DEEP_SEARCH.score_scale == 0.0
+    assert DEEP_SEARCH.candidates is distinct_places
+    assert (DEEP_SEARCH.horizon, DEEP_SEARCH.score_scale) == (SEARCH.horizon, SEARCH.score_scale)
+    assert DEEP_SEARCH.score_scale > 0
     bot = make_bot("hard", s.game, 0, seed=3)
     assert isinstance(bot, PlannerAgent) and bot.profile is DEEP_SEARCH
     # Deterministic for its seed; every candidate is a distinct place.

@@ -30,6 +30,7 @@ Each legal action is scored and the best is played:
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
@@ -247,15 +248,16 @@ def distinct_places(state: State) -> list[Action]:
     return out
 
 
-DEEP_SEARCH = SearchProfile(rollout=_rollout_player, candidates=distinct_places,
-                            keep_default=1.0,
-                            summary=("easy-bot rollouts to the game's end, win reward, "
-                                     "equal rows counted once"))
-"""The ``hard`` level's search in Clown 15 Go: rollouts by the easy bot to the game's end
-(a whole game of about 300 moves takes about a millisecond compiled), rewarded by the win,
-which is what the basic game is played for (the 60-step card difference of :data:`SEARCH`
-is a stand-in); places with the same outcome are one candidate. Measured against medium
-in docs/bots.md (no significant difference either way)."""
+DEEP_SEARCH = replace(SEARCH, candidates=distinct_places,
+                      summary=("heuristic rollouts of at most 60 steps, score-difference "
+                               "reward, equal rows counted once"))
+"""The ``hard`` level's search in Clown 15 Go: :data:`SEARCH` (medium's) over the distinct
+places only (equal rows one candidate), with more determinizations (``levels.BUDGETS``).
+Rollouts to the game's end rewarded by the win (hard's profile until 2026-12-03) lost to
+medium once the rule revisions made a renewed pile's order public (G4): late in the game
+every determinization is the same position, the deterministic rollouts all end in the same
+win or loss, and the candidates tie, where the card difference still tells them apart
+(docs/bots.md, "Clown 15 Go's hard")."""
 
 
 def deep_search_profile(game: Game) -> SearchProfile:
