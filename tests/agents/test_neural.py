@@ -132,6 +132,50 @@ def test_clown_15_gos_action_policy_loads_and_reads_only_the_seats_view() -> Non
         make_bot("neural", new_game("clown-15-go", 3), 0, 1)
 
 
+def test_so_ein_zirkuss_action_policy_loads_reads_only_the_seats_view_and_plays() -> None:
+    """So ein Zirkus's two-player policy (learned from the plain medium's games) carries its
+    record and scores a decision from what the mover sees only: the future rolls (the
+    state's seed) redrawn, the scores stay. ``neural`` decides the same on both, and it and
+    the policy alone play a full game legally; the table's levels stay the plain searches
+    (docs/bots.md)."""
+    game = new_game("so-ein-zirkus", 2)
+    policy = action_policy_for(game)
+    assert policy.meta["command"].startswith("bigtop train so-ein-zirkus -p 2")
+    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
+    assert policy.mean.shape == (action_features_for(game)[0],)
+    state = game.new_initial_state(5)
+    rng = random.Random(6)
+    while state.is_chance() or len(state.legal_actions()) < 4:
+        if state.is_chance():
+            state.apply_chance()
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    p = state.current_player()
+    other = state.resample_hidden(p, 17)
+    assert other.observation(p) == state.observation(p) and other.seed != state.seed
+    legal = state.legal_actions()
+    scores = policy.score_actions(state, legal)
+    assert len(set(scores.tolist())) > 1
+    assert np.array_equal(scores, policy.score_actions(other, legal))
+    assert np.array_equal(scores, policy.score_actions(state.clone(), legal))
+    assert ActionPolicyAgent().act(state) == ActionPolicyAgent().act(other)
+    assert make_bot("neural", game, p, 3).act(state) == make_bot("neural", game, p, 3).act(other)
+    # A whole game, neural against the policy alone: every move legal, a winner at the end.
+    full = game.new_initial_state(8)
+    bots = [make_bot("neural", game, 0, 1), ActionPolicyAgent()]
+    while not full.is_terminal():
+        if full.is_chance():
+            full.apply_chance()
+            continue
+        move = bots[full.current_player()].act(full)
+        assert move in full.legal_actions()
+        full.apply(move)
+    assert full.winners()
+    assert budget_for(game) == BUDGETS["so-ein-zirkus"]
+    with pytest.raises(BigtopError, match="no trained network for so-ein-zirkus with 3"):
+        make_bot("neural", new_game("so-ein-zirkus", 3), 0, 1)
+
+
 def test_scouts_four_player_medium_is_neural() -> None:
     """At SCOUT's four-player table ``medium`` is ``neural`` (``TRAINED_BUDGETS``), and
     ``hard`` the plain search; every other table, and ``medium-plain``/``hard-plain`` at
