@@ -327,11 +327,14 @@ def test_a_websocket_that_stops_reading_holds_up_nobody(sqlite_url: str) -> None
     until its client took it. One spectator that opened a socket and never read (its
     buffers filled by a few thousand refused messages) held every later move of the table:
     the mover's answer, every other socket's view and the bots waited for it forever. Now
-    the sockets are sent to side by side and a send waits at most ``ws_send_seconds``:
-    that socket is dropped from the table (closed 4408) and nobody else waits."""
+    a send that has to wait goes on in a task of its own (``Runtime.deliver``): the move is
+    answered and the others get their views while the stuck sends still wait, and the
+    watchdog drops those sockets once they waited ``ws_send_seconds`` (closed 4408)."""
+    import time as clock
+
     from bigtop.server.runtime import Connection
 
-    with make_client(sqlite_url, limits=Limits(ws_send_seconds=0.5)) as c:
+    with make_client(sqlite_url, limits=Limits(ws_send_seconds=60.0)) as c:
         made = c.post("/api/tables", json={"game": "scout", "players": 2}).json()
         t, tokens = made["table"], [s["token"] for s in made["seats"]]
         for token in tokens:  # both seats taken (their arrivals are broadcast too)
@@ -345,19 +348,31 @@ def test_a_websocket_that_stops_reading_holds_up_nobody(sqlite_url: str) -> None
             for _ in range(2):
                 view = c.get(f"/api/tables/{t}").json()
                 mover = tokens[view["current_player"]]
-                began = time.monotonic()
                 r = c.post(f"/api/tables/{t}/moves",
                            json={"version": view["version"], "index": 0}, headers=auth(mover))
                 assert r.status_code == 200, r.text
-                # Three stuck sockets cost one wait, not three; the second move none.
-                assert time.monotonic() - began < 5
                 got = spectator.receive_json()
                 while got["view"]["version"] < r.json()["version"]:
                     got = spectator.receive_json()
-            assert all(ws.sent == 1 for ws in stuck)
-            assert all(ws.closed == 4408 for ws in stuck)
+            # Answered and seen while the stuck sends still wait (a minute, in this test).
+            assert all(ws.sent == 1 and ws.closed is None for ws in stuck)
+            # Each stuck socket's first view waits for its client, its second for the first.
+            assert sorted(id(conn.ws) for conn, _ in runtime._sending.values()) == sorted(
+                id(ws) for ws in stuck for _ in range(2))
+            c.portal.call(runtime._drop_stuck, clock.monotonic() + 61.0)  # type: ignore[union-attr]
+            for _ in range(100):  # the cut tasks end and the closes go out
+                if all(ws.closed == 4408 for ws in stuck) and not runtime._sending:
+                    break
+                c.portal.call(asyncio_sleep)  # type: ignore[union-attr]
+            assert all(ws.closed == 4408 for ws in stuck) and runtime._sending == {}
             assert not any(conn.ws in stuck for conn in runtime.connections[t])
     assert Limits().ws_send_seconds > 0
+
+
+async def asyncio_sleep() -> None:
+    import asyncio
+
+    await asyncio.sleep(0.01)
 
 
 class QuickSocket:
@@ -369,10 +384,11 @@ class QuickSocket:
 
 
 def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: str) -> None:
-    """``Runtime.write`` under its watchdog: a send that went through leaves nothing
-    watched; one that waits past ``ws_send_seconds`` is cancelled by the watchdog and
-    answers False (its socket dropped, closed 4408); a task cancelled by anyone else
-    (a shutdown) while its send waits is cancelled still."""
+    """``Runtime.deliver`` and its watchdog: a send that goes through is done at once, no
+    task made; one that waits goes on in a task of its own, which the watchdog cancels
+    once it waited ``ws_send_seconds`` (its socket dropped, closed 4408, nothing more sent
+    to it); a task cancelled by anyone else (a shutdown) is cancelled still; and a
+    connection's own answer (``reply``) is cut the same way."""
     import asyncio
 
     from bigtop.server.runtime import Connection, Runtime
@@ -382,30 +398,45 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
     settings = Settings(db_url=sqlite_url, limits=Limits(ws_send_seconds=5.0))
     runtime = Runtime(TableMaster(SqlStorage(engine), settings), settings)
 
+    async def turn() -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+
     async def scene() -> None:
         quick = Connection(QuickSocket(), "t", 0)  # type: ignore[arg-type]
-        assert await runtime.write(quick, "a") and runtime._sending == {}
+        runtime.deliver(quick, runtime.write(quick, "a"))
+        assert quick.ws.texts == ["a"]  # type: ignore[attr-defined]
+        assert runtime._tasks == set() and runtime._sending == {}
         stuck = Connection(StuckSocket(), "t", 1)  # type: ignore[arg-type]
         runtime.add(stuck)
-        waiting = asyncio.ensure_future(runtime.write(stuck, "b"))
-        await asyncio.sleep(0.01)
-        start = next(iter(runtime._sending.values()))[1]
+        runtime.deliver(stuck, runtime.write(stuck, "b"))
+        await turn()
+        [(task, (conn, start))] = runtime._sending.items()
+        assert conn is stuck
         runtime._drop_stuck(start + 4.0)  # not yet
-        assert not waiting.done() and not stuck.dropped
+        assert not task.done() and not stuck.dropped
         runtime._drop_stuck(start + 5.5)
-        assert await waiting is False
+        await turn()
+        assert task.done() and not task.cancelled()  # the watchdog's cancel, absorbed
         assert stuck.dropped and "t" not in runtime.connections
-        await asyncio.sleep(0)  # the close (spawned)
         assert stuck.ws.closed == 4408  # type: ignore[attr-defined]
         assert await runtime.write(stuck, "c") is False  # dropped: nothing more
+        assert stuck.ws.sent == 1  # type: ignore[attr-defined]
         assert runtime._sending == {} and runtime._cut == set()
         # Someone else cancels a task whose send waits: not swallowed.
         other = Connection(StuckSocket(), "u", 0)  # type: ignore[arg-type]
-        shutdown = asyncio.ensure_future(runtime.write(other, "d"))
-        await asyncio.sleep(0.01)
+        runtime.deliver(other, runtime.write(other, "d"))
+        await turn()
+        [shutdown] = runtime._sending
         shutdown.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await shutdown
-        assert not other.dropped and runtime._sending == {}
+        await turn()
+        assert shutdown.cancelled() and not other.dropped and runtime._sending == {}
+        # A connection's own answer, awaited in its handler, is cut alike.
+        mute = Connection(StuckSocket(), "v", 0)  # type: ignore[arg-type]
+        answer = asyncio.ensure_future(runtime.reply(mute, "pong"))
+        await turn()
+        [(_, (_, start))] = runtime._sending.items()
+        runtime._drop_stuck(start + 6.0)
+        assert await answer is False and mute.dropped
 
     asyncio.run(scene())

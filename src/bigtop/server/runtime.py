@@ -20,10 +20,10 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Coroutine, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 import orjson
 from fastapi import WebSocket
@@ -434,6 +434,38 @@ class Connection:
     and is closed."""
 
 
+async def resume(coro: Coroutine[Any, Any, T], waiting_on: Any) -> T:
+    """Go on with ``coro`` in the current task from where it stopped, having yielded
+    ``waiting_on`` to the task that ran it (a future, or None: let the loop run once), as
+    that task would have: once the future is done the coroutine reads its outcome itself,
+    and this task's cancellation reaches it through the future (or, if the future was
+    done first, as a CancelledError thrown in)."""
+    while True:
+        try:
+            if waiting_on is None:
+                await asyncio.sleep(0)
+            else:
+                # Taken over as a task takes a future its coroutine yielded (the flag
+                # says "yielded, not yet taken": awaiting it again would be refused).
+                waiting_on._asyncio_future_blocking = False
+                await waiting_on
+        except asyncio.CancelledError:
+            if waiting_on is None or not waiting_on.done():
+                if waiting_on is not None:
+                    waiting_on.cancel()
+                try:
+                    waiting_on = coro.throw(asyncio.CancelledError())
+                except StopIteration as stop:
+                    return cast(T, stop.value)
+                continue
+        except BaseException:  # the future's own exception: the coroutine reads it
+            pass
+        try:
+            waiting_on = coro.send(None)
+        except StopIteration as stop:
+            return cast(T, stop.value)
+
+
 class Runtime:
     """One worker's live parts. Created by the app's lifespan."""
 
@@ -763,43 +795,79 @@ class Runtime:
             await self.write(conn, '{"type":"view","view":' + text + "}")
 
     async def write(self, conn: Connection, text: str) -> bool:
-        """Send ``text`` to ``conn``, waiting at most ``Limits.ws_send_seconds`` for its
-        client to take it (a send waits while the socket's buffers are full). A client that
-        stopped reading is dropped there: removed from its table (nothing more is sent to
-        it) and closed (4408) once its buffers drain, if ever; its socket stays counted
-        against its address until its connection ends. False: dropped (now or before).
-
-        The wait is watched, not timed: a send is noted with its task and the watchdog
-        (:meth:`_drop_stuck`, a few times within ``ws_send_seconds``) cancels one that
-        waits too long. A timer per send (``asyncio.timeout``) cost about 5 µs, and a move
-        sends two or more while almost no send ever waits."""
+        """Send ``text`` to ``conn``; False if the socket was dropped (now or before: its
+        client stopped reading, :meth:`deliver`). A send waits while the socket's buffers
+        are full: sends that may meet a stuck client go through :meth:`deliver`."""
         if conn.dropped:
             return False
-        task = asyncio.current_task()
-        if task is None:  # not from a task (nothing of the server's): unwatched
-            await conn.ws.send_text(text)
-            return True
-        self._sending[task] = (conn, time.monotonic())
         try:
             await conn.ws.send_text(text)
+        except Exception:
+            if conn.dropped:  # closed meanwhile (the close went out when it drained)
+                return False
+            raise
+        return True
+
+    async def reply(self, conn: Connection, text: str) -> bool:
+        """:meth:`write` in the connection's own handler (an answer to its message: pong,
+        error), watched by :meth:`_drop_stuck` like :meth:`deliver`'s waits, but awaited
+        here: a client that sends without reading stops being read, rather than piling up
+        answers. False: the socket was dropped."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._sending[task] = (conn, time.monotonic())
+        try:
+            return await self.write(conn, text)
         except asyncio.CancelledError:
             if task in self._cut:  # the watchdog's: the socket was dropped
                 self._cut.discard(task)
                 if task.uncancel() == 0:  # and nobody else cancelled the task
                     return False
             raise
-        except Exception:
-            if conn.dropped:  # closed meanwhile (the close went out when it drained)
-                return False
-            raise
         finally:
             self._sending.pop(task, None)
-        return True
+
+    def deliver(self, conn: Connection, sending: Coroutine[Any, Any, Any]) -> None:
+        """Run ``sending`` (a send to ``conn``) now, as far as it goes without waiting:
+        almost always to its end, as a plain ``await`` would. Should it have to wait (the
+        socket's buffers full: a client that stopped reading; or the socket still busy
+        with such a send), the rest goes on in a task of its own, watched by
+        :meth:`_drop_stuck`: nobody else waits for that client, and a wait past
+        ``Limits.ws_send_seconds`` drops its socket (removed from its table, closed 4408
+        once it drains; its socket stays counted against its address until its
+        connection ends). Where nothing waits this costs nothing: no task a socket
+        (``asyncio.gather``: 6% of a move's CPU at 1,000 tables) and no timer a send."""
+        try:
+            waiting_on = sending.send(None)
+        except StopIteration:
+            return
+        except Exception:  # a closed socket: its own handler removes it
+            log.debug("send to a closed connection of %s", conn.table_id)
+            return
+        self._spawn(self._finish_sending(conn, sending, waiting_on))
+
+    async def _finish_sending(self, conn: Connection, sending: Coroutine[Any, Any, Any],
+                              waiting_on: Any) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._sending[task] = (conn, time.monotonic())
+        try:
+            await resume(sending, waiting_on)
+        except asyncio.CancelledError:
+            if task in self._cut:  # the watchdog's: the socket was dropped
+                self._cut.discard(task)
+                if task.uncancel() == 0:  # and nobody else cancelled the task
+                    return
+            raise
+        except Exception:  # a closed socket: its own handler removes it
+            log.debug("send to a closed connection of %s", conn.table_id)
+        finally:
+            self._sending.pop(task, None)
 
     def _drop_stuck(self, now: float) -> None:
         """Drop every socket whose send has waited ``ws_send_seconds`` by ``now``
-        (monotonic): removed from its table, its waiting send cancelled (:meth:`write`
-        answers False), closed once it drains."""
+        (monotonic): removed from its table, its waiting send cancelled, closed once it
+        drains (:meth:`deliver`)."""
         late = now - self.limits.ws_send_seconds
         for task, (conn, since) in list(self._sending.items()):
             if since > late or task in self._cut:
@@ -832,17 +900,15 @@ class Runtime:
             log.debug("send to a closed connection of %s", conn.table_id)
 
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
-        """Push the table's new state to every connection of this worker, side by side: a
-        socket whose client does not read holds up nobody else (:meth:`write`)."""
+        """Push the table's new state to every connection of this worker: a socket whose
+        client does not read holds up nobody (:meth:`deliver`)."""
         conns = list(self.connections.get(table_id, ()))
         if not conns:
             return
         if loaded is None:
             loaded = await self.db(self.master.load, table_id)
-        if len(conns) == 1:
-            await self._send_quietly(conns[0], loaded)
-        else:
-            await asyncio.gather(*(self._send_quietly(conn, loaded) for conn in conns))
+        for conn in conns:
+            self.deliver(conn, self._send_quietly(conn, loaded))
 
     async def send_chat(self, table_id: str, loaded: Loaded | None = None) -> None:
         """Send every connection of the table on this worker the chat messages it has not
@@ -858,8 +924,8 @@ class Runtime:
         messages = await self.db(self.master.chat, table_id, after)
         readers = [conn for conn in conns
                    if conn.seat is not None or loaded.meta.chat_spectators_read]
-        # Side by side, as views are (publish): a socket that does not read holds up nobody.
-        await asyncio.gather(*(self._chat_to(conn, loaded, messages) for conn in readers))
+        for conn in readers:  # as views are (publish): a stuck socket holds up nobody
+            self.deliver(conn, self._chat_to(conn, loaded, messages))
 
     async def _chat_to(self, conn: Connection, loaded: Loaded,
                        messages: list[ChatRecord]) -> None:

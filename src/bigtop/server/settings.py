@@ -102,9 +102,10 @@ class Limits:
     ws_send_seconds: float = 10.0
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
-    from its table and closed (4408). Every socket of a table is sent to side by side, so a
-    move's answer waits for a stuck one about this long, once (a watchdog looks four times
-    within it, at least once a second), and the other sockets not at all."""
+    from its table and closed (4408). A send that has to wait goes on in a task of its
+    own (``Runtime.deliver``), so nobody else waits for it: not the move's answer, not the
+    table's other sockets; a watchdog looks four times within this time (at least once a
+    second)."""
     ipv6_prefix: int = 64
     """Every per-client limit keys an IPv6 client by this network prefix, not by its whole
     address (server/net.py): a home line or a rented server routinely gets a whole /64, so

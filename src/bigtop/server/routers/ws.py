@@ -164,7 +164,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
 
 
 async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> None:
-    """Answer the client (as ``send_json`` would), waiting at most ``ws_send_seconds``
-    for it to take the answer: a client that sends without reading is dropped
-    (:meth:`Runtime.write`) rather than holding its handler and its table."""
-    await runtime.write(conn, json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+    """Answer the client (as ``send_json`` would), waiting at most about
+    ``ws_send_seconds`` for it to take the answer: a client that sends without reading is
+    dropped (:meth:`Runtime.reply`) rather than holding its handler and its table."""
+    await runtime.reply(conn, json.dumps(message, separators=(",", ":"), ensure_ascii=False))
