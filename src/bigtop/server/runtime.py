@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Hashable
+from collections.abc import Callable, Coroutine, Hashable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar, cast
@@ -813,17 +813,26 @@ class Runtime:
         error), watched by :meth:`_drop_stuck` like :meth:`deliver`'s waits, but awaited
         here: a client that sends without reading stops being read, rather than piling up
         answers. False: the socket was dropped."""
+        with self._watched(conn):
+            return await self.write(conn, text)
+        return False  # the watchdog cut the wait
+
+    @contextlib.contextmanager
+    def _watched(self, conn: Connection) -> Iterator[None]:
+        """The current task's wait to send to ``conn``, noted for :meth:`_drop_stuck`; its
+        cancellation by the watchdog ends the block quietly (the socket is dropped), any
+        other cancellation goes on."""
         task = asyncio.current_task()
         assert task is not None
         self._sending[task] = (conn, time.monotonic())
         try:
-            return await self.write(conn, text)
+            yield
         except asyncio.CancelledError:
-            if task in self._cut:  # the watchdog's: the socket was dropped
-                self._cut.discard(task)
-                if task.uncancel() == 0:  # and nobody else cancelled the task
-                    return False
-            raise
+            if task not in self._cut:
+                raise
+            self._cut.discard(task)
+            if task.uncancel() != 0:  # somebody else cancelled the task too
+                raise
         finally:
             self._sending.pop(task, None)
 
@@ -848,21 +857,11 @@ class Runtime:
 
     async def _finish_sending(self, conn: Connection, sending: Coroutine[Any, Any, Any],
                               waiting_on: Any) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._sending[task] = (conn, time.monotonic())
-        try:
-            await resume(sending, waiting_on)
-        except asyncio.CancelledError:
-            if task in self._cut:  # the watchdog's: the socket was dropped
-                self._cut.discard(task)
-                if task.uncancel() == 0:  # and nobody else cancelled the task
-                    return
-            raise
-        except Exception:  # a closed socket: its own handler removes it
-            log.debug("send to a closed connection of %s", conn.table_id)
-        finally:
-            self._sending.pop(task, None)
+        with self._watched(conn):
+            try:
+                await resume(sending, waiting_on)
+            except Exception:  # a closed socket: its own handler removes it
+                log.debug("send to a closed connection of %s", conn.table_id)
 
     def _drop_stuck(self, now: float) -> None:
         """Drop every socket whose send has waited ``ws_send_seconds`` by ``now``
