@@ -23,7 +23,6 @@ import anyio.to_thread
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import (
     RequestValidationError,
-    ValidationException,
     WebSocketRequestValidationError,
 )
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -127,15 +126,6 @@ def _is_json(scope: Scope) -> bool:
     return False
 
 
-def _validation_problem(exc: ValidationException) -> errors.Problem:
-    first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
-    if first.get("type") == "json_invalid":
-        return errors.BadRequest(f"malformed JSON: {first.get('ctx', {}).get('error', '?')}")
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    msg = first.get("msg", "invalid request")
-    return errors.Unprocessable(f"{where}: {msg}" if where else msg)
-
-
 class BigtopApp(FastAPI):
     """FastAPI with two layers outside all of its own: the real client address and scheme
     (server/net.py), then the security headers (server/headers.py). Middleware added with
@@ -194,14 +184,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
-        return problem_response(_validation_problem(exc))
+        return problem_response(errors.invalid(list(exc.errors())))
 
     @app.exception_handler(WebSocketRequestValidationError)
     async def _invalid_socket(socket: WebSocket, exc: WebSocketRequestValidationError) -> None:
         # A WebSocket's query that is no good (``?since=-1``): told like every refused
         # socket (routers/ws.py), an ``error`` message, then close 4000 + the status
         # (FastAPI's own handler refused the handshake with a bare HTTP 403).
-        p = _validation_problem(exc)
+        p = errors.invalid(list(exc.errors()))
         offered = socket.scope.get("subprotocols", [])
         await socket.accept(subprotocol=ws.PROTOCOL if ws.PROTOCOL in offered else None)
         await socket.send_json({"type": "error", "problem": p.problem()})

@@ -126,3 +126,15 @@ class TooManyRequests(Problem):
 
 class Unavailable(Problem):
     status, slug, title = 503, "unavailable", "Server full"
+
+
+def invalid(found: list[Any]) -> Problem:
+    """The problem of input its schema refused, from the validation errors pydantic (or
+    FastAPI for a request) found, the first of them: malformed JSON is a 400, anything
+    else a 422 naming where (``choice.index: …``; a request's ``body`` left out)."""
+    first: dict[str, Any] = found[0] if found else {}
+    if first.get("type") == "json_invalid":
+        return BadRequest(f"malformed JSON: {first.get('ctx', {}).get('error', '?')}")
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    msg = first.get("msg", "invalid request")
+    return Unprocessable(f"{where}: {msg}" if where else msg)

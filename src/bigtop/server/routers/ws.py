@@ -16,7 +16,6 @@ connected (to spectators only where the host lets them read). A client may send
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
@@ -28,7 +27,7 @@ from bigtop.server import errors
 from bigtop.server.deps import bearer, refuse_token_in_url
 from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
-from bigtop.server.runtime import Connection, Runtime
+from bigtop.server.runtime import Connection, Runtime, dumps
 from bigtop.server.schemas import MoveIn
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
@@ -144,10 +143,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         try:
             move = MoveIn.model_validate({k: v for k, v in msg.items() if k != "type"})
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise errors.Unprocessable(f"{where}: {first['msg']}" if where
-                                       else first["msg"]) from None
+            raise errors.invalid(list(e.errors())) from None
         choice = move.model_dump(exclude_none=True, exclude={"version"})
         # The table as this worker knows it (its WebSocket is kept up to date): the move's
         # transaction checks it against the database.
@@ -167,4 +163,4 @@ async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> 
     """Answer the client (as ``send_json`` would), waiting at most about
     ``ws_send_seconds`` for it to take the answer: a client that sends without reading is
     dropped (:meth:`Runtime.reply`) rather than holding its handler and its table."""
-    await runtime.reply(conn, json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+    await runtime.reply(conn, dumps(message))
