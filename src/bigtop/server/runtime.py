@@ -430,8 +430,8 @@ class Connection:
     token: str | None = None
     """The seat token the connection opened with (each move is checked against it)."""
     dropped: bool = False
-    """Its client stopped taking what is sent (:meth:`Runtime.write`): it gets nothing more
-    and is closed."""
+    """Its client stopped taking what is sent (:meth:`Runtime.deliver`): it gets nothing
+    more and is closed."""
 
 
 async def resume(coro: Coroutine[Any, Any, T], waiting_on: Any) -> T:
@@ -495,16 +495,17 @@ class Runtime:
         (``address ADDR``)."""
         self.new_players = SharedLimiter(self, "players", lim.new_players_per_hour / 3600.0,
                                          lim.new_player_burst)
+        """Identities per client address."""
         self.renames = SharedLimiter(self, "renames", lim.renames_per_hour / 3600.0,
                                      lim.rename_burst)
         """Renames of identities per client address."""
-        """Identities per client address."""
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
         """Seat parts and view texts, in one budget of bytes."""
         self._thinking: set[str] = set()
         self._sending: dict[asyncio.Task[Any], tuple[Connection, float]] = {}
-        """Sends under way (:meth:`write`), by task: the socket and when it began."""
+        """Sends waiting for their client (:meth:`deliver`, :meth:`reply`), by task: the
+        socket and when the wait began."""
         self._cut: set[asyncio.Task[Any]] = set()
         """Tasks whose send the watchdog cancelled (:meth:`_drop_stuck`)."""
         self._present: dict[tuple[str, int], float] = {}
@@ -892,12 +893,6 @@ class Runtime:
         with contextlib.suppress(Exception):
             await conn.ws.close(code=4408, reason="the client took nothing for too long")
 
-    async def _send_quietly(self, conn: Connection, loaded: Loaded) -> None:
-        try:
-            await self.send(conn, loaded)
-        except Exception:  # a closed socket: its own handler removes it
-            log.debug("send to a closed connection of %s", conn.table_id)
-
     async def publish(self, table_id: str, loaded: Loaded | None = None) -> None:
         """Push the table's new state to every connection of this worker: a socket whose
         client does not read holds up nobody (:meth:`deliver`)."""
@@ -907,7 +902,7 @@ class Runtime:
         if loaded is None:
             loaded = await self.db(self.master.load, table_id)
         for conn in conns:
-            self.deliver(conn, self._send_quietly(conn, loaded))
+            self.deliver(conn, self.send(conn, loaded))
 
     async def send_chat(self, table_id: str, loaded: Loaded | None = None) -> None:
         """Send every connection of the table on this worker the chat messages it has not
@@ -932,12 +927,9 @@ class Runtime:
             for msg in messages:
                 if msg.id <= conn.sent_chat:
                     continue
-                try:
-                    if not await self.write(conn, dumps(
-                            {"type": "chat", "message": chat_json(loaded, msg)})):
-                        break
-                except Exception:  # a closed socket: its own handler removes it
-                    log.debug("chat to a closed connection of %s", conn.table_id)
+                # A closed socket raises: deliver logs it (its own handler removes it).
+                if not await self.write(conn, dumps(
+                        {"type": "chat", "message": chat_json(loaded, msg)})):
                     break
                 conn.sent_chat = msg.id
 
@@ -1038,7 +1030,7 @@ class Runtime:
         # a few thousand connections this loop is the sweep's cost on the event loop.
         for table_id, conns in self.connections.items():
             known = self.master.cached(table_id)
-            every_sweep = known is None or known.meta.takeover_after is not None
+            every_sweep = _takes_over(known)
             for c in conns:
                 seat = c.seat
                 if seat is None:
@@ -1066,8 +1058,7 @@ class Runtime:
 
     def _takeover(self, table_id: str) -> bool:
         """Whether the table lets a bot take over absent seats (unknown here: assume so)."""
-        known = self.master.cached(table_id)
-        return known is None or known.meta.takeover_after is not None
+        return _takes_over(self.master.cached(table_id))
 
     # -- other workers (PostgreSQL) -------------------------------------------------------
     def _heard(self, payload: str) -> None:
@@ -1089,6 +1080,11 @@ class Runtime:
                 have.version, have.meta.seat_rev, have.meta.undos, have.meta.status)
             work = self.publish(table_id, have if same else None)
         asyncio.run_coroutine_threadsafe(work, loop)
+
+
+def _takes_over(known: Loaded | None) -> bool:
+    """Whether a bot may take over the table's absent seats (not known here: assume so)."""
+    return known is None or known.meta.takeover_after is not None
 
 
 def log_after(loaded: Loaded, since: int | None) -> tuple[LogEntry, ...]:
