@@ -21,6 +21,7 @@ from bigtop.agents.levels import (
 )
 from bigtop.agents.neural import (
     ActionCandidates,
+    ActionPolicy,
     ActionPolicyAgent,
     Encoder,
     NeuralPolicyAgent,
@@ -33,6 +34,7 @@ from bigtop.agents.neural import (
 )
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
+from bigtop.core.game import Game
 from bigtop.core.registry import new_game, new_state
 from bigtop.games.clown15go.bot import distinct_places
 from bigtop.games.scout.bot import last_round
@@ -99,15 +101,22 @@ def test_the_five_player_action_policy_loads_and_reads_only_the_seats_view() -> 
     assert isinstance(medium, PlannerAgent) and medium.profile == search_profile(game)
 
 
+def shipped_from_medium(game: Game) -> ActionPolicy:
+    """The table's shipped action policy, checked to carry the record of what made it:
+    ``bigtop train`` on the plain medium's games, seed 1, and its features' width."""
+    policy = action_policy_for(game)
+    assert policy.meta["command"].startswith(f"bigtop train {game.name} -p {game.num_players}")
+    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
+    assert policy.mean.shape == (action_features_for(game)[0],)
+    return policy
+
+
 def test_clown_15_gos_action_policy_loads_and_reads_only_the_seats_view() -> None:
     """Clown 15 Go's two-player policy (learned from the plain medium's games) carries its
     record, scores a decision from what the mover sees only, and ``neural`` plays with it,
     deterministically; the table's levels stay the plain searches (docs/bots.md)."""
     game = new_game("clown-15-go", 2)
-    policy = action_policy_for(game)
-    assert policy.meta["command"].startswith("bigtop train clown-15-go -p 2")
-    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
-    assert policy.mean.shape == (action_features_for(game)[0],)
+    policy = shipped_from_medium(game)
     state = game.new_initial_state(21)
     rng = random.Random(4)
     while len({str(a) for a in distinct_places(state)}) < 2:
@@ -139,10 +148,7 @@ def test_so_ein_zirkuss_action_policy_loads_reads_only_the_seats_view_and_plays(
     the policy alone play a full game legally; the table's levels stay the plain searches
     (docs/bots.md)."""
     game = new_game("so-ein-zirkus", 2)
-    policy = action_policy_for(game)
-    assert policy.meta["command"].startswith("bigtop train so-ein-zirkus -p 2")
-    assert "--teacher medium-plain" in policy.meta["command"] and policy.meta["seed"] == 1
-    assert policy.mean.shape == (action_features_for(game)[0],)
+    policy = shipped_from_medium(game)
     state = game.new_initial_state(5)
     rng = random.Random(6)
     while state.is_chance() or len(state.legal_actions()) < 4:

@@ -42,7 +42,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -223,6 +223,16 @@ def opens_seat(seat: Seat, secret_hash: str) -> bool:
 def wrong_token(table_id: str) -> errors.Forbidden:
     """The 403 of a token (or player key) that does not, or no longer, open a seat."""
     return errors.Forbidden(f"that token is not a seat at table {table_id}")
+
+
+@contextlib.contextmanager
+def refused_as_wrong_token(table_id: str) -> Iterator[None]:
+    """A write the storage refused because the secret no longer opens the seat
+    (:class:`SeatRefused`, found in its transaction) answered as :func:`wrong_token`."""
+    try:
+        yield
+    except SeatRefused:
+        raise wrong_token(table_id) from None
 
 
 def rated_now(loaded: Loaded) -> bool:
@@ -672,15 +682,13 @@ class TableMaster:
         m = replace(loaded.meta, started=True)
         clock = None if m.clock is None else ClockUpdate(
             *turn_clock(m, PLAYING, seats, state, now))
-        try:
+        with refused_as_wrong_token(table_id):
             if not self.storage.start_table(
                     table_id, bots, [MoveRecord(i, p, a, line) for i, (p, a, line)
                                      in enumerate(opening)],
                     bot_waiting=bot_waiting, now=now, idle_bucket=self._idle_bucket(now),
                     clock=clock, host=host):
                 return None
-        except SeatRefused:
-            raise wrong_token(table_id) from None
         return self.load(table_id)
 
     def start(self, table_id: str, seat: int, level: str, token: str | None = None) -> Loaded:
@@ -896,13 +904,11 @@ class TableMaster:
         (``"absent"``: no bot yet; ``"taken"``: a bot plays it) so two workers do it once.
         ``secret_hash``: the seat must still open to that secret, checked in the
         transaction that changes it (403 if not)."""
-        try:
+        with refused_as_wrong_token(table_id):
             if not self.storage.set_bot_playing(table_id, seat, bot_playing, only_if=only_if,
                                                 kind=kind, text=line, now=_now(),
                                                 secret_hash=secret_hash):
                 return None
-        except SeatRefused:
-            raise wrong_token(table_id) from None
         return self.sync_clock(self.load(table_id))
 
     # -- clocks ---------------------------------------------------------------------------
@@ -1237,12 +1243,10 @@ class TableMaster:
             text = plain_text(raw, "text", self.limits.max_chat_chars)
         except ValueError as e:
             raise errors.Unprocessable(str(e)) from None
-        try:
+        with refused_as_wrong_token(table_id):
             stored = self.storage.add_chat(
                 table_id, seat, text, _now(), self.limits.max_chat_messages,
                 secret_hash=None if token is None else hash_token(token))
-        except SeatRefused:
-            raise wrong_token(table_id) from None
         if stored is None:
             raise errors.Conflict(
                 f"table {table_id} holds {self.limits.max_chat_messages} chat messages, "
