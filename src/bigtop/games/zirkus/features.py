@@ -48,6 +48,7 @@ from dataclasses import replace
 
 from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import playout
+from bigtop.agents.ismcts import values as search_values
 from bigtop.core.actions import Action
 from bigtop.core.game import State
 from bigtop.core.rng import derive_seed
@@ -145,10 +146,8 @@ def _look_ahead(state: ZirkusState, after: ZirkusState, p: int) -> float:
     ``after`` (medium's rollouts without their random moves, scored as they score: the
     score-difference gains over ``state``'s values), each under die rolls drawn from a
     public seed: the playout number and the turn, never the state's own seed."""
-    from bigtop.agents.ismcts import values
-
     n = state.game.num_players
-    base = values(state, _PLAYOUT)
+    base = search_values(state, _PLAYOUT)
     total = 0.0
     for j in range(PLAYOUTS):
         det = after.clone()
