@@ -209,3 +209,49 @@ def test_a_start_with_a_host_token_revoked_before_the_write_starts_nothing(
         assert [s["kind"] for s in view["seats"]] == ["human", "human"]
         r = c.post(f"/api/tables/{table}/start", headers=bearer(revoked[0]))
         assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+
+
+def _finished(master: Any, table: str) -> None:
+    """The table over, as far as a rematch cares (seen by every worker: the seat revision
+    moves on)."""
+    from bigtop.server.schema import tables
+    with master.storage._write() as conn:
+        conn.execute(update(tables).where(tables.c.id == table)
+                     .values(status="finished", seat_rev=tables.c.seat_rev + 1))
+        conn.commit()
+
+
+@pytest.mark.parametrize("when", ["create_table", "set_seat_token"])
+def test_a_rematch_asked_with_a_token_revoked_before_the_write_gives_nothing(
+        db_url: str, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    """Revoked before the transaction that makes the new table (nothing made) or before the
+    one that gives the asker's new seat its token (the new table stands, made by a holder
+    then, but the old token gets no seat there)."""
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        _finished(master, table)
+        revoked = revoke_before(monkeypatch, master.storage, when, master, table, 1)
+        r = c.post(f"/api/tables/{table}/rematch", headers=bearer(tokens[1]))
+        assert r.status_code == 403 and r.json()["type"] == "/problems/wrong-token", r.text
+        assert revoked
+        rematch = c.get(f"/api/tables/{table}").json()["rematch"]
+        if when == "create_table":
+            assert rematch is None
+        else:
+            assert rematch is not None
+            assert master.load(rematch).seats[0].token_hash is None  # old seat 1's
+        # The seat's holder now gets the rematch, and their seat's token there.
+        r = c.post(f"/api/tables/{table}/rematch", headers=bearer(revoked[0]))
+        assert r.status_code == 200 and r.json()["token"], r.text
+        assert master.load(r.json()["table"]).seats[0].token_hash == hash_token(
+            r.json()["token"])
+
+
+def test_the_master_refuses_a_rematch_by_a_token_of_another_seat(db_url: str) -> None:
+    """The master checks the token itself (a caller that skipped the router's check)."""
+    with make_client(db_url) as c:
+        table, tokens, master = two_people(c)
+        _finished(master, table)
+        with pytest.raises(Exception, match="not a seat"):
+            master.rematch(table, 0, tokens[1])
+        assert master.load(table).meta.rematch_id is None

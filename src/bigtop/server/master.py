@@ -326,10 +326,12 @@ class TableMaster:
         self._lock = threading.Lock()
 
     # -- creating -------------------------------------------------------------------------
-    def create(self, spec: TableSpec, *, rematch_of: Loaded | None = None) -> Created:
+    def create(self, spec: TableSpec, *, rematch_of: Loaded | None = None,
+               asker: tuple[int, str] | None = None) -> Created:
         """Validate ``spec`` through the core and store a new table (with any opening chance
         outcomes in its log). ``rematch_of``: the finished table whose people sit down
-        again (see :meth:`rematch`)."""
+        again (see :meth:`rematch`); ``asker``: (seat, hash of the secret) of the person
+        there asking, checked in the transaction that stores the new table."""
         if not isinstance(spec.options, Mapping):
             raise errors.Unprocessable("options must be an object")
         try:
@@ -463,7 +465,7 @@ class TableMaster:
                 idle_bucket=self._idle_bucket(now),
                 max_open=self.limits.max_open_tables,
                 max_open_per_creator=self.limits.max_open_tables_per_client,
-                rematch_of=None if rematch_of is None else rematch_of.table_id)
+                rematch_of=None if rematch_of is None else rematch_of.table_id, asker=asker)
         except Full as e:
             if e.creator is not None:
                 raise errors.TooManyRequests(
@@ -484,8 +486,13 @@ class TableMaster:
         same people and bots, a new seed, seats rotated. Answers the new table, the caller's
         seat there and its token, derived from the caller's own seat token (the same
         answer each time they ask; nobody else can derive it); None when ``token`` is the
-        caller's player key, which opens the new seat as it opened the old one."""
+        caller's player key, which opens the new seat as it opened the old one. ``token``
+        must open ``seat``: checked here, and again in the transactions that make the new
+        table and give the new seat its token (403, nothing stored)."""
         loaded = self.load(table_id)
+        secret_hash = hash_token(token)
+        if not opens_seat(loaded.seats[seat], secret_hash):
+            raise wrong_token(table_id)
         m = loaded.meta
         if m.status != FINISHED:
             raise errors.Conflict(f"table {table_id} is {m.status}: a rematch follows the end",
@@ -505,14 +512,19 @@ class TableMaster:
                              bot_seconds=m.bot_seconds, creator=m.creator, clock=m.clock,
                              on_timeout=m.on_timeout, rated=m.rated)
             # A new seed from the CSPRNG (seed None), committed in every view like any.
-            new_id = self.create(spec, rematch_of=loaded).table_id
+            with refused_as_wrong_token(table_id):
+                new_id = self.create(spec, rematch_of=loaded,
+                                     asker=(seat, secret_hash)).table_id
         new_seat = (seat - 1) % m.players
-        by_key = loaded.seats[seat].token_hash != hash_token(token)
+        by_key = loaded.seats[seat].token_hash != secret_hash
         if by_key:
             return new_id, new_seat, None
         mine = rematch_token(token, new_id)
-        if not self.storage.set_seat_token(new_id, new_seat, hash_token(mine)):
-            raise errors.Conflict(f"seat {new_seat} of table {new_id} has its token already")
+        with refused_as_wrong_token(table_id):
+            if not self.storage.set_seat_token(new_id, new_seat, hash_token(mine),
+                                               opened_by=(table_id, seat, secret_hash)):
+                raise errors.Conflict(
+                    f"seat {new_seat} of table {new_id} has its token already")
         self.load(new_id)
         return new_id, new_seat, mine
     def _idle_bucket(self, t: float) -> int:

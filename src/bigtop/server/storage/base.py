@@ -108,13 +108,16 @@ class Storage(Protocol):
     def create_table(self, meta: Meta, seats: Sequence[Seat], opening: Sequence[MoveRecord],
                      *, result: Any, bot_waiting: bool, idle_bucket: int,
                      max_open: int, max_open_per_creator: int,
-                     rematch_of: str | None = None) -> bool:
+                     rematch_of: str | None = None,
+                     asker: tuple[int, str] | None = None) -> bool:
         """Store a new table, its seats and its opening chance outcomes (``result``: of a
         game over before anyone moved); :class:`Full` when ``max_open`` tables are open
         already, or ``max_open_per_creator`` created by ``meta.creator`` (a client
         address; "" is not counted) (nothing stored). ``rematch_of``: the table it is the
         rematch of, linked in the same transaction (False, nothing stored: that table has
-        its rematch already)."""
+        its rematch already). ``asker``: (seat, hash of the secret) of the person at
+        ``rematch_of`` who asked for it, checked in that transaction (:class:`SeatRefused`,
+        nothing stored, if it no longer opens that seat)."""
 
     def read(self, table_id: str, known: Known | None, from_move: int) -> Stored | None:
         """The table (None: no such table) as now stored, beyond what is ``known`` (with
@@ -158,9 +161,12 @@ class Storage(Protocol):
     def mark_present(self, present: Mapping[tuple[str, int], float]) -> None:
         """Store when these (table, seat) people were last seen."""
 
-    def set_seat_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+    def set_seat_token(self, table_id: str, seat: int, token_hash: str, *,
+                       opened_by: tuple[str, int, str] | None = None) -> bool:
         """Give a person's seat without a token this one (True also when it has this one
-        already; False: it has another)."""
+        already; False: it has another). ``opened_by``: (table, seat, hash of a secret) that
+        must still open that seat, checked in the same transaction (:class:`SeatRefused`,
+        nothing stored): a rematch's token goes only to who holds the old seat."""
 
     def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
                        player_id: str | None = None) -> bool:

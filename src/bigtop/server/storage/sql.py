@@ -451,8 +451,11 @@ class SqlStorage:
     def create_table(self, meta: Meta, seat_list: Sequence[Seat],
                      opening: Sequence[MoveRecord], *, result: Any, bot_waiting: bool,
                      idle_bucket: int, max_open: int, max_open_per_creator: int,
-                     rematch_of: str | None = None) -> bool:
+                     rematch_of: str | None = None,
+                     asker: tuple[int, str] | None = None) -> bool:
         with self._write() as conn:
+            if rematch_of is not None and asker is not None:
+                _check_opens(conn, rematch_of, *asker)
             if meta.creator:  # a client's (the master's own callers name nobody)
                 if self._pg:  # creators of one address queue here: two cannot both pass
                     conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"),
@@ -806,8 +809,11 @@ class SqlStorage:
                 [{"t": t, "s": p, "at": at} for (t, p), at in present.items()])
             conn.commit()
 
-    def set_seat_token(self, table_id: str, seat: int, token_hash: str) -> bool:
+    def set_seat_token(self, table_id: str, seat: int, token_hash: str, *,
+                       opened_by: tuple[str, int, str] | None = None) -> bool:
         with self._write() as conn:
+            if opened_by is not None:
+                _check_opens(conn, *opened_by)
             done = conn.execute(update(seats).where(
                 seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
                 seats.c.token_hash.is_(None) | (seats.c.token_hash == token_hash))
