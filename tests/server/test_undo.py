@@ -262,3 +262,27 @@ def test_the_page_gets_the_reason_as_a_409(client: TestClient) -> None:
                 headers=auth(tok))
     body = problem(client.post(f"/api/tables/{t}/undo", headers=auth(tok)), 409, "conflict")
     assert body["detail"].endswith(UNSEE) and "after your move" in body["detail"]
+
+
+def test_the_last_acceptance_checks_again(sqlite_url: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check runs again when the last acceptance would take the moves back (who must
+    accept may have changed since the ask): refused there, nothing is taken back and the
+    ask stays."""
+    from bigtop.core.reveal import Reveal
+    from bigtop.server import master as master_module
+
+    m = master_on(sqlite_url)
+    with drawn_seed(3):
+        made = m.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec()), listed=False))
+    t, anna, ben = made.table_id, made.tokens[0], made.tokens[1]
+    moved = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
+                   token=anna)
+    m.ask_undo(t, 0, anna)
+    monkeypatch.setattr(master_module, "first_reveal",
+                        lambda *args, **kwargs: Reveal(0, 1, False))
+    with pytest.raises(errors.Conflict, match=f"^your move .* showed P1 what they .*{UNSEE}$"):
+        m.answer_undo(t, 1, True, ben)
+    still = m.load(t)
+    assert still.version == moved.version and still.meta.undos == 0
+    assert still.meta.pending_undo is not None
