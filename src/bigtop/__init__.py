@@ -19,6 +19,8 @@ from bigtop.core.registry import (  # noqa: E402
     new_game,
     new_state,
 )
+from bigtop.core.verify import verify_export  # noqa: E402
 
-__all__ = ["game_names", "get_game", "list_games", "load_state", "new_game", "new_state"]
+__all__ = ["game_names", "get_game", "list_games", "load_state", "new_game", "new_state",
+           "verify_export"]
 __version__ = "0.1.0"

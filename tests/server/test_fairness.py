@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import bigtop
+from bigtop.core.verify import seed_commitment as core_commitment
+from bigtop.server.model import seed_commitment
 from tests.server.conftest import drawn_seed, make_client
 
 SEED = 5_039_267_113_982_644_217
@@ -21,14 +25,46 @@ def auth(token: str) -> dict[str, str]:
     return {"authorization": f"Bearer {token}"}
 
 
+ROOT = Path(__file__).parents[2]
+
+
 def verify(table: str, commitment: str, game: dict[str, Any]) -> None:
     """The check docs/server.md gives anyone holding the export of a finished game."""
-    assert hashlib.sha256(f"{table}:{game['seed']}".encode()).hexdigest() == commitment
-    replay = bigtop.new_state(game["game"], players=game["players"], options=game["options"],
-                              seed=game["seed"])
-    for action in game["history"]:
-        replay.apply_json(action)
-    assert replay.to_json() == game
+    assert bigtop.verify_export(game, table, commitment) == []
+
+
+def recipe() -> str:
+    """The Python lines docs/server.md gives under "Fair chance"."""
+    text = (ROOT / "docs" / "server.md").read_text()
+    text = text[text.index("Anyone holding a finished game's export"):]
+    start = text.index("```python\n") + len("```python\n")
+    return text[start:text.index("```", start)]
+
+
+def test_the_recipe_in_the_docs_and_on_the_page_catches_a_changed_roll(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Run as printed (table and commitment filled in), the docs' lines pass an honest
+    export and name the step of a roll changed by hand, which a replay with apply_json
+    accepts; the table page shows the same lines; the commitment is the server's."""
+    from tests.core.test_verify import SEED, forged_roll, zirkus
+
+    assert seed_commitment("t1", SEED) == core_commitment("t1", SEED)
+    monkeypatch.chdir(tmp_path)
+    code = recipe().replace('"TABLE"', '"t1"').replace('"COMMITMENT"',
+                                                       f'"{seed_commitment("t1", SEED)}"')
+    honest = zirkus()
+    step, forged = forged_roll(honest)
+    for export, said in ((honest.to_json(), "the committed seed made every deal, roll and "
+                                            "throw\n"),
+                         (forged, f"step {step}: the history has “P")):
+        (tmp_path / "export.json").write_text(json.dumps(export))
+        exec(code, {})  # the docs' own lines, as printed
+        assert capsys.readouterr().out.startswith(said)
+    page = (ROOT / "src" / "bigtop" / "web" / "static" / "js" / "table.js").read_text()
+    lines = recipe().replace('"TABLE"', '"${view.table}"').replace(
+        '"COMMITMENT"', '"${view.seed_commitment}"').replace("\\n", "\\\\n").splitlines()
+    assert all(line in page for line in lines), lines
 
 
 def everything_a_client_sees(c: TestClient, t: str, tokens: list[str]) -> list[str]:

@@ -1,19 +1,23 @@
 """Undo by agreement: a person asks to take back their last move, every other person must
-accept, bots accept; every refusal; clients and other workers see the shorter log."""
+accept, bots accept; every refusal; clients and other workers see the shorter log. A
+take-back cannot unsee: not to before a roll, a turned card, a throw's landing or an
+opponent's Show (what the same seed would bring again, or what goes back into a hand)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from bigtop.server import Limits
+from bigtop.core.game import State
+from bigtop.server import Limits, errors
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
 from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
-from tests.server.conftest import make_client
+from tests.server.conftest import drawn_seed, make_client
 from tests.server.test_api import auth, create, problem, wait_for
 
 
@@ -154,3 +158,131 @@ def test_a_take_back_asked_for_lapses_when_the_game_ends_on_time(sqlite_url: str
         assert over["result"]["timed_out"] == 1 and over["undo"] is None
         problem(c.post(f"/api/tables/{t}/undo/accept", headers=auth(tokens[1])), 409,
                 "conflict")
+
+
+UNSEE = "; a take-back cannot unsee it"
+
+
+def master_on(url: str) -> TableMaster:
+    engine = make_engine(url)
+    migrate(engine)
+    return TableMaster(SqlStorage(engine), Settings(db_url=url))
+
+
+def first(state: State, kind: str) -> dict[str, Any]:
+    """The first legal action of JSON type ``kind``, as a move's choice."""
+    return {"action": next(a for a in state.legal_actions()
+                           if a.to_json()["type"] == kind).to_json()}
+
+
+def test_a_take_back_cannot_unsee_a_bots_show(sqlite_url: str) -> None:
+    """P0 shows a card; the bot scouts it (nothing hidden came out: taken back) or shows
+    cards from its hand (they would go back into it, known: refused, nothing changed)."""
+    m = master_on(sqlite_url)
+
+    def after_p0_shows() -> tuple[str, str, Any]:
+        made = m.create(TableSpec("scout", 2, seed=3, listed=False,
+                                  seats=(SeatSpec(), SeatSpec("bot", "random"))))
+        t, token = made.table_id, made.tokens[0]
+        shown = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
+                       token=token)
+        return t, token, shown
+
+    t, token, shown = after_p0_shows()
+    scouted = m.play(t, 1, shown.version, first(shown.state, "scout"), bot="random")
+    placed = m.play(t, 1, scouted.version, first(scouted.state, "insert"), bot="random")
+    assert placed.state.current_player() == 0
+    back = m.ask_undo(t, 0, token)
+    assert back.version == 0 and back.meta.undos == 1
+
+    t, token, shown = after_p0_shows()
+    showed = m.play(t, 1, shown.version, first(shown.state, "show"), bot="random")
+    with pytest.raises(errors.Conflict) as refused:
+        m.ask_undo(t, 0, token)
+    assert refused.value.detail == (f"P1's move after yours (“{showed.log[-1].text}”) showed "
+                                    f"you what you could not know before{UNSEE}")
+    still = m.load(t)
+    assert (still.version, still.meta.undos, still.meta.pending_undo) == (showed.version, 0,
+                                                                           None)
+
+
+def test_people_take_back_what_the_askers_move_showed_but_not_anothers_show(
+        sqlite_url: str) -> None:
+    """Ben saw the cards Anna's own Show put down: she gives that away by asking, and he
+    accepts. Ben's Show after hers showed Anna his cards: she may not even ask."""
+    m = master_on(sqlite_url)
+    with drawn_seed(3):
+        made = m.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec()), listed=False))
+    t, anna, ben = made.table_id, made.tokens[0], made.tokens[1]
+    show = {"action": {"type": "show", "start": 0, "length": 1}}
+    shown = m.play(t, 0, 0, show, token=anna)
+    assert m.ask_undo(t, 0, anna).meta.pending_undo is not None
+    back = m.answer_undo(t, 1, True, ben)
+    assert back.version == 0 and back.meta.undos == 1
+    shown = m.play(t, 0, 0, show, token=anna)
+    showed = m.play(t, 1, shown.version, first(shown.state, "show"), token=ben)
+    with pytest.raises(errors.Conflict, match=f"P1's move after yours .*{UNSEE}$"):
+        m.ask_undo(t, 0, anna)
+    assert m.load(t).meta.pending_undo is None and m.load(t).version == showed.version
+
+
+@pytest.mark.parametrize(("game", "players", "seed", "why"), [
+    # P0's move, then P1's roll: the seed would roll it again.
+    pytest.param("so-ein-zirkus", 2, 1, "“P1 rolls [^”]*” after your move came from the "
+                 "table's seed and would come again", id="roll"),
+    # P0's move ends the turn and turns P1's next card for everyone.
+    pytest.param("clown-15-go", 2, 1, r"your move \(“P0 [^”]*”\) showed you what you could "
+                 "not know before", id="turned-card"),
+    # Where P0's throw landed came from the seed.
+    pytest.param("tricky-landing", 3, 1, r"your move \(“P0 throws [^”]*”\) showed you what "
+                 "you could not know before", id="throw"),
+])
+def test_no_take_back_past_a_roll_a_turned_card_or_a_throw(
+        sqlite_url: str, game: str, players: int, seed: int, why: str) -> None:
+    m = master_on(sqlite_url)
+    bots = tuple(SeatSpec("bot", "random") for _ in range(players - 1))
+    made = m.create(TableSpec(game, players, seed=seed, listed=False,
+                              seats=(SeatSpec(), *bots)))
+    t, token = made.table_id, made.tokens[0]
+    start = m.load(t)
+    assert start.state.current_player() == 0
+    moved = m.play(t, 0, start.version, {"index": 0}, token=token)
+    with pytest.raises(errors.Conflict, match=f"^{why}{UNSEE}$"):
+        m.ask_undo(t, 0, token)
+    assert m.load(t).version == moved.version and m.load(t).meta.undos == 0
+
+
+def test_the_page_gets_the_reason_as_a_409(client: TestClient) -> None:
+    """Over HTTP: 409 ``conflict``, the line in ``detail`` (the page shows it as it is)."""
+    made = create(client, game="so-ein-zirkus", seats=[{}, {"kind": "bot", "level": "random"}],
+                  listed=False)
+    t, tok = made["table"], made["seats"][0]["token"]
+    view = wait_for(client, t, lambda v: bool(v["legal_actions"]), tok)
+    client.post(f"/api/tables/{t}/moves", json={"version": view["version"], "index": 0},
+                headers=auth(tok))
+    body = problem(client.post(f"/api/tables/{t}/undo", headers=auth(tok)), 409, "conflict")
+    assert body["detail"].endswith(UNSEE) and "after your move" in body["detail"]
+
+
+def test_the_last_acceptance_checks_again(sqlite_url: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check runs again when the last acceptance would take the moves back (who must
+    accept may have changed since the ask): refused there, nothing is taken back and the
+    ask stays."""
+    from bigtop.core.reveal import Reveal
+    from bigtop.server import master as master_module
+
+    m = master_on(sqlite_url)
+    with drawn_seed(3):
+        made = m.create(TableSpec("scout", 2, seats=(SeatSpec(), SeatSpec()), listed=False))
+    t, anna, ben = made.table_id, made.tokens[0], made.tokens[1]
+    moved = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
+                   token=anna)
+    m.ask_undo(t, 0, anna)
+    monkeypatch.setattr(master_module, "first_reveal",
+                        lambda *args, **kwargs: Reveal(0, 1, False))
+    with pytest.raises(errors.Conflict, match=f"^your move .* showed P1 what they .*{UNSEE}$"):
+        m.answer_undo(t, 1, True, ben)
+    still = m.load(t)
+    assert still.version == moved.version and still.meta.undos == 0
+    assert still.meta.pending_undo is not None

@@ -50,6 +50,7 @@ from bigtop.agents.levels import BOT_NAMES
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.registry import capabilities, new_game
+from bigtop.core.reveal import first_reveal
 from bigtop.core.rng import check_seed
 from bigtop.games import teaching
 from bigtop.server import errors
@@ -845,8 +846,9 @@ class TableMaster:
         if not mine:
             raise errors.Conflict("you have no move to take back", version=m.version)
         request = {"seat": seat, "to": mine[-1].version - 1, "at": m.version, "accepted": []}
+        back = self._back_to(loaded, request)  # 409 when a step since showed what it hides
         if not self._must_accept(loaded, seat):
-            return self._take_back(loaded, request)
+            return self._take_back(loaded, request, back)
         if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
             raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
                                   version=self.load(table_id).version)
@@ -874,16 +876,53 @@ class TableMaster:
         else:
             request = {**request, "accepted": sorted({*request["accepted"], seat})}
             if set(self._must_accept(loaded, request["seat"])) <= set(request["accepted"]):
-                return self._take_back(loaded, request)
+                # Checked again: who must accept may have changed (a seat taken over).
+                return self._take_back(loaded, request, self._back_to(loaded, request))
         if not self.storage.set_undo(table_id, m.version, m.seat_rev, request):
             raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
                                   version=self.load(table_id).version)
         return self.load(table_id)
 
-    def _take_back(self, loaded: Loaded, request: dict[str, Any]) -> Loaded:
+    def _back_to(self, loaded: Loaded, request: dict[str, Any]) -> State:
+        """The position ``request`` goes back to; 409 when a step since showed a person at
+        the table what that position hides (:func:`~bigtop.core.reveal.first_reveal`):
+        replayed from the seed, the same roll, turned card or landing would come again, and
+        an opponent's cards shown from their hand go back into it, known.
+
+        Checked for the asker and for every person who must accept. What the asker's own
+        moves showed the others is waived for them: the asker gives it away by asking (a
+        misclicked Show between friends). Anything else a person saw counts even though
+        they could decline: the bots and absent people who accept without asking play on
+        against what they know."""
+        to = request["to"]
+        start = state_at(loaded, to, self.snapshot_at_most(loaded.table_id, to))
+        asker = request["seat"]
+        others = self._must_accept(loaded, asker)
+        moves = {e.version - 1 - to: e for e in loaded.log
+                 if e.kind == "move" and e.version > to}
+        own = [j for j, e in moves.items() if e.seat == asker]
+        found = first_reveal(start, loaded.state.history[to:], [asker, *others],
+                             waived={q: own for q in others})
+        if found is None:
+            return start
+        entry = moves.get(found.step)
+        line = f"“{entry.text}”" if entry is not None else f"move {to + found.step + 1}"
+        whom, they = (("you", "you") if found.seat == asker
+                      else (loaded.seats[found.seat].shown_name, "they"))
+        if found.chance:
+            why = f"{line} after your move came from the table's seed and would come again"
+        elif entry is not None and entry.seat == asker:
+            why = f"your move ({line}) showed {whom} what {they} could not know before"
+        else:
+            mover = (f"{loaded.seats[entry.seat].shown_name}'s move" if entry is not None
+                     and 0 <= entry.seat < len(loaded.seats) else "a move")
+            why = f"{mover} after yours ({line}) showed {whom} what {they} could not know before"
+        raise errors.Conflict(f"{why}; a take-back cannot unsee it", version=loaded.version)
+
+    def _take_back(self, loaded: Loaded, request: dict[str, Any], state: State) -> Loaded:
+        """Go back to ``state``, the position :meth:`_back_to` gave for ``request``."""
         table_id = loaded.table_id
         to = request["to"]
-        state = state_at(loaded, to, self.snapshot_at_most(table_id, to))
         p = state.current_player()
         who = loaded.seats[request["seat"]]
         line = (f"P{who.seat} took back their move" + (" (everyone agreed)" if request[
