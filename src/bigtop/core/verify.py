@@ -33,7 +33,11 @@ from bigtop.core.rng import check_seed
 
 def seed_commitment(table: str, seed: int) -> str:
     """What a server shows of a table's seed before the game ends: the hex SHA-256 of the
-    UTF-8 string ``"{table}:{seed}"``."""
+    UTF-8 string ``"{table}:{seed}"`` (the table id salts it, so no two tables share one).
+
+    >>> seed_commitment("abc", 7) == hashlib.sha256(b"abc:7").hexdigest()
+    True
+    """
     return hashlib.sha256(f"{table}:{seed}".encode()).hexdigest()
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.game import State
+from bigtop.core.verify import seed_commitment  # the one definition, beside its check
 
 PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
 HUMAN, BOT = "human", "bot"
@@ -35,17 +36,6 @@ def draw_seed() -> int:
     """A table's seed: 63 bits from the operating system's CSPRNG (never a creator's choice
     at a table strangers may sit at; see :meth:`TableMaster.create`)."""
     return secrets.randbits(63)
-
-
-def seed_commitment(table_id: str, seed: int) -> str:
-    """What every view shows of the seed before the game ends: the hex SHA-256 of the UTF-8
-    string ``"{table_id}:{seed}"`` (the table id salts it, so no two tables share one).
-    Once the game is over the export reveals the seed and anyone can check it.
-
-    >>> seed_commitment("abc", 7) == hashlib.sha256(b"abc:7").hexdigest()
-    True
-    """
-    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
