@@ -104,10 +104,18 @@ def test_clown_15_go_against_a_bot(server: Server, browsers: Browsers) -> None:
 def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None:
     page, table, token = start_table(server, browsers, "so-ein-zirkus", 2, {}, ["easy"], seed=4)
     rng = random.Random(3)
-    shot = False
+    shot = luck = False
     for _ in range(300):
         if drive.wait_ready(page) == "over":
             break
+        if not luck:
+            log = server.api("GET", f"/api/tables/{table}", token=token)["log"]
+            if any(e["kind"] == "move" and e["seat"] == 0 for e in log):
+                # The bot's roll came after our move: the page says why it cannot be taken
+                # back instead of offering what the server refuses.
+                assert page.locator("#undo-luck").is_visible(), drive.describe(page)
+                assert page.locator("#undo-ask").count() == 0
+                luck = True
         if not shot and any(m["type"] == "move" for m in drive.legal_moves(page)):
             # A picture with the paths of a clown drawn on the board.
             movers = page.locator("#board g.clown.legal")
@@ -116,6 +124,7 @@ def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None
             browsers.shot(page, "so-ein-zirkus")
             shot = True
         drive.play_zirkus_turn(page, rng)
+    assert luck
     check_finished(server, page, table, token)
     browsers.shot(page, "so-ein-zirkus-final")
     # The replay's start is before P0's first roll: the top line says whose turn it is, not

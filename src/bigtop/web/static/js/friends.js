@@ -264,7 +264,12 @@ export function drawUndo(view, hasMoved, onView, showError) {
     }
     return;
   }
-  fill(box, hasMoved(me) ? h("button", {type: "button", class: "act small", id: "undo-ask",
+  const mine = hasMoved(me);
+  if (mine === "luck") {
+    fill(box, h("span", {class: "hint", id: "undo-luck"}, "Luck came after your last move: it cannot be taken back."));
+    return;
+  }
+  fill(box, mine === "yes" ? h("button", {type: "button", class: "act small", id: "undo-ask",
     onclick: answer("ask")}, "Ask to take back my last move") : null);
 }
 

@@ -207,8 +207,15 @@ function drawLog(view) {
 }
 
 /** Whether `seat` has made a move at this table (the log the page holds). */
+/** Whether ``seat`` has a move of its own to take back: "yes", "no", or "luck" when a chance
+ * outcome (a roll, seat -1 in the log) came after it, which the server never takes back (the
+ * seed would bring the same luck again: docs/server.md, "A take-back cannot unsee"). */
 function lastMoveOf(seat) {
-  return [...page.log.values()].some((l) => l.kind === "move" && l.seat === seat && !l.bot);
+  const moves = [...page.log.values()].filter((l) => l.kind === "move").sort((a, b) => a.version - b.version);
+  let last = -1;
+  moves.forEach((l, i) => { if (l.seat === seat && !l.bot) last = i; });
+  if (last < 0) return "no";
+  return moves.slice(last + 1).some((l) => l.seat < 0) ? "luck" : "yes";
 }
 
 /** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
