@@ -68,8 +68,9 @@ def test_the_host_opens_a_friends_seat_no_more_once_the_friend_accepted(
             ws.receive_json()
         assert closed.value.code == 4403
     used = problem(client.post(url, json={"token": invite}), 403, "invite-used")
-    assert used["detail"] == ("this invite link was opened already; ask the host for the "
-                              "table, or open it where you first opened it")
+    assert used["detail"] == ("this invite link was opened already (or its token is no seat "
+                              "here); ask the host for the table, or open it where you first "
+                              "opened it")
     links = client.get(f"/api/tables/{t}/invites", headers=auth(host)).json()
     assert links["invites"] == [] and links["unavailable"] == []  # Ben's seat is taken
     # On Ben's turn: the invite token does not move for him; his own token does.

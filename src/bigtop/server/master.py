@@ -220,8 +220,8 @@ def opens_seat(seat: Seat, secret_hash: str) -> bool:
                for held in (seat.token_hash, seat.player_key_hash))
 
 
-INVITE_USED = ("this invite link was opened already; ask the host for the table, or open it "
-               "where you first opened it")
+INVITE_USED = ("this invite link was opened already (or its token is no seat here); ask the "
+               "host for the table, or open it where you first opened it")
 """The 403 of an invite token exchanged already (or of a token no seat has)."""
 
 
