@@ -7,6 +7,7 @@ tells invites from tokens of their own in an old database."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -47,6 +48,8 @@ def test_the_host_opens_a_friends_seat_no_more_once_the_friend_accepted(
         assert r.status_code == 200, r.text
         mine = r.json()["token"]
         assert r.json() == {"table": t, "seat": 1, "token": mine} and mine != invite
+        # (A socket left open would answer the ping: no hanging test should that regress.)
+        ws.send_json({"type": "ping"})
         while (msg := ws.receive_json())["type"] != "error":  # (views sent before it)
             assert msg["type"] == "view"
         assert msg["problem"]["status"] == 403 and "no longer opens seat 1" in \
@@ -212,3 +215,30 @@ def test_an_old_database_tells_invites_from_tokens_of_their_own(db_url: str) -> 
     assert master.accept_invite("older", "older1") == (1, "older1")
     seat, own = master.accept_invite("hosted", "hosted1")
     assert seat == 1 and own != "hosted1" and master.load("hosted").seats[1].claimed
+
+
+def test_a_socket_on_another_worker_is_closed_at_the_exchange(pg_url: str) -> None:
+    """The host's socket on Ben's seat is held by worker A; Ben exchanges the link through
+    worker B: A hears of it (NOTIFY) and closes the socket."""
+    from tests.server.conftest import make_client
+
+    with make_client(pg_url) as a, make_client(pg_url) as b:
+        made = hosted(a, None, [{}, {"invite": "Ben"}])
+        t, invite = made["table"], made["seats"][1]["token"]
+        view(a, t, made["seats"][0]["token"])
+        with _socket(a, t, invite) as ws:
+            assert ws.receive_json()["view"]["seat"] == 1
+            r = b.post(f"/api/tables/{t}/accept", json={"token": invite})
+            assert r.status_code == 200 and r.json()["token"] != invite
+            for _ in range(200):  # pinged until A has heard (a pong: not yet)
+                ws.send_json({"type": "ping"})
+                while (msg := ws.receive_json())["type"] == "view":
+                    pass
+                if msg["type"] == "error":
+                    break
+                assert msg["type"] == "pong"
+                time.sleep(0.05)
+            assert msg["type"] == "error" and msg["problem"]["status"] == 403
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403
