@@ -119,6 +119,7 @@ def test_bad_exchanges_are_refused_and_change_nothing(client: TestClient) -> Non
                 {"token": invite, "seat": 1}, [invite]):
         problem(client.post(url, json=bad), 422, "invalid")
     problem(client.post(url), 422, "invalid")  # no body at all
+    problem(client.post(f"{url}?token={invite}", json={"token": invite}), 400, "token-in-url")
     problem(client.post("/api/tables/nope/accept", json={"token": invite}), 404, "not-found")
     problem(client.post(url, json={"token": "x" * 22}), 403, "invite-used")
     problem(client.post(url, json={"token": host + "x"}), 403, "invite-used")
