@@ -796,8 +796,9 @@ class Runtime:
             if (conn.seat is not None and conn.token_hash is not None
                     and m.seat_rev != conn.sent_rev
                     and not opens_seat(loaded.seats[conn.seat], conn.token_hash)):
-                # The seat changed hands (its invite was exchanged, a lobby join, a bot
-                # took the empty seat): not one more view of it for this token.
+                # The seat changed hands (its invite was exchanged, or claimed by an
+                # identity): not one more view of it for this token. Checked only when the
+                # seats changed (every change of a seat's token moves seat_rev on).
                 await self._lose_seat(conn)
                 return
             log = loaded.log
