@@ -364,6 +364,10 @@ def test_claims_and_take_backs_are_rate_limited(sqlite_url: str) -> None:
         for r in (c.post(url, json=invite, headers=auth(ben["key"])),
                   c.post(accept, json=invite)):
             assert "retry_after" in problem(r, 429, "rate-limited")
+        # A token of one's own is answered without taking a seat: not counted.
+        host = {"token": made["seats"][0]["token"]}
+        assert c.post(accept, json=host).json() == {"table": made["table"], "seat": 0,
+                                                    **host}
         undo = f"/api/tables/{made['table']}/undo"
         codes = [c.post(undo, headers=auth(anna["key"])).status_code for _ in range(4)]
         assert codes[:3] == [409] * 3 and codes[3] == 429

@@ -737,6 +737,14 @@ class TableMaster:
                                   version=self.load(table_id).version)
         return started
 
+    @staticmethod
+    def own_seat(loaded: Loaded, token: str) -> int | None:
+        """The seat ``token`` opens at ``loaded`` if it is its holder's own (no invite);
+        None: an invite, or no seat's token."""
+        digest = hash_token(token)
+        return next((s.seat for s in loaded.seats if s.token_hash is not None and not s.invited
+                     and hmac.compare_digest(s.token_hash, digest)), None)
+
     def accept_invite(self, table_id: str, token: str) -> tuple[int, str]:
         """Exchange an invite link's token for the seat's own: a fresh token from the
         CSPRNG that only the caller learns. From then on the invite token opens nothing

@@ -225,7 +225,12 @@ async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
     seat is taken). Open the seat with the token answered from then on. A token that is
     yours already is answered unchanged; an invite opened already is refused (403)."""
     refuse_token_in_url(request.query_params)  # the token goes in the body only
-    await take_seat_rate(runtime, request)
+    own = runtime.master.own_seat(await runtime.db(runtime.master.load, table_id), body.token)
+    if own is not None:
+        # Nothing to exchange, nothing written: not counted (a page asks on every first
+        # visit of a table, its host's included).
+        return Accepted(table=table_id, seat=own, token=body.token)
+    await take_seat_rate(runtime, request)  # an exchange, or a refusal
     seat, token = await runtime.db(runtime.master.accept_invite, table_id, body.token)
     if token != body.token:
         # Every socket opened with the invite token is closed (runtime.send); an arrival
