@@ -123,9 +123,10 @@ def test_fuzz_hostile_create_and_join_bodies(app: tuple[TestClient, str, str]) -
 
 
 def test_fuzz_hostile_claim_start_and_undo_bodies(sqlite_url: str) -> None:
-    """Invites: a claim of a seat another identity holds, a start or a listing by a guest, a
-    take-back at a table that waits: whatever the body, a 4xx problem and the table as it
-    was (an app of its own: the module's has used up its address's tables)."""
+    """Invites: a claim of a seat another identity holds, an exchange of an invite that claim
+    ended, a start or a listing by a guest, a take-back at a table that waits: whatever the
+    body, a 4xx problem and the table as it was (an app of its own: the module's has used up
+    its address's tables)."""
     with make_client(sqlite_url) as c:
         _fuzz_claim_start_and_undo(c)
 
@@ -151,6 +152,7 @@ def _fuzz_claim_start_and_undo(c: TestClient) -> None:
         content_type = data.draw(CONTENT_TYPES)
         for method, path, good, key in (
                 ("POST", "/claim", {"token": ben_token}, keys[2]),
+                ("POST", "/accept", {"token": ben_token}, keys[2]),  # ended by B's claim
                 ("POST", "/start", {"level": "easy"}, keys[1]),
                 ("POST", "/undo", {}, keys[0]), ("POST", "/undo/accept", {}, keys[1]),
                 ("PATCH", "", {"listed": True}, keys[1])):  # listing, by a guest

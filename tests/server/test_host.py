@@ -53,10 +53,12 @@ def test_only_the_host_lists_and_bad_bodies_are_refused(client: TestClient) -> N
     anna, ben = new_player(client, "Anna"), new_player(client, "Ben")
     made = hosted(client, anna["key"], [{}, {"invite": "Ben"}])
     t = made["table"]
-    client.post(f"/api/tables/{t}/claim", json={"token": made["seats"][1]["token"]},
-                headers=auth(ben["key"]))
+    # Ben's page exchanges his link for a token of his own, then claims the seat with it.
+    his = client.post(f"/api/tables/{t}/accept",
+                      json={"token": made["seats"][1]["token"]}).json()["token"]
+    client.post(f"/api/tables/{t}/claim", json={"token": his}, headers=auth(ben["key"]))
     before = view(client, t, anna["key"])
-    for secret in (ben["key"], made["seats"][1]["token"]):
+    for secret in (ben["key"], his):
         problem(listing(client, t, secret, {"listed": True}), 403, "not-host")
     problem(listing(client, t, "x" * 22, {"listed": True}), 403, "wrong-token")
     problem(listing(client, t, None, {"listed": True}), 401, "seat-token-required")

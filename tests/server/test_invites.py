@@ -154,19 +154,22 @@ def test_an_invite_claimed_by_an_identity_and_every_refusal(client: TestClient) 
     first = client.post(url, json={"token": ben_token}, headers=auth(ben["key"]))
     assert first.status_code == 200 and first.json()["seat"] == 1
     assert first.json()["status"] == "waiting"  # Cleo is still to come
-    again = client.post(url, json={"token": ben_token}, headers=auth(ben["key"]))
-    assert again.status_code == 200 and again.json()["seat"] == 1  # the same answer
-    # Another person's seat, a second seat for one identity, the host's own seat.
-    problem(client.post(url, json={"token": ben_token}, headers=auth(cleo["key"])), 409,
-            "conflict")
-    problem(client.post(url, json={"token": cleo_token}, headers=auth(ben["key"])), 409,
+    # The claim ended the invite: its token (which Anna can derive) opens nothing now, not
+    # even a second claim; Ben's key opens his seat on any device.
+    problem(client.post(url, json={"token": ben_token}, headers=auth(ben["key"])), 403,
+            "wrong-token")
+    problem(client.get(f"/api/tables/{t}", headers=auth(ben_token)), 403, "wrong-token")
+    assert view(client, t, ben["key"])["seat"] == 1
+    # A second seat for one identity; another person's seat (the host's own).
+    mine = client.post(f"/api/tables/{t}/accept", json={"token": cleo_token}).json()["token"]
+    problem(client.post(url, json={"token": mine}, headers=auth(ben["key"])), 409,
             "conflict")
     problem(client.post(url, json={"token": made["seats"][0]["token"]},
                         headers=auth(cleo["key"])), 409, "conflict")
-    # Ben's key opens his seat on any device; the link's token still does too.
-    assert view(client, t, ben["key"])["seat"] == 1 and view(client, t, ben_token)["seat"] == 1
-    done = client.post(url, json={"token": cleo_token}, headers=auth(cleo["key"])).json()
+    # Cleo exchanged her invite first: her own token, claimed, keeps opening her seat.
+    done = client.post(url, json={"token": mine}, headers=auth(cleo["key"])).json()
     assert done["status"] == "playing" and done["names"] == ["Anna", "Ben", "Cleo"]
+    assert view(client, t, mine)["seat"] == 2 and view(client, t, cleo["key"])["seat"] == 2
     assert {e["table"] for e in client.get("/api/players/me", headers=auth(cleo["key"]))
             .json()["tables"]} == {t}
 
@@ -322,9 +325,13 @@ def test_claims_race_on_two_workers(db_url: str) -> None:
         th.start()
     for th in threads:
         th.join()
-    assert sorted(outcome)[0] in ("Ben", "Cleo") and sorted(outcome)[1] == "Conflict"
+    # The loser finds the seat taken (409), or, read after the winner's claim ended the
+    # invite, its token opening nothing (403).
+    winner = [o for o in outcome if o in ("Ben", "Cleo")]
+    assert len(winner) == 1 and [o for o in outcome if o not in winner] in (
+        ["Conflict"], ["Forbidden"]), outcome
     seat = masters[1].load(made.table_id).seats[1]
-    assert seat.name == next(o for o in outcome if o != "Conflict")
+    assert seat.name == winner[0] and not seat.invited
 
 
 def test_the_last_seat_taken_from_the_lobby_starts_the_bots(sqlite_url: str) -> None:
@@ -342,19 +349,25 @@ def test_the_last_seat_taken_from_the_lobby_starts_the_bots(sqlite_url: str) -> 
 
 
 def test_claims_and_take_backs_are_rate_limited(sqlite_url: str) -> None:
-    """Claiming counts as taking a seat (per client address); every take-back step as a
-    move of the seat."""
+    """Claiming and exchanging an invite count as taking a seat (per client address), refused
+    or not; every take-back step as a move of the seat."""
     # A slow refill: on a loaded machine the take-backs may be seconds apart.
     with make_client(sqlite_url, limits=Limits(join_burst=2, move_burst=3,
                                                moves_per_second=0.001)) as c:
         anna, ben = new_player(c, "Anna"), new_player(c, "Ben")
         made = hosted(c, anna["key"], [{}, {"invite": "Ben"}])
         url = f"/api/tables/{made['table']}/claim"
-        for _ in range(2):
-            assert c.post(url, json={"token": made["seats"][1]["token"]},
-                          headers=auth(ben["key"])).status_code == 200
-        r = c.post(url, json={"token": made["seats"][1]["token"]}, headers=auth(ben["key"]))
-        assert "retry_after" in problem(r, 429, "rate-limited")
+        invite = {"token": made["seats"][1]["token"]}
+        assert c.post(url, json=invite, headers=auth(ben["key"])).status_code == 200
+        accept = f"/api/tables/{made['table']}/accept"
+        problem(c.post(accept, json=invite), 403, "invite-used")  # the claim ended it
+        for r in (c.post(url, json=invite, headers=auth(ben["key"])),
+                  c.post(accept, json=invite)):
+            assert "retry_after" in problem(r, 429, "rate-limited")
+        # A token of one's own is answered without taking a seat: not counted.
+        host = {"token": made["seats"][0]["token"]}
+        assert c.post(accept, json=host).json() == {"table": made["table"], "seat": 0,
+                                                    **host}
         undo = f"/api/tables/{made['table']}/undo"
         codes = [c.post(undo, headers=auth(anna["key"])).status_code for _ in range(4)]
         assert codes[:3] == [409] * 3 and codes[3] == 429

@@ -84,6 +84,60 @@ def table_of(page: Page) -> str:
     return str(page.evaluate("new URLSearchParams(location.search).get('table')"))
 
 
+def fragment_token(page: Page) -> str:
+    return urlparse(page.url).fragment.removeprefix("token=")
+
+
+def test_an_invite_link_is_exchanged_for_the_friends_own_token(server: Server,
+                                                               browsers: Browsers) -> None:
+    """The friend's page trades the link's token (which the host can derive) for a fresh
+    one, also after a page with the link's token sat there first (that page is told): the
+    address and this browser's recent tables carry the new one, the link's token opens
+    nothing any more, and the link opened again elsewhere says why; where it was first
+    opened, it opens the seat still."""
+    made = server.api("POST", "/api/tables", {"game": "scout", "players": 2,
+                                              "options": {"rounds": 1},
+                                              "seats": [{}, {"invite": "Ben"}]})
+    table, host_token = made["table"], made["seats"][0]["token"]
+    invite = made["seats"][1]["token"]
+    host, friend = browsers.new_page(), browsers.new_page(390, 844)
+    host.goto(server.table_url(table, host_token))
+    host.wait_for_selector("#invite-1")
+    assert fragment_token(host) == host_token  # the host's own token, unchanged
+    # A page that kept the link's token (as one opened before exchanges were made: here its
+    # exchange is answered with the same token) sits at Ben's seat first; the game starts.
+    stale = browsers.new_page()
+    stale.route("**/accept", lambda route: route.fulfill(
+        json={"table": table, "seat": 1, "token": invite}))
+    stale.goto(server.table_url(table, invite))
+    stale.wait_for_function("document.body.dataset.status === 'playing'")
+    assert stale.evaluate("document.body.dataset.seat") == "1"
+    # Ben opens his link all the same: the seat is his, the other page is told so.
+    friend.goto(server.table_url(table, invite))
+    friend.wait_for_function("document.body.dataset.status === 'playing'")
+    shows(stale, "#banner", "no longer opens the seat")
+    mine = fragment_token(friend)
+    assert mine and mine != invite
+    assert friend.evaluate("JSON.parse(localStorage['bigtop.recent'])[0].token") == mine
+    assert server.api("GET", f"/api/tables/{table}", token=mine)["seat"] == 1
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.api("GET", f"/api/tables/{table}", token=invite)
+    assert refused.value.code == 403
+    host.wait_for_function("document.body.dataset.status === 'playing'")
+    assert not host.locator("#invite-1").count()
+    # Opened again in another browser: why not, and a spectator's link instead.
+    other = browsers.new_page()
+    other.goto(server.table_url(table, invite))
+    other.wait_for_selector("#watch-instead")
+    assert "invite link was opened already" in other.inner_text("#turn")
+    browsers.allow_network_errors()
+    # Where it was first opened it is the friend's seat still, with the friend's token.
+    friend.goto(server.url + "/")
+    friend.goto(server.table_url(table, invite))
+    friend.wait_for_function("document.body.dataset.seat === '1'")
+    assert fragment_token(friend) == mine
+
+
 @pytest.mark.slow
 def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
                                                         browsers: Browsers) -> None:
@@ -135,7 +189,13 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     spectator.goto(server.table_url(table))
     spectator.wait_for_selector("#chat-list li")
     assert spectator.locator("#chat-form").is_hidden()  # spectators read only
-    friend_token = invite.split("#token=")[1]
+    # The friend's page exchanged the link's token for one only it knows (the address
+    # carries that one now); the host's derived token opens Ben's seat no more.
+    friend_token = urlparse(friend.url).fragment.removeprefix("token=")
+    assert friend_token and friend_token != invite.split("#token=")[1]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.api("GET", f"/api/tables/{table}", token=invite.split("#token=")[1])
+    assert refused.value.code == 403
 
     # Chat: live to everyone at the table, as text.
     host.fill("#chat-input", MARKUP)

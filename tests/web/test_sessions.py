@@ -26,6 +26,13 @@ def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> 
     pages = [browsers.new_page(), browsers.new_page(width=390, height=844)]
     for page, token in zip(pages, tokens, strict=True):
         page.goto(server.table_url(table, token))
+    # Seat 1's link was an invite: its page exchanged it for a token of its own, which the
+    # address carries now (the link's opens nothing any more).
+    for page in pages:
+        page.wait_for_selector("#people-list li")
+    tokens = [page.evaluate("new URLSearchParams(location.hash.slice(1)).get('token')")
+              for page in pages]
+    assert tokens[0] == made["seats"][0]["token"] and tokens[1] != made["seats"][1]["token"]
     rng = random.Random(5)
     for _ in range(200):
         views = [server.api("GET", f"/api/tables/{table}", token=t) for t in tokens]

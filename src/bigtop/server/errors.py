@@ -58,6 +58,10 @@ class NotHost(Forbidden):
     slug, title = "not-host", "Only the table's host may do this"
 
 
+class InviteUsed(Forbidden):
+    slug, title = "invite-used", "This invite link was opened already"
+
+
 class NotFound(Problem):
     status, slug, title = 404, "not-found", "Not found"
 

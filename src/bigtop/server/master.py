@@ -221,6 +221,11 @@ def opens_seat(seat: Seat, secret_hash: str) -> bool:
                for held in (seat.token_hash, seat.player_key_hash))
 
 
+INVITE_USED = ("this invite link was opened already (or its token is no seat here); ask the "
+               "host for the table, or open it where you first opened it")
+"""The 403 of an invite token exchanged already (or of a token no seat has)."""
+
+
 def wrong_token(table_id: str) -> errors.Forbidden:
     """The 403 of a token (or player key) that does not, or no longer, open a seat."""
     return errors.Forbidden(f"that token is not a seat at table {table_id}")
@@ -438,11 +443,14 @@ class TableMaster:
             # A table created with a player key seats its creator in the first person's
             # seat (claimed: nobody else may join there).
             creator = host if spec.player_id is not None else None
+            # Every person's seat but the host's holds an invite: its token derives from
+            # the host's, so the first to open it exchanges it (accept_invite).
             seat_list = [Seat(i, s.kind, s.level,
                               hash_token(tokens[i]) if i in tokens else None,
                               s.kind == BOT or i == creator, now, None,
                               spec.player_id if i == creator else None, invite=s.invite,
-                              here=i == creator, clock_left=left if s.kind == HUMAN else None)
+                              here=i == creator, clock_left=left if s.kind == HUMAN else None,
+                              invited=i in tokens and i != host)
                          for i, s in enumerate(seat_specs)]
         else:
             # The same people, rotated (seat k sits at k - 1): claimed, and without a token
@@ -521,9 +529,12 @@ class TableMaster:
         if by_key:
             return new_id, new_seat, None
         mine = rematch_token(token, new_id)
+        # Derived from an invite token not yet exchanged, the new token is one the host can
+        # derive too: an invite still, which the page exchanges in its turn.
         with refused_as_wrong_token(table_id):
             if not self.storage.set_seat_token(new_id, new_seat, hash_token(mine),
-                                               opened_by=(table_id, seat, secret_hash)):
+                                               opened_by=(table_id, seat, secret_hash),
+                                               invite=loaded.seats[seat].invited):
                 raise errors.Conflict(
                     f"seat {new_seat} of table {new_id} has its token already")
         self.load(new_id)
@@ -727,10 +738,45 @@ class TableMaster:
                                   version=self.load(table_id).version)
         return started
 
+    @staticmethod
+    def own_seat(loaded: Loaded, token: str) -> int | None:
+        """The seat ``token`` opens at ``loaded`` if it is its holder's own (no invite);
+        None: an invite, or no seat's token."""
+        digest = hash_token(token)
+        return next((s.seat for s in loaded.seats if s.token_hash is not None and not s.invited
+                     and hmac.compare_digest(s.token_hash, digest)), None)
+
+    def accept_invite(self, table_id: str, token: str) -> tuple[int, str]:
+        """Exchange an invite link's token for the seat's own: a fresh token from the
+        CSPRNG that only the caller learns. From then on the invite token opens nothing
+        (the host, who can derive it, no longer opens the seat) and the seat is taken.
+        A token that is its holder's own already (the host's, one from a lobby join or a
+        rematch, one exchanged before) is answered unchanged, so a page may always ask.
+        Answers (seat, token); 403 for a token that opens no seat here (an invite opened
+        already, or none at all)."""
+        loaded = self.load(table_id)
+        digest = hash_token(token)
+        found = next((s for s in loaded.seats if s.token_hash is not None
+                      and hmac.compare_digest(s.token_hash, digest)), None)
+        if found is None:
+            raise errors.InviteUsed(INVITE_USED)
+        if not found.invited:
+            return found.seat, token
+        fresh = new_token()
+        if not self.storage.exchange_invite(table_id, found.seat, digest, hash_token(fresh),
+                                            _now()):
+            raise errors.InviteUsed(INVITE_USED)  # another exchange came first
+        self.sync_clock(self.try_start(table_id) or self.load(table_id))
+        return found.seat, fresh
+
     def claim_seat(self, table_id: str, token: str, player: Player) -> Loaded:
         """An invite link opened by an identity: the seat its token opens becomes that
         identity's (its key then opens it on any device) and is taken. Answers the table
-        (started, if that was the last empty seat)."""
+        (started, if that was the last empty seat). A token that is still an invite is
+        ended here: the seat's token is replaced by one nobody learns, so from then on the
+        identity's key alone opens the seat (the key is the holder's own secret and opens
+        the seat on every device; a new token would be one more secret to keep). A seat
+        token of the holder's own (an exchanged invite) keeps opening it beside the key."""
         loaded = self.load(table_id)
         digest = hash_token(token)
         found = next((s for s in loaded.seats if s.token_hash is not None
@@ -746,7 +792,9 @@ class TableMaster:
             raise errors.Conflict(f"{player.name} sits at table {table_id} already")
         if loaded.meta.status != PLAYING:
             raise errors.GameOver(f"table {table_id} is {loaded.meta.status}")
-        if not self.storage.set_seat_player(table_id, found.seat, digest, player.id, _now()):
+        if not self.storage.set_seat_player(
+                table_id, found.seat, digest, player.id, _now(),
+                new_token_hash=hash_token(new_token()) if found.invited else None):
             raise errors.Conflict(f"seat {found.seat} of table {table_id} was taken meanwhile")
         return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 

@@ -148,6 +148,10 @@ class Seat:
     """The name the host gave the person invited here (None: none given)."""
     here: bool = False
     """The person is present (a request lately, or an open WebSocket, on any worker)."""
+    invited: bool = False
+    """The seat's token is still an invite: derived from the host's secret (the host can
+    work it out again), not yet exchanged for one only its holder knows
+    (:meth:`~bigtop.server.master.TableMaster.accept_invite`)."""
 
     @property
     def label(self) -> str:

@@ -34,8 +34,24 @@ from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
 from bigtop.server.collector import Collector
-from bigtop.server.master import TableMaster, rated_now, table_result, timed_out_seats
-from bigtop.server.model import BOT, FINISHED, PLAYING, ChatRecord, Loaded, LogEntry, Meta, Seat
+from bigtop.server.master import (
+    TableMaster,
+    opens_seat,
+    rated_now,
+    table_result,
+    timed_out_seats,
+)
+from bigtop.server.model import (
+    BOT,
+    FINISHED,
+    PLAYING,
+    ChatRecord,
+    Loaded,
+    LogEntry,
+    Meta,
+    Seat,
+    hash_token,
+)
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import parse_note
 from bigtop.server.views import named, seat_view, summary
@@ -430,8 +446,14 @@ class Connection:
     token: str | None = None
     """The seat token the connection opened with (each move is checked against it)."""
     dropped: bool = False
-    """Its client stopped taking what is sent (:meth:`Runtime.deliver`): it gets nothing
-    more and is closed."""
+    """Its client stopped taking what is sent (:meth:`Runtime.deliver`), or its token no
+    longer opens its seat (:meth:`Runtime.send`): it gets nothing more and is closed."""
+    token_hash: str | None = field(default=None, init=False, repr=False)
+    """The hash of ``token``: whether it still opens the seat is asked whenever the seats
+    change."""
+
+    def __post_init__(self) -> None:
+        self.token_hash = None if self.token is None else hash_token(self.token)
 
 
 async def resume(coro: Coroutine[Any, Any, T], waiting_on: Any) -> T:
@@ -771,6 +793,14 @@ class Runtime:
             if not first and (m.undos, m.version, m.seat_rev) <= (
                     conn.sent_undos, conn.sent_version, conn.sent_rev):
                 return
+            if (conn.seat is not None and conn.token_hash is not None
+                    and m.seat_rev != conn.sent_rev
+                    and not opens_seat(loaded.seats[conn.seat], conn.token_hash)):
+                # The seat changed hands (its invite was exchanged, or claimed by an
+                # identity): not one more view of it for this token. Checked only when the
+                # seats changed (every change of a seat's token moves seat_rev on).
+                await self._lose_seat(conn)
+                return
             log = loaded.log
             if not first and m.undos != conn.sent_undos:
                 # Moves were taken back: the whole log again (the client replaces its own).
@@ -794,6 +824,19 @@ class Runtime:
             conn.sent_log = log
             conn.sent_version, conn.sent_rev, conn.sent_undos = m.version, m.seat_rev, m.undos
             await self.write(conn, '{"type":"view","view":' + text + "}")
+
+    async def _lose_seat(self, conn: Connection) -> None:
+        """Close a socket whose token no longer opens its seat: told why in a message, then
+        closed with 4403 (as a socket refused at its start with 403); nothing more is sent
+        to it (a page stops reconnecting with that token)."""
+        conn.dropped = True
+        self.remove(conn)
+        problem = errors.Forbidden(
+            f"that token no longer opens seat {conn.seat} at table {conn.table_id}: its "
+            "invite link was opened elsewhere, or the seat changed hands").problem()
+        with contextlib.suppress(Exception):  # gone already
+            await conn.ws.send_text(dumps({"type": "error", "problem": problem}))
+            await conn.ws.close(code=4403, reason="the token no longer opens this seat")
 
     async def write(self, conn: Connection, text: str) -> bool:
         """Send ``text`` to ``conn``; False if the socket was dropped (now or before: its

@@ -106,6 +106,7 @@ seats = Table(
     Column("clock_left", Float, nullable=True),
     Column("invite", String(255), nullable=True),
     Column("here", Boolean, nullable=False, server_default=false()),
+    Column("invited", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("table_id", "seat", name="pk_seats"),
     Index("ix_seats_player", "player_id"),
     Index("ix_seats_away_at", "away_at"),
@@ -116,7 +117,9 @@ seats = Table(
 ``clock_left``: the person's game clock at the start of the current turn (NULL: none).
 ``invite``: the name the host gave the person invited to the seat (shown while waiting).
 ``here``: the person is present (stored when it changes; the sweep finds those gone through
-the index on ``(here, last_seen)``)."""
+the index on ``(here, last_seen)``). ``invited``: the seat's token is still an invite link's,
+derived from the host's secret (so the host can give the link again): the first to open
+it exchanges it for a token from the CSPRNG that only they know (migration 0023)."""
 
 moves = Table(
     "moves", metadata,

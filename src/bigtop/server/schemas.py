@@ -272,8 +272,29 @@ class Invites(BaseModel):
                                                "(null: every free seat has one).")
 
 
+MAX_TOKEN_CHARS = 128
+"""The longest seat token a request may carry (tokens are 22 characters; the WebSocket's
+handshake has the same bound)."""
+
+
 class ClaimIn(_Strict):
-    token: str = Field(description="The seat token of the invite link you opened.")
+    token: str = Field(min_length=1, max_length=MAX_TOKEN_CHARS,
+                       description="The seat token of the invite link you opened.")
+
+
+class AcceptIn(_Strict):
+    token: str = Field(min_length=1, max_length=MAX_TOKEN_CHARS,
+                       description="The token of the invite link you opened (in the body, "
+                                   "never in a URL).")
+
+
+class Accepted(BaseModel):
+    table: str
+    seat: int
+    token: str = Field(description="Your seat's own token: a fresh one from the server's "
+                                   "CSPRNG for an invite (its link opens nothing from now "
+                                   "on), or the token you sent, unchanged, when it was your "
+                                   "own already (the host's seat, a lobby join, a rematch).")
 
 
 class TableChange(_Strict):

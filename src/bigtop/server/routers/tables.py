@@ -13,12 +13,14 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_INT
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
-from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
+from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep, refuse_token_in_url
 from bigtop.server.master import lost_invites_note, waiting_line
 from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import (
+    Accepted,
+    AcceptIn,
     ClaimIn,
     CreateTable,
     Invite,
@@ -213,6 +215,28 @@ async def invites(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Invite
     return Invites(table=table_id, invites=[
         Invite(seat=s.seat, invite=s.invite, token=t, invite_url=invite_url(runtime, table_id, t))
         for s, t in found], unavailable=[s.seat for s in lost], note=lost_invites_note(lost))
+
+
+@router.post("/{table_id}/accept", response_model=Accepted, responses=PROBLEMS)
+async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
+                 request: Request) -> Accepted:
+    """Exchange the token of an invite link you opened for your seat's own: a fresh token
+    only you know (the host, who can work the link out again, opens your seat no more; the
+    seat is taken). Open the seat with the token answered from then on. A token that is
+    yours already is answered unchanged; an invite opened already is refused (403)."""
+    refuse_token_in_url(request.query_params)  # the token goes in the body only
+    own = runtime.master.own_seat(await runtime.db(runtime.master.load, table_id), body.token)
+    if own is not None:
+        # Nothing to exchange, nothing written: not counted (a page asks on every first
+        # visit of a table, its host's included).
+        return Accepted(table=table_id, seat=own, token=body.token)
+    await take_seat_rate(runtime, request)  # an exchange, or a refusal
+    seat, token = await runtime.db(runtime.master.accept_invite, table_id, body.token)
+    if token != body.token:
+        # Every socket opened with the invite token is closed (runtime.send); an arrival
+        # may start the table (a bot to move first).
+        await runtime.after_change(await runtime.db(runtime.master.load, table_id))
+    return Accepted(table=table_id, seat=seat, token=token)
 
 
 @router.post("/{table_id}/claim", response_model=TableViewModel, responses=PROBLEMS)

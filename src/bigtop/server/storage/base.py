@@ -162,11 +162,13 @@ class Storage(Protocol):
         """Store when these (table, seat) people were last seen."""
 
     def set_seat_token(self, table_id: str, seat: int, token_hash: str, *,
-                       opened_by: tuple[str, int, str] | None = None) -> bool:
+                       opened_by: tuple[str, int, str] | None = None,
+                       invite: bool = False) -> bool:
         """Give a person's seat without a token this one (True also when it has this one
         already; False: it has another). ``opened_by``: (table, seat, hash of a secret) that
         must still open that seat, checked in the same transaction (:class:`SeatRefused`,
-        nothing stored): a rematch's token goes only to who holds the old seat."""
+        nothing stored): a rematch's token goes only to who holds the old seat.
+        ``invite``: the token is an invite still (derived from one the host can derive)."""
 
     def take_free_seat(self, table_id: str, seat: int, token_hash: str, now: float,
                        player_id: str | None = None) -> bool:
@@ -175,10 +177,20 @@ class Storage(Protocol):
         was invited by goes (the seat is no longer that person's)."""
 
     def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
-                        now: float) -> bool:
+                        now: float, *, new_token_hash: str | None = None) -> bool:
         """Record the identity ``player_id`` in the person's seat that ``token_hash`` opens
         (and claim it), if no identity sits there yet and ``player_id`` sits nowhere else
-        at the table (False: nothing changed)."""
+        at the table (False: nothing changed). ``new_token_hash``: the seat's token is an
+        invite, ended here: only if it is one still, the seat's token becomes this one (no
+        invite)."""
+
+    def exchange_invite(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
+                        now: float) -> bool:
+        """Exchange the invite token of a person's seat (its hash ``invite_hash``) for the
+        token with ``token_hash``, no invite, and mark the seat claimed and its person here
+        (the seat revision moves on; the table is due as :meth:`claim` says), only if the
+        seat still has that token and it is still an invite: of two racing exchanges one
+        wins. False: nothing changed."""
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,

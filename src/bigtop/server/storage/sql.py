@@ -810,14 +810,15 @@ class SqlStorage:
             conn.commit()
 
     def set_seat_token(self, table_id: str, seat: int, token_hash: str, *,
-                       opened_by: tuple[str, int, str] | None = None) -> bool:
+                       opened_by: tuple[str, int, str] | None = None,
+                       invite: bool = False) -> bool:
         with self._write() as conn:
             if opened_by is not None:
                 _check_opens(conn, *opened_by)
             done = conn.execute(update(seats).where(
                 seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
                 seats.c.token_hash.is_(None) | (seats.c.token_hash == token_hash))
-                .values(token_hash=token_hash)).rowcount
+                .values(token_hash=token_hash, invited=invite)).rowcount
             if done == 1:
                 self._seats_changed(conn, table_id)
             conn.commit()
@@ -834,8 +835,9 @@ class SqlStorage:
                                             other.c.player_id == player_id))
             done = conn.execute(update(seats).where(*cond).values(
                 token_hash=token_hash, claimed=True, last_seen=now, away_at=_AWAY_AT,
-                # Whoever took it from the lobby is not the person invited there.
-                player_id=player_id, invite=None), {"at": now}).rowcount
+                # Whoever took it from the lobby is not the person invited there; the
+                # token is theirs alone (new_token), no invite.
+                player_id=player_id, invite=None, invited=False), {"at": now}).rowcount
             if done != 1:
                 return False
             self._seats_changed(conn, table_id, arrived=now)
@@ -843,16 +845,36 @@ class SqlStorage:
             return True
 
     def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
-                        now: float) -> bool:
+                        now: float, *, new_token_hash: str | None = None) -> bool:
         with self._write() as conn:
             other = aliased(seats)
+            cond = [seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
+                    seats.c.token_hash == token_hash, seats.c.player_id.is_(None),
+                    ~exists().where(other.c.table_id == table_id,
+                                    other.c.player_id == player_id)]
+            values: dict[str, Any] = {"player_id": player_id, "claimed": True,
+                                      "last_seen": now, "away_at": _AWAY_AT}
+            if new_token_hash is not None:  # the invite ends here
+                cond.append(seats.c.invited.is_(True))
+                values.update(token_hash=new_token_hash, invited=False)
+            done = conn.execute(update(seats).where(*cond).values(**values),
+                                {"at": now}).rowcount
+            if done != 1:
+                return False
+            self._seats_changed(conn, table_id, arrived=now)
+            conn.commit()
+            return True
+
+    def exchange_invite(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
+                        now: float) -> bool:
+        with self._write() as conn:
+            # One guarded statement: of two racing exchanges of one invite, the second finds
+            # the token changed and changes nothing.
             done = conn.execute(update(seats).where(
                 seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == HUMAN,
-                seats.c.token_hash == token_hash, seats.c.player_id.is_(None),
-                ~exists().where(other.c.table_id == table_id,
-                                other.c.player_id == player_id))
-                .values(player_id=player_id, claimed=True, last_seen=now, away_at=_AWAY_AT),
-                {"at": now}).rowcount
+                seats.c.token_hash == invite_hash, seats.c.invited.is_(True))
+                .values(token_hash=token_hash, invited=False, claimed=True, here=True,
+                        last_seen=now, away_at=_AWAY_AT), {"at": now}).rowcount
             if done != 1:
                 return False
             self._seats_changed(conn, table_id, arrived=now)
@@ -871,7 +893,7 @@ class SqlStorage:
                         seats.c.table_id == table_id, seats.c.seat == k,
                         seats.c.kind == HUMAN, seats.c.claimed.is_(False))
                         .values(kind=BOT, level=level, token_hash=None, claimed=True,
-                                invite=None, away_at=None)).rowcount != 1:
+                                invite=None, invited=False, away_at=None)).rowcount != 1:
                     conn.rollback()
                     return False
             empty = conn.execute(select(func.count()).select_from(seats).where(

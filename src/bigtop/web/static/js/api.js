@@ -63,6 +63,9 @@ export const api = {
   // invite link opens; the host may start before everyone arrived (bots take the seats).
   invites: (table, token) => request("GET", `/api/tables/${enc(table)}/invites`, {token}),
   claim: (table, key, token) => request("POST", `/api/tables/${enc(table)}/claim`, {token: key, body: {token}}),
+  // An invite link's token exchanged for the seat's own (a fresh one only this browser
+  // knows; a token that is ours already comes back unchanged). In the body, never a URL.
+  accept: (table, token) => request("POST", `/api/tables/${enc(table)}/accept`, {body: {token}}),
   // The host lists the table in the lobby (anyone may take a free seat) or takes it out.
   setListed: (table, token, listed) => request("PATCH", `/api/tables/${enc(table)}`, {token, body: {listed}}),
   start: (table, token, level) => request("POST", `/api/tables/${enc(table)}/start`, {token, body: {level}}),
@@ -109,7 +112,8 @@ export function tableUrl(table, token = null, asMe = false) {
  * Live updates of one table: calls `onUpdate(message)` for every message (`since()` gives
  * the version the page already shows, or null) and
  * `onStatus("open" | "lost")` when the connection comes and goes; reconnects by itself with a
- * growing pause (0.25 s up to 3 s) until `close()`.
+ * growing pause (0.25 s up to 3 s) until `close()`, or until the server refuses the token
+ * (closed with 4403: it no longer opens the seat), told as `onStatus("refused")`.
  */
 export function liveUpdates(table, token, since, onUpdate, onStatus) {
   let socket = null;
@@ -128,8 +132,13 @@ export function liveUpdates(table, token, since, onUpdate, onStatus) {
     socket.onmessage = (ev) => {
       try { onUpdate(JSON.parse(ev.data)); } catch (err) { console.warn("bad update", err); }
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       if (closed) return;
+      if (ev.code === 4403) { // the same token would be refused again
+        closed = true;
+        onStatus("refused");
+        return;
+      }
       onStatus("lost");
       setTimeout(connect, pause);
       pause = Math.min(3000, pause * 2);

@@ -615,6 +615,11 @@ async function onStatus(status) {
   } else if (status === "lost") {
     page.connected = false;
     banner("Connection lost — reconnecting…");
+  } else if (status === "refused") {
+    // Its invite link was opened elsewhere (or the seat changed hands): this page's token
+    // opens the seat no more.
+    page.connected = false;
+    banner("This page's token no longer opens the seat: its invite link was opened elsewhere.");
   }
 }
 
@@ -745,7 +750,11 @@ function showRules(rules) {
 /** The top line when the table cannot be shown: what to do next instead of "Loading…". */
 function cannotOpen(table, err) {
   const turn = $("turn");
-  if (err instanceof ApiError && err.status === 403) {
+  if (err instanceof ApiError && err.type === "/problems/invite-used") {
+    // Somebody (maybe this person, in another browser) exchanged the link already.
+    fill(turn, "This invite link was opened already (or is mistyped): ask the host for the table, or open it where you first opened it. ",
+      h("a", {href: tableUrl(table), id: "watch-instead"}, "Watch the table"), ".");
+  } else if (err instanceof ApiError && err.status === 403) {
     // An invite link whose seat somebody took from the lobby, or a mistyped token.
     fill(turn, "This link is not a seat at the table (any more). ",
       h("a", {href: tableUrl(table), id: "watch-instead"}, "Watch the table"), " or go back to ",
@@ -774,20 +783,49 @@ function setupMotion() {
   };
 }
 
+/**
+ * The seat token this page opens the table with, for the token of the link it was opened
+ * with: the token this browser holds for the table already (`recent`: this very link's seat,
+ * else the seat this browser sits at, so that a host opening a friend's link does not use it
+ * up), else the link's own, exchanged for the seat's (POST …/accept: an invite's token
+ * becomes a fresh one only this browser knows; a token of our own comes back unchanged).
+ * The address then carries that token (its fragment replaced: never a query).
+ */
+async function ownToken(table, linkToken) {
+  const held = recent.list().filter((e) => e.table === table);
+  const mine = held.find((e) => e.token === linkToken || e.link === linkToken) || held[0];
+  let token = mine && mine.own ? mine.token : null;
+  if (!token) {
+    let got;
+    try {
+      got = await api.accept(table, mine ? mine.token : linkToken);
+    } catch (err) {
+      // What this browser held no longer opens a seat (taken over meanwhile): the link's.
+      if (!mine || mine.token === linkToken || !(err instanceof ApiError) || err.status !== 403) throw err;
+      got = await api.accept(table, linkToken);
+    }
+    token = got.token;
+    recent.remember({...mine, table, seat: got.seat, token, link: linkToken, own: true});
+  }
+  if (token !== linkToken) history.replaceState(history.state, "", `#token=${token}`);
+  return token;
+}
+
 async function start() {
   const {table, token: seatToken, asMe} = tableFromUrl();
   // "#me": the seat of this browser's identity, opened with its key (a header, never a URL).
   const me = asMe && !seatToken ? identity.get() : null;
-  const token = seatToken || (me ? me.key : null);
+  let token = seatToken || (me ? me.key : null);
   if (!table) {
     showError("No table in the address: open a table from the lobby.");
     fill($("turn"), h("a", {href: "/"}, "Go to the lobby"), ".");
     return;
   }
   page.table = table;
-  page.token = token;
   let view;
   try {
+    if (seatToken) token = await ownToken(table, seatToken);
+    page.token = token;
     view = await api.view(table, token);
   } catch (err) {
     showError(err instanceof ApiError || err instanceof OfflineError ? err.message : String(err));
@@ -811,7 +849,10 @@ async function start() {
   if (seatToken) view = (await claimSeat(view, identity.get()?.key)) || view;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
-  if (seatToken && view.seat !== null) recent.remember({table, seat: view.seat, token, game: view.game, title: view.title});
+  if (seatToken && view.seat !== null) {
+    const held = recent.list().find((e) => e.table === table && e.token === token);
+    recent.remember({...held, table, seat: view.seat, token, game: view.game, title: view.title});
+  }
   page.summarySeen = view.observation ? page.module.rounds(view.observation).rounds.length : 0;
   if (view.status === "waiting" && view.seat !== null && view.seat === view.host_seat) {
     // The host may start with bots in the empty seats: the ladder's levels, for the choice.
