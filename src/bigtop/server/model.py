@@ -16,6 +16,7 @@ from typing import Any
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.game import State
+from bigtop.core.limits import BIDI_CONTROLS
 
 PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
 HUMAN, BOT = "human", "bot"
@@ -48,12 +49,6 @@ def seed_commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                           "\u2066\u2067\u2068\u2069")
-"""Characters that reorder the text around them (a name must not turn the line it is shown
-in around)."""
-
-
 def plain_text(raw: str, what: str, max_chars: int) -> str:
     """``raw`` trimmed, if it is plain text of 1 to ``max_chars`` characters: no control
     characters, line breaks or reordering marks. It is stored and shown as it is, never
@@ -76,8 +71,10 @@ def plain_text(raw: str, what: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise ValueError(f"{what}: at most {max_chars} characters, not {len(text)}")
     for i, ch in enumerate(text, 1):
-        if (unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
-                or ch in _BIDI_CONTROLS):
+        if ch in BIDI_CONTROLS:  # the core's list (core/limits.py), as for a board's name
+            raise ValueError(
+                f"{what}: no bidirectional control marks (U+{ord(ch):04X} at {i})")
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise ValueError(
                 f"{what}: no control characters or line breaks (U+{ord(ch):04X} at {i})")
     return text
