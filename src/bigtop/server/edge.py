@@ -65,8 +65,10 @@ player's own tables (up to ``max_my_tables``), a leaderboard (``max_leaderboard`
 export (the whole game). A replay costs one or two views' work at a game of ordinary length
 and is stepped through move by move (``?at=``): one token."""
 
-PAGES = ("/api", "/docs", "/openapi.json")
-"""Where HEAD is answered as GET (the static files answer it themselves)."""
+API = "/api/"
+PAGES = (API, "/docs", "/openapi.json")
+"""What this layer looks at: the API, and where HEAD is answered as GET besides it (the
+static files answer it themselves)."""
 
 
 def read_cost(path: str, heavy: int) -> int:
@@ -133,14 +135,14 @@ class Edge:
                 await self.app(scope, receive, send)
                 return
             method = scope["method"]
-            if scope.get("query_string") and path.startswith("/api") \
+            if scope.get("query_string") and path.startswith(API) \
                     and secret_param(scope["query_string"]) is not None:
                 await problem_response(errors.TokenInUrl(TOKEN_IN_URL))(scope, receive, send)
                 return
             if method not in ("GET", "HEAD"):  # writes: their own rates
                 await self.app(scope, receive, send)
                 return
-            if path.startswith("/api"):
+            if path.startswith(API):
                 wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))
                 if wait:
                     await problem_response(too_many_reads(wait, self.limits))(
@@ -149,7 +151,7 @@ class Edge:
             if method == "HEAD":
                 await self.app({**scope, "method": "GET"}, receive, _headers_only(send))
                 return
-        elif kind == "websocket" and scope["path"].startswith("/api"):
+        elif kind == "websocket" and scope["path"].startswith(API):
             if scope.get("query_string") and secret_param(scope["query_string"]) is not None:
                 await refuse_socket(scope, receive, send, errors.TokenInUrl(TOKEN_IN_URL))
                 return
