@@ -1,11 +1,13 @@
 """HTTP limits of a real `bigtop serve` (uvicorn, httptools with server/protocol.py's
 bounds) on loopback: a request head past ``max_header_bytes`` gets 431 at once, a half-sent
 request is dropped after ``request_timeout_seconds``, connections past ``max_connections``
-are refused with 503. Bounded: small limits, a few sockets, every read with a timeout."""
+are refused with 503, a WebSocket message past ``max_ws_message_bytes`` gets its 413 answer
+before the close (1009). Bounded: small limits, a few sockets, every read with a timeout."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -15,9 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets.sync.client
+from websockets.exceptions import ConnectionClosed
 
 LIMITS = ("--limit", "max_header_bytes=16384", "--limit", "request_timeout_seconds=2",
-          "--limit", "keep_alive_seconds=1", "--limit", "max_connections=6")
+          "--limit", "keep_alive_seconds=1", "--limit", "max_connections=6",
+          "--limit", "max_ws_message_bytes=1000")
 WAIT = 30.0  # the longest any read waits (far above every limit: the test cannot hang)
 
 
@@ -163,3 +168,35 @@ def test_answers_before_the_app_are_problems_with_the_security_headers(server: A
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["x-frame-options"] == "deny"
         assert int(headers["content-length"]) > 0
+
+
+def test_a_websocket_message_over_the_limit_is_answered_413_then_closed(server: Any) -> None:
+    """uvicorn reads messages up to twice ``max_ws_message_bytes`` (``Limits.ws_max_size``),
+    so one past the limit reaches the server, which answers the documented 413 ``error``
+    message, then closes 1009; past uvicorn's own bound it closes 1009 unanswered."""
+    made = httpx.post(server.base + "/api/tables", json={"game": "scout", "players": 2},
+                      timeout=WAIT).json()
+    url = server.base.replace("http", "ws", 1) + f"/api/tables/{made['table']}/ws"
+
+    def answers(message: str) -> tuple[list[dict[str, Any]], int | None]:
+        """What the server sends after ``message`` until it closes, and its close code."""
+        got: list[dict[str, Any]] = []
+        with websockets.sync.client.connect(url, open_timeout=WAIT) as ws:
+            json.loads(ws.recv(timeout=WAIT))  # the view
+            ws.send(message)
+            try:
+                while True:
+                    got.append(json.loads(ws.recv(timeout=WAIT)))
+            except ConnectionClosed as e:
+                return got, e.rcvd.code if e.rcvd is not None else None
+        raise AssertionError("unreachable")
+
+    got, code = answers(json.dumps({"type": "ping", "pad": "x" * 1200}))  # 1,227 bytes
+    assert [m["problem"]["status"] for m in got] == [413] and code == 1009
+    assert "at most 1,000 bytes; this one has 1,227" in got[0]["problem"]["detail"]
+    got, code = answers("y" * 2001)  # past uvicorn's bound (2,000 bytes)
+    assert got == [] and code == 1009
+    with websockets.sync.client.connect(url, open_timeout=WAIT) as ws:  # within: served
+        json.loads(ws.recv(timeout=WAIT))
+        ws.send(json.dumps({"type": "ping", "pad": "z" * 900}))
+        assert json.loads(ws.recv(timeout=WAIT)) == {"type": "pong"}

@@ -6,6 +6,7 @@ no secret."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,12 +17,20 @@ from bigtop.server.db import make_engine
 from bigtop.server.master import TableMaster
 from bigtop.server.model import HUMAN, Loaded, LogEntry, Meta, Seat, hash_token
 from bigtop.server.runtime import Runtime
-from bigtop.server.settings import Settings
+from bigtop.server.settings import Limits, Settings
 from bigtop.server.storage import SqlStorage
 from tests.conftest import random_game_states
-from tests.server.conftest import drawn_seed
+from tests.server.conftest import drawn_seed, make_client
 
 SETTINGS = Settings(db_url="sqlite://")
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[Any]:
+    """conftest's client, free to read without bound: these tests ask everything after
+    every move, far past the read budget of one address (test_edge.py tests the budget)."""
+    with make_client(sqlite_url, limits=Limits(reads_per_minute=1e9, read_burst=10**9)) as c:
+        yield c
 
 
 def loaded_for(state: State, log: tuple[LogEntry, ...]) -> Loaded:

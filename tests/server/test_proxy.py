@@ -12,13 +12,16 @@ X-Forwarded-For/-Proto, the 64 KB body limit), all on loopback:
 Through either, WebSockets work; per-client limits see the address the proxy saw, whatever
 X-Forwarded-For the client writes itself; X-Forwarded-Proto https is honoured (HSTS), and
 not from others; a body over the 64 KB limit is refused with 413 (by nginx itself; behind
-Caddy by the worker, docs/deploy.md 4' says why).
+Caddy by the worker, docs/deploy.md 4' says why); nginx's per-address connection cap
+(``limit_conn``, here just above the worker's socket limit) refuses one address's next
+request with 429 while another address is served (Caddy has none: deploy.md 4').
 
 `make test` installs nginx, Caddy and openssl when missing (`make hosting`): the test fails
 there without them and is skipped only when run outside make."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -45,6 +48,7 @@ PROXY_ADDRESS = "127.0.0.2"  # nginx connects to the workers from here (proxy_bi
 CLIENT_A, CLIENT_B = "127.0.0.4", "127.0.0.3"
 STRANGER = "127.0.0.5"  # reaches a worker directly: no trusted proxy in either setup
 PER_CLIENT = 2  # live connections one client address may hold (per worker)
+PROXY_CONNS = PER_CLIENT + 1  # nginx's limit_conn (the guide's is 64: twice the default)
 
 CONFIG = """
 daemon off;
@@ -61,6 +65,7 @@ http {{
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
     map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    limit_conn_zone $binary_remote_addr zone=per_client:1m;
     upstream bigtop {{
         hash $remote_addr consistent;  # a client stays on one worker
         server 127.0.0.1:{one};
@@ -81,6 +86,8 @@ http {{
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection $connection_upgrade;
             proxy_read_timeout 1h;
+            limit_conn per_client {conns};
+            limit_conn_status 429;
         }}
     }}
 }}
@@ -120,7 +127,7 @@ def _nginx(request: pytest.FixtureRequest, server_factory: Any,
     port = free_port()
     conf = tmp_path / "nginx.conf"
     conf.write_text(CONFIG.format(tmp=tmp_path, one=workers[0].port, two=workers[1].port,
-                                  port=port, proxy=PROXY_ADDRESS))
+                                  port=port, proxy=PROXY_ADDRESS, conns=PROXY_CONNS))
     nginx = subprocess.Popen([str(NGINX), "-c", str(conf), "-p", str(tmp_path)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     return workers, nginx, port, tmp_path / "error.log"
@@ -202,6 +209,26 @@ def live(port: int, path: str, source: str, *, secure: bool = True,
         subprotocols=protocols or ["bigtop"], additional_headers=headers, open_timeout=30)  # type: ignore[arg-type]
 
 
+@contextlib.contextmanager
+def held_open(port: int, source: str) -> Iterator[None]:
+    """A request from ``source`` whose body never comes whole: nginx holds it open."""
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(30)
+    sock.connect(("127.0.0.1", port))
+    with tls().wrap_socket(sock, server_hostname="localhost") as secure:
+        secure.sendall(b"POST /api/tables HTTP/1.1\r\nHost: localhost\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        time.sleep(0.5)  # nginx has read the head and counts the request
+        yield
+
+
+def get_from(base: str, source: str) -> httpx.Response:
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=source, verify=False),
+                      timeout=30) as c:
+        return c.get(base + "/api/games")
+
+
 def message(ws: websockets.sync.client.ClientConnection) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(ws.recv(timeout=30))
     return out
@@ -267,6 +294,14 @@ def test_websockets_scheme_and_client_addresses_through_the_proxy(
             assert refused(extra) == 4429
         with live(port, path, CLIENT_B) as other:
             assert message(other)["type"] == "view"
+        if proxy["name"] == "nginx":
+            # nginx's limit_conn (docs/deploy.md 4): what A holds open at the proxy, its two
+            # sockets and a request whose body is still coming, is its cap; one more request
+            # is refused there (429), never reaching a worker; B is not held back.
+            with held_open(port, CLIENT_A):
+                assert get_from(base, CLIENT_A).status_code == 429
+                assert get_from(base, CLIENT_B).status_code == 200
+            assert get_from(base, CLIENT_A).status_code == 200
     # Straight to a worker, X-Forwarded-For is not believed: three "different" clients from
     # one address are one client.
     worker_port = proxy["workers"][-1].port

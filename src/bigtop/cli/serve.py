@@ -69,7 +69,7 @@ def limit_overrides(pairs: list[str]) -> Limits:
     for pair in pairs:
         name, _, raw = pair.partition("=")
         name = name.strip()
-        if not hasattr(defaults, name) or name.startswith("_"):
+        if name not in {f.name for f in dataclasses.fields(defaults)}:  # not a property
             raise BigtopError(f"--limit: no limit {name!r} (see docs/server.md)")
         try:
             value = float(raw)
@@ -172,7 +172,7 @@ def serve(
     # proxy_headers off: server/net.py alone reads X-Forwarded-* (from trusted proxies);
     # the HTTP protocol is httptools' with the head, time and connection limits added.
     uvicorn.run("bigtop.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers, ws_max_size=limits.max_ws_message_bytes,
+                workers=workers, ws_max_size=limits.ws_max_size,
                 log_level="warning", loop=EVENT_LOOP, ws=WS_PROTOCOL,
                 ws_per_message_deflate=ws_compression,
                 http=HTTP_PROTOCOL if http == "bounded" else http,

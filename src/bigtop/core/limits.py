@@ -184,6 +184,41 @@ def check_unicode(value: object, what: str = "input") -> None:
             stack.extend(v)
 
 
+BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                 "\u2066\u2067\u2068\u2069")
+"""The bidirectional control marks (Arabic letter mark, left-to-right and right-to-left
+marks, embeddings, overrides, isolates and their ends): invisible, they reorder the text
+around them, so a name, a chat line or a board's name could show as something else, or
+turn around the line it is shown in ("Trojan Source")."""
+
+
+def check_text(value: object, what: str = "input") -> None:
+    """:func:`check_unicode`, and no bidirectional control mark (:data:`BIDI_CONTROLS`) in
+    any string of ``value``: the check of free text that people show each other (names,
+    chat, a board's name and note).
+
+    >>> check_text(["Anna", "سلام"])
+    >>> check_text({"name": "abc" + chr(0x202E) + "gpj.exe"}, "board")
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: board: no bidirectional control marks (U+202E at 4)
+    """
+    check_unicode(value, what)
+    stack: list[object] = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if not BIDI_CONTROLS.isdisjoint(v):
+                i = next(i for i, ch in enumerate(v) if ch in BIDI_CONTROLS)
+                raise InputLimitError(
+                    f"{what}: no bidirectional control marks (U+{ord(v[i]):04X} at {i + 1})")
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+
+
 _DECODER: Final = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
                                    parse_constant=_reject_constant,
                                    object_pairs_hook=_no_duplicate_keys)

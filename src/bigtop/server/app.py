@@ -35,6 +35,7 @@ from bigtop.core.errors import BigtopError, InputLimitError
 from bigtop.core.limits import parse_json_limited
 from bigtop.server import errors
 from bigtop.server.db import make_engine, migrate
+from bigtop.server.edge import Edge, problem_response
 from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
 from bigtop.server.master import TableMaster
 from bigtop.server.net import ClientCount, RealClient
@@ -48,19 +49,12 @@ from bigtop.server.routers import (
     tables,
     ws,
 )
-from bigtop.server.runtime import Runtime
+from bigtop.server.runtime import RateLimiter, Runtime
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
 
 log = logging.getLogger("bigtop.server")
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
-PROBLEM_JSON = "application/problem+json"
-
-
-def problem_response(p: errors.Problem) -> JSONResponse:
-    headers = p.headers if isinstance(p, errors.TooManyRequests) else None
-    return JSONResponse(p.problem(), status_code=p.status, media_type=PROBLEM_JSON,
-                        headers=headers)
 
 
 class BodyLimit:
@@ -127,22 +121,26 @@ def _is_json(scope: Scope) -> bool:
 
 
 class BigtopApp(FastAPI):
-    """FastAPI with two layers outside all of its own: the real client address and scheme
-    (server/net.py), then the security headers (server/headers.py). Middleware added with
-    ``add_middleware`` runs inside Starlette's ``ServerErrorMiddleware``, which answers an
-    unhandled exception's 500 itself, straight to the server: a 500 had none of the
-    headers. Outside it every response has them."""
+    """FastAPI with three layers outside all of its own: the real client address and scheme
+    (server/net.py), the security headers (server/headers.py), then what every API request
+    passes first (server/edge.py: no secret in the URL, the read budget, HEAD). Middleware
+    added with ``add_middleware`` runs inside Starlette's ``ServerErrorMiddleware``, which
+    answers an unhandled exception's 500 itself, straight to the server: a 500 had none of
+    the headers. Outside it every response has them."""
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.bigtop_settings = settings
+        self.reads = RateLimiter(settings.limits.reads_per_minute / 60.0,
+                                 settings.limits.read_burst)
+        """The read budget of each client address (server/edge.py), in this worker."""
 
     def build_middleware_stack(self) -> ASGIApp:
         s = self.bigtop_settings
         # Everything inside the headers sees the real client address and scheme (HSTS
         # only over HTTPS as the proxy reports it).
-        return RealClient(SecurityHeaders(super().build_middleware_stack(),
-                                          hsts_seconds=s.hsts_seconds),
+        edge = Edge(super().build_middleware_stack(), self.reads, s.limits)
+        return RealClient(SecurityHeaders(edge, hsts_seconds=s.hsts_seconds),
                           trusted_proxies=s.trusted_proxies,
                           ipv6_prefix=s.limits.ipv6_prefix)
 
@@ -226,6 +224,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.state.settings = settings
     app.state.sockets = ClientCount(settings.limits.max_sockets_per_client)
+    app.state.reads = app.reads
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
     return app
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.game import State
+from bigtop.core.limits import BIDI_CONTROLS
 from bigtop.core.verify import seed_commitment  # the one definition, beside its check
 
 PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
@@ -36,12 +37,6 @@ def draw_seed() -> int:
     """A table's seed: 63 bits from the operating system's CSPRNG (never a creator's choice
     at a table strangers may sit at; see :meth:`TableMaster.create`)."""
     return secrets.randbits(63)
-
-
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                           "\u2066\u2067\u2068\u2069")
-"""Characters that reorder the text around them (a name must not turn the line it is shown
-in around)."""
 
 
 def plain_text(raw: str, what: str, max_chars: int) -> str:
@@ -66,8 +61,10 @@ def plain_text(raw: str, what: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise ValueError(f"{what}: at most {max_chars} characters, not {len(text)}")
     for i, ch in enumerate(text, 1):
-        if (unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp")
-                or ch in _BIDI_CONTROLS):
+        if ch in BIDI_CONTROLS:  # the core's list (core/limits.py), as for a board's name
+            raise ValueError(
+                f"{what}: no bidirectional control marks (U+{ord(ch):04X} at {i})")
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise ValueError(
                 f"{what}: no control characters or line breaks (U+{ord(ch):04X} at {i})")
     return text

@@ -141,8 +141,10 @@ class ViewCache:
     >>> c.put("huge", "h", 1000); c.get("huge")  # over an eighth: never kept
     """
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, max_entries: int | None = None) -> None:
         self.budget = budget
+        self.max_entries = max_entries
+        """At most this many kept (None: as many as the bytes allow)."""
         self.nbytes = 0
         """Bytes charged for what is kept (at most ``budget``)."""
         self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
@@ -172,7 +174,8 @@ class ViewCache:
                 self.nbytes -= old[1]
             self._items[key] = (value, size)
             self.nbytes += size
-            while self.nbytes > self.budget:
+            while self.nbytes > self.budget or (
+                    self.max_entries is not None and len(self._items) > self.max_entries):
                 self.nbytes -= self._items.popitem(last=False)[1][1]
 
     def values(self) -> list[Any]:
@@ -352,17 +355,17 @@ class RateLimiter:
     def allow(self, key: Any, now: float | None = None) -> bool:
         return self.take(key, now) == 0.0
 
-    def take(self, key: Any, now: float | None = None) -> float:
-        """Take one token of ``key``'s bucket: 0.0, or (none taken) the seconds until one
-        is there."""
+    def take(self, key: Any, now: float | None = None, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens (at most ``burst``) of ``key``'s bucket: 0.0, or (none
+        taken) the seconds until they are there."""
         now = time.monotonic() if now is None else now
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens < 1.0:
+            if tokens < cost:
                 self._buckets[key] = (tokens, now)
-                return (1.0 - tokens) / self.rate
-            self._buckets[key] = (tokens - 1.0, now)
+                return (cost - tokens) / self.rate
+            self._buckets[key] = (tokens - cost, now)
             if len(self._buckets) > 100_000:  # forget full buckets (a full one is the default)
                 self._buckets = {k: (t, at) for k, (t, at) in self._buckets.items()
                                  if t + (now - at) * self.rate < self.burst}
@@ -524,6 +527,9 @@ class Runtime:
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
         """Seat parts and view texts, in one budget of bytes."""
+        self.pictures = ViewCache(lim.picture_cache_bytes, lim.picture_cache_entries)
+        """Pictures drawn (routers/tables.py ``picture``): the SVG and its ETag, by table,
+        take-backs, version and seat (None: a spectator's)."""
         self._thinking: set[str] = set()
         self._sending: dict[asyncio.Task[Any], tuple[Connection, float]] = {}
         """Sends waiting for their client (:meth:`deliver`, :meth:`reply`), by task: the

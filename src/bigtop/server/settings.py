@@ -45,7 +45,9 @@ class Limits:
     max_body_bytes: int = 64 * 1024
     """Largest HTTP request body; more is refused with 413."""
     max_ws_message_bytes: int = 64 * 1024
-    """Largest WebSocket message from a client; more closes the socket (code 1009)."""
+    """Largest WebSocket message from a client; more is answered with an ``error``
+    message (413), then the socket is closed (1009). uvicorn reads messages up to
+    :attr:`ws_max_size` (twice this); one past that it closes at once (1009), unanswered."""
     moves_per_second: float = 10.0
     """Sustained moves per second per seat (over HTTP and all its WebSockets together);
     more: 429 with Retry-After. Counted in each worker's memory."""
@@ -138,6 +140,33 @@ class Limits:
     ``MAX_HISTORY`` (100,000), so its export loads in ``bigtop replay``; the longest games
     seen in play are far shorter (docs/server.md)."""
 
+    reads_per_minute: float = 1200.0
+    """Sustained read tokens one client address may spend a minute (token bucket, in each
+    worker's memory): every GET or HEAD (and WebSocket connect) of the API takes
+    ``1``, a heavy one (the lobby, a picture, an export, a leaderboard, your own tables)
+    ``heavy_read_tokens`` (server/edge.py; bench/bench_reads.py measures what each
+    costs); more: 429 with Retry-After. Moves and other writes have rates of their own
+    and take none."""
+    read_burst: int = 400
+    """Read tokens one client address may spend at once before that rate applies (a page
+    and its first requests, a spectator's burst of refreshes)."""
+    heavy_read_tokens: int = 10
+    """What one heavy read takes of the read budget (its cost is ten to a hundred times a
+    view's: docs/server.md, Limits)."""
+    picture_cache_entries: int = 512
+    """Pictures (SVG) a worker keeps, by table, version, take-backs and seat (or
+    spectator); the least recently used go first."""
+    picture_cache_bytes: int = 32 * 1024 * 1024
+    """What those pictures may take in all (their text's length); one over an eighth of it
+    is never kept."""
+    ws_messages_per_second: float = 20.0
+    """Sustained messages one WebSocket may send (moves, pings and refused ones alike);
+    past it and ``ws_message_burst``: an ``error`` message (429), then the socket is
+    closed (4429). Counted per socket; a move counts toward its seat's and its address's
+    move rates as well."""
+    ws_message_burst: int = 60
+    """Messages one WebSocket may send at once before that rate applies."""
+
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
     new_players_per_hour: float = 20.0
@@ -178,6 +207,14 @@ class Limits:
     max_leaderboard: int = 100
     """Most players GET /api/ratings/{game} lists (the best)."""
 
+    @property
+    def ws_max_size(self) -> int:
+        """uvicorn's bound on a WebSocket message (``ws_max_size``), set above
+        ``max_ws_message_bytes`` so that a message past the server's limit is read and
+        answered with the documented 413 before the close; past this bound uvicorn closes
+        the socket itself (1009) without reading the rest, unanswered."""
+        return 2 * self.max_ws_message_bytes
+
     def __post_init__(self) -> None:
         for name in ("max_header_bytes", "request_timeout_seconds", "keep_alive_seconds",
                      "max_connections", "moves_per_second", "move_burst",
@@ -192,13 +229,18 @@ class Limits:
                      "chat_burst", "max_chat_messages", "max_chat_page", "min_clock_seconds",
                      "max_per_move_seconds", "max_game_seconds", "max_increment_seconds",
                      "ws_send_seconds",
-                     "provisional_games", "max_leaderboard"):
+                     "provisional_games", "max_leaderboard", "reads_per_minute",
+                     "read_burst", "heavy_read_tokens", "picture_cache_entries",
+                     "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
             if getattr(self, name) > MAX_JSON_BYTES:
                 raise BigtopError(
                     f"{name} may be at most MAX_JSON_BYTES ({MAX_JSON_BYTES})")
+        if self.heavy_read_tokens > self.read_burst:
+            raise BigtopError("heavy_read_tokens may be at most read_burst (else a heavy "
+                              "read could never be made)")
         if not 1 <= self.ipv6_prefix <= 128:
             raise BigtopError("ipv6_prefix must be 1 to 128")
         if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bigtop.core.errors import InputLimitError, RuleOptionError, shown
-from bigtop.core.limits import MAX_BOARD_FILE_BYTES, check_depth, check_unicode
+from bigtop.core.limits import MAX_BOARD_FILE_BYTES, check_depth, check_text
 
 MAX_COLUMNS = 26
 MAX_ROWS = 99
@@ -127,8 +127,8 @@ def parse_board(obj: object, where: str = "board") -> Board:
     note = obj.get("note", "")
     if not isinstance(note, str):
         raise BoardError(f"{what}: 'note' must be a string")
-    try:  # text, shown in views and pictures: written as UTF-8 there
-        check_unicode([name, note], f"{where}: its name or note")
+    try:  # text, shown in views and pictures (written as UTF-8), to other people
+        check_text([name, note], f"{where}: its name or note")
     except InputLimitError as e:
         raise BoardError(str(e)) from None
     cols, rows = obj.get("columns"), obj.get("rows")

@@ -4,9 +4,10 @@ your seat back from a bot, and the picture of your view."""
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.errors import BigtopError
@@ -15,7 +16,7 @@ from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep, refuse_token_in_url
 from bigtop.server.master import lost_invites_note, waiting_line
-from bigtop.server.model import HUMAN, Loaded, SeatSpec, TableSpec
+from bigtop.server.model import FINISHED, HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
 from bigtop.server.runtime import Runtime, in_thread
 from bigtop.server.schemas import (
@@ -348,18 +349,64 @@ async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Rematc
 
 
 @router.get("/{table_id}/picture.svg", responses={
-    200: {"content": {"image/svg+xml": {}}}, **PROBLEMS})
-async def picture(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Response:
+    200: {"content": {"image/svg+xml": {}}},
+    304: {"description": "Not modified (``If-None-Match`` named its ETag)"}, **PROBLEMS})
+async def picture(
+    table_id: str, runtime: RuntimeDep, token: TokenDep,
+    if_none_match: Annotated[str | None, Header(description="The ETag of the picture you "
+                                                            "hold.")] = None,
+) -> Response:
     """An SVG of the table as your seat sees it (without a token: as a spectator sees it,
-    no hidden card), for games that draw (``picture`` in GET /api/games)."""
+    no hidden card), for games that draw (``picture`` in GET /api/games). Drawn once per
+    table version and seat (or spectator) and kept (``limits.picture_cache_entries``,
+    ``picture_cache_bytes``); its ``ETag`` answers ``If-None-Match`` with 304."""
     loaded, seat = await open_table(runtime, table_id, token)
     picture = capabilities(loaded.meta.game).picture
     if picture is None:
         raise errors.NotFound(f"{loaded.state.game.title} has no picture")
     if not loaded.meta.started:  # nothing is dealt yet, so nothing is drawn
         raise errors.Waiting(waiting_line(loaded), version=loaded.version)
-    try:
-        svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
-    except BigtopError as e:
-        raise errors.Unprocessable(str(e)) from None
-    return Response(svg, media_type="image/svg+xml")
+    m = loaded.meta
+    # The seat is part of the key: one seat's picture (its hidden cards) is never
+    # another's, nor a spectator's.
+    key = (table_id, m.undos, m.version, seat)
+    kept: tuple[bytes, str] | None = runtime.pictures.get(key)
+    if kept is None:
+        try:
+            svg = await in_thread(lambda: picture.render_svg(loaded.state, seat))
+        except BigtopError as e:
+            raise errors.Unprocessable(str(e)) from None
+        body = svg.encode()
+        kept = (body, f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+        runtime.pictures.put(key, kept, len(body))
+    body, etag = kept
+    headers = {"ETag": etag, "Vary": "Authorization",
+               "Cache-Control": picture_caching(m.status == FINISHED, seat is not None)}
+    if if_none_match is not None and etag_matches(if_none_match, etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="image/svg+xml", headers=headers)
+
+
+def picture_caching(finished: bool, seat: bool) -> str:
+    """``Cache-Control`` of a picture: a seat's only in its own browser (``private``); a
+    live table's asked again each time (``no-cache``: revalidated, a 304 while it did not
+    change), a finished one's kept an hour (it never changes again).
+
+    >>> picture_caching(False, True), picture_caching(True, False)
+    ('private, no-cache', 'public, max-age=3600')
+    """
+    return ("private" if seat else "public") + (", max-age=3600" if finished else ", no-cache")
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``etag`` (or ``*``); weak ones compare
+    equal to strong ones (RFC 9110's weak comparison, as for GET).
+
+    >>> etag_matches('W/"ab", "cd"', '"ab"'), etag_matches('"cd"', '"ab"')
+    (True, False)
+    """
+    for tag in if_none_match.split(","):
+        tag = tag.strip()
+        if tag == "*" or tag.removeprefix("W/") == etag:
+            return True
+    return False

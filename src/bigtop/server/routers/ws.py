@@ -3,7 +3,8 @@
 The seat token comes in a header, never in the URL: ``Authorization: Bearer TOKEN`` (clients
 that can set headers), or, from a browser (which cannot), the subprotocol
 ``bigtop.token.TOKEN`` offered beside ``bigtop`` (the server answers ``bigtop``, never the
-token). ``?token=`` is refused (error message, then close 4400). No token: a spectator.
+token). ``?token=`` (or ``?key=``…) is refused (error message, then close 4400:
+server/edge.py). No token: a spectator.
 
 On connect the server sends ``{"type": "view", "view": …}`` (the log after ``?since=``, or
 all of it), then one such message whenever the table changes (its log holds only the new
@@ -16,6 +17,8 @@ connected (to spectators only where the host lets them read). A client may send
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
@@ -24,10 +27,11 @@ from pydantic import ValidationError
 from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_INT, parse_json_limited
 from bigtop.server import errors
-from bigtop.server.deps import bearer, refuse_token_in_url
+from bigtop.server.deps import bearer
+from bigtop.server.edge import too_many_reads
 from bigtop.server.net import ClientCount, client_address
 from bigtop.server.routers.tables import open_table, play
-from bigtop.server.runtime import Connection, Runtime, dumps
+from bigtop.server.runtime import Connection, RateLimiter, Runtime, dumps
 from bigtop.server.schemas import MoveIn
 
 router = APIRouter(prefix="/api/tables", tags=["live"])
@@ -40,8 +44,8 @@ TOKEN_PROTOCOL = "bigtop.token."
 
 
 def _token(ws: WebSocket, authorization: str | None) -> str | None:
-    """The seat token of the handshake: the Authorization header or a subprotocol."""
-    refuse_token_in_url(ws.query_params)
+    """The seat token of the handshake: the Authorization header or a subprotocol (a
+    ``?token=`` never reaches here: server/edge.py refused it)."""
     offered = [p for p in ws.scope.get("subprotocols", []) if p.startswith(TOKEN_PROTOCOL)]
     if len(offered) > 1:
         raise errors.BadRequest("at most one 'bigtop.token.' subprotocol")
@@ -86,21 +90,43 @@ async def live(
         if counted:
             sockets.give_back(client)
         raise
+    lim = runtime.limits
+    reads: RateLimiter = ws.app.state.reads
+    # The socket's own message budget (Limits.ws_messages_per_second, ws_message_burst):
+    # a token bucket in two locals, refilled as each message comes.
+    rate, burst = lim.ws_messages_per_second, float(lim.ws_message_burst)
+    tokens, last = burst, time.monotonic()
     try:
         await ws.accept(subprotocol=protocol)
         await runtime.send(conn, runtime.master.cached(table_id) or loaded, since=since,
                            first=True)
         while True:
             raw = await _receive(ws)
-            size = len(raw.encode()) if isinstance(raw, str) else len(raw)
-            if size > runtime.limits.max_ws_message_bytes:
-                # Said in a message first, as for every refused message, then closed.
-                limit = runtime.limits.max_ws_message_bytes
-                await ws.send_json({"type": "error", "problem": errors.TooLarge(
-                    f"a message is at most {limit:,} bytes; this one has {size:,}").problem()})
-                await ws.close(code=1009, reason="message too large")
+            now = time.monotonic()
+            tokens = min(burst, tokens + (now - last) * rate)
+            last = now
+            if tokens < 1.0:
+                await _close(runtime, conn, errors.TooManyRequests(
+                    f"one connection may send {lim.ws_message_burst} messages at once and "
+                    f"{rate:g} a second; reconnect in {math.ceil((1.0 - tokens) / rate)} s",
+                    retry_after=(1.0 - tokens) / rate), 4429)
                 return
-            await _handle(runtime, conn, raw)
+            tokens -= 1.0
+            size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+            if size > lim.max_ws_message_bytes:
+                # Said in a message first, as for every refused message, then closed.
+                await _close(runtime, conn, errors.TooLarge(
+                    f"a message is at most {lim.max_ws_message_bytes:,} bytes; this one has "
+                    f"{size:,}"), 1009)
+                return
+            if not await _handle(runtime, conn, raw):
+                # A refused message did work (parsing, checking) and made an answer: it
+                # counts toward the address's read budget (a move counted toward its move
+                # rates already), and an address past it is closed.
+                wait = reads.take(client)
+                if wait:
+                    await _close(runtime, conn, too_many_reads(wait, lim), 4429)
+                    return
     except WebSocketDisconnect:
         pass
     finally:
@@ -122,7 +148,14 @@ async def _receive(ws: WebSocket) -> str | bytes:
     return data if isinstance(data, bytes) else b""
 
 
-async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
+async def _close(runtime: Runtime, conn: Connection, p: errors.Problem, code: int) -> None:
+    """Tell the client why in an ``error`` message, then close the socket with ``code``."""
+    await _tell(runtime, conn, {"type": "error", "problem": p.problem()})
+    await conn.ws.close(code=code, reason=p.title)
+
+
+async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> bool:
+    """Act on one message; False: it was refused (and the client told why)."""
     try:
         msg: Any = parse_json_limited(raw, "message")
         if not isinstance(msg, dict):
@@ -130,7 +163,7 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         kind = msg.get("type")
         if kind == "ping":
             await _tell(runtime, conn, {"type": "pong"})
-            return
+            return True
         if kind != "move":
             raise errors.BadRequest("message type must be 'move' or 'ping'")
         if conn.seat is None:
@@ -150,13 +183,20 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> None:
         loaded = runtime.master.cached(conn.table_id)
         if loaded is None:
             loaded = await runtime.db(runtime.master.load, conn.table_id)
-        await play(runtime, loaded, conn.seat, version, choice, conn.client,
-                   token=conn.token)
     except errors.Problem as e:
         await _tell(runtime, conn, {"type": "error", "problem": e.problem()})
+        return False
     except BigtopError as e:  # not JSON, or beyond the core's input limits
         await _tell(runtime, conn, {"type": "error", "problem": errors.BadRequest(
             str(e)).problem()})
+        return False
+    try:  # a move: counted toward its seat's and address's move rates (play)
+        await play(runtime, loaded, conn.seat, version, choice, conn.client,
+                   token=conn.token)
+    except BigtopError as e:
+        p = e if isinstance(e, errors.Problem) else errors.BadRequest(str(e))
+        await _tell(runtime, conn, {"type": "error", "problem": p.problem()})
+    return True
 
 
 async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> None:

@@ -1,0 +1,174 @@
+"""What every request to the API passes first, whatever its route: no secret in the URL,
+the address's read budget, and HEAD answered like GET.
+
+- **No secret in a URL.** A query parameter named like a secret (:data:`SECRET_PARAMS`:
+  ``token``, ``key``…) is refused on every ``/api`` route and WebSocket, before any route
+  runs: a URL is kept in histories, referrers and proxy logs. HTTP: 400
+  ``token-in-url``; a WebSocket: that ``error`` message, then close 4400.
+- **A read budget per client address** (``Limits.reads_per_minute``, ``read_burst``,
+  token buckets in the worker's memory, keyed by :func:`~bigtop.server.net.client_address`):
+  every GET or HEAD of the API and every WebSocket connect takes one token, a heavy read
+  (:data:`HEAVY`: the lobby, a picture, an export, a leaderboard, a player's own tables)
+  ``heavy_read_tokens``. Past it: 429 with ``Retry-After`` (a WebSocket: that ``error``
+  message, then close 4429). Writes (moves included) take none: they have rates of their
+  own, and the move path pays one string comparison here. Static files (the web page) are
+  not counted: they are files served as they are, cacheable, and bounded by the
+  connection and request limits like everything else.
+- **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
+  answered it 405; Starlette's static files answer HEAD themselves).
+
+>>> read_cost("/api/lobby", 10), read_cost("/api/tables/abc/picture.svg", 10)
+(10, 10)
+>>> read_cost("/api/tables/abc", 10), read_cost("/api/tables/abc/chat", 10)
+(1, 1)
+>>> secret_param(b"since=3&Token=x")
+'Token'
+>>> secret_param(b"since=3") is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl
+
+from fastapi.responses import JSONResponse
+
+from bigtop.server import errors
+from bigtop.server.net import SCOPE_KEY
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+    from bigtop.server.runtime import RateLimiter
+    from bigtop.server.settings import Limits
+
+PROBLEM_JSON = "application/problem+json"
+
+SECRET_PARAMS = frozenset({
+    "token", "key", "player_key", "seat_token", "access_token", "api_key", "apikey",
+    "auth", "authorization", "bearer", "secret", "password"})
+"""Query parameter names (compared in lower case) refused on every API route: each would
+put a seat token or player key (or something like them) where logs keep it."""
+
+TOKEN_IN_URL = ("a secret in the URL is refused (it would be kept in histories, referrers "
+                "and proxy logs): send a seat token or player key as 'Authorization: "
+                "Bearer TOKEN' (WebSockets: that header, or the subprotocol "
+                "'bigtop.token.TOKEN' beside 'bigtop')")
+
+HEAVY = re.compile(r"/api/(lobby|ratings/[^/]+|players/me|tables/[^/]+/(picture\.svg|export))/?")
+"""The reads that cost ten times a view and more, or may (bench/bench_reads.py,
+docs/server.md): the lobby (up to ``max_lobby_tables`` tables), a picture not yet kept, a
+player's own tables (up to ``max_my_tables``), a leaderboard (``max_leaderboard`` rows), an
+export (the whole game). A replay costs one or two views' work at a game of ordinary length
+and is stepped through move by move (``?at=``): one token."""
+
+API = "/api/"
+PAGES = (API, "/docs", "/openapi.json")
+"""What this layer looks at: the API, and where HEAD is answered as GET besides it (the
+static files answer it themselves)."""
+
+
+def read_cost(path: str, heavy: int) -> int:
+    """The read tokens a GET of ``path`` takes: ``heavy`` for a heavy read, else 1."""
+    return heavy if HEAVY.fullmatch(path) else 1
+
+
+def secret_param(query: bytes) -> str | None:
+    """The first query parameter of ``query`` named like a secret (None: none)."""
+    for name, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if name.strip().lower() in SECRET_PARAMS:
+            return name
+    return None
+
+
+def problem_response(p: errors.Problem) -> JSONResponse:
+    """A problem as the HTTP answer (RFC 9457), with ``Retry-After`` for a 429."""
+    headers = p.headers if isinstance(p, errors.TooManyRequests) else None
+    return JSONResponse(p.problem(), status_code=p.status, media_type=PROBLEM_JSON,
+                        headers=headers)
+
+
+async def refuse_socket(scope: Scope, receive: Receive, send: Send, p: errors.Problem) -> None:
+    """Refuse a WebSocket as the server refuses every one (routers/ws.py): accepted, told
+    in an ``error`` message, closed with 4000 + the status."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    accept: dict[str, object] = {"type": "websocket.accept"}
+    if "bigtop" in scope.get("subprotocols", []):
+        accept["subprotocol"] = "bigtop"
+    await send(accept)
+    await send({"type": "websocket.send",
+                "text": json.dumps({"type": "error", "problem": p.problem()})})
+    await send({"type": "websocket.close", "code": 4000 + p.status})
+
+
+def too_many_reads(wait: float, limits: Limits) -> errors.TooManyRequests:
+    return errors.TooManyRequests(
+        f"one address may read {limits.read_burst} times at once and "
+        f"{limits.reads_per_minute:g} times a minute (a heavy read, such as the lobby or a "
+        f"picture, counts {limits.heavy_read_tokens}); try again in {max(1, round(wait))} s",
+        retry_after=wait)
+
+
+class Edge:
+    """ASGI middleware of the module's three rules, inside :class:`~bigtop.server.net
+    .RealClient` (the address it keys on) and the security headers (its answers carry
+    them)."""
+
+    def __init__(self, app: ASGIApp, reads: RateLimiter, limits: Limits) -> None:
+        self.app = app
+        self.reads = reads
+        self.limits = limits
+
+    def _take(self, scope: Scope, cost: int) -> float:
+        return self.reads.take(scope.get(SCOPE_KEY) or "", cost=cost)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "http":
+            path: str = scope["path"]
+            if not path.startswith(PAGES):
+                await self.app(scope, receive, send)
+                return
+            method = scope["method"]
+            if scope.get("query_string") and path.startswith(API) \
+                    and secret_param(scope["query_string"]) is not None:
+                await problem_response(errors.TokenInUrl(TOKEN_IN_URL))(scope, receive, send)
+                return
+            if method not in ("GET", "HEAD"):  # writes: their own rates
+                await self.app(scope, receive, send)
+                return
+            if path.startswith(API):
+                wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))
+                if wait:
+                    await problem_response(too_many_reads(wait, self.limits))(
+                        scope, receive, send)
+                    return
+            if method == "HEAD":
+                await self.app({**scope, "method": "GET"}, receive, _headers_only(send))
+                return
+        elif kind == "websocket" and scope["path"].startswith(API):
+            if scope.get("query_string") and secret_param(scope["query_string"]) is not None:
+                await refuse_socket(scope, receive, send, errors.TokenInUrl(TOKEN_IN_URL))
+                return
+            wait = self._take(scope, 1)
+            if wait:
+                await refuse_socket(scope, receive, send, too_many_reads(wait, self.limits))
+                return
+        await self.app(scope, receive, send)
+
+
+def _headers_only(send: Send) -> Send:
+    """``send`` with every body left out (the headers, Content-Length included, as GET's)."""
+
+    async def headers_only(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            message = {"type": "http.response.body", "body": b"",
+                       "more_body": message.get("more_body", False)}
+        await send(message)
+
+    return headers_only
