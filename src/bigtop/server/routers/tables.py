@@ -14,7 +14,7 @@ from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_INT
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
-from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep, refuse_token_in_url
+from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
 from bigtop.server.master import lost_invites_note, waiting_line
 from bigtop.server.model import FINISHED, HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
@@ -225,7 +225,6 @@ async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
     only you know (the host, who can work the link out again, opens your seat no more; the
     seat is taken). Open the seat with the token answered from then on. A token that is
     yours already is answered unchanged; an invite opened already is refused (403)."""
-    refuse_token_in_url(request.query_params)  # the token goes in the body only
     own = runtime.master.own_seat(await runtime.db(runtime.master.load, table_id), body.token)
     if own is not None:
         # Nothing to exchange, nothing written: not counted (a page asks on every first
