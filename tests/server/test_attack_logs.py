@@ -2,8 +2,9 @@
 line for each request that was no HTTP (``Invalid HTTP request received.``) or asked for an
 upgrade other than a WebSocket (``Unsupported upgrade request.``) let any client write as
 many log lines as it could open connections: 6,800 a second from one client on loopback
-(the audit's two busy cores), 280 KB of log a second. The protocol is driven here on a
-fake transport (no server process to start)."""
+(the audit's two busy cores), 280 KB of log a second. And the WebSocket handshakes refused
+before the app answers carry the security headers like every other answer. The protocols
+are driven here on a fake transport (no server process to start)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
+from bigtop.cli.serve import WS_PROTOCOL
 from bigtop.server import protocol
-from bigtop.server.protocol import BoundedHttp
+from bigtop.server.headers import SECURITY_HEADERS
+from bigtop.server.protocol import BoundedHttp, SecureWebSocket
 
 GARBAGE = b"GARBAGE\r\n\r\n"
 H2C = b"GET /api/games HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n"
@@ -100,3 +103,40 @@ def test_a_flood_of_bad_requests_writes_one_line_a_minute() -> None:
     assert seen.lines[1:] == [
         "Unsupported upgrade request. (49 more requests refused since the last such line: "
         "no HTTP, or an upgrade other than a WebSocket)"]
+
+
+# -- the WebSocket handshakes refused ---------------------------------------------------------
+async def _no_socket_here(scope: Any, receive: Any, send: Any) -> None:
+    await receive()
+    await send({"type": "websocket.close", "code": 1000})  # refused before accepting: 403
+
+
+def handshake(request: bytes) -> bytes:
+    """What the WebSocket protocol answers ``request`` (its app closes before accepting)."""
+
+    async def run() -> bytes:
+        config = Config(app=_no_socket_here, log_config=None, ws=WS_PROTOCOL)
+        config.load()
+        p = SecureWebSocket(config=config, server_state=ServerState(), app_state={})
+        t = Transport()
+        p.connection_made(t)
+        p.data_received(request)
+        for _ in range(20):
+            if t.closed:
+                break
+            await asyncio.sleep(0.01)
+        p.connection_lost(None)
+        return t.out
+
+    return asyncio.run(run())
+
+
+def test_refused_websocket_handshakes_carry_the_security_headers() -> None:
+    head = (b"GET /api/nope HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n")
+    key = b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    for request, status in ((head + b"\r\n", b"400"), (head + key + b"\r\n", b"403")):
+        answer = handshake(request).lower()
+        assert answer.startswith(b"http/1.1 " + status), answer[:100]
+        for name, value in SECURITY_HEADERS:
+            assert name + b": " + value.lower() in answer, name

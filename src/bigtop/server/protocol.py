@@ -27,6 +27,8 @@ from typing import Any
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Response
 
 from bigtop.server.headers import SECURITY_HEADERS
 from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
@@ -219,3 +221,22 @@ class BoundedHttp(HttpToolsProtocol):
                 f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s",
                 "request-timeout"))
         self.transport.close()
+
+
+class SecureWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websockets-sansio WebSocket protocol (``bigtop serve`` names this class),
+    whose answers to a handshake it refuses carry the security headers too: a malformed
+    one (400), one for a path with no WebSocket route (403), one whose app failed (500) had
+    none (tests/server/test_attack_logs.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        send_response = self.conn.send_response
+
+        def with_headers(response: Response) -> None:
+            if response.status_code != 101:
+                for name, value in SECURITY_HEADERS:
+                    response.headers[name.decode()] = value.decode()
+            send_response(response)
+
+        self.conn.send_response = with_headers  # type: ignore[method-assign]
