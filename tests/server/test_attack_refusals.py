@@ -1,9 +1,10 @@
 """Refused writes are bounded per client address (server/edge.py): a write the server
 refuses (no token, a wrong one, an unknown table, a bad body) did the work of a read (the
 table loaded from the database, the body parsed) and took none of the read budget, so an
-anonymous client looped ``POST …/start`` (or ``/reclaim``, ``/rematch``, ``/undo``,
-``/accept`` with a token of its own) as fast as the worker answered: a table load each,
-without bound (about 150 a second from one client on the audit's machine). Clients are
+anonymous client looped ``POST …/start`` (or ``/reclaim``, ``/rematch``, ``/undo``)
+as fast as the worker answered: a table load each, without bound (about 150 a second from
+one client on the audit's machine). ``POST …/accept`` with a token of one's own, answered
+200, was the same unbounded read: it takes a read token now. Clients are
 named through the trusted proxy, as in test_limits.py."""
 
 from __future__ import annotations
@@ -50,14 +51,33 @@ def test_writes_answered_and_rate_limited_ones_do_not_count(sqlite_url: str) -> 
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
         made = create(c, players=4, seats=[{"kind": "human"}, {"kind": "human"}, *BOTS],
                       listed=True)
-        t, tok = made["table"], made["seats"][0]["token"]
-        for _ in range(4):  # a token of one's own: answered unchanged, 200
-            assert c.post(f"/api/tables/{t}/accept", headers=by(A),
-                          json={"token": tok}).status_code == 200
+        t = made["table"]
         assert c.post(f"/api/tables/{t}/join", headers=by(A),
                       json={"seat": 1}).status_code == 200
         for _ in range(3):  # past join_burst: 429 each, not counted
             limited(c.post(f"/api/tables/{t}/join", headers=by(A), json={"seat": 1}))
-        assert c.post(f"/api/tables/{t}/start", headers=by(A)).status_code == 401
-        r = c.post(f"/api/tables/{t}/accept", headers=by(A), json={"token": tok})
-        assert r.status_code == 200, r.text
+        for _ in range(2):  # the bound: 2
+            assert c.post(f"/api/tables/{t}/start", headers=by(A)).status_code == 401
+        assert "may be refused 2 times" in limited(
+            c.post(f"/api/tables/{t}/start", headers=by(A)))["detail"]
+
+
+def test_an_exchange_takes_a_read_token_first(sqlite_url: str) -> None:
+    """``POST …/accept`` with a token of one's own is answered 200 without a rate of its
+    own (a page asks on every first visit): it loads the table as a view does, so it takes
+    a token of the read budget, before the table is loaded."""
+    limits = Limits(reads_per_minute=1, read_burst=3, heavy_read_tokens=1)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        made = create(c, players=3, seats=[{"kind": "human"}, *BOTS])
+        t, tok = made["table"], made["seats"][0]["token"]
+        master = c.app.state.runtime.master  # type: ignore[attr-defined]
+        for _ in range(3):
+            r = c.post(f"/api/tables/{t}/accept", headers=by(A), json={"token": tok})
+            assert r.status_code == 200 and r.json()["token"] == tok
+        with mock.patch.object(master, "load", wraps=master.load) as load:
+            body = limited(c.post(f"/api/tables/{t}/accept", headers=by(A),
+                                  json={"token": tok}))
+            assert "one address may read 3 times at once" in body["detail"]
+            assert load.call_count == 0
+        assert c.post(f"/api/tables/{t}/accept", headers=by(B),
+                      json={"token": tok}).status_code == 200
