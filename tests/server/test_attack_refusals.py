@@ -44,22 +44,26 @@ def test_refused_writes_of_an_address_are_bounded_and_cost_nothing_past_it(
         assert r.status_code == 200, r.text
 
 
-def test_writes_answered_and_rate_limited_ones_do_not_count(sqlite_url: str) -> None:
-    """A good write, or one refused 429 by its own rate, takes nothing of the bound."""
-    limits = Limits(reads_per_minute=1, read_burst=2, heavy_read_tokens=1,
-                    join_burst=1, joins_per_hour=1)
+def test_good_writes_do_not_count_and_a_seat_past_its_rates_is_bounded(
+        sqlite_url: str) -> None:
+    """A good write takes nothing of the bound; one refused 429 by its route's own rate
+    does: the chat and the take-backs load the table (the chat also writes its shared
+    bucket) before their rates refuse, so a seat past them was unbounded too."""
+    limits = Limits(reads_per_minute=1, read_burst=3, heavy_read_tokens=1, chat_burst=2)
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
-        made = create(c, players=4, seats=[{"kind": "human"}, {"kind": "human"}, *BOTS],
-                      listed=True)
-        t = made["table"]
-        assert c.post(f"/api/tables/{t}/join", headers=by(A),
-                      json={"seat": 1}).status_code == 200
-        for _ in range(3):  # past join_burst: 429 each, not counted
-            limited(c.post(f"/api/tables/{t}/join", headers=by(A), json={"seat": 1}))
-        for _ in range(2):  # the bound: 2
-            assert c.post(f"/api/tables/{t}/start", headers=by(A)).status_code == 401
-        assert "may be refused 2 times" in limited(
-            c.post(f"/api/tables/{t}/start", headers=by(A)))["detail"]
+        made = create(c, players=3, seats=[{"kind": "human"}, *BOTS])
+        t, tok = made["table"], made["seats"][0]["token"]
+        master = c.app.state.runtime.master  # type: ignore[attr-defined]
+        for text in ("hi", "there"):
+            assert c.post(f"/api/tables/{t}/chat", headers=by(A, tok),
+                          json={"text": text}).status_code == 201
+        for _ in range(3):  # past chat_burst: 429 each, counted
+            limited(c.post(f"/api/tables/{t}/chat", headers=by(A, tok), json={"text": "x"}))
+        with mock.patch.object(master, "load", wraps=master.load) as load:
+            body = limited(c.post(f"/api/tables/{t}/chat", headers=by(A, tok),
+                                  json={"text": "x"}))
+            assert "may be refused 3 times" in body["detail"]
+            assert load.call_count == 0
 
 
 def test_an_exchange_takes_a_read_token_first(sqlite_url: str) -> None:

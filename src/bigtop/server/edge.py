@@ -15,10 +15,11 @@ the address's read budget and bound on refused writes, and HEAD answered like GE
   not counted: they are files served as they are, cacheable, and bounded by the
   connection and request limits like everything else.
 - **Refused writes per client address**, in a bucket of the same size: an API write
-  answered 4xx (not 429, refused by a rate before any work) takes a token after the fact;
+  answered 4xx (a 429 of a route's own rate too) takes a token after the fact;
   an address with none left gets 429 for every write before any route runs. A refusal did a
   read's work (a table loaded to find the token opens no seat there) and took no read token:
-  ``POST …/start`` without a token was an unbounded read.
+  ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
+  take-back past its rate (the table loaded before the rate refused it).
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -142,12 +143,12 @@ class Edge:
         """The refused writes of each client address (a bucket like the read budget's)."""
 
     def _counting_refusals(self, key: str, send: Send) -> Send:
-        """``send``, taking a token of ``key``'s refusals when the answer is a refusal (a
-        4xx other than 429: that one was refused by a rate before any work)."""
+        """``send``, taking a token of ``key``'s refusals when the answer is a refusal (any
+        4xx: a 429 too, as a route may load the table, or write a shared bucket, before
+        its rate refuses)."""
 
         async def counting(message: Message) -> None:
-            if message["type"] == "http.response.start" \
-                    and 400 <= message["status"] < 500 and message["status"] != 429:
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
                 self.refusals.take(key)
             await send(message)
 
