@@ -23,8 +23,9 @@ EVENT_LOOP = "uvloop" if sys.platform != "win32" else "asyncio"
 tenth more CPU per move): uvloop, a dependency wherever it exists."""
 
 
-WS_PROTOCOL = "websockets-sansio"
-"""uvicorn's WebSocket implementation, named (not "auto", which picked the legacy
+WS_PROTOCOL = "bigtop.server.protocol:SecureWebSocket"
+"""uvicorn's websockets-sansio WebSocket implementation (with the security headers on the
+handshakes it refuses: server/protocol.py), named (not "auto", which picked the legacy
 ``websockets`` one before uvicorn 0.50): it offers permessage-deflate with a 12-bit window
 and zlib's memLevel 5, about 32 KB of compressor state a connection, where the legacy one
 keeps zlib's defaults (15 bits, memLevel 8: about 256 KB, 0.5 GB at 1,000 tables' 2,000

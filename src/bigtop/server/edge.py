@@ -1,5 +1,5 @@
 """What every request to the API passes first, whatever its route: no secret in the URL,
-the address's read budget, and HEAD answered like GET.
+the address's read budget and bound on refused writes, and HEAD answered like GET.
 
 - **No secret in a URL.** A query parameter named like a secret (:data:`SECRET_PARAMS`:
   ``token``, ``key``…) is refused on every ``/api`` route and WebSocket, before any route
@@ -14,6 +14,12 @@ the address's read budget, and HEAD answered like GET.
   own, and the move path pays one string comparison here. Static files (the web page) are
   not counted: they are files served as they are, cacheable, and bounded by the
   connection and request limits like everything else.
+- **Refused writes per client address**, in a bucket of the same size: an API write
+  answered 4xx (a 429 of a route's own rate too) takes a token after the fact;
+  an address with none left gets 429 for every write before any route runs. A refusal did a
+  read's work (a table loaded to find the token opens no seat there) and took no read token:
+  ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
+  take-back past its rate (the table loaded before the rate refused it).
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -38,11 +44,11 @@ from fastapi.responses import JSONResponse
 
 from bigtop.server import errors
 from bigtop.server.net import SCOPE_KEY
+from bigtop.server.runtime import RateLimiter
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-    from bigtop.server.runtime import RateLimiter
     from bigtop.server.settings import Limits
 
 PROBLEM_JSON = "application/problem+json"
@@ -114,15 +120,39 @@ def too_many_reads(wait: float, limits: Limits) -> errors.TooManyRequests:
         retry_after=wait)
 
 
+def too_many_refusals(wait: float, limits: Limits) -> errors.TooManyRequests:
+    return errors.TooManyRequests(
+        f"one address may be refused {limits.read_burst} times at once and "
+        f"{limits.reads_per_minute:g} times a minute (a write with no token or a wrong one, "
+        f"to no table, or not valid); try again in {max(1, round(wait))} s",
+        retry_after=wait)
+
+
 class Edge:
-    """ASGI middleware of the module's three rules, inside :class:`~bigtop.server.net
+    """ASGI middleware of the module's rules, inside :class:`~bigtop.server.net
     .RealClient` (the address it keys on) and the security headers (its answers carry
     them)."""
 
-    def __init__(self, app: ASGIApp, reads: RateLimiter, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, reads: RateLimiter, limits: Limits,
+                 refusals: RateLimiter | None = None) -> None:
         self.app = app
         self.reads = reads
         self.limits = limits
+        self.refusals = refusals if refusals is not None else RateLimiter(
+            reads.rate, reads.burst)
+        """The refused writes of each client address (a bucket like the read budget's)."""
+
+    def _counting_refusals(self, key: str, send: Send) -> Send:
+        """``send``, taking a token of ``key``'s refusals when the answer is a refusal (any
+        4xx: a 429 too, as a route may load the table, or write a shared bucket, before
+        its rate refuses)."""
+
+        async def counting(message: Message) -> None:
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
+                self.refusals.take(key)
+            await send(message)
+
+        return counting
 
     def _take(self, scope: Scope, cost: int) -> float:
         return self.reads.take(scope.get(SCOPE_KEY) or "", cost=cost)
@@ -140,7 +170,16 @@ class Edge:
                 await problem_response(errors.TokenInUrl(TOKEN_IN_URL))(scope, receive, send)
                 return
             if method not in ("GET", "HEAD"):  # writes: their own rates
-                await self.app(scope, receive, send)
+                if not path.startswith(API):
+                    await self.app(scope, receive, send)
+                    return
+                key = scope.get(SCOPE_KEY) or ""
+                wait = self.refusals.wait(key)
+                if wait:
+                    await problem_response(too_many_refusals(wait, self.limits))(
+                        scope, receive, send)
+                    return
+                await self.app(scope, receive, self._counting_refusals(key, send))
                 return
             if path.startswith(API):
                 wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))

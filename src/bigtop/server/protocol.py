@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
+import time
 from typing import Any
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Response
 
 from bigtop.server.headers import SECURITY_HEADERS
 from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
@@ -50,6 +54,40 @@ def _response(status: bytes, text: str, slug: str) -> bytes:
 
 class _HeadTooLarge(Exception):
     pass
+
+
+REFUSALS_LOG_SECONDS = 60.0
+"""At most one log line a minute (each worker) about requests this layer refused as no
+HTTP or as an upgrade to something other than a WebSocket: one line each (uvicorn's) let
+any client write as many lines as it could open connections (6,800 a second on loopback,
+tests/server/test_attack_logs.py). The line says how many were left out."""
+
+
+class _LogBound:
+    """One warning per ``seconds`` at most; the ones left out are counted into the next."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.clock = time.monotonic
+        self.reset()
+
+    def reset(self) -> None:
+        self.last: float | None = None
+        self.left_out = 0
+
+    def warn(self, logger: logging.Logger, line: str) -> None:
+        now = self.clock()
+        if self.last is not None and now - self.last < self.seconds:
+            self.left_out += 1
+            return
+        if self.left_out:
+            line += (f" ({self.left_out} more requests refused since the last such line: "
+                     "no HTTP, or an upgrade other than a WebSocket)")
+        self.last, self.left_out = now, 0
+        logger.warning(line)
+
+
+REFUSALS_LOG = _LogBound(REFUSALS_LOG_SECONDS)
 
 
 class BoundedHttp(HttpToolsProtocol):
@@ -105,13 +143,18 @@ class BoundedHttp(HttpToolsProtocol):
             if isinstance(e.__context__, _HeadTooLarge) or isinstance(e, _HeadTooLarge):
                 self._too_large()
             else:
-                self.logger.warning("Invalid HTTP request received.")
+                REFUSALS_LOG.warn(self.logger, "Invalid HTTP request received.")
                 self.send_400_response("Invalid HTTP request received.")
             return
         if self._in_head and self._began:
             self._head_bytes += len(data)
             if self._head_bytes > self.bounds.max_header_bytes:
                 self._too_large()
+
+    def _unsupported_upgrade_warning(self) -> None:
+        # uvicorn's line (bounded); its second, about a missing WebSocket library, never
+        # applies: `bigtop serve` names the WebSocket protocol.
+        REFUSALS_LOG.warn(self.logger, "Unsupported upgrade request.")
 
     def send_400_response(self, msg: str) -> None:
         """A request the parser refused (uvicorn's own answer was plain text without the
@@ -178,3 +221,22 @@ class BoundedHttp(HttpToolsProtocol):
                 f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s",
                 "request-timeout"))
         self.transport.close()
+
+
+class SecureWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websockets-sansio WebSocket protocol (``bigtop serve`` names this class),
+    whose answers to a handshake it refuses carry the security headers too: a malformed
+    one (400), one for a path with no WebSocket route (403), one whose app failed (500) had
+    none (tests/server/test_attack_logs.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        send_response = self.conn.send_response
+
+        def with_headers(response: Response) -> None:
+            if response.status_code != 101:
+                for name, value in SECURITY_HEADERS:
+                    response.headers[name.decode()] = value.decode()
+            send_response(response)
+
+        self.conn.send_response = with_headers  # type: ignore[method-assign]

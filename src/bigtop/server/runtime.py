@@ -375,6 +375,19 @@ class RateLimiter:
         """Take a token of ``key`` or refuse: 429 with Retry-After."""
         refuse(self.take(key), what)
 
+    def wait(self, key: Any, now: float | None = None) -> float:
+        """Seconds until ``key``'s bucket holds a token (0.0: it holds one now); takes none.
+
+        >>> r = RateLimiter(rate=2.0, burst=1)
+        >>> r.wait("k", now=0.0), r.take("k", now=0.0), r.wait("k", now=0.25)
+        (0.0, 0.0, 0.25)
+        """
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
 
 class SharedLimiter:
     """Token buckets kept in the storage (``schema.rate_buckets``), shared by every worker

@@ -15,6 +15,7 @@ from bigtop.core.limits import MAX_INT
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.deps import KeyDep, RuntimeDep, TokenDep
+from bigtop.server.edge import too_many_reads
 from bigtop.server.master import lost_invites_note, waiting_line
 from bigtop.server.model import FINISHED, HUMAN, Loaded, SeatSpec, TableSpec
 from bigtop.server.net import client_address
@@ -225,10 +226,16 @@ async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
     only you know (the host, who can work the link out again, opens your seat no more; the
     seat is taken). Open the seat with the token answered from then on. A token that is
     yours already is answered unchanged; an invite opened already is refused (403)."""
+    # The table is loaded as for a view, so it takes a token of the address's read budget
+    # first (server/edge.py; a POST takes none there): answered 200 without a rate of its
+    # own, a token of one's own was an unbounded read.
+    wait = request.app.state.reads.take(client_address(request))
+    if wait:
+        raise too_many_reads(wait, runtime.limits)
     own = runtime.master.own_seat(await runtime.db(runtime.master.load, table_id), body.token)
     if own is not None:
-        # Nothing to exchange, nothing written: not counted (a page asks on every first
-        # visit of a table, its host's included).
+        # Nothing to exchange, nothing written: not counted as taking a seat (a page asks
+        # on every first visit of a table, its host's included).
         return Accepted(table=table_id, seat=own, token=body.token)
     await take_seat_rate(runtime, request)  # an exchange, or a refusal
     seat, token = await runtime.db(runtime.master.accept_invite, table_id, body.token)
