@@ -298,12 +298,15 @@ def test_lobby_join_and_private_tables(client: TestClient) -> None:
     ids = [x["table"] for x in lobby]
     assert listed["table"] in ids and private["table"] not in ids
     entry = next(x for x in lobby if x["table"] == listed["table"])
-    assert entry["free_seats"] == [0, 1, 2]
+    assert entry["free_seats"] == [1, 2]  # the creator holds the host's seat
     # using an invite link claims the seat
     client.get(f"/api/tables/{listed['table']}", headers=auth(listed["seats"][1]["token"]))
     entry = next(x for x in client.get("/api/lobby").json()["tables"]
                  if x["table"] == listed["table"])
-    assert entry["free_seats"] == [0, 2]
+    assert entry["free_seats"] == [2]
+    # The host's seat is the creator's, never a stranger's (nor its powers).
+    problem(client.post(f"/api/tables/{listed['table']}/join", json={"seat": 0}),
+            409, "conflict")
     joined = client.post(f"/api/tables/{listed['table']}/join", json={"seat": 2}).json()
     assert joined["seat"] == 2
     view = client.get(f"/api/tables/{listed['table']}", headers=auth(joined["token"])).json()
@@ -315,9 +318,9 @@ def test_lobby_join_and_private_tables(client: TestClient) -> None:
             409, "conflict")
     problem(client.post(f"/api/tables/{private['table']}/join", json={}), 403, "wrong-token")
     problem(client.post("/api/tables/nope/join", json={}), 404, "not-found")
-    r = client.post(f"/api/tables/{listed['table']}/join")
-    assert r.json()["seat"] == 0
     problem(client.post(f"/api/tables/{listed['table']}/join"), 409, "conflict")
+    view = client.get(f"/api/tables/{listed['table']}", headers=auth(listed["seats"][0]["token"]))
+    assert view.json()["seat"] == 0  # the creator's token still opens the host's seat
     assert listed["table"] not in [x["table"] for x in client.get("/api/lobby").json()["tables"]]
 
 

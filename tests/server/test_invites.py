@@ -384,7 +384,7 @@ def test_start_and_presence_are_stored_on_both_databases(db_url: str) -> None:
     t = made.table_id
     waiting = master.load(t)
     assert not waiting.meta.started and waiting.version == 0
-    assert [s.seat for s in waiting.waiting_for] == [0, 1, 2]
+    assert [s.seat for s in waiting.waiting_for] == [1, 2]  # the creator holds the host's
     master.touch(t, 0, made.tokens[0])  # the host arrives
     with pytest.raises(Exception, match="only the host"):
         master.start(t, 1, "easy")

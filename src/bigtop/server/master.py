@@ -445,9 +445,12 @@ class TableMaster:
             creator = host if spec.player_id is not None else None
             # Every person's seat but the host's holds an invite: its token derives from
             # the host's, so the first to open it exchanges it (accept_invite).
+            # The host's seat is taken from the start, with or without a key: the creator
+            # holds its token (else a stranger joining a listed table first took it, and
+            # the host's powers with it, before the creator's page arrived).
             seat_list = [Seat(i, s.kind, s.level,
                               hash_token(tokens[i]) if i in tokens else None,
-                              s.kind == BOT or i == creator, now, None,
+                              s.kind == BOT or i == host, now, None,
                               spec.player_id if i == creator else None, invite=s.invite,
                               here=i == creator, clock_left=left if s.kind == HUMAN else None,
                               invited=i in tokens and i != host)
