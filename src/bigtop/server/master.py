@@ -445,12 +445,15 @@ class TableMaster:
             creator = host if spec.player_id is not None else None
             # Every person's seat but the host's holds an invite: its token derives from
             # the host's, so the first to open it exchanges it (accept_invite).
-            # The host's seat is taken from the start, with or without a key: the creator
-            # holds its token (else a stranger joining a listed table first took it, and
-            # the host's powers with it, before the creator's page arrived).
+            # Where the host has others to host, their seat is taken from the start, with or
+            # without a key: the creator holds its token (else a stranger joining a listed
+            # table first took it, and the host's powers over the others, before the
+            # creator's page arrived). A table's one person's seat made without a key
+            # stays free for whoever sits first (a table put up for a stranger).
+            hosting = host if spec.player_id is not None or len(people) > 1 else None
             seat_list = [Seat(i, s.kind, s.level,
                               hash_token(tokens[i]) if i in tokens else None,
-                              s.kind == BOT or i == host, now, None,
+                              s.kind == BOT or i == hosting, now, None,
                               spec.player_id if i == creator else None, invite=s.invite,
                               here=i == creator, clock_left=left if s.kind == HUMAN else None,
                               invited=i in tokens and i != host)
