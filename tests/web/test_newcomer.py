@@ -1,0 +1,77 @@
+"""What a new player met on a first evening (a phone 360 px wide, a take-back the server
+refuses): each test fails without its fix in the pages."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tests.web import drive
+from tests.web.conftest import Browsers, Server
+
+# Every element that reaches past the window's right edge, or whose text is cut inside it.
+_CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
+  for (const e of root.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || e.closest('.vh')) continue;
+    if (r.right > W + 1 || e.scrollWidth > e.clientWidth + 1 && e.clientWidth)
+      cut.push(`${e.tagName}#${e.id}.${e.getAttribute('class') || ''}`);
+  }
+  return cut; }"""
+
+
+def finished_bot_table(server: Server, game: str, players: int,
+                       options: dict[str, object]) -> str:
+    made = server.create(game, players, [{"kind": "bot", "level": "random"}] * players,
+                         options)
+    table = str(made["table"])
+    for _ in range(600):
+        if server.api("GET", f"/api/tables/{table}")["status"] == "finished":
+            return table
+        time.sleep(0.1)
+    raise AssertionError("the bots' game did not end")
+
+
+def test_a_phone_shows_the_whole_title_and_the_verify_box(server: Server,
+                                                          browsers: Browsers) -> None:
+    """At 360 px "Tricky Landing" was cut to "Tricky Land…" beside *Copy spectator link*, and
+    the seed's commitment and the check's code ran out of the side panel."""
+    table = finished_bot_table(server, "tricky-landing", 3, {"rounds": 1})
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(table))
+    page.wait_for_selector("#verify")
+    page.click("#verify summary")
+    assert page.evaluate(_CUT, page.query_selector("header")) == []
+    assert page.evaluate(_CUT, page.query_selector("#verify")) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_refused_take_back_says_why_in_place_of_the_button(server: Server,
+                                                             browsers: Browsers) -> None:
+    """A throw's landing cannot be unseen: the server refuses the take-back. Its line takes
+    the place of the button (which stayed, offering the same refusal again) until the table
+    moves on; after our next move the button is back."""
+    made = server.create("tricky-landing", 3, [{}, {"kind": "bot", "level": "random"},
+                                               {"kind": "bot", "level": "random"}],
+                         {"rounds": 1}, seed=5)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    before = drive.version(page)
+    page.click("#board .tl-hand-card >> nth=0")
+    page.focus("#board svg.tl-table")
+    page.keyboard.press("Enter")  # a throw at the target
+    drive.wait_after(page, before)
+    drive.wait_ready(page)
+    page.dblclick("#undo-ask")  # a double click asks once
+    page.wait_for_selector("#undo-refused")
+    said = page.inner_text("#undo-refused")
+    browsers.allow_network_errors()
+    assert said.startswith("Your last move cannot be taken back: your move (")
+    assert said.endswith("a take-back cannot unsee it.")
+    assert not page.locator("#undo-ask").count()
+    assert page.locator("#error").is_hidden()
+    drive.play_tricky_turn(page, random.Random(1))
+    if drive.wait_ready(page) == "turn":
+        assert page.locator("#undo-ask").count() == 1
+        assert not page.locator("#undo-refused").count()
