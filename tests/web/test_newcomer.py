@@ -75,3 +75,28 @@ def test_a_refused_take_back_says_why_in_place_of_the_button(server: Server,
     if drive.wait_ready(page) == "turn":
         assert page.locator("#undo-ask").count() == 1
         assert not page.locator("#undo-refused").count()
+
+
+def test_a_failure_on_the_way_is_no_refusal_and_shows_no_markup(server: Server,
+                                                                 browsers: Browsers) -> None:
+    """A proxy's HTML error page (502) answering a move was shown as "Not allowed: <html>…"."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1}, seed=2)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    page.route("**/moves", lambda route: route.fulfill(
+        status=502, content_type="text/html",
+        body="<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"))
+    page.click("#moves-list [data-action] >> nth=0")
+    page.wait_for_selector("#error:not([hidden])")
+    said = page.inner_text("#error")
+    # The browser's own line about the 502 it was made to get (NETWORK_NOISE allows 4xx only).
+    browsers.errors = [e for e in browsers.errors if "status of 502 (Bad Gateway)" not in e]
+    assert said == ("Your move may not have been played (the server answered 502 Bad Gateway): "
+                    "this is the table now."), said
+    page.unroute("**/moves")
+    drive.wait_ready(page)
+    before = drive.version(page)
+    drive.play_scout_turn(page, random.Random(3))  # the page plays on
+    assert drive.version(page) > before

@@ -94,6 +94,11 @@ async function play(action, {auto = false} = {}) {
       // illegal one. A forced move the page played by itself needs no word at all.
       if (!auto) showError("Too late: the table moved on before your move arrived, so it was not played. This is the table now.");
       await refresh();
+    } else if (err instanceof ApiError && err.status >= 500) {
+      // No refusal but a failure on the way (the server, a proxy): whether the move was
+      // played, the table as it is now says.
+      showError(`Your move may not have been played (${err.message}): this is the table now.`);
+      await refresh().catch(() => false); // a server still failing: the error line stands
     } else if (err instanceof ApiError) {
       // The server's own words; nothing changed on the table.
       showError(`Not allowed: ${err.message}`);
