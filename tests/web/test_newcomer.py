@@ -100,3 +100,21 @@ def test_a_failure_on_the_way_is_no_refusal_and_shows_no_markup(server: Server,
     before = drive.version(page)
     drive.play_scout_turn(page, random.Random(3))  # the page plays on
     assert drive.version(page) > before
+
+
+def test_the_lobby_and_the_ratings_fit_a_360_px_phone(server: Server,
+                                                      browsers: Browsers) -> None:
+    """So ein Zirkus's board-file input and the leaderboard's six columns ran past a 360 px
+    phone: the page scrolled sideways."""
+    page = browsers.new_page(360, 740)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#game", "so-ein-zirkus")
+    page.click("#options-box summary")
+    page.wait_for_selector("#opt-board-file")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.goto(server.url + "/ratings.html")
+    page.wait_for_selector("#leaderboard-body tr.bot")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    right = page.evaluate("document.getElementById('leaderboard').getBoundingClientRect().right")
+    assert right <= 360
