@@ -118,3 +118,27 @@ def test_the_lobby_and_the_ratings_fit_a_360_px_phone(server: Server,
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     right = page.evaluate("document.getElementById('leaderboard').getBoundingClientRect().right")
     assert right <= 360
+
+
+def test_the_replay_on_a_phone_keeps_the_board_in_view(server: Server,
+                                                       browsers: Browsers) -> None:
+    """On a phone *Replay this game* (at the end of the side panel, below the board) left
+    the page where it was, and every step scrolled the window down to the log's line."""
+    table = finished_bot_table(server, "scout", 3, {"rounds": 1})
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(table))
+    page.click("#open-replay")
+    page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move')")
+    in_view = """(id) => { const r = document.getElementById(id).getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight; }"""
+    assert page.evaluate(in_view, "replay") and page.evaluate(in_view, "board")
+    assert page.evaluate("document.activeElement.id") == "replay-prev"
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('replay-range').value === "
+                           "String(document.getElementById('replay-range').max - 3)")
+    assert page.evaluate(in_view, "board")
+    # The log's own list scrolled to the step's line instead.
+    assert page.evaluate("""() => { const l = document.getElementById('log-list'),
+      c = l.querySelector('li.current').getBoundingClientRect(), b = l.getBoundingClientRect();
+      return c.top >= b.top - 1 && c.bottom <= b.bottom + 1; }""")

@@ -642,6 +642,10 @@ async function openReplay() {
   drawRevealChoice();
   $("summary").hidden = true;
   await replayTo(data.steps.length);
+  // The button is at the end of the side panel (far below the board on a phone): the
+  // replay's controls and the board come into view, and the focus goes with them.
+  $("replay").scrollIntoView({block: "nearest"});
+  $("replay-prev").focus({preventScroll: true});
   page.replay.rounds = await roundStarts();
   fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
     h("button", {type: "button", class: "act small", dataset: {round: label}, onclick: () => replayTo(v)}, label)));
@@ -723,10 +727,22 @@ async function replayTo(at) {
   // The move just shown, marked in the log.
   for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
   const line = at > 0 && document.querySelector(`#log-list li[data-version="${steps[at - 1].version}"].log-move`);
-  if (line) { line.classList.add("current"); line.scrollIntoView({block: "nearest"}); }
+  if (line) { line.classList.add("current"); scrollWithin(line); }
   $("replay-line").textContent = at > 0 ? steps[at - 1].text : "the start";
   $("replay-range").max = String(steps.length);
   $("replay-range").value = String(at);
+}
+
+/** Bring `item` into view inside the boxes that scroll by themselves (the log, the side
+ * panel beside the board), never by scrolling the window: on a phone, where the side panel
+ * lies below the board, scrollIntoView took the board off screen at every replay step. */
+function scrollWithin(item) {
+  for (let box = item.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (!/(auto|scroll)/.test(getComputedStyle(box).overflowY) || box.scrollHeight <= box.clientHeight) continue;
+    const outer = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    if (r.top < outer.top) box.scrollTop -= outer.top - r.top;
+    else if (r.bottom > outer.bottom) box.scrollTop += Math.min(r.bottom - outer.bottom, r.top - outer.top);
+  }
 }
 
 function closeReplay() {
