@@ -85,6 +85,7 @@ def test_a_failure_on_the_way_is_no_refusal_and_shows_no_markup(server: Server,
     page = browsers.new_page()
     page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
     drive.wait_ready(page)
+    assert page.locator("#notify-settings").is_visible()  # a seat's turn may ring
     page.route("**/moves", lambda route: route.fulfill(
         status=502, content_type="text/html",
         body="<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"))
@@ -123,10 +124,13 @@ def test_the_lobby_and_the_ratings_fit_a_360_px_phone(server: Server,
 def test_the_replay_on_a_phone_keeps_the_board_in_view(server: Server,
                                                        browsers: Browsers) -> None:
     """On a phone *Replay this game* (at the end of the side panel, below the board) left
-    the page where it was, and every step scrolled the window down to the log's line."""
+    the page where it was, and every step scrolled the window down to the log's line. (And
+    the spectator was offered "Your turn: a sound".)"""
     table = finished_bot_table(server, "scout", 3, {"rounds": 1})
     page = browsers.new_page(360, 740)
     page.goto(server.table_url(table))
+    page.wait_for_selector("#open-replay")
+    assert page.locator("#notify-settings").is_hidden()  # a spectator has no turn
     page.click("#open-replay")
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move')")
     in_view = """(id) => { const r = document.getElementById(id).getBoundingClientRect();

@@ -868,6 +868,8 @@ async function start() {
   setupFriends(table, token, !seatToken && !!me);
   // An invite link opened with a name: the seat becomes this identity's.
   if (seatToken) view = (await claimSeat(view, identity.get()?.key)) || view;
+  // A spectator has no turn to be told of ("Your turn: a sound" asked for nothing).
+  $("notify-settings").hidden = view.seat === null;
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
   if (seatToken && view.seat !== null) {
