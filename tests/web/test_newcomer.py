@@ -146,3 +146,16 @@ def test_the_replay_on_a_phone_keeps_the_board_in_view(server: Server,
     assert page.evaluate("""() => { const l = document.getElementById('log-list'),
       c = l.querySelector('li.current').getBoundingClientRect(), b = l.getBoundingClientRect();
       return c.top >= b.top - 1 && c.bottom <= b.bottom + 1; }""")
+
+
+def test_my_games_link_in_a_browser_without_the_name_says_so(server: Server,
+                                                             browsers: Browsers) -> None:
+    """A *My games* link (``#me``) opened where this browser has no name of ours showed the
+    table as a spectator without a word, where the player expected their seat."""
+    made = server.create("scout", 3, [{"kind": "bot", "level": "random"}] * 3, {"rounds": 1})
+    page = browsers.new_page(360, 740)
+    page.goto(f"{server.url}/table.html?table={made['table']}#me")
+    page.wait_for_function("document.getElementById('turn').textContent.includes('watching')")
+    said = page.inner_text("#error")
+    assert said.startswith("This browser does not know your name"), said
+    assert "Use on another device" in said

@@ -870,6 +870,12 @@ async function start() {
   if (seatToken) view = (await claimSeat(view, identity.get()?.key)) || view;
   // A spectator has no turn to be told of ("Your turn: a sound" asked for nothing).
   $("notify-settings").hidden = view.seat === null;
+  if (asMe && !me) {
+    // "My games" opened where this browser has no name of ours: the public view, said so
+    // (not a silent "You are watching" where the player expected their seat).
+    showError("This browser does not know your name, so it shows the table as a spectator sees it. " +
+      "To play your seat here, open “Use on another device” in the lobby where you chose your name.");
+  }
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
   if (seatToken && view.seat !== null) {
