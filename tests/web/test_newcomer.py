@@ -71,6 +71,9 @@ def test_a_refused_take_back_says_why_in_place_of_the_button(server: Server,
     assert said.endswith("a take-back cannot unsee it.")
     assert not page.locator("#undo-ask").count()
     assert page.locator("#error").is_hidden()
+    # The longer status line pushed the play area (the hand) below the window.
+    page.wait_for_function("document.getElementById('play').getBoundingClientRect().bottom "
+                           "<= window.innerHeight", timeout=5000)
     drive.play_tricky_turn(page, random.Random(1))
     if drive.wait_ready(page) == "turn":
         assert page.locator("#undo-ask").count() == 1

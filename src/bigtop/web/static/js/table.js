@@ -862,6 +862,11 @@ async function start() {
   $("layout").hidden = false;
   setupMotion();
   window.addEventListener("resize", sizeBoard);
+  // The lines above the play area also grow outside a redraw (an error line, the banner, a
+  // refused take-back's reason): the board is sized again, so that your hand stays in the
+  // window instead of being pushed below it.
+  const above = new ResizeObserver(() => sizeBoard());
+  for (const line of document.querySelectorAll(".topbar, #banner, .status-line, #error, #replay")) above.observe(line);
   $("hold-go").onclick = seen;
   setTitle(`${view.title} — bigtop`);
   setupNotify($("notify-sound"), $("notify-popup"), $("notify-note"));
