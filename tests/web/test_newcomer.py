@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+from playwright.sync_api import Dialog
+
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
@@ -190,3 +192,29 @@ def test_clown_15_go_on_a_phone_shows_a_row_the_card_may_go_to(server: Server,
             assert seen, f"no legal row in view ({rows} rows): {drive.describe(page)}"
         drive.play_clown_turn(page, rng)
     assert hidden_rows, "the middle never grew past the phone's view: the test proved little"
+
+
+def test_a_copy_the_browser_refuses_offers_the_link_by_hand(server: Server,
+                                                             browsers: Browsers) -> None:
+    """Without a clipboard (an http page on the home network) and with copying refused, the
+    page said "Copied to the clipboard" all the same: the friend never got the link."""
+    made = server.create("scout", 3, [{"kind": "bot", "level": "random"}] * 3, {"rounds": 1})
+    page = browsers.new_page(360, 740)
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined});"
+                         "document.execCommand = () => false;")
+    offered: list[str] = []
+
+    def take(dialog: Dialog) -> None:
+        offered.append(dialog.default_value)
+        dialog.dismiss()
+
+    page.on("dialog", take)
+    page.goto(server.table_url(made["table"]))
+    page.wait_for_selector("#layout:not([hidden])")
+    page.click("#copy-spectate")
+    for _ in range(50):  # the dialog, or the old page's toast
+        if offered or page.locator("#toast").is_visible():
+            break
+        page.wait_for_timeout(100)
+    assert offered == [f"{server.url}/table.html?table={made['table']}"]
+    assert page.locator("#toast").is_hidden()
