@@ -66,6 +66,9 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
     host.click("#board button.act:has-text('Show 1 card')")
     for page in (host, guest, watcher):
         drive.wait_after(page, before)
+    # The watcher's page runs at full speed: the picture waits for the card to land.
+    watcher.wait_for_function("document.body.dataset.idle === 'yes' && "
+                              "!document.getAnimations().length")
     browsers.shot(watcher, "spectator")
     browsers.axe(watcher, "a spectator's table")
     browsers.shot(guest, "scout-phone")

@@ -28,11 +28,16 @@ async function request(method, url, {body, token} = {}) {
   let data = null;
   const text = await response.text();
   if (text) {
-    try { data = JSON.parse(text); } catch { data = {detail: text.slice(0, 200)}; }
+    try { data = JSON.parse(text); } catch { data = {detail: text.slice(0, 200), raw: true}; }
   }
   if (!response.ok) {
-    const detail = data && (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail));
-    throw new ApiError(response.status, detail, data && data.title, data && data.type);
+    if (!data || data.raw) {
+      // Not the server's problem JSON (a proxy's error page, an empty answer): said by its
+      // status, never shown as the page's markup.
+      throw new ApiError(response.status, `the server answered ${response.status} ${response.statusText}`.trim());
+    }
+    const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail);
+    throw new ApiError(response.status, detail, data.title, data.type);
   }
   return data;
 }

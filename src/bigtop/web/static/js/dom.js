@@ -55,16 +55,20 @@ export function toast(message) {
 
 /** Copy text to the clipboard; falls back to selecting a temporary field (http pages). */
 export async function copyText(text) {
+  let copied = true;
   try {
     await navigator.clipboard.writeText(text);
   } catch {
     const area = h("textarea", {class: "offscreen"}, text);
     document.body.append(area);
     area.select();
-    document.execCommand("copy");
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
     area.remove();
   }
-  toast("Copied to the clipboard");
+  // Where the browser copies nothing (no clipboard on an http page, copying refused), the
+  // text is offered to copy by hand instead of a "Copied" that was not true.
+  if (copied) toast("Copied to the clipboard");
+  else window.prompt("This browser did not let the page copy it: copy it from here.", text);
 }
 
 /** Resolve after `ms` milliseconds (animations, pacing of bot moves). */

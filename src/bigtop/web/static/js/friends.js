@@ -13,6 +13,8 @@ const friends = {
   rematching: false,
   listing: false, // the host's "Listed in the lobby" change on its way
   invites: null, // the host's invite links: {seats: "1,2", items: [li]}
+  undoRefused: null, // the server's refusal of our take-back: {at: "undos:version", line}
+  undoDrawn: null, // drawUndo's arguments for the latest view
 };
 
 /** Where this page's seat is opened from (the seat token, or the player key with `asMe`). */
@@ -245,8 +247,24 @@ export function drawUndo(view, hasMoved, onView, showError) {
   const box = $("undo");
   const me = view.seat;
   const ask = view.undo;
-  const answer = (word) => async () => {
-    try { onView(await api.undo(friends.table, friends.token, word)); } catch (err) { showError(err.message); }
+  const at = `${view.undos ?? 0}:${view.version}`;
+  friends.undoDrawn = [view, hasMoved, onView, showError];
+  const answer = (word) => async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true; // a double click asks (or answers) once
+    try {
+      onView(await api.undo(friends.table, friends.token, word));
+    } catch (err) {
+      // The server refuses a take-back past what a step since showed (a landing, a turned
+      // card, a hand shown): asking again would only be refused again until the table moves.
+      if (word === "ask" && err instanceof ApiError && err.status === 409) {
+        friends.undoRefused = {at, line: err.message};
+        drawUndo(...friends.undoDrawn); // as the latest view has it (said only if it is this one)
+      } else {
+        button.disabled = false;
+        showError(err.message);
+      }
+    }
   };
   // A server without undo has no `undo` in its views; a rated table refuses it.
   if (!("undo" in view) || me === null || view.status !== "playing" || view.rated) { fill(box); return; }
@@ -267,6 +285,11 @@ export function drawUndo(view, hasMoved, onView, showError) {
   const mine = hasMoved(me);
   if (mine === "luck") {
     fill(box, h("span", {class: "hint", id: "undo-luck"}, "Luck came after your last move: it cannot be taken back."));
+    return;
+  }
+  if (mine === "yes" && friends.undoRefused && friends.undoRefused.at === at) {
+    fill(box, h("span", {class: "hint", id: "undo-refused"},
+      `Your last move cannot be taken back: ${friends.undoRefused.line}.`));
     return;
   }
   fill(box, mine === "yes" ? h("button", {type: "button", class: "act small", id: "undo-ask",

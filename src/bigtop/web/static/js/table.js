@@ -94,6 +94,11 @@ async function play(action, {auto = false} = {}) {
       // illegal one. A forced move the page played by itself needs no word at all.
       if (!auto) showError("Too late: the table moved on before your move arrived, so it was not played. This is the table now.");
       await refresh();
+    } else if (err instanceof ApiError && err.status >= 500) {
+      // No refusal but a failure on the way (the server, a proxy): whether the move was
+      // played, the table as it is now says.
+      showError(`Your move may not have been played (${err.message}): this is the table now.`);
+      await refresh().catch(() => false); // a server still failing: the error line stands
     } else if (err instanceof ApiError) {
       // The server's own words; nothing changed on the table.
       showError(`Not allowed: ${err.message}`);
@@ -637,6 +642,10 @@ async function openReplay() {
   drawRevealChoice();
   $("summary").hidden = true;
   await replayTo(data.steps.length);
+  // The button is at the end of the side panel (far below the board on a phone): the
+  // replay's controls and the board come into view, and the focus goes with them.
+  $("replay").scrollIntoView({block: "nearest"});
+  $("replay-prev").focus({preventScroll: true});
   page.replay.rounds = await roundStarts();
   fill($("replay-rounds"), page.replay.rounds.map(([label, v]) =>
     h("button", {type: "button", class: "act small", dataset: {round: label}, onclick: () => replayTo(v)}, label)));
@@ -718,10 +727,22 @@ async function replayTo(at) {
   // The move just shown, marked in the log.
   for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
   const line = at > 0 && document.querySelector(`#log-list li[data-version="${steps[at - 1].version}"].log-move`);
-  if (line) { line.classList.add("current"); line.scrollIntoView({block: "nearest"}); }
+  if (line) { line.classList.add("current"); scrollWithin(line); }
   $("replay-line").textContent = at > 0 ? steps[at - 1].text : "the start";
   $("replay-range").max = String(steps.length);
   $("replay-range").value = String(at);
+}
+
+/** Bring `item` into view inside the boxes that scroll by themselves (the log, the side
+ * panel beside the board), never by scrolling the window: on a phone, where the side panel
+ * lies below the board, scrollIntoView took the board off screen at every replay step. */
+function scrollWithin(item) {
+  for (let box = item.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (!/(auto|scroll)/.test(getComputedStyle(box).overflowY) || box.scrollHeight <= box.clientHeight) continue;
+    const outer = box.getBoundingClientRect(), r = item.getBoundingClientRect();
+    if (r.top < outer.top) box.scrollTop -= outer.top - r.top;
+    else if (r.bottom > outer.bottom) box.scrollTop += Math.min(r.bottom - outer.bottom, r.top - outer.top);
+  }
 }
 
 function closeReplay() {
@@ -841,12 +862,25 @@ async function start() {
   $("layout").hidden = false;
   setupMotion();
   window.addEventListener("resize", sizeBoard);
+  // The lines above the play area also grow outside a redraw (an error line, the banner, a
+  // refused take-back's reason): the board is sized again, so that your hand stays in the
+  // window instead of being pushed below it.
+  const above = new ResizeObserver(() => sizeBoard());
+  for (const line of document.querySelectorAll(".topbar, #banner, .status-line, #error, #replay")) above.observe(line);
   $("hold-go").onclick = seen;
   setTitle(`${view.title} — bigtop`);
   setupNotify($("notify-sound"), $("notify-popup"), $("notify-note"));
   setupFriends(table, token, !seatToken && !!me);
   // An invite link opened with a name: the seat becomes this identity's.
   if (seatToken) view = (await claimSeat(view, identity.get()?.key)) || view;
+  // A spectator has no turn to be told of ("Your turn: a sound" asked for nothing).
+  $("notify-settings").hidden = view.seat === null;
+  if (asMe && !me) {
+    // "My games" opened where this browser has no name of ours: the public view, said so
+    // (not a silent "You are watching" where the player expected their seat).
+    showError("This browser does not know your name, so it shows the table as a spectator sees it. " +
+      "To play your seat here, open “Use on another device” in the lobby where you chose your name.");
+  }
   $("game-title").textContent = view.title;
   api.rules(table).then(showRules, () => showRules(null));
   if (seatToken && view.seat !== null) {

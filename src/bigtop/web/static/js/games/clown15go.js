@@ -94,6 +94,21 @@ function turned(obs, ctx) {
   return h("section", {class: "c15-hand"}, parts);
 }
 
+/** The middle rows scroll by themselves when they outgrow the play area (a phone): a
+ * redraw keeps where they were scrolled to, and on your turn, when no row the card may go
+ * to is in view, the first one comes into view (it lay below the fold, unseen). */
+function showLegalRow(middle, scrolled, myTurn) {
+  if (!middle) return;
+  middle.scrollTop = scrolled;
+  const places = [...middle.querySelectorAll(".c15-place.legal")];
+  if (!myTurn || !places.length) return;
+  const box = middle.getBoundingClientRect();
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.top >= box.top - 1 && r.bottom <= box.bottom + 1; };
+  if (places.some(seen)) return;
+  const r = places[0].getBoundingClientRect();
+  middle.scrollTop += r.top < box.top ? r.top - box.top - 4 : r.bottom - box.bottom + 4;
+}
+
 export default {
   name: "clown-15-go",
   title: "Clown 15 Go",
@@ -105,8 +120,10 @@ export default {
     const obs = ctx.obs;
     const me = ctx.seat ?? 0;
     const mine = h("div", {class: "c15-mine"}, turned(obs, ctx), player(obs, ctx, me));
+    const scrolled = root.querySelector(".c15-middle")?.scrollTop ?? 0;
     root.replaceChildren(h("div", {class: "c15"}, tableGrid(ctx, obs.players.length,
       (p) => player(obs, ctx, p), rows(obs, ctx), mine, `Turn ${obs.turns + 1}`)));
+    showLegalRow(root.querySelector(".c15-middle"), scrolled, ctx.myTurn);
   },
   /** A turned card flips into view (the engine turns cards over by itself). */
   async animate(prev, next, root, ctx) {
