@@ -94,6 +94,9 @@ def test_a_changed_landing_is_caught() -> None:
     ([], "the export must be a JSON object"),
     ({"game": "scout", "players": 2, "seed": None}, "the export has no seed (None)"),
     ({"game": "chess", "players": 2, "seed": 1}, "the export names no game to replay: "),
+    # A name that is no string (a list or an object cannot be looked up at all).
+    ({"game": ["scout"], "players": 2, "seed": 1}, "the export names no game to replay: "),
+    ({"game": {"scout": 1}, "players": 2, "seed": 1}, "the export names no game to replay: "),
     ({"game": "scout", "players": 2, "seed": 1, "history": [{"type": "fly"}]},
      "step 1 cannot be played: "),
 ])
