@@ -51,6 +51,27 @@ def shown(value: object) -> str:
     return _SHORT.repr(value)
 
 
-_SHORT = reprlib.Repr()
+class _ShortRepr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        # Python refuses to print an integer of over 4,300 digits (ValueError: "Exceeds the
+        # limit ... for integer string conversion"): the message quoting it would fail.
+        try:
+            return super().repr_int(x, level)
+        except ValueError:
+            return f"<an integer of {_digits(x)} digits>"
+
+
+def _digits(x: int) -> int:
+    """Decimal digits of ``x``, without printing it (exact: a power of ten decides)."""
+    n = abs(x)
+    d = max(1, int(n.bit_length() * 0.30102999566398120))  # log10(2)
+    while 10**d <= n:
+        d += 1
+    while d > 1 and 10 ** (d - 1) > n:
+        d -= 1
+    return d
+
+
+_SHORT = _ShortRepr()
 _SHORT.maxstring = 40
 _SHORT.maxother = 120  # an action's repr (a dataclass) stays whole unless a field is huge
