@@ -264,6 +264,16 @@ def test_an_integer_too_long_to_print_is_refused_with_a_bigtop_error(name: str) 
     assert s.to_json() == kept
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_a_typed_move_that_is_no_text_is_malformed(name: str) -> None:
+    """Regression (fuzzing): the compiled games' action_from_text raised TypeError ("str
+    object expected") for anything but a string, the pure Python ones AttributeError."""
+    s = new_state(name, 2 if name != "tricky-landing" else 3, seed=1)
+    for text in (None, 5, b"pass", ["pass"], {"type": "pass"}):
+        with pytest.raises(MalformedActionError, match="a typed move must be text"):
+            s.action_from_text(text)  # type: ignore[arg-type]
+
+
 def test_shown_cuts_what_repr_cannot_print() -> None:
     assert shown(10**5000) == "<an integer of 5001 digits>"
     assert shown(-(10**5000)) == "<an integer of 5001 digits>"

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Final, Generic, cast
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
-from bigtop.core.actions import Action, ActionTable, action_from_json
+from bigtop.core.actions import Action, ActionTable, action_from_json, typed_text
 from bigtop.core.errors import (
     BigtopError,
     IllegalActionError,
@@ -492,8 +492,10 @@ class State(ABC, Generic[_G]):
     def _render(self, player: int | None) -> str:
         return json.dumps(self._observation(player), indent=1)
 
-    def action_from_text(self, text: str) -> Action:
-        """Parse a typed action (terminal play); games with rich actions override."""
+    def action_from_text(self, text: object) -> Action:
+        """Parse a typed action (terminal play); games with rich actions override (each first
+        checks the text with :func:`~bigtop.core.actions.typed_text`)."""
+        text = typed_text(text, self.game.title)
         raise MalformedActionError(f"cannot read {shown(text)} as a {self.game.title} action")
 
     # -- JSON ---------------------------------------------------------------------------

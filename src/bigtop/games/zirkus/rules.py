@@ -24,7 +24,7 @@ from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from bigtop.core.actions import Action, ActionTable
+from bigtop.core.actions import Action, ActionTable, typed_text
 from bigtop.core.errors import (
     MalformedActionError,
     shown,
@@ -865,9 +865,10 @@ class ZirkusState(State[ZirkusGame]):
             lines.append(f"Game over: {why}. Final scores: {scores}")
         return "\n".join(lines)
 
-    def action_from_text(self, text: str) -> Action:
+    def action_from_text(self, text: object) -> Action:
         """Typed actions: ``add 0 red``, ``move 1 FFL``, ``back 2 A1``, ``upend 0``,
         ``restart B1``, ``roll black``."""
+        text = typed_text(text, self.game.title)
         words = text.strip().split()
         try:
             head = words[0].lower()
