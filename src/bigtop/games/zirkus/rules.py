@@ -358,6 +358,13 @@ class ZirkusGame(Game[ZirkusOptions]):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+def _record_copy(record: JSON) -> JSON:
+    """A copy of a finished game's record that shares none of its lists and objects (its
+    scores, colours and holes): the JSON handed out is the caller's to change."""
+    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+            for k, v in record.items()}
+
+
 class ZirkusState(State[ZirkusGame]):
 
     def __init__(self, game: ZirkusGame, seed: int) -> None:
@@ -724,7 +731,7 @@ class ZirkusState(State[ZirkusGame]):
     def result(self) -> JSON:
         out = super().result()
         out["ending"] = self.ending
-        out["games"] = [dict(r) for r in self.games]
+        out["games"] = [_record_copy(r) for r in self.games]
         return out
 
     # -- text -------------------------------------------------------------------------------
@@ -903,9 +910,15 @@ class ZirkusState(State[ZirkusGame]):
                  "balls": [COLOURS[c] for c in st]}
                 for f, st in zip(self.clown_field, self.stacks, strict=True)]
 
+    def _board_json(self) -> JSON:
+        # A copy: the JSON handed out is the caller's to change, the game's board_json is
+        # shared by every state of the game.
+        b = self.game.board_json
+        return {**b, "start": list(b["start"]), "holes": dict(b["holes"])}
+
     def _position_json(self) -> JSON:
         return {
-            "board": self.game.board_json,
+            "board": self._board_json(),
             "to_act": self.to_act,
             "phase": self.phase,
             "roll": FACES[self.roll] if self.roll >= 0 else None,
@@ -915,7 +928,7 @@ class ZirkusState(State[ZirkusGame]):
             "holes": self._holes_json(),
             "supply": {COLOURS[c]: self.supply[c] for c in range(4)},
             "ejected": self.ejected if self.ejected >= 0 else None,
-            "games": [dict(r) for r in self.games],
+            "games": [_record_copy(r) for r in self.games],
             "totals": list(self.totals),
             "finished": self.finished,
             "ending": self.ending,
@@ -932,7 +945,7 @@ class ZirkusState(State[ZirkusGame]):
         return {
             "game": g.name,
             "player": player,
-            "board": g.board_json,
+            "board": self._board_json(),
             "game_number": len(self.games) + (0 if self.finished else 1),
             "to_act": self.current_player(),
             "turn_of": self.to_act,
@@ -948,7 +961,7 @@ class ZirkusState(State[ZirkusGame]):
             "points_by_colour": {COLOURS[c]: pts[c] for c in range(4)},
             "points": points,
             "ejected": self.ejected if self.ejected >= 0 else None,
-            "games": [dict(r) for r in self.games],
+            "games": [_record_copy(r) for r in self.games],
             "totals": list(self.totals),
             "finished": self.finished,
             "ending": self.ending,
