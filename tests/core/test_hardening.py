@@ -274,6 +274,28 @@ def test_a_typed_move_that_is_no_text_is_malformed(name: str) -> None:
             s.action_from_text(text)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("name", "players", "pile"), [
+    ("clown-15-go", 3, "closed"), ("scout", 5, "hands"), ("tricky-landing", 6, "hands")])
+def test_a_position_with_many_faults_is_refused_in_one_short_line(name: str, players: int,
+                                                                  pile: str) -> None:
+    """Regression (long fuzzing run): a Clown 15 Go position whose closed pile was doubled
+    was refused with every duplicate card named, twice: 618 characters. The message lists
+    the first few problems and counts the rest."""
+    s = new_state(name, players, seed=1)
+    while s.is_chance():
+        s.apply_chance()
+    data = s.to_json()
+    for key in (pile, "known"):  # (SCOUT's "known" runs beside the hands)
+        piles = data["position"].get(key, [])
+        for i in range(1, len(piles)):  # every seat holds seat 0's cards too
+            piles[i] = piles[i] + piles[0]
+    with pytest.raises(InvalidStateError) as e:
+        load_state(data)
+    message = str(e.value)
+    assert len(message) <= 500 and "\n" not in message, message
+    assert "card" in message and ("twice" in message or "times" in message), message
+
+
 def test_shown_cuts_what_repr_cannot_print() -> None:
     assert shown(10**5000) == "<an integer of 5001 digits>"
     assert shown(-(10**5000)) == "<an integer of 5001 digits>"

@@ -51,6 +51,28 @@ def shown(value: object) -> str:
     return _SHORT.repr(value)
 
 
+MAX_PROBLEMS_LENGTH = 400
+"""Characters of problems an inconsistent position's refusal names; the rest are counted (a
+position with a whole pile doubled has a hundred, and the message must stay one short
+line)."""
+
+
+def inconsistent(title: str, trouble: list[str]) -> InvalidStateError:
+    """The refusal of a position with the problems ``trouble`` (``State.problems()``, which
+    lists them all): as many whole problems as fit in :data:`MAX_PROBLEMS_LENGTH` characters
+    (the first one at least, cut short if need be), and how many more there are."""
+    named: list[str] = []
+    length = 0
+    for t in trouble:
+        if named and length + len(t) > MAX_PROBLEMS_LENGTH:
+            break
+        named.append(t if len(t) <= MAX_PROBLEMS_LENGTH else t[:MAX_PROBLEMS_LENGTH - 3] + "...")
+        length += len(named[-1]) + 2
+    more = len(trouble) - len(named)
+    tail = f"; and {more} more problem{'s' if more > 1 else ''}" if more else ""
+    return InvalidStateError(f"inconsistent {title} position: {'; '.join(named)}{tail}")
+
+
 class _ShortRepr(reprlib.Repr):
     def repr_int(self, x: int, level: int) -> str:
         # Python refuses to print an integer of over 4,300 digits (ValueError: "Exceeds the

@@ -26,6 +26,7 @@ from bigtop.core.errors import (
     InvalidStateError,
     MalformedActionError,
     RuleOptionError,
+    inconsistent,
     shown,
 )
 from bigtop.core.limits import check_state_payload
@@ -550,8 +551,7 @@ class State(ABC, Generic[_G]):
         loaders call it, and the conformance harness after every action."""
         trouble = self.problems()
         if trouble:
-            raise InvalidStateError(
-                f"inconsistent {self.game.title} position: {'; '.join(trouble)}")
+            raise inconsistent(self.game.title, trouble)
 
     def clone(self) -> State:
         copy = self.game.state_from_json(self.to_json())
