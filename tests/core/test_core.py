@@ -37,6 +37,11 @@ def test_registry_lists_games_with_player_counts_and_options() -> None:
     assert opt["hand_turn"].quote and "kääntää" in opt["hand_turn"].quote
     with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
         get_game("chess")
+    # A name from JSON may be any value: one that is no string is unknown too, not a
+    # TypeError from the lookup (verify_export passes the export's "game" field on).
+    for name in (["scout"], {"scout": 1}, None, 3):
+        with pytest.raises(UnknownGameError, match="unknown game"):
+            get_game(name)  # type: ignore[arg-type]
 
 
 def test_options_are_validated() -> None:

@@ -5,6 +5,7 @@ mixed-key dicts, numpy action numbers, the input limits."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from typing import Any
@@ -19,6 +20,7 @@ from bigtop.core.errors import (
     InputLimitError,
     InvalidStateError,
     MalformedActionError,
+    shown,
 )
 from bigtop.core.game import State
 from bigtop.core.limits import (
@@ -241,6 +243,70 @@ def test_non_finite_and_huge_numbers_do_not_load(value: object) -> None:
     data["seed"] = value
     with pytest.raises(BigtopError):
         load_state(data)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_an_integer_too_long_to_print_is_refused_with_a_bigtop_error(name: str) -> None:
+    """Regression (fuzzing): an integer of over 4,300 digits given from Python (JSON text
+    cannot carry one) made the refusal's message itself fail: ``repr`` raises ValueError
+    ("Exceeds the limit ... for integer string conversion"), which escaped as that."""
+    huge = 10**5000
+    s = new_state(name, 2 if name != "tricky-landing" else 3, seed=1)
+    kept = s.to_json()
+    for call in (lambda: s.game.action_from_json(huge), lambda: s.game.action_from_int(huge),
+                 lambda: s.apply_json({"type": huge}), lambda: s.apply_json([huge]),
+                 lambda: s.observation(huge), lambda: s.resample_hidden(0, huge),
+                 lambda: s.game.new_initial_state(huge), lambda: s.game.state_from_json(huge),
+                 lambda: load_state({**kept, "players": huge})):
+        with pytest.raises(BigtopError) as e:
+            call()
+        assert len(str(e.value)) < 500
+    assert s.to_json() == kept
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_typed_move_that_is_no_text_is_malformed(name: str) -> None:
+    """Regression (fuzzing): the compiled games' action_from_text raised TypeError ("str
+    object expected") for anything but a string, the pure Python ones AttributeError."""
+    s = new_state(name, 2 if name != "tricky-landing" else 3, seed=1)
+    for text in (None, 5, b"pass", ["pass"], {"type": "pass"}):
+        with pytest.raises(MalformedActionError, match="a typed move must be text"):
+            s.action_from_text(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "players", "pile"), [
+    ("clown-15-go", 3, "closed"), ("scout", 5, "hands"), ("tricky-landing", 6, "hands")])
+def test_a_position_with_many_faults_is_refused_in_one_short_line(name: str, players: int,
+                                                                  pile: str) -> None:
+    """Regression (long fuzzing run): a Clown 15 Go position whose closed pile was doubled
+    was refused with every duplicate card named, twice: 618 characters. The message lists
+    the first few problems and counts the rest."""
+    s = new_state(name, players, seed=1)
+    while s.is_chance():
+        s.apply_chance()
+    data = s.to_json()
+    for key in (pile, "known"):  # (SCOUT's "known" runs beside the hands)
+        piles = data["position"].get(key, [])
+        for i in range(1, len(piles)):  # every seat holds seat 0's cards too
+            piles[i] = piles[i] + piles[0]
+    with pytest.raises(InvalidStateError) as e:
+        load_state(data)
+    message = str(e.value)
+    assert len(message) <= 500 and "\n" not in message, message
+    assert "card" in message and ("twice" in message or "times" in message), message
+
+
+def test_shown_cuts_what_repr_cannot_print() -> None:
+    assert shown(10**5000) == "<an integer of 5001 digits>"
+    assert shown(-(10**5000)) == "<an integer of 5001 digits>"
+    assert shown([1, 10**5000]) == "[1, <an integer of 5001 digits>]"
+    # An object whose own repr prints the integer (a dataclass holding it): reprlib names it.
+    assert shown(Boxed(10**5000)).startswith("<Boxed instance at ")
+
+
+@dataclasses.dataclass
+class Boxed:
+    value: int
 
 
 def test_limits_parse() -> None:

@@ -6,6 +6,7 @@ throw (its landing comes from the seed); So ein Zirkus moves never, its rolls al
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -139,3 +140,26 @@ def test_bad_runs_and_seats_are_refused() -> None:
     assert first_reveal(start, steps, []) is None
     assert first_reveal(start, [], [0]) is None
     assert 8 <= REVEAL_WORLDS <= 16
+
+
+@pytest.mark.parametrize(("args", "kwargs", "message"), [
+    ((None, "steps", [0]), {}, "start must be a State"),
+    (("start", None, [0]), {}, "actions must be a list"),
+    (("start", "steps", None), {}, "seats must be a list"),
+    (("start", "steps", "0"), {}, "seats must be a list"),
+    (("start", "steps", [0]), {"waived": [1]}, "waived must map"),
+    (("start", "steps", [0]), {"waived": {0: None}}, "waived must map"),
+    (("start", "steps", [0]), {"waived": {0: ["a"]}}, "waived must map"),
+    (("start", "steps", [0]), {"waived": {"0": [1]}}, "waived must map"),
+    # A bound on the work: each world replays the run (10**12 of them would never end).
+    (("start", "steps", [0]), {"worlds": 10**12}, "worlds"),
+])
+def test_hostile_arguments_are_refused_before_any_work(args: tuple[Any, ...],
+                                                       kwargs: dict[str, Any],
+                                                       message: str) -> None:
+    start, steps = play(scout(), "scout")
+    kept = start.to_json()
+    given: list[Any] = [start if a == "start" else steps if a == "steps" else a for a in args]
+    with pytest.raises(BigtopError, match=message):
+        first_reveal(*given, **kwargs)
+    assert start.to_json() == kept

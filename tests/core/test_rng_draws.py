@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import random
 
-from bigtop.agents.base import RandomAgent
+import pytest
+
+from bigtop.agents.base import RandomAgent, play_random
+from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game
 from bigtop.core.rng import randbelow, shuffle
 
@@ -38,3 +41,19 @@ def test_random_agent_picks_as_randrange_would() -> None:
     agent = RandomAgent(seed=9)
     for _ in range(20):
         assert agent.act(state) is legal[expected.randrange(len(legal))]
+
+
+def test_randbelow_of_nothing_is_an_error_not_an_endless_loop() -> None:
+    """Regression (fuzzing): randbelow(rng, 0) drew 0 bits for ever (0 >= 0), so the random
+    bot asked to act in a finished game hung."""
+    for n in (0, -3):
+        with pytest.raises(BigtopError, match="no number below"):
+            randbelow(random.Random(1), n)
+
+
+def test_the_random_bot_asked_to_act_in_a_finished_game_is_refused() -> None:
+    s = new_game("scout", 2).new_initial_state(1)
+    play_random(s, random.Random(1))
+    assert s.is_terminal()
+    with pytest.raises(BigtopError, match="no number below 0"):
+        RandomAgent(1).act(s)

@@ -4,6 +4,8 @@ export with one roll changed replays with apply_json (the old check) but is caug
 from __future__ import annotations
 
 import copy
+import os
+import random
 from typing import Any
 
 import pytest
@@ -94,6 +96,9 @@ def test_a_changed_landing_is_caught() -> None:
     ([], "the export must be a JSON object"),
     ({"game": "scout", "players": 2, "seed": None}, "the export has no seed (None)"),
     ({"game": "chess", "players": 2, "seed": 1}, "the export names no game to replay: "),
+    # A name that is no string (a list or an object cannot be looked up at all).
+    ({"game": ["scout"], "players": 2, "seed": 1}, "the export names no game to replay: "),
+    ({"game": {"scout": 1}, "players": 2, "seed": 1}, "the export names no game to replay: "),
     ({"game": "scout", "players": 2, "seed": 1, "history": [{"type": "fly"}]},
      "step 1 cannot be played: "),
 ])
@@ -101,3 +106,66 @@ def test_bad_exports_get_a_line_each(export: Any, line: str) -> None:
     seed = export.get("seed") if isinstance(export, dict) else None
     problems = verify_export(export, "t", seed_commitment("t", seed or 0))
     assert len(problems) == 1 and problems[0].startswith(line), problems
+
+
+def _mutated(value: Any, rng: random.Random) -> Any:
+    """``value`` with one thing changed somewhere inside: a key dropped, a value replaced by
+    a hostile one, a number nudged, a list item doubled or dropped, a list shuffled."""
+    if isinstance(value, dict) and value and rng.random() < 0.8:
+        out = dict(value)
+        key = rng.choice(list(out))
+        r = rng.random()
+        if r < 0.15:
+            del out[key]
+        elif r < 0.3:
+            out[key] = rng.choice(_HOSTILE)
+        else:
+            out[key] = _mutated(out[key], rng)
+        return out
+    if isinstance(value, list) and value and rng.random() < 0.8:
+        items = list(value)
+        i = rng.randrange(len(items))
+        r = rng.random()
+        if r < 0.1:
+            del items[i]
+        elif r < 0.2:
+            items.append(items[i])
+        elif r < 0.3:
+            items[i] = rng.choice(_HOSTILE)
+        elif r < 0.4:
+            rng.shuffle(items)
+        else:
+            items[i] = _mutated(items[i], rng)
+        return items
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return rng.choice([value + 1, value - 1, -value, value * 1000, 2**63, 0])
+    return rng.choice(_HOSTILE)
+
+
+_HOSTILE: tuple[Any, ...] = (
+    None, True, 0, -1, 2**63, 10**400, 0.5, float("nan"), float("inf"), "", "x" * 1000, [], {},
+    [[[[[]]]]], [None] * 50, "0", 1, 2, 7, ["scout"], {"scout": 1})
+
+FUZZ_EXPORTS = int(os.environ.get("BIGTOP_FUZZ_EXPORTS", "40"))
+"""Mutations per game in ``make test``; a long run: ``BIGTOP_FUZZ_EXPORTS=5000``."""
+
+
+@pytest.mark.parametrize("name", bigtop.game_names())
+def test_mutated_exports_get_problems_never_an_exception(name: str) -> None:
+    """Fuzzing (found: a game named by a list or an object raised TypeError): whatever an
+    export holds, verify_export answers with a list of one-line problems."""
+    cls = bigtop.get_game(name)
+    n = cls.min_players
+    rng = random.Random(1)
+    s = bigtop.new_game(name, n, cls.conformance_options(n)[-1]).new_initial_state(SEED)
+    while not s.is_terminal():
+        s.apply_chance() if s.is_chance() else s.apply(rng.choice(s.legal_actions()))
+    export = {**s.to_json(), "seed": SEED}
+    commitment = seed_commitment("t", SEED)
+    assert verify_export(export, "t", commitment) == []
+    for _ in range(FUZZ_EXPORTS):
+        problems = verify_export(_mutated(export, rng), "t", commitment)
+        assert isinstance(problems, list)
+        assert all(isinstance(p, str) and "\n" not in p for p in problems), problems

@@ -16,7 +16,7 @@ pyspiel = pytest.importorskip("pyspiel")
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
-from bigtop.core.errors import RuleOptionError  # noqa: E402
+from bigtop.core.errors import BigtopError, RuleOptionError  # noqa: E402
 from bigtop.core.game import State  # noqa: E402
 from bigtop.core.registry import get_game, new_state  # noqa: E402
 from bigtop.interop import openspiel as bos  # noqa: E402
@@ -114,6 +114,20 @@ def test_bad_parameters_are_refused() -> None:
     assert [a for a, _ in root.chance_outcomes()] == list(range(10))
     with pytest.raises(ValueError):
         root.apply_action(10)
+
+
+def test_bad_load_arguments_are_bigtop_errors() -> None:
+    # bos.load checks what pyspiel's binding would fail on with a TypeError or a
+    # RuntimeError ("Unable to cast"): a name that is no string, a value no game string
+    # holds, an integer beyond 64 bits. A numpy integer is an integer.
+    for name in ([], {}, None):
+        with pytest.raises(BigtopError, match="unknown game"):
+            bos.load(name)  # type: ignore[arg-type]
+    for params in ({"players": 10**30}, {"seed": 2**64}, {"seed": np.array([1, 2])},
+                   {"rounds": [1]}, {"rounds": None}):
+        with pytest.raises(RuleOptionError):
+            bos.load("scout", **params)
+    assert bos.load("scout", players=np.int64(3), seed=np.int32(4)).num_players() == 3
 
 
 def test_per_player_skills_through_the_game_string() -> None:

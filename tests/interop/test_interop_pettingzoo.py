@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
-from bigtop.core.errors import IllegalActionError
+from bigtop.core.errors import BigtopError, IllegalActionError
 from bigtop.core.registry import get_game, new_state
 from bigtop.interop.common import ranking_returns
 from bigtop.interop.pettingzoo import BigtopEnv, env
@@ -139,6 +139,18 @@ def test_default_player_count_and_bad_options() -> None:
     for bad in (-1, 2**63):
         with pytest.raises(ValueError):
             e.reset(seed=bad)
+
+
+def test_unknown_agents_and_render_modes_are_bigtop_errors() -> None:
+    e = env("scout", players=2)
+    e.reset(seed=1)
+    for agent in ("player_9", "", None, [], np.int64(0)):
+        for method in (e.observe, e.observation_space, e.action_space):
+            with pytest.raises(BigtopError, match="no agent"):
+                method(agent)
+    for mode in (np.array([1, 2]), [], "rgb_array"):
+        with pytest.raises(BigtopError, match="render_mode"):
+            env("scout", players=2, render_mode=mode)
 
 
 def test_random_policy_example_runs() -> None:

@@ -138,6 +138,15 @@ def as_index(value: object) -> int:
         raise MalformedActionError(f"{shown(value)} is not an integer") from None
 
 
+def typed_text(text: object, title: str) -> str:
+    """``text`` as the string of a typed move (``State.action_from_text``); a value that is no
+    string is a MalformedActionError (a compiled game's parser would raise TypeError)."""
+    if not isinstance(text, str):
+        raise MalformedActionError(f"a typed move must be text, not {shown(text)}, in "
+                                   f"{title}")
+    return text
+
+
 def action_from_json(obj: object, classes: Sequence[type[Action]]) -> Action:
     """Parse the JSON form of an action into one of ``classes``; raise
     :class:`MalformedActionError` naming what is wrong."""

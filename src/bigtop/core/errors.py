@@ -51,6 +51,49 @@ def shown(value: object) -> str:
     return _SHORT.repr(value)
 
 
-_SHORT = reprlib.Repr()
+MAX_PROBLEMS_LENGTH = 400
+"""Characters of problems an inconsistent position's refusal names; the rest are counted (a
+position with a whole pile doubled has a hundred, and the message must stay one short
+line)."""
+
+
+def inconsistent(title: str, trouble: list[str]) -> InvalidStateError:
+    """The refusal of a position with the problems ``trouble`` (``State.problems()``, which
+    lists them all): as many whole problems as fit in :data:`MAX_PROBLEMS_LENGTH` characters
+    (the first one at least, cut short if need be), and how many more there are."""
+    named: list[str] = []
+    length = 0
+    for t in trouble:
+        if named and length + len(t) > MAX_PROBLEMS_LENGTH:
+            break
+        named.append(t if len(t) <= MAX_PROBLEMS_LENGTH else t[:MAX_PROBLEMS_LENGTH - 3] + "...")
+        length += len(named[-1]) + 2
+    more = len(trouble) - len(named)
+    tail = f"; and {more} more problem{'s' if more > 1 else ''}" if more else ""
+    return InvalidStateError(f"inconsistent {title} position: {'; '.join(named)}{tail}")
+
+
+class _ShortRepr(reprlib.Repr):
+    def repr_int(self, x: int, level: int) -> str:
+        # Python refuses to print an integer of over 4,300 digits (ValueError: "Exceeds the
+        # limit ... for integer string conversion"): the message quoting it would fail.
+        try:
+            return super().repr_int(x, level)
+        except ValueError:
+            return f"<an integer of {_digits(x)} digits>"
+
+
+def _digits(x: int) -> int:
+    """Decimal digits of ``x``, without printing it (exact: a power of ten decides)."""
+    n = abs(x)
+    d = max(1, int(n.bit_length() * 0.30102999566398120))  # log10(2)
+    while 10**d <= n:
+        d += 1
+    while d > 1 and 10 ** (d - 1) > n:
+        d -= 1
+    return d
+
+
+_SHORT = _ShortRepr()
 _SHORT.maxstring = 40
 _SHORT.maxother = 120  # an action's repr (a dataclass) stays whole unless a field is huge

@@ -19,13 +19,14 @@ from typing import Any, ClassVar, Final, Generic, cast
 from mypy_extensions import mypyc_attr
 from typing_extensions import TypeVar
 
-from bigtop.core.actions import Action, ActionTable, action_from_json
+from bigtop.core.actions import Action, ActionTable, action_from_json, typed_text
 from bigtop.core.errors import (
     BigtopError,
     IllegalActionError,
     InvalidStateError,
     MalformedActionError,
     RuleOptionError,
+    inconsistent,
     shown,
 )
 from bigtop.core.limits import check_state_payload
@@ -492,8 +493,10 @@ class State(ABC, Generic[_G]):
     def _render(self, player: int | None) -> str:
         return json.dumps(self._observation(player), indent=1)
 
-    def action_from_text(self, text: str) -> Action:
-        """Parse a typed action (terminal play); games with rich actions override."""
+    def action_from_text(self, text: object) -> Action:
+        """Parse a typed action (terminal play); games with rich actions override (each first
+        checks the text with :func:`~bigtop.core.actions.typed_text`)."""
+        text = typed_text(text, self.game.title)
         raise MalformedActionError(f"cannot read {shown(text)} as a {self.game.title} action")
 
     # -- JSON ---------------------------------------------------------------------------
@@ -548,8 +551,7 @@ class State(ABC, Generic[_G]):
         loaders call it, and the conformance harness after every action."""
         trouble = self.problems()
         if trouble:
-            raise InvalidStateError(
-                f"inconsistent {self.game.title} position: {'; '.join(trouble)}")
+            raise inconsistent(self.game.title, trouble)
 
     def clone(self) -> State:
         copy = self.game.state_from_json(self.to_json())

@@ -57,7 +57,8 @@ def game_names() -> list[str]:
 def capabilities(name: str) -> Capabilities:
     """What game ``name`` provides: its declared capability record (importing its package
     registers it)."""
-    module = _MODULES.get(name)
+    # A name read from JSON may be a list or an object, which a dict lookup cannot hash.
+    module = _MODULES.get(name) if isinstance(name, str) else None
     if module is None:
         raise UnknownGameError(f"unknown game {shown(name)}; games: {', '.join(_MODULES)}")
     record = _RECORDS.get(name)

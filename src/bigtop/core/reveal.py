@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bigtop.core.actions import Action
-from bigtop.core.errors import BigtopError, IllegalActionError
+from bigtop.core.errors import BigtopError, IllegalActionError, shown
 from bigtop.core.game import JSON, State
 from bigtop.core.rng import derive_seed
 
@@ -44,6 +44,9 @@ face-up or face-down landing), 1 in 531,441 for one of three, 3% for an outcome 
 have guessed three times in four. Each world costs a resample and a replay of the steps, a
 fraction of a millisecond to a few milliseconds (docs/server.md gives the figures), and the
 check runs only when a take-back is asked for."""
+
+MAX_WORLDS: Final = 1000
+"""The most worlds a caller may ask for: each replays the run, so the work grows with it."""
 
 
 @dataclass(frozen=True)
@@ -71,11 +74,25 @@ def first_reveal(start: State, actions: Sequence[Action], seats: Sequence[int], 
     Reproducible: the worlds' seeds derive from ``start``'s seed, the seat and the step. An
     action that is not legal in the real game is an :class:`IllegalActionError` (the run
     is not a game); a bad seat is one too. ``start`` is not changed."""
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
-        raise BigtopError(f"worlds must be a whole number of at least 1, got {worlds!r}")
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
+        raise BigtopError(f"worlds must be a whole number from 1 to {MAX_WORLDS}, "
+                          f"got {shown(worlds)}")
+    # Checked before any work, so that a bad argument is a clear refusal, never a TypeError
+    # half-way through the replay.
+    if not isinstance(start, State):
+        raise BigtopError(f"start must be a State, got {shown(start)}")
+    if not _listed(actions):
+        raise BigtopError(f"actions must be a list of actions, got {shown(actions)}")
+    if not _listed(seats):
+        raise BigtopError(f"seats must be a list of seats, got {shown(seats)}")
+    waived = {} if waived is None else waived
+    if not isinstance(waived, Mapping) or not all(
+            _whole(seat) and isinstance(steps, Collection) and not isinstance(steps, str)
+            and all(_whole(j) for j in steps) for seat, steps in waived.items()):
+        raise BigtopError(f"waived must map seats to collections of step numbers, got "
+                          f"{shown(waived)}")
     checked = [start.check_seat(s, spectator=False) for s in seats]
     order = [s for s in checked if s is not None]
-    waived = waived or {}
     # The real game, once: what each seat sees after each step, and the positions after
     # waived steps (where the worlds are drawn again).
     real = start.clone()
@@ -104,6 +121,15 @@ def first_reveal(start: State, actions: Sequence[Action], seats: Sequence[int], 
         if step is not None:  # before every step found so far: later seats search less
             found, limit = Reveal(step, seat, False), step
     return found
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _listed(value: object) -> bool:
+    """A sequence of items (a string is a sequence of characters, not of actions or seats)."""
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
 
 def _first_shown(start: State, actions: Sequence[Action], seat: int,

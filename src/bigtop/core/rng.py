@@ -112,6 +112,8 @@ def randbelow(rng: random.Random, n: int) -> int:
     >>> [randbelow(r, 10) for _ in range(5)] == [s.randrange(10) for _ in range(5)]
     True
     """
+    if n < 1:  # 0 bits would be drawn for ever (0 >= 0): no number is below 0
+        raise BigtopError(f"no number below {n} to draw (an empty list to choose from?)")
     k = n.bit_length()
     r = rng.getrandbits(k)
     while r >= n:

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from bigtop.core.actions import Action
-from bigtop.core.errors import RuleOptionError
+from bigtop.core.errors import RuleOptionError, shown
 from bigtop.core.extras import require_extra
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game, load_state
@@ -517,9 +517,9 @@ class BigtopObserver:
 def register(name: str) -> str:
     """Register the bigtop game ``name`` with OpenSpiel (idempotent); returns its OpenSpiel
     name."""
+    cls = get_game(name)  # first: it refuses a name that is no string (unhashable here)
     if name in REGISTERED:
         return REGISTERED[name]
-    cls = get_game(name)
     short = openspiel_name(name)
     game_type = _game_type(cls)
     game_cls = type(f"Bigtop{cls.__name__}OpenSpiel", (BigtopOpenSpielGame,),
@@ -553,7 +553,29 @@ def load(name: str, players: int | None = None, **params: object) -> Any:
     short = register(name)
     if players is not None:
         params["players"] = players
-    return pyspiel.load_game(short, params)
+    return pyspiel.load_game(short, {k: _parameter(k, v) for k, v in params.items()})
+
+
+_INT64 = 2**63
+"""OpenSpiel's integer parameters are C++ 64-bit integers."""
+
+
+def _parameter(key: str, value: object) -> object:
+    """``value`` as a game parameter pyspiel's binding takes: a numpy integer as an int; a
+    value no game string can hold (None, a list, an integer beyond 64 bits), which the
+    binding would fail on with a TypeError or a RuntimeError, is refused here. A value of
+    the wrong one of the allowed kinds is left to OpenSpiel's own check (a SpielError)."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    elif isinstance(value, np.floating):
+        value = float(value)
+    if isinstance(value, int) and not isinstance(value, bool) and not (
+            -_INT64 <= value < _INT64):
+        raise RuleOptionError(f"parameter {key!r} is beyond a 64-bit integer: {shown(value)}")
+    if not isinstance(value, bool | int | float | str):
+        raise RuleOptionError(f"parameter {key!r} must be a number, a string or a bool, got "
+                              f"{shown(value)}")
+    return value
 
 
 register_all()

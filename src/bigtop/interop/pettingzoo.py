@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from bigtop.core.errors import MalformedActionError
+from bigtop.core.errors import BigtopError, MalformedActionError, shown
 from bigtop.core.extras import require_extra
 from bigtop.core.game import Game, State
 from bigtop.core.registry import get_game, new_game
@@ -58,8 +58,11 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        # (isinstance first: ``in`` on a numpy array asks its truth value and raises.)
+        if render_mode is not None and (not isinstance(render_mode, str)
+                                        or render_mode not in self.metadata["render_modes"]):
+            raise BigtopError(f"render_mode must be one of {self.metadata['render_modes']}, "
+                              f"got {shown(render_mode)}")
         self.game = game
         self.render_mode = render_mode
         self.metadata = {  # type: ignore[misc]  # per instance: the name names the game
@@ -85,11 +88,20 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
     def __str__(self) -> str:
         return str(self.metadata["name"])
 
+    def _seat(self, agent: object) -> int:
+        """The seat of ``agent``; a clear error for a name that is none (a KeyError, or a
+        TypeError for a list, is what the mapping alone would give)."""
+        p = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if p is None:
+            raise BigtopError(f"no agent {shown(agent)}; agents: "
+                              f"{', '.join(self.possible_agents)}")
+        return p
+
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     @property
     def bigtop_state(self) -> State:
@@ -158,7 +170,7 @@ class BigtopEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        p = self.agent_name_mapping[agent]
+        p = self._seat(agent)
         state = self.bigtop_state
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if state.current_player() == p:

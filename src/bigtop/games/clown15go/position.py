@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from bigtop.core.errors import InvalidStateError, shown
+from bigtop.core.errors import InvalidStateError, inconsistent, shown
 from bigtop.core.game import JSON
 from bigtop.core.text import count
 from bigtop.games.clown15go.cards import HIGHEST, Deck, number
@@ -142,7 +142,7 @@ def load_position(s: Clown15GoPosition, pos: JSON) -> None:
     s.end_reason = reason
     trouble = problems(s)
     if trouble:
-        raise InvalidStateError(f"inconsistent Clown 15 Go position: {'; '.join(trouble)}")
+        raise inconsistent("Clown 15 Go", trouble)
 
 
 def _expected(s: Clown15GoPosition) -> list[int]:

@@ -24,7 +24,7 @@ import random
 
 from mypy_extensions import mypyc_attr
 
-from bigtop.core.actions import Action, ActionTable
+from bigtop.core.actions import Action, ActionTable, typed_text
 from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
@@ -602,9 +602,10 @@ class Clown15GoState(State[Clown15GoGame]):
                     f"{action.row} (on {top})")
         return f"{who}: {action!r}"
 
-    def action_from_text(self, text: str) -> Action:
+    def action_from_text(self, text: object) -> Action:
         """Typed moves: ``new``, ``row 2``, ``pile 1``, ``own``, ``lay`` (lay down), ``turn``,
         ``pass``, ``borrow 1 2`` (from P1 onto row 2; ``borrow 1 new`` for a 1)."""
+        text = typed_text(text, self.game.title)
         words = text.lower().split()
         g = self.game
         simple = {"new": g.new_row, "new-row": g.new_row, "own": g.to_own,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from bigtop.core.errors import InvalidStateError, shown
+from bigtop.core.errors import InvalidStateError, inconsistent, shown
 from bigtop.core.game import JSON
 from bigtop.core.text import count
 from bigtop.games.scout.cards import Card, canonical
@@ -210,7 +210,7 @@ def load_position(s: ScoutPosition, pos: JSON) -> None:
         s.unused = sorted(game.deck_set - listed) if n == 2 else []
     trouble = problems(s)
     if trouble:
-        raise InvalidStateError(f"inconsistent SCOUT position: {'; '.join(trouble)}")
+        raise inconsistent("SCOUT", trouble)
     if not s.finished and s.phase == "show" and not s.legal_actions():
         raise InvalidStateError("phase 'show' but no Show is possible")
 

@@ -21,7 +21,7 @@ from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from bigtop.core.actions import Action, ActionTable
+from bigtop.core.actions import Action, ActionTable, typed_text
 from bigtop.core.errors import MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_rng, shuffle
@@ -627,7 +627,7 @@ class ScoutState(State[ScoutGame]):
             return f"{who} {t.verb('turns')} {t.their} hand upside down"
         return f"{who} {t.verb('passes')}"
 
-    def action_from_text(self, text: str) -> Action:
+    def action_from_text(self, text: object) -> Action:
         """Typed moves: ``show START LENGTH``, ``scout left|right [and-show]`` (either end of a
         one-card active set is its one card), ``insert POSITION [flip]``, ``turn``, ``pass``.
 
@@ -635,6 +635,7 @@ class ScoutState(State[ScoutGame]):
         >>> new_state("scout", 3, 1).action_from_text("show 2 3")
         Show(start=2, length=3)
         """
+        text = typed_text(text, self.game.title)
         words = text.lower().replace(",", " ").split()
         g = self.game
         try:

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from typing import Any, Protocol, runtime_checkable
 
-from bigtop.core.errors import InvalidStateError, shown
+from bigtop.core.errors import InvalidStateError, inconsistent, shown
 from bigtop.core.text import count
 from bigtop.games.tricky_landing.cards import SUITS, sort_key, suit_of
 from bigtop.games.tricky_landing.options import TrickyLandingOptions
@@ -215,7 +215,7 @@ def load_position(s: TrickyLandingPosition, pos: dict[str, Any]) -> None:
         s.round_piles.append([_ints(x, 2, f"round_piles[{i}][{q}]") for q, x in enumerate(r)])
     trouble = problems(s)
     if trouble:
-        raise InvalidStateError(f"inconsistent Tricky Landing position: {'; '.join(trouble)}")
+        raise inconsistent("Tricky Landing", trouble)
 
 
 def _all_cards(s: TrickyLandingPosition) -> list[str]:

@@ -31,7 +31,7 @@ import random
 
 from mypy_extensions import mypyc_attr
 
-from bigtop.core.actions import Action, ActionTable
+from bigtop.core.actions import Action, ActionTable, typed_text
 from bigtop.core.errors import IllegalActionError, MalformedActionError, shown
 from bigtop.core.game import JSON, TERMINAL, Game, State
 from bigtop.core.rng import derive_normals, derive_rng, shuffle
@@ -469,10 +469,11 @@ class TrickyLandingState(State[TrickyLandingGame]):
             lines.append("Your hand: " + " ".join(self.hands[player]))
         return "\n".join(lines)
 
-    def action_from_text(self, text: str) -> Action:
+    def action_from_text(self, text: object) -> Action:
         """``"y7"``, ``"y7 0 0"``, ``"y7 0 0 medium"``, ``"y7 -3.5 2 4.5"``: card, aim (cm)
         and spin (a name from :data:`SPINS` or rev/s); aim defaults to the centre, spin to
         medium."""
+        text = typed_text(text, self.game.title)
         parts = text.replace(",", " ").split()
         if not parts or len(parts) not in (1, 2, 3, 4):
             raise MalformedActionError(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from bigtop.core.errors import InvalidStateError, shown
+from bigtop.core.errors import InvalidStateError, inconsistent, shown
 from bigtop.core.game import JSON
 from bigtop.games.zirkus.actions import BALLS_PER_COLOUR, CLOWN_CAPACITY, COLOURS, FACES, PHASES
 from bigtop.games.zirkus.board import NUM_CLOWNS, Board, BoardError, parse_board
@@ -98,7 +98,7 @@ def load_position(s: ZirkusPosition, pos: JSON) -> None:
     _fill(s, pos)
     trouble = problems(s)
     if trouble:
-        raise InvalidStateError(f"inconsistent So ein Zirkus position: {'; '.join(trouble)}")
+        raise inconsistent("So ein Zirkus", trouble)
 
 
 def _fill(s: ZirkusPosition, pos: JSON) -> None:

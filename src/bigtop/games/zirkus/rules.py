@@ -24,7 +24,7 @@ from typing import Final, cast
 
 from mypy_extensions import mypyc_attr
 
-from bigtop.core.actions import Action, ActionTable
+from bigtop.core.actions import Action, ActionTable, typed_text
 from bigtop.core.errors import (
     MalformedActionError,
     shown,
@@ -358,6 +358,13 @@ class ZirkusGame(Game[ZirkusOptions]):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
+def _record_copy(record: JSON) -> JSON:
+    """A copy of a finished game's record that shares none of its lists and objects (its
+    scores, colours and holes): the JSON handed out is the caller's to change."""
+    return {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+            for k, v in record.items()}
+
+
 class ZirkusState(State[ZirkusGame]):
 
     def __init__(self, game: ZirkusGame, seed: int) -> None:
@@ -724,7 +731,7 @@ class ZirkusState(State[ZirkusGame]):
     def result(self) -> JSON:
         out = super().result()
         out["ending"] = self.ending
-        out["games"] = [dict(r) for r in self.games]
+        out["games"] = [_record_copy(r) for r in self.games]
         return out
 
     # -- text -------------------------------------------------------------------------------
@@ -865,9 +872,10 @@ class ZirkusState(State[ZirkusGame]):
             lines.append(f"Game over: {why}. Final scores: {scores}")
         return "\n".join(lines)
 
-    def action_from_text(self, text: str) -> Action:
+    def action_from_text(self, text: object) -> Action:
         """Typed actions: ``add 0 red``, ``move 1 FFL``, ``back 2 A1``, ``upend 0``,
         ``restart B1``, ``roll black``."""
+        text = typed_text(text, self.game.title)
         words = text.strip().split()
         try:
             head = words[0].lower()
@@ -902,9 +910,15 @@ class ZirkusState(State[ZirkusGame]):
                  "balls": [COLOURS[c] for c in st]}
                 for f, st in zip(self.clown_field, self.stacks, strict=True)]
 
+    def _board_json(self) -> JSON:
+        # A copy: the JSON handed out is the caller's to change, the game's board_json is
+        # shared by every state of the game.
+        b = self.game.board_json
+        return {**b, "start": list(b["start"]), "holes": dict(b["holes"])}
+
     def _position_json(self) -> JSON:
         return {
-            "board": self.game.board_json,
+            "board": self._board_json(),
             "to_act": self.to_act,
             "phase": self.phase,
             "roll": FACES[self.roll] if self.roll >= 0 else None,
@@ -914,7 +928,7 @@ class ZirkusState(State[ZirkusGame]):
             "holes": self._holes_json(),
             "supply": {COLOURS[c]: self.supply[c] for c in range(4)},
             "ejected": self.ejected if self.ejected >= 0 else None,
-            "games": [dict(r) for r in self.games],
+            "games": [_record_copy(r) for r in self.games],
             "totals": list(self.totals),
             "finished": self.finished,
             "ending": self.ending,
@@ -931,7 +945,7 @@ class ZirkusState(State[ZirkusGame]):
         return {
             "game": g.name,
             "player": player,
-            "board": g.board_json,
+            "board": self._board_json(),
             "game_number": len(self.games) + (0 if self.finished else 1),
             "to_act": self.current_player(),
             "turn_of": self.to_act,
@@ -947,7 +961,7 @@ class ZirkusState(State[ZirkusGame]):
             "points_by_colour": {COLOURS[c]: pts[c] for c in range(4)},
             "points": points,
             "ejected": self.ejected if self.ejected >= 0 else None,
-            "games": [dict(r) for r in self.games],
+            "games": [_record_copy(r) for r in self.games],
             "totals": list(self.totals),
             "finished": self.finished,
             "ending": self.ending,
