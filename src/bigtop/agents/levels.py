@@ -40,7 +40,7 @@ from bigtop.agents.base import Agent, RandomAgent
 from bigtop.agents.ismcts import ISMCTSAgent, SearchProfile
 from bigtop.agents.neural import ActionPolicy, action_policy_for, action_profile
 from bigtop.agents.planner import PlannerAgent
-from bigtop.core.errors import BigtopError
+from bigtop.core.errors import BigtopError, IllegalActionError, shown
 from bigtop.core.game import Game
 from bigtop.core.registry import capabilities, get_game, new_game
 
@@ -270,7 +270,21 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
              iterations: int | None = None, time_limit: float | None = None) -> Agent:
     """A bot called ``name`` (a level or an alias) for ``seat`` of ``game``, deterministic
     for ``seed`` (unless ``time_limit`` seconds cut a search short). ``iterations``
-    overrides a search bot's budget (``medium``, ``hard``, ``ismcts``)."""
+    overrides a search bot's budget (``medium``, ``hard``, ``ismcts``). A ``game`` that is
+    no :class:`Game`, or a ``seat`` that is not one of its seats, is a :class:`BigtopError`.
+
+    >>> from bigtop import new_game
+    >>> make_bot("easy", new_game("scout", 2), 5, 1)
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.IllegalActionError: no seat 5 in a 2-player game (seats 0..1)
+    """
+    if not isinstance(game, Game):
+        raise BigtopError(f"a bot is made for a game (bigtop.new_game), not {shown(game)}")
+    n = game.num_players
+    if type(seat) is not int or not 0 <= seat < n:  # the State.check_seat rule
+        raise IllegalActionError(f"no seat {shown(seat)} in a {n}-player game "
+                                 f"(seats 0..{n - 1})")
     if iterations is not None and name not in SEARCH_BOTS:
         raise BigtopError(f"bot {name!r} does not search: iterations applies to "
                           f"{', '.join(SEARCH_BOTS)}")
