@@ -38,6 +38,14 @@ def scramble(value: Any) -> None:
         value.append("scrambled")
 
 
+def play_on(s: State, rng: random.Random) -> None:
+    """One step of random play: the chance outcome, or a random legal action."""
+    if s.is_chance():
+        s.apply_chance()
+    else:
+        s.apply(rng.choice(s.legal_actions()))
+
+
 def handed_out(s: State) -> list[tuple[str, Callable[[], Any]]]:
     n = s.game.num_players
     out: list[tuple[str, Callable[[], Any]]] = [
@@ -71,10 +79,7 @@ def test_mutating_what_a_state_returns_changes_no_state(name: str) -> None:
                 assert json.dumps(witness.to_json()) == kept_witness, name
             if s.is_terminal():
                 break
-            if s.is_chance():
-                s.apply_chance()
-            else:
-                s.apply(rng.choice(s.legal_actions()))
+            play_on(s, rng)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -96,11 +101,8 @@ def test_a_loaded_state_keeps_nothing_of_its_json_and_a_clone_nothing_of_its_ori
             clone = s.clone()
             for _ in range(3):
                 if not s.is_terminal():
-                    s.apply_chance() if s.is_chance() else s.apply(rng.choice(s.legal_actions()))
+                    play_on(s, rng)
             assert json.dumps(clone.to_json()) == kept, name
         if s.is_terminal():
             break
-        if s.is_chance():
-            s.apply_chance()
-        else:
-            s.apply(rng.choice(s.legal_actions()))
+        play_on(s, rng)
