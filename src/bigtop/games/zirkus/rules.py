@@ -357,7 +357,6 @@ class ZirkusGame(Game[ZirkusOptions]):
 
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 def _record_copy(record: JSON) -> JSON:
     """A copy of a finished game's record that shares none of its lists and objects (its
     scores, colours and holes): the JSON handed out is the caller's to change."""
@@ -365,6 +364,7 @@ def _record_copy(record: JSON) -> JSON:
             for k, v in record.items()}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests subclass it
 class ZirkusState(State[ZirkusGame]):
 
     def __init__(self, game: ZirkusGame, seed: int) -> None:
