@@ -277,3 +277,28 @@ def test_the_planner_plays_the_last_round_for_the_final_standing(
             assert any(state.totals)  # the earlier rounds' points are in the standing
         else:
             assert all(base != [0.0] * 4 and not best for base, best in seen)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_level_refuses_a_finished_game_a_chance_node_and_another_games_state(
+        name: str) -> None:
+    """A bot asked to act where nobody decides (the game over, or chance to act) or in
+    another game's state says so (BigtopError) instead of failing inside its search
+    (IndexError, AssertionError, or no error at all)."""
+    cls = get_game(name)
+    n = cls.min_players
+    s = new_game(name, n, cls.conformance_options(n)[0]).new_initial_state(7)
+    rng = random.Random(7)
+    chance = None
+    while not s.is_terminal():
+        if s.is_chance() and chance is None:
+            chance = s.clone()
+        s.apply_chance() if s.is_chance() else s.apply(rng.choice(s.legal_actions()))
+    other = new_state("scout" if name != "scout" else "clown-15-go", players=2, seed=1)
+    for level in ("random", "easy", "medium", "hard"):
+        bot = make_bot(level, s.game, 0, 1)
+        for state, says in ((s, "is over"), (other, "not"), (chance, "chance acts")):
+            if state is None or (level == "random" and state is other):
+                continue  # the random bot plays any game: it was made for none
+            with pytest.raises(BigtopError, match=says):
+                bot.act(state)

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE, State
+from bigtop.core.game import CHANCE, State, seat_to_act
 from bigtop.core.rng import randbelow
 
 
@@ -40,6 +40,7 @@ class RandomAgent:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
+        seat_to_act(state)
         legal = state.legal_actions()
         return legal[randbelow(self._rng, len(legal))]
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from bigtop.agents.base import Agent, play_random
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE, Game, State
+from bigtop.core.game import CHANCE, Game, State, seat_to_act
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ class SearchProfile:
       began: a leader guards the lead, a seat behind takes the risk that can win.
       ``None`` = never.
     - ``summary``: one line saying what the search does in this game (``bigtop bots``).
+    - ``game``: the name of the game it searches (``levels.search_profile`` sets it); a
+      state of another game is refused by name. ``None`` = not checked.
     """
 
     rollout: Callable[[Game, int], Agent] | None = None
@@ -81,6 +83,7 @@ class SearchProfile:
     keep_default: float = 0.0
     final_stage: Callable[[State], bool] | None = None
     summary: str = "IS-MCTS"
+    game: str | None = None
 
 
 @dataclass(eq=False)
@@ -198,6 +201,7 @@ class ISMCTSAgent:
         return pick(state) if pick is not None else state.legal_actions()
 
     def act(self, state: State) -> Action:
+        seat_to_act(state, game=self.profile.game if self.profile else None)
         legal = self._options(state)
         if len(legal) == 1:
             return legal[0]

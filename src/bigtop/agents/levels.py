@@ -246,7 +246,7 @@ def search_profile(game: Game, depth: Depth = "standard") -> SearchProfile:
     """
     record = capabilities(game.name)
     make = record.deep_search_profile if depth == "deep" else record.search_profile
-    return make(game)
+    return replace(make(game), game=game.name)
 
 
 def _easy(game: Game, seat: int, seed: int) -> Agent:

@@ -50,7 +50,7 @@ from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
 from bigtop.core.capabilities import ActionFeatures
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 from bigtop.core.registry import capabilities, game_names
 from bigtop.interop.tensors import layout_for
 
@@ -321,6 +321,7 @@ class NeuralPolicyAgent:
         self.net = net
 
     def act(self, state: State) -> Action:
+        seat_to_act(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -538,6 +539,7 @@ class ActionPolicyAgent:
         self.policy = policy
 
     def act(self, state: State) -> Action:
+        seat_to_act(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

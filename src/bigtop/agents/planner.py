@@ -31,7 +31,7 @@ from bigtop.agents.base import Agent
 from bigtop.agents.ismcts import SearchProfile, playout, values
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 
 
 class PlannerAgent:
@@ -61,6 +61,7 @@ class PlannerAgent:
         self._own: dict[tuple[Game, int], Agent] = {}
 
     def act(self, state: State) -> Action:
+        seat_to_act(state, game=self.profile.game)
         profile = self.profile
         make = profile.rollout
         assert make is not None

@@ -589,3 +589,33 @@ def _state_from_json(game: Game, data: JSON) -> State:
 def places(scores: Sequence[float]) -> list[int]:
     """Competition ranking, higher score better: ``places([3, 5, 5, 1]) == [3, 1, 1, 4]``."""
     return [1 + sum(1 for t in scores if t > s) for s in scores]
+
+
+def seat_to_act(state: object, kind: type[State] = State, game: str | None = None) -> int:
+    """The seat a bot is asked to act for in ``state`` (its ``current_player()``), checked
+    first by every bot's ``act``: a finished game or a chance node (nobody's decision) is
+    an :class:`IllegalActionError`, a ``state`` that is not a ``kind`` (another game's, or
+    no state at all; with ``game``, a state of another game) a :class:`BigtopError`, each
+    said plainly (an empty list of legal
+    actions used to surface as an IndexError from inside the bot).
+
+    >>> from bigtop import new_state
+    >>> seat_to_act(new_state("scout", players=2, seed=1))
+    0
+    >>> seat_to_act("scout")
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.BigtopError: a bot acts in a game state (State), not in a str
+    """
+    if not isinstance(state, kind):
+        raise BigtopError(f"a bot acts in a game state ({kind.__name__}), not in a "
+                          f"{type(state).__name__}")
+    if game is not None and state.game.name != game:
+        raise BigtopError(f"this bot plays {game}, not {state.game.name}")
+    p = state.current_player()
+    if p >= 0:
+        return p
+    if state.is_terminal():
+        raise IllegalActionError(f"the {state.game.title} game is over: no one acts in it")
+    raise IllegalActionError(f"chance acts now in {state.game.title} (apply_chance), not "
+                             "a player")

@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 from bigtop.games.clown15go.cards import HIGHEST, colour, number
 from bigtop.games.clown15go.rules import (
     Borrow,
@@ -96,7 +96,8 @@ class Clown15GoBot:
         return state.turns - since >= self.stuck_rounds * state.game.num_players
 
     def act(self, state: State) -> Action:
-        assert isinstance(state, Clown15GoState)
+        seat_to_act(state, Clown15GoState)
+        assert isinstance(state, Clown15GoState)  # checked above, also under -O
         stuck = self._stuck(state)  # also on forced moves: it keeps the memory up to date
         legal = state.legal_actions()
         if len(legal) == 1:

@@ -16,7 +16,7 @@ from typing import Any
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 from bigtop.games.scout.rules import (
     Insert,
     InsertCheck,
@@ -218,7 +218,8 @@ class ScoutPlanner:
         self.weights = weights
 
     def act(self, state: State) -> Action:
-        assert isinstance(state, ScoutState)
+        seat_to_act(state, ScoutState)
+        assert isinstance(state, ScoutState)  # checked above, also under -O
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -316,7 +317,8 @@ class ScoutBot:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
-        assert isinstance(state, ScoutState)
+        seat_to_act(state, ScoutState)
+        assert isinstance(state, ScoutState)  # checked above, also under -O
         legal = state.legal_actions()
         p = state.current_player()
         tops = [c[0] for c in state.hands[p]]

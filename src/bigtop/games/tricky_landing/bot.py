@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 from bigtop.games.tricky_landing.cards import number_of, suit_of
 from bigtop.games.tricky_landing.physics import (
     FloatArray,
@@ -193,7 +193,8 @@ class TrickyLandingBot:
         return g.grid[card][int(np.argmax(odds))]
 
     def act(self, state: State) -> Action:
-        assert isinstance(state, TrickyLandingState)
+        seat_to_act(state, TrickyLandingState)
+        assert isinstance(state, TrickyLandingState)  # checked above, also under -O
         g = state.game
         p = state.current_player()
         obs = state.observation(p)

@@ -29,7 +29,7 @@ from typing import Any
 from bigtop.agents.base import RandomAgent, play_game
 from bigtop.agents.ismcts import SearchProfile
 from bigtop.core.actions import Action
-from bigtop.core.game import Game, State
+from bigtop.core.game import Game, State, seat_to_act
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
 from bigtop.games.zirkus.board import NUM_CLOWNS
@@ -109,7 +109,8 @@ class ZirkusBot:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
-        assert isinstance(state, ZirkusState)
+        seat_to_act(state, ZirkusState)
+        assert isinstance(state, ZirkusState)  # checked above, also under -O
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
