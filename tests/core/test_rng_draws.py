@@ -55,5 +55,5 @@ def test_the_random_bot_asked_to_act_in_a_finished_game_is_refused() -> None:
     s = new_game("scout", 2).new_initial_state(1)
     play_random(s, random.Random(1))
     assert s.is_terminal()
-    with pytest.raises(BigtopError, match="no number below 0"):
+    with pytest.raises(BigtopError, match="game is over"):
         RandomAgent(1).act(s)

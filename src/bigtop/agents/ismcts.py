@@ -83,7 +83,7 @@ class SearchProfile:
     keep_default: float = 0.0
     final_stage: Callable[[State], bool] | None = None
     summary: str = "IS-MCTS"
-    game: str | None = None
+    game: str | None = field(default=None, compare=False)
 
 
 @dataclass(eq=False)
@@ -201,7 +201,7 @@ class ISMCTSAgent:
         return pick(state) if pick is not None else state.legal_actions()
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, game=self.profile.game if self.profile else None)
+        seat_to_act(state, self.profile.game if self.profile else None)
         legal = self._options(state)
         if len(legal) == 1:
             return legal[0]

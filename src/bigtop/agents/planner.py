@@ -61,7 +61,7 @@ class PlannerAgent:
         self._own: dict[tuple[Game, int], Agent] = {}
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, game=self.profile.game)
+        seat_to_act(state, self.profile.game)
         profile = self.profile
         make = profile.rollout
         assert make is not None

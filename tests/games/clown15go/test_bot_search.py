@@ -30,12 +30,12 @@ def test_hard_searches_mediums_profile_over_distinct_places() -> None:
     places only: the win as reward tied every candidate once the piles' orders are public
     (G4), and hard lost to medium (docs/bots.md)."""
     s = position(closed=[[], []], open=[[], ["O9"]], rows=ROWS, pending="R8", filler=0)
-    assert search_profile(s.game, "deep") is DEEP_SEARCH
+    assert search_profile(s.game, "deep") == DEEP_SEARCH  # named for its game: a copy
     assert DEEP_SEARCH.candidates is distinct_places
     assert (DEEP_SEARCH.horizon, DEEP_SEARCH.score_scale) == (SEARCH.horizon, SEARCH.score_scale)
     assert DEEP_SEARCH.score_scale > 0
     bot = make_bot("hard", s.game, 0, seed=3)
-    assert isinstance(bot, PlannerAgent) and bot.profile is DEEP_SEARCH
+    assert isinstance(bot, PlannerAgent) and bot.profile == DEEP_SEARCH
     # Deterministic for its seed; every candidate is a distinct place.
     assert bot.act(s.clone()) == make_bot("hard", s.game, 0, seed=3).act(s.clone())
     assert bot.act(s.clone()) in distinct_places(s)

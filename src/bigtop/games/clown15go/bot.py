@@ -96,7 +96,7 @@ class Clown15GoBot:
         return state.turns - since >= self.stuck_rounds * state.game.num_players
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, Clown15GoState)
+        seat_to_act(state, "clown-15-go")
         assert isinstance(state, Clown15GoState)  # checked above, also under -O
         stuck = self._stuck(state)  # also on forced moves: it keeps the memory up to date
         legal = state.legal_actions()

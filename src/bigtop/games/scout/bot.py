@@ -218,7 +218,7 @@ class ScoutPlanner:
         self.weights = weights
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, ScoutState)
+        seat_to_act(state, "scout")
         assert isinstance(state, ScoutState)  # checked above, also under -O
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -317,7 +317,7 @@ class ScoutBot:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, ScoutState)
+        seat_to_act(state, "scout")
         assert isinstance(state, ScoutState)  # checked above, also under -O
         legal = state.legal_actions()
         p = state.current_player()

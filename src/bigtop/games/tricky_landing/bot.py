@@ -193,7 +193,7 @@ class TrickyLandingBot:
         return g.grid[card][int(np.argmax(odds))]
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, TrickyLandingState)
+        seat_to_act(state, "tricky-landing")
         assert isinstance(state, TrickyLandingState)  # checked above, also under -O
         g = state.game
         p = state.current_player()

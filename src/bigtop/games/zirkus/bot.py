@@ -109,7 +109,7 @@ class ZirkusBot:
         self._rng = random.Random(seed)
 
     def act(self, state: State) -> Action:
-        seat_to_act(state, ZirkusState)
+        seat_to_act(state, "so-ein-zirkus")
         assert isinstance(state, ZirkusState)  # checked above, also under -O
         legal = state.legal_actions()
         if len(legal) == 1:
