@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeGuard
 
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError, IllegalActionError, shown
@@ -74,7 +74,7 @@ def first_reveal(start: State, actions: Sequence[Action], seats: Sequence[int], 
     Reproducible: the worlds' seeds derive from ``start``'s seed, the seat and the step. An
     action that is not legal in the real game is an :class:`IllegalActionError` (the run
     is not a game); a bad seat is one too. ``start`` is not changed."""
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MAX_WORLDS:
+    if not _whole(worlds) or not 1 <= worlds <= MAX_WORLDS:
         raise BigtopError(f"worlds must be a whole number from 1 to {MAX_WORLDS}, "
                           f"got {shown(worlds)}")
     # Checked before any work, so that a bad argument is a clear refusal, never a TypeError
@@ -123,7 +123,8 @@ def first_reveal(start: State, actions: Sequence[Action], seats: Sequence[int], 
     return found
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number (an ``int``, not ``True``)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

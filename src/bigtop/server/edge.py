@@ -113,19 +113,22 @@ async def refuse_socket(scope: Scope, receive: Receive, send: Send, p: errors.Pr
 
 
 def too_many_reads(wait: float, limits: Limits) -> errors.TooManyRequests:
-    return errors.TooManyRequests(
-        f"one address may read {limits.read_burst} times at once and "
-        f"{limits.reads_per_minute:g} times a minute (a heavy read, such as the lobby or a "
-        f"picture, counts {limits.heavy_read_tokens}); try again in {max(1, round(wait))} s",
-        retry_after=wait)
+    return _past_budget("read", f"a heavy read, such as the lobby or a picture, counts "
+                                f"{limits.heavy_read_tokens}", wait, limits)
 
 
 def too_many_refusals(wait: float, limits: Limits) -> errors.TooManyRequests:
+    return _past_budget("be refused", "a write with no token or a wrong one, to no table, or "
+                                      "not valid", wait, limits)
+
+
+def _past_budget(what: str, counted: str, wait: float,
+                 limits: Limits) -> errors.TooManyRequests:
+    """The 429 of a client address past a budget the size of the read budget's."""
     return errors.TooManyRequests(
-        f"one address may be refused {limits.read_burst} times at once and "
-        f"{limits.reads_per_minute:g} times a minute (a write with no token or a wrong one, "
-        f"to no table, or not valid); try again in {max(1, round(wait))} s",
-        retry_after=wait)
+        f"one address may {what} {limits.read_burst} times at once and "
+        f"{limits.reads_per_minute:g} times a minute ({counted}); try again in "
+        f"{max(1, round(wait))} s", retry_after=wait)
 
 
 class Edge:

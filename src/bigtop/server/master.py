@@ -221,6 +221,13 @@ def opens_seat(seat: Seat, secret_hash: str) -> bool:
                for held in (seat.token_hash, seat.player_key_hash))
 
 
+def seat_with_token(loaded: Loaded, digest: str) -> Seat | None:
+    """The seat whose token has the hash ``digest`` (not a player key: an invite link or a
+    seat token); None: no seat's."""
+    return next((s for s in loaded.seats if s.token_hash is not None
+                 and hmac.compare_digest(s.token_hash, digest)), None)
+
+
 INVITE_USED = ("this invite link was opened already (or its token is no seat here); ask the "
                "host for the table, or open it where you first opened it")
 """The 403 of an invite token exchanged already (or of a token no seat has)."""
@@ -748,9 +755,8 @@ class TableMaster:
     def own_seat(loaded: Loaded, token: str) -> int | None:
         """The seat ``token`` opens at ``loaded`` if it is its holder's own (no invite);
         None: an invite, or no seat's token."""
-        digest = hash_token(token)
-        return next((s.seat for s in loaded.seats if s.token_hash is not None and not s.invited
-                     and hmac.compare_digest(s.token_hash, digest)), None)
+        found = seat_with_token(loaded, hash_token(token))
+        return None if found is None or found.invited else found.seat
 
     def accept_invite(self, table_id: str, token: str) -> tuple[int, str]:
         """Exchange an invite link's token for the seat's own: a fresh token from the
@@ -762,8 +768,7 @@ class TableMaster:
         already, or none at all)."""
         loaded = self.load(table_id)
         digest = hash_token(token)
-        found = next((s for s in loaded.seats if s.token_hash is not None
-                      and hmac.compare_digest(s.token_hash, digest)), None)
+        found = seat_with_token(loaded, digest)
         if found is None:
             raise errors.InviteUsed(INVITE_USED)
         if not found.invited:
@@ -785,8 +790,7 @@ class TableMaster:
         token of the holder's own (an exchanged invite) keeps opening it beside the key."""
         loaded = self.load(table_id)
         digest = hash_token(token)
-        found = next((s for s in loaded.seats if s.token_hash is not None
-                      and hmac.compare_digest(s.token_hash, digest)), None)
+        found = seat_with_token(loaded, digest)
         if found is None:
             raise errors.Forbidden(f"that invite is not a seat at table {table_id} (any more)")
         if found.player_id == player.id:

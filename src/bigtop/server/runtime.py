@@ -360,8 +360,7 @@ class RateLimiter:
         taken) the seconds until they are there."""
         now = time.monotonic() if now is None else now
         with self._lock:
-            tokens, last = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            tokens = self._held(key, now)
             if tokens < cost:
                 self._buckets[key] = (tokens, now)
                 return (cost - tokens) / self.rate
@@ -384,9 +383,14 @@ class RateLimiter:
         """
         now = time.monotonic() if now is None else now
         with self._lock:
-            tokens, last = self._buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            tokens = self._held(key, now)
         return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def _held(self, key: Any, now: float) -> float:
+        """The tokens ``key``'s bucket holds at ``now``, refilled since it was last taken
+        from (a bucket never seen is full). Under ``_lock``."""
+        tokens, last = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - last) * self.rate)
 
 
 class SharedLimiter:

@@ -183,20 +183,22 @@ async def _handle(runtime: Runtime, conn: Connection, raw: str | bytes) -> bool:
         loaded = runtime.master.cached(conn.table_id)
         if loaded is None:
             loaded = await runtime.db(runtime.master.load, conn.table_id)
-    except errors.Problem as e:
-        await _tell(runtime, conn, {"type": "error", "problem": e.problem()})
-        return False
-    except BigtopError as e:  # not JSON, or beyond the core's input limits
-        await _tell(runtime, conn, {"type": "error", "problem": errors.BadRequest(
-            str(e)).problem()})
+    except BigtopError as e:  # a Problem, or not JSON, or beyond the core's input limits
+        await _refuse(runtime, conn, e)
         return False
     try:  # a move: counted toward its seat's and address's move rates (play)
         await play(runtime, loaded, conn.seat, version, choice, conn.client,
                    token=conn.token)
     except BigtopError as e:
-        p = e if isinstance(e, errors.Problem) else errors.BadRequest(str(e))
-        await _tell(runtime, conn, {"type": "error", "problem": p.problem()})
+        await _refuse(runtime, conn, e)
     return True
+
+
+async def _refuse(runtime: Runtime, conn: Connection, e: BigtopError) -> None:
+    """Tell the client why its message was refused: the problem raised, or (an error of
+    the core's) a 400 with its words."""
+    p = e if isinstance(e, errors.Problem) else errors.BadRequest(str(e))
+    await _tell(runtime, conn, {"type": "error", "problem": p.problem()})
 
 
 async def _tell(runtime: Runtime, conn: Connection, message: dict[str, Any]) -> None:

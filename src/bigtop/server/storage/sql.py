@@ -421,6 +421,15 @@ class SqlStorage:
         if self._pg:
             conn.execute(_NOTIFY, {"c": NOTIFY_CHANNEL, "p": table_id})
 
+    def _arrived(self, conn: Connection, done: int, table_id: str, now: float) -> bool:
+        """The end of a write that seats somebody at ``now`` (``done``: the rows its one
+        guarded UPDATE changed): stored and announced if it took, else nothing (False)."""
+        if done != 1:
+            return False
+        self._seats_changed(conn, table_id, arrived=now)
+        conn.commit()
+        return True
+
     def _seats_changed(self, conn: Connection, table_id: str,
                        arrived: float | None = None) -> None:
         """A seat changed hands or state: every worker's cached seats of the table are
@@ -838,11 +847,7 @@ class SqlStorage:
                 # Whoever took it from the lobby is not the person invited there; the
                 # token is theirs alone (new_token), no invite.
                 player_id=player_id, invite=None, invited=False), {"at": now}).rowcount
-            if done != 1:
-                return False
-            self._seats_changed(conn, table_id, arrived=now)
-            conn.commit()
-            return True
+            return self._arrived(conn, done, table_id, now)
 
     def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
                         now: float, *, new_token_hash: str | None = None) -> bool:
@@ -859,11 +864,7 @@ class SqlStorage:
                 values.update(token_hash=new_token_hash, invited=False)
             done = conn.execute(update(seats).where(*cond).values(**values),
                                 {"at": now}).rowcount
-            if done != 1:
-                return False
-            self._seats_changed(conn, table_id, arrived=now)
-            conn.commit()
-            return True
+            return self._arrived(conn, done, table_id, now)
 
     def exchange_invite(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
                         now: float) -> bool:
@@ -875,11 +876,7 @@ class SqlStorage:
                 seats.c.token_hash == invite_hash, seats.c.invited.is_(True))
                 .values(token_hash=token_hash, invited=False, claimed=True, here=True,
                         last_seen=now, away_at=_AWAY_AT), {"at": now}).rowcount
-            if done != 1:
-                return False
-            self._seats_changed(conn, table_id, arrived=now)
-            conn.commit()
-            return True
+            return self._arrived(conn, done, table_id, now)
 
     def start_table(self, table_id: str, bots: Mapping[int, str],
                     opening: Sequence[MoveRecord], *, bot_waiting: bool, now: float,

@@ -211,7 +211,6 @@ function drawLog(view) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** Whether `seat` has made a move at this table (the log the page holds). */
 /** Whether ``seat`` has a move of its own to take back: "yes", "no", or "luck" when a chance
  * outcome (a roll, seat -1 in the log) came after it, which the server never takes back (the
  * seed would bring the same luck again: docs/server.md, "A take-back cannot unsee"). */
