@@ -58,7 +58,7 @@ def test_svg_and_png(tmp_path: Path) -> None:
         s.apply(legal[rng.randrange(len(legal))])
     svg = render_svg(s)
     doc = xml.dom.minidom.parseString(svg)
-    assert doc.documentElement.tagName == "svg"
+    assert doc.documentElement is not None and doc.documentElement.tagName == "svg"
     assert svg.count("<polygon") == 1 + len(s.table)  # the target and the thrown cards
     secret = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
     play_poses(secret, ("y3", TOP, True))
@@ -95,6 +95,7 @@ def test_terminal_play_accepts_typed_throws() -> None:
     from bigtop.cli import app
 
     s = new_state("tricky-landing", players=3, seed=3)
+    assert isinstance(s, TrickyLandingState)
     card = s.hands[0][0]
     out = CliRunner().invoke(app, ["play", "tricky-landing", "--players", "3", "--seed", "3"],
                              input=f"{card} 0 0 medium\nzz\n")
