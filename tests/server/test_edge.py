@@ -79,7 +79,12 @@ def test_the_picture_is_drawn_once_a_version_and_revalidates_with_304(sqlite_url
         pictures = c.app.state.runtime.pictures  # type: ignore[attr-defined]
         drawn: list[Any] = []
         put = pictures.put
-        pictures.put = lambda key, value, size: (drawn.append(key), put(key, value, size))
+
+        def recording(key: Any, value: Any, size: int) -> None:
+            drawn.append(key)
+            put(key, value, size)
+
+        pictures.put = recording
         url = f"/api/tables/{t}/picture.svg"
         first = c.get(url)
         assert first.status_code == 200 and first.headers["content-type"] == "image/svg+xml"
@@ -214,7 +219,7 @@ def test_no_route_takes_a_secret_in_its_url(client: TestClient) -> None:
                     ws.receive_json()
                 assert closed.value.code == 4400
             continue
-        assert isinstance(route, APIRoute)
+        assert isinstance(route, APIRoute) and route.methods is not None
         for method in route.methods:
             r = client.request(method, url, json={} if method != "GET" else None)
             body = problem(r, 400, "token-in-url")
@@ -224,7 +229,8 @@ def test_no_route_takes_a_secret_in_its_url(client: TestClient) -> None:
 
 def test_head_answers_every_api_get_route_like_get_without_a_body(client: TestClient) -> None:
     t = create(client)["table"]  # waiting for its people: it does not change
-    gets = [r for r in routes(client) if isinstance(r, APIRoute) and "GET" in r.methods]
+    gets = [r for r in routes(client)
+            if isinstance(r, APIRoute) and r.methods is not None and "GET" in r.methods]
     assert len(gets) > 10
     for route in gets:
         url = route_url(route.path, t)

@@ -419,12 +419,12 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
         await turn()
         assert task.done() and not task.cancelled()  # the watchdog's cancel, absorbed
         assert stuck.dropped and "t" not in runtime.connections
-        assert stuck.ws.closed == 4408  # type: ignore[attr-defined]
+        assert stuck.ws.closed == 4408
         assert await runtime.write(stuck, "c") is False  # dropped: nothing more
-        assert stuck.ws.sent == 1  # type: ignore[attr-defined]
+        assert stuck.ws.sent == 1
         assert runtime._sending == {} and runtime._cut == set()
         # Someone else cancels a task whose send waits: not swallowed.
-        other = Connection(StuckSocket(), "u", 0)  # type: ignore[arg-type]
+        other = Connection(StuckSocket(), "u", 0)
         runtime.deliver(other, runtime.write(other, "d"))
         await turn()
         [shutdown] = runtime._sending
@@ -432,7 +432,7 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
         await turn()
         assert shutdown.cancelled() and not other.dropped and runtime._sending == {}
         # A connection's own answer, awaited in its handler, is cut alike.
-        mute = Connection(StuckSocket(), "v", 0)  # type: ignore[arg-type]
+        mute = Connection(StuckSocket(), "v", 0)
         answer = asyncio.ensure_future(runtime.reply(mute, "pong"))
         await turn()
         [(_, (_, start))] = runtime._sending.items()

@@ -11,6 +11,7 @@ from typing import Any
 
 from bigtop.server import Limits
 from bigtop.server.runtime import Runtime, SeatPart, log_after
+from bigtop.server.storage import SqlStorage
 from bigtop.server.views import seat_view
 from tests.server.conftest import make_client
 
@@ -105,6 +106,8 @@ def test_the_status_is_written_only_by_the_move_that_ends_the_game(tmp_path: Pat
                                            "options": {"rounds": 1}}).json()
         t, tokens = made["table"], [s["token"] for s in made["seats"]]
         runtime: Runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        storage = runtime.master.storage
+        assert isinstance(storage, SqlStorage)
         status = "playing"
         while status == "playing":
             loaded = runtime.master.cached(t) or runtime.master.load(t)
@@ -113,7 +116,7 @@ def test_the_status_is_written_only_by_the_move_that_ends_the_game(tmp_path: Pat
                        headers={"Authorization": f"Bearer {tokens[seat]}"})
             assert r.status_code == 200, r.text
             status = r.json()["status"]
-            with runtime.master.storage.engine.connect() as conn:
+            with storage.engine.connect() as conn:
                 row = conn.execute(select(tables.c.status, tables.c.result, tables.c.version)
                                    .where(tables.c.id == t)).one()
             assert (row.status, row.version) == (status, r.json()["version"])

@@ -8,10 +8,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
+from bigtop.core.verify import seed_commitment
 from bigtop.games.tricky_landing.options import PERSON_SKILL
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec, seed_commitment
+from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.schema import tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
