@@ -325,7 +325,7 @@ def test_a_table_has_one_move_in_the_pool_at_most(
     taken as stuck at once here) queue no second move while a bot thinks; the open tables
     (``max_open_tables``) bound the queue."""
     from bigtop.server import runtime
-    from tests.server.conftest import make_client
+    from tests.server.conftest import make_client, runtime_of
 
     gate = threading.Event()
     calls: list[str] = []
@@ -348,7 +348,7 @@ def test_a_table_has_one_move_in_the_pool_at_most(
         made = c.post("/api/tables", json={
             "game": "scout", "players": 2,
             "seats": [{"kind": "bot", "level": "medium"}] * 2}).json()
-        pool: BotPool = c.app.state.runtime.bots  # type: ignore[attr-defined]
+        pool: BotPool = runtime_of(c).bots
         for _ in range(500):  # until the move thinks and the sweeps kicked the table again
             if calls and kicks.count(made["table"]) >= 4:
                 break
