@@ -189,10 +189,11 @@ def test_hand_written_positions_match_the_reference(players: int) -> None:
     from bigtop.core.registry import new_game
 
     game = new_game("scout", players)  # one game: building its action table is the cost
+    assert isinstance(game, ScoutGame)
     rng = random.Random(players)
     checked = 0
     for _ in range(400):
-        free = list(game.deck)  # type: ignore[attr-defined]
+        free = list(game.deck)
         rng.shuffle(free)
         hand = _cards_for(_structured_tops(rng, rng.randrange(1, 11)), free, rng)
         length = rng.randrange(1, 5)

@@ -10,7 +10,7 @@ from pathlib import Path
 from bigtop.core.registry import heuristic_agent_factory, new_game, new_state
 from bigtop.games.tricky_landing import render_png, render_svg
 from bigtop.games.tricky_landing.bot import TrickyLandingBot
-from bigtop.games.tricky_landing.rules import TrickyLandingState
+from bigtop.games.tricky_landing.rules import Throw, TrickyLandingState
 from bigtop.sim.runner import against_random, win_share
 from tests.games.tricky_landing.helpers import RIGHT, TOP, arranged, play_poses, table
 
@@ -45,7 +45,7 @@ def test_bot_throws_a_low_card_wide_when_it_wants_the_trump() -> None:
     s = arranged(3, {0: ["y3"], 1: ["y8"], 2: ["b1", "b2", "b7", "b8", "g1"]})
     play_poses(s, ("y3", TOP), ("y8", RIGHT))
     a = TrickyLandingBot(2).act(s)
-    assert a.card == "b1" and math.hypot(a.x, a.y) > 15  # type: ignore[attr-defined]
+    assert isinstance(a, Throw) and a.card == "b1" and math.hypot(a.x, a.y) > 15
     s.apply(a)
 
 

@@ -66,8 +66,8 @@ def test_setup_three_clowns_on_start_unused_colours_in_the_box() -> None:
 def test_the_die_is_an_explicit_chance_node_with_six_faces() -> None:
     s = new_state("so-ein-zirkus", 3, seed=1)
     assert s.current_player() == CHANCE
-    assert [a.face for a in s.legal_actions()] == [  # type: ignore[attr-defined]
-        "red", "yellow", "blue", "green", "black", "white"]
+    assert s.legal_actions() == [Roll("red"), Roll("yellow"), Roll("blue"), Roll("green"),
+                                 Roll("black"), Roll("white")]
     assert [p for _, p in s.chance_outcomes()] == [1 / 6] * 6
 
 
