@@ -338,7 +338,7 @@ def main() -> int:
             others.append((args.baseline, run_elsewhere(
                 child, baseline_env(args.baseline, tmp), f"revision {args.baseline}")))
     rows = measure(names, args.players, sections, args.seconds)
-    result = {"mode": mode_line(), "rows": rows}
+    result: dict[str, object] = {"mode": mode_line(), "rows": rows}
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
@@ -357,7 +357,7 @@ def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, ob
                   for label, o in others]
     # Runs minutes apart on a shared machine: scale each by its own crazy_eights rate.
     ref_key = ("random", "openspiel:crazy_eights", "default")
-    scales = [float(ref["per_s"]) / float(keyed[ref_key]["per_s"])  # type: ignore[index,arg-type]
+    scales = [float(ref["per_s"]) / float(keyed[ref_key]["per_s"])  # type: ignore[arg-type]
               if ref is not None and ref_key in keyed else 1.0 for _, keyed in other_rows]
     extra = "".join(f"{label[:10] + ' /s':>14}{'× ' + label[:8]:>11}" for label, _ in others)
     titles = {"random": ("actions/s", "vs crazy_eights"),
@@ -389,7 +389,7 @@ def print_tables(result: dict[str, object], others: list[tuple[str, dict[str, ob
                 if o is None:
                     line += f"{'-':>14}{'-':>11}"
                 else:
-                    o_per_s = float(o["per_s"])  # type: ignore[arg-type]
+                    o_per_s = float(o["per_s"])
                     line += f"{o_per_s:>14.0f}{per_s / (o_per_s * scale):>11.2f}"
             print(line)
 

@@ -955,8 +955,8 @@ def main() -> None:
                     "several --http or --requests)")
         _need_node_modules()
     if args.requests:
-        with tempfile.TemporaryDirectory() as tmp:
-            per_request(args.http, args.requests, 3, Path(tmp))
+        with tempfile.TemporaryDirectory() as scratch:
+            per_request(args.http, args.requests, 3, Path(scratch))
         return
     workers = args.workers or (2 if args.db == "postgresql" else 1)
     rng = random.Random(12)

@@ -29,11 +29,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_games import baseline_env, mode_line
 from bigtop.agents.base import random_step
 from bigtop.core.game import State
 from bigtop.core.registry import game_names, get_game, new_game
 from bigtop.interop.tensors import TensorLayout, layout_for
+
+# The repository's root, so that ``bench.*`` imports work when this file runs as a script.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.bench_games import baseline_env, mode_line
 
 SEEDS = (1, 2)
 EVERY = 5

@@ -30,6 +30,7 @@ from bigtop.games.tricky_landing.physics import (
     simulate_throws,
     touches_target,
 )
+from bigtop.games.tricky_landing.rules import TrickyLandingState
 from bigtop.sim.runner import against_random, win_share
 from bigtop.sim.stats import wilson_interval
 
@@ -113,8 +114,8 @@ def bench_bot(games: int = 1000) -> None:
     for n in (3, 4, 5, 6):
         game = new_game("tricky-landing", n)
         wins = 0.0
-        bot_scores = []
-        rand_scores = []
+        bot_scores: list[float] = []
+        rand_scores: list[float] = []
         for seat, s in against_random(game, TrickyLandingBot, games, 1000):
             wins += win_share(seat, s)
             sc = s.scores()
@@ -134,6 +135,7 @@ def miss_rates(skill: float | list[float], players: int = 4, games: int = 200,
     one = several = every = tricks = 0
     for seed in range(games):
         s = game.new_initial_state(seed)
+        assert isinstance(s, TrickyLandingState)
         while not s.is_terminal():
             s.apply(s.action_from_text(f"{s.hands[s.current_player()][0]} 0 0 {spin}"))
             res = s.resolution() if not s.table else None
@@ -165,6 +167,7 @@ def pictures() -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
 
     from bigtop.games.tricky_landing.render import render_png, render_svg
     from bigtop.games.tricky_landing.tricks import Landing
@@ -202,7 +205,7 @@ def pictures() -> None:
     smp = simulate_throws(m, SEAT, 0.0, 0.0, 3.0, n=2000, seed=3)
     hit = touches_target(m, smp)
     fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
-    ax.add_patch(plt.Rectangle((-3.15, -4.4), 6.3, 8.8, fill=False, color="black", lw=2))
+    ax.add_patch(Rectangle((-3.15, -4.4), 6.3, 8.8, fill=False, color="black", lw=2))
     ax.scatter(smp.x[hit], smp.y[hit], s=3, c="#1f77b4", label=f"touch ({hit.mean():.0%})")
     ax.scatter(smp.x[~hit], smp.y[~hit], s=3, c="#d62728", label="miss")
     down = smp.face_down

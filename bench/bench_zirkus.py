@@ -19,6 +19,7 @@ from typing import Any
 from bigtop.agents.base import play_random
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus.bot import bot_vs_random
+from bigtop.games.zirkus.rules import ZirkusState
 
 VARIANTS: list[dict[str, Any]] = [
     {},
@@ -42,6 +43,7 @@ def speed(players: int, games: int, options: dict[str, Any]) -> dict[str, Any]:
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_initial_state(seed)
+        assert isinstance(state, ZirkusState)
         actions += play_random(state, rng)
         for rec in state.games:
             endings[rec["ending"]] += 1

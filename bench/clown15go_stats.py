@@ -14,10 +14,11 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bigtop.agents.base import RandomAgent
+from bigtop.agents.base import Agent, RandomAgent
 from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import new_game
 from bigtop.games.clown15go.bot import Clown15GoBot
+from bigtop.games.clown15go.rules import Clown15GoState
 
 
 def _run(args: tuple[str, int, dict[str, str], int, float]) -> dict[str, float]:
@@ -28,25 +29,27 @@ def _run(args: tuple[str, int, dict[str, str], int, float]) -> dict[str, float]:
     for seed in range(games):
         if time.monotonic() > stop:
             break
+        agents: list[Agent]
         if bot == "heuristic":
             agents = [Clown15GoBot(q) for q in range(n)]
         else:
             agents = [RandomAgent(seed * 16 + q) for q in range(n)]
         s = game.new_initial_state(seed)
+        assert isinstance(s, Clown15GoState)
         k = 0
         while not s.is_terminal():
-            s.apply(agents[s.current_player()].act(s))  # type: ignore[attr-defined]
+            s.apply(agents[s.current_player()].act(s))
             k += 1
         played += 1
-        turns += s.turns  # type: ignore[attr-defined]
+        turns += s.turns
         actions += k
-        reason = s.end_reason  # type: ignore[attr-defined]
+        reason = s.end_reason
         g3 += reason in ("stall", "turn-limit")
         turn_limit += reason == "turn-limit"
         w = s.winners()
         if 0 in w:
             first += 1 / len(w)
-    return {"bot": bot, "players": n, "games": played, "turns": turns / max(played, 1),
+    return {"players": n, "games": played, "turns": turns / max(played, 1),
             "actions": actions / max(played, 1), "g3": g3 / max(played, 1),
             "turn_limit": turn_limit / max(played, 1), "first": first / max(played, 1)}
 
@@ -72,9 +75,9 @@ def main() -> None:
     print("| bots | players | games | avg turns | avg actions | G3 ended | of which turn cap "
           "| first-seat win rate (fair) |")
     print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
+    for (bot, _), r in zip(cells, rows, strict=True):
         n = int(r["players"])
-        print(f"| {r['bot']} | {n} | {int(r['games'])} | {r['turns']:.1f} | {r['actions']:.1f} "
+        print(f"| {bot} | {n} | {int(r['games'])} | {r['turns']:.1f} | {r['actions']:.1f} "
               f"| {100 * r['g3']:.1f}% | {100 * r['turn_limit']:.1f}% "
               f"| {100 * r['first']:.1f}% ({100 / n:.1f}%) |")
 

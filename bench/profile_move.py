@@ -193,9 +193,9 @@ def groups(sizes: list[int], tables: int, moves: int, rounds: int) -> None:
                     spent[k, grouped].append(1e6 * cpu / (moves // k * k))
     print(f"the database thread's CPU a move, µs (medians of {rounds}; {tables} tables)")
     for k in sizes:
-        alone, grouped = (statistics.median(spent[k, g]) for g in (False, True))
-        print(f"  {k:3} at a time: alone {alone:6.0f}  grouped {grouped:6.0f}  "
-              f"grouped ÷ alone {grouped / alone:.2f}")
+        alone, together = (statistics.median(spent[k, g]) for g in (False, True))
+        print(f"  {k:3} at a time: alone {alone:6.0f}  grouped {together:6.0f}  "
+              f"grouped ÷ alone {together / alone:.2f}")
 
 
 def main() -> None:

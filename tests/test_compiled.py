@@ -74,7 +74,8 @@ def fingerprints() -> dict[str, str]:
 def _fields(state: object) -> dict[str, object]:
     """A state's attributes but its caches (names with a leading underscore): a compiled
     class has no ``__dict__``, but ``__getstate__`` lists them in both modes."""
-    fields: dict[str, object] = state.__getstate__()  # type: ignore[attr-defined]
+    fields = state.__getstate__()
+    assert isinstance(fields, dict)
     return {k: v for k, v in fields.items() if not k.startswith("_")}
 
 

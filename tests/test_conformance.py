@@ -69,6 +69,7 @@ def _check_rejections(game: Game, state: State, rng: random.Random) -> None:
         # integer encoding that is not listed is illegal.
         with pytest.raises(IllegalActionError):
             state.apply(a)
+    bad: object
     for bad in ({"type": "no-such-move"}, [], "show", {"type": None}, 17):
         with pytest.raises(MalformedActionError):
             state.apply_json(bad)

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bigtop.agents.base import RandomAgent, play_game, play_random
+from bigtop.agents.base import Agent, RandomAgent, play_game, play_random
+from bigtop.agents.ismcts import SearchProfile, playout
 from bigtop.agents.levels import (
     ABOUT,
     ALIASES,
@@ -23,10 +24,12 @@ from bigtop.agents.levels import (
     search_profile,
 )
 from bigtop.agents.planner import PlannerAgent
+from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import State
 from bigtop.core.registry import capabilities, game_names, get_game, new_game, new_state
 from bigtop.games.scout.bot import last_round
+from bigtop.games.scout.rules import ScoutState
 
 # Small tables of every game, one or two rounds, for quick games.
 TABLES: dict[str, tuple[int, dict[str, object]]] = {
@@ -71,7 +74,7 @@ def test_decision_depends_only_on_the_observation(name: str, level: str) -> None
 
 @pytest.mark.parametrize("name", game_names())
 def test_search_levels_are_deterministic_for_a_seed_and_budget(name: str) -> None:
-    def moves(seed: int) -> list[object]:
+    def moves(seed: int) -> list[Action]:
         state = _midgame(name, seed=5, steps=2)
         bot = make_bot("medium", state.game, state.current_player(), seed, iterations=12)
         out = []
@@ -255,16 +258,18 @@ def test_the_planner_plays_the_last_round_for_the_final_standing(
     import bigtop.agents.planner as planner
 
     seen: list[tuple[list[float], bool]] = []
-    real = planner.playout
+    real = playout  # what the planner calls (it imports it from the search module)
 
-    def recording(det: State, base: list[float], profile: object, *rest: object) -> object:
-        seen.append((list(base), profile.against_best))  # type: ignore[attr-defined]
-        return real(det, base, profile, *rest)  # type: ignore[arg-type]
+    def recording(det: State, base: list[float], profile: SearchProfile, players: list[Agent],
+                  rng: random.Random, limit: int) -> list[float]:
+        seen.append((list(base), profile.against_best))
+        return real(det, base, profile, players, rng, limit)
 
     monkeypatch.setattr(planner, "playout", recording)
     full = new_game("scout", 4)
     profile = search_profile(full, "deep")
     state = full.new_initial_state(5)
+    assert isinstance(state, ScoutState)
     for stage in ("earlier", "last"):
         while last_round(state) != (stage == "last") or len(
                 profile.candidates(state)) < 2:  # type: ignore[misc]

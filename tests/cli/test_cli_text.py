@@ -18,7 +18,9 @@ from bigtop.agents.base import play_random
 from bigtop.cli import app
 from bigtop.cli.screen import fit_width
 from bigtop.core.registry import new_state
-from bigtop.games.tricky_landing.rules import Throw
+from bigtop.games.clown15go.rules import Clown15GoState
+from bigtop.games.scout.rules import ScoutState
+from bigtop.games.tricky_landing.rules import Throw, TrickyLandingState
 
 runner = CliRunner()
 
@@ -126,14 +128,17 @@ def test_play_reads_only_ascii_digits_as_numbers() -> None:
 
 def test_describe_and_render_polish() -> None:
     tl = new_state("tricky-landing", 3, seed=1)
+    assert isinstance(tl, TrickyLandingState)
     card = tl.hands[0][0]
     line = tl.describe(Throw(card, -0.0, 5.0, 0.0))  # a negative zero reads as no side at all
     assert line.endswith("at 5 cm beyond the target's centre with no spin"), line
     assert "left" not in line and "right" not in line and "-0" not in line
     scout = new_state("scout", 2, seed=1)
+    assert isinstance(scout, ScoutState)
     scout.hands[1] = scout.hands[1][:1]
     assert "P1 (1 card)" in scout.render(0)
     clown = new_state("clown-15-go", 3, seed=1)
+    assert isinstance(clown, Clown15GoState)
     assert "P" not in clown.game.deck.colours  # a card never reads like a seat
     s = new_state("so-ein-zirkus", 2, seed=2)
     play_random(s, random.Random(2))

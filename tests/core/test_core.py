@@ -19,6 +19,7 @@ from bigtop.core.game import places
 from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import game_names, get_game, list_games, load_state, new_game
 from bigtop.core.rng import derive_rng, derive_seed
+from bigtop.games.scout.options import ScoutOptions
 
 
 def test_errors_are_value_errors() -> None:
@@ -45,7 +46,8 @@ def test_registry_lists_games_with_player_counts_and_options() -> None:
 
 
 def test_options_are_validated() -> None:
-    assert new_game("scout", 3, {"rounds": "2"}).options.rounds == 2  # type: ignore[attr-defined]
+    options = new_game("scout", 3, {"rounds": "2"}).options
+    assert isinstance(options, ScoutOptions) and options.rounds == 2
     with pytest.raises(RuleOptionError, match="unknown rule option 'colour'"):
         new_game("scout", 3, {"colour": "red"})
     with pytest.raises(RuleOptionError, match="must be one of"):

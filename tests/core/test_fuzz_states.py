@@ -232,6 +232,7 @@ def test_apply_listed_refuses_what_is_not_listed() -> None:
     SCOUT or Clown 15 Go state (whose ``to_json`` then failed) and raised AssertionError in
     Tricky Landing and So ein Zirkus; an action not taken from the list now goes through
     ``apply``'s checks."""
+    junk: object
     for name in GAMES:
         s = next(t for t in map(load_state, map(json.loads, base_states(name)))
                  if not t.is_terminal() and not t.is_chance())
@@ -254,10 +255,11 @@ def test_pettingzoo_reset_refuses_a_seed_that_is_no_integer() -> None:
     from bigtop.interop.pettingzoo import env
 
     e = env("scout", 3)
+    seed: object
     for seed in ([], {}, "x", "7", float("nan"), 0.5, True, -1, 2**63):
         with pytest.raises(BigtopError, match="seed must be an integer"):
             e.reset(seed=seed)  # type: ignore[arg-type]
-    e.reset(seed=np.int64(5))
+    e.reset(seed=np.int64(5))  # type: ignore[arg-type]  # typed int; numpy's taken too
     first = e.bigtop_state.to_json()
     e.reset(seed=5)
     assert e.bigtop_state.to_json() == first
@@ -269,6 +271,7 @@ def test_new_initial_state_refuses_a_seed_a_state_could_not_keep(name: str) -> N
     would not load again (the loader checks the seed), and ``(None)`` a TypeError in the
     compiled engines; every seed is now checked where the state is made."""
     game = new_game(name, get_game(name).min_players)
+    seed: object
     for seed in (None, -1, 2**63, 2**64, "x", "7", 0.5, True, [], np.int64(3)):
         with pytest.raises(BigtopError, match="seed must be an integer from 0 to"):
             game.new_initial_state(seed)

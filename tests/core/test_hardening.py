@@ -80,7 +80,7 @@ def test_wrong_typed_actions_cannot_be_built(build: Any) -> None:
 
 
 def test_a_float_field_takes_an_int_as_its_float() -> None:
-    t = Throw("g2", 1, 0, 3)  # type: ignore[arg-type]
+    t = Throw("g2", 1, 0, 3)
     assert type(t.x) is float and t == Throw("g2", 1.0, 0.0, 3.0)
 
 
@@ -126,12 +126,12 @@ def test_every_method_taking_a_seat_checks_it(name: str, seat: object) -> None:
     resample_hidden accepted -1/99/"0", SCOUT observation(True) was seat 1."""
     s = played(name, 3, 4)
     before = snapshot(s)
-    for call in (lambda: s.render(seat), lambda: s.observation(seat),  # type: ignore[arg-type]
-                 lambda: s.resample_hidden(seat, 0)):  # type: ignore[arg-type]
+    for call in (lambda: s.render(seat), lambda: s.observation(seat),
+                 lambda: s.resample_hidden(seat, 0)):
         with pytest.raises(IllegalActionError, match="no player"):
             call()
     with pytest.raises(IllegalActionError, match="no player"):
-        s.resample_hidden(None, 0)  # type: ignore[arg-type]
+        s.resample_hidden(None, 0)
     with pytest.raises(BigtopError, match="seed"):
         s.resample_hidden(0, -5)
     assert snapshot(s) == before
@@ -193,9 +193,9 @@ def test_apply_int_takes_numpy_integers_and_nothing_else() -> None:
     i = s.game.action_to_int(s.legal_actions()[0])
     for bad in (float(i), str(i), True, None, np.float64(i), 10**100):
         with pytest.raises(MalformedActionError):
-            s.apply_int(bad)  # type: ignore[arg-type]
-    assert s.apply_int(np.int64(i)) == s.history[-1]  # type: ignore[arg-type]
-    assert s.game.action_from_int(np.int32(0)) == s.game.action_from_int(0)  # type: ignore
+            s.apply_int(bad)
+    assert s.apply_int(np.int64(i)) == s.history[-1]
+    assert s.game.action_from_int(np.int32(0)) == s.game.action_from_int(0)
 
 
 # -- loading: dead positions, numbers, limits -------------------------------------------------
@@ -271,7 +271,7 @@ def test_a_typed_move_that_is_no_text_is_malformed(name: str) -> None:
     s = new_state(name, 2 if name != "tricky-landing" else 3, seed=1)
     for text in (None, 5, b"pass", ["pass"], {"type": "pass"}):
         with pytest.raises(MalformedActionError, match="a typed move must be text"):
-            s.action_from_text(text)  # type: ignore[arg-type]
+            s.action_from_text(text)
 
 
 @pytest.mark.parametrize(("name", "players", "pile"), [

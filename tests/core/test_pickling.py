@@ -8,12 +8,14 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections.abc import Callable
 
 import pytest
 from tests.conftest import random_game_states
 
 from bigtop.agents.base import random_step
 from bigtop.agents.levels import make_bot
+from bigtop.core.game import State
 from bigtop.core.registry import game_names, get_game, new_game
 
 TABLES = [(name, players) for name in game_names()
@@ -25,7 +27,9 @@ def test_positions_pickle_and_deep_copy_and_play_on_alike(name: str, players: in
     game = new_game(name, players)
     assert pickle.loads(pickle.dumps(game)) == game == copy.deepcopy(game)
     for original in random_game_states(game, seed=5, every=7):
-        for twin_of in (lambda s: pickle.loads(pickle.dumps(s)), copy.deepcopy):
+        twins: tuple[Callable[[State], State], ...] = (
+            lambda s: pickle.loads(pickle.dumps(s)), copy.deepcopy)
+        for twin_of in twins:
             state = original.clone()
             twin = twin_of(state)
             assert twin == state and twin.to_json() == state.to_json()

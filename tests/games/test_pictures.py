@@ -101,7 +101,7 @@ def test_zirkus_picture_board_clowns_and_holes() -> None:
     assert holes == {f: (v, obs["holes"][f]) for f, v in board["holes"].items()}
     clowns = [(g.get("data-field"), g.get("data-balls")) for g in _groups(svg, "clown")]
     assert clowns == [(c["field"], ",".join(c["balls"])) for c in obs["clowns"]]
-    starts = [g.get("data-field") for g in _groups(svg, "field") if g.get("data-start")]
+    starts = [g.attrib["data-field"] for g in _groups(svg, "field") if g.get("data-start")]
     assert sorted(starts) == sorted(board["start"])
     secret = _played("so-ein-zirkus", 3, 5, options={"secret_clown": True})
     view = game_module("so-ein-zirkus").render_svg(secret, player=1)
@@ -143,7 +143,8 @@ def test_the_picture_depends_only_on_the_viewers_observation(name: str) -> None:
     one seat's resample only would miss a picture that leaks that seat's hand)."""
     module = game_module(name)
     players = ALL_GAMES[name]
-    options = {"secret_clown": True} if name == "so-ein-zirkus" else None
+    options: dict[str, object] | None = (
+        {"secret_clown": True} if name == "so-ein-zirkus" else None)
     redrawn = False  # the check is not vacuous: some resample changes what is hidden
     # Seed 0 after 2 actions: a Tricky Landing card lies face down on the table.
     for seed, steps in ((0, 2), (3, 0), (3, 5), (3, 30)):

@@ -39,7 +39,7 @@ def short_game(name: str, players: int) -> Game:
 
 def all_cases() -> list[tuple[str, int]]:
     """(game, players) for every registered game and every player count it supports."""
-    out = []
+    out: list[tuple[str, int]] = []
     for name in game_names():
         cls = get_game(name)
         out.extend((name, n) for n in range(cls.min_players, cls.max_players + 1))
@@ -48,7 +48,7 @@ def all_cases() -> list[tuple[str, int]]:
 
 def edge_cases() -> list[tuple[str, int]]:
     """(game, players) for the fewest and the most players of each game."""
-    out = []
+    out: list[tuple[str, int]] = []
     for name in game_names():
         cls = get_game(name)
         out.extend(sorted({(name, cls.min_players), (name, cls.max_players)}))

@@ -34,7 +34,7 @@ def _crosscheck(name: str, n: int, seed: int, draw_seed_by_chance: bool) -> list
     else:
         os_game = bos.load(name, players=n, seed=seed, **opts)
         os_state = os_game.new_initial_state()
-    pz = env(name, players=n, **opts)
+    pz = env(name, players=n, render_mode=None, **opts)
     pz.reset(seed=seed)
     steps = 0
     while not bt.is_terminal():

@@ -8,6 +8,7 @@ import importlib.util
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ pyspiel = pytest.importorskip("pyspiel")
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
+from bigtop.core.actions import Action  # noqa: E402
 from bigtop.core.errors import BigtopError, RuleOptionError  # noqa: E402
 from bigtop.core.game import State  # noqa: E402
 from bigtop.core.registry import get_game, new_state  # noqa: E402
@@ -32,19 +34,21 @@ from tests.interop.interop_cases import (  # noqa: E402
 CASES = all_cases()
 
 
-def _load(name: str, n: int, **extra: object) -> object:
-    return bos.load(name, players=n, **short_options(name, n), **extra)
+def _load(name: str, n: int, **extra: object) -> bos.BigtopOpenSpielGame:
+    game = bos.load(name, players=n, **short_options(name, n), **extra)
+    assert isinstance(game, bos.BigtopOpenSpielGame)  # pyspiel hands back the Python game
+    return game
 
 
-def _random_steps(state: object, rng: random.Random, steps: int) -> None:
+def _random_steps(state: bos.BigtopOpenSpielState, rng: random.Random, steps: int) -> None:
     for _ in range(steps):
-        if state.is_terminal():  # type: ignore[attr-defined]
+        if state.is_terminal():
             return
-        if state.is_chance_node():  # type: ignore[attr-defined]
-            actions, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
-            state.apply_action(rng.choices(actions, probs)[0])  # type: ignore[attr-defined]
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
         else:
-            state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+            state.apply_action(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("name", issue_games())
@@ -120,6 +124,7 @@ def test_bad_load_arguments_are_bigtop_errors() -> None:
     # bos.load checks what pyspiel's binding would fail on with a TypeError or a
     # RuntimeError ("Unable to cast"): a name that is no string, a value no game string
     # holds, an integer beyond 64 bits. A numpy integer is an integer.
+    name: object
     for name in ([], {}, None):
         with pytest.raises(BigtopError, match="unknown game"):
             bos.load(name)  # type: ignore[arg-type]
@@ -127,7 +132,9 @@ def test_bad_load_arguments_are_bigtop_errors() -> None:
                    {"rounds": [1]}, {"rounds": None}):
         with pytest.raises(RuleOptionError):
             bos.load("scout", **params)
-    assert bos.load("scout", players=np.int64(3), seed=np.int32(4)).num_players() == 3
+    # players is typed int; a numpy integer is taken too (what this line checks)
+    assert bos.load("scout", players=np.int64(3),  # type: ignore[arg-type]
+                    seed=np.int32(4)).num_players() == 3
 
 
 def test_per_player_skills_through_the_game_string() -> None:
@@ -223,12 +230,12 @@ def test_observations_and_resampling(name: str) -> None:
                 assert "own actions: []" in other.information_state_string(q)
 
 
-def _play_with_bots(name: str, seed: int) -> object:
+def _play_with_bots(name: str, seed: int) -> bos.BigtopOpenSpielState:
     n = get_game(name).min_players
     game = _load(name, n)
     rs = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-    bots: dict[int, object] = {}
+    bots: dict[int, Any] = {}  # OpenSpiel's bots (untyped)
     if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6, random_state=rs,
                                allow_inconsistent_action_sets=True)
@@ -253,8 +260,8 @@ def _play_with_bots(name: str, seed: int) -> object:
 def test_openspiel_bots_play_complete_games(name: str) -> None:
     require_registered(name)
     state = _play_with_bots(name, seed=1)
-    returns = state.returns()  # type: ignore[attr-defined]
-    bt = state.bigtop_state()  # type: ignore[attr-defined]
+    returns = state.returns()
+    bt = state.bigtop_state()
     assert bt.is_terminal()
     assert returns == ranking_returns(bt.ranking())
     assert abs(sum(returns)) < 1e-9 and all(-1 <= r <= 1 for r in returns)
@@ -330,7 +337,7 @@ def test_a_game_s_own_chance_probabilities_reach_openspiel() -> None:
         (bt.game.action_to_int(a), p) for a, p in bt.chance_outcomes())
 
     class Loaded(type(bt)):  # type: ignore[misc]  # a compiled class cannot be patched
-        def chance_outcomes(self) -> list[tuple[object, float]]:
+        def chance_outcomes(self) -> list[tuple[Action, float]]:
             outcomes = super().chance_outcomes()
             weights = [i + 1.0 for i in range(len(outcomes))]
             return [(a, w / sum(weights)) for (a, _), w in zip(outcomes, weights, strict=True)]
@@ -358,7 +365,8 @@ def test_the_benchmark_s_floor_game_is_a_valid_openspiel_game() -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
     assert bench_games.spiel_loop(game)(0) == bench_games.FLOOR_MOVES
     # The bound: engine step / (engine step + floor step), from the rates.
-    own, floor = {"per_s": 1_000_000.0}, {"per_s": 500_000.0}
+    own: dict[str, object] = {"per_s": 1_000_000.0}
+    floor: dict[str, object] = {"per_s": 500_000.0}
     assert bench_games.adapter_bound(own, floor).strip() == "0.33"
     assert bench_games.adapter_bound(None, floor).strip() == ""
 

@@ -34,8 +34,8 @@ pytestmark = pytest.mark.filterwarnings(
     "ignore:Observation is not a NumPy array:UserWarning")
 
 
-def _env(name: str, n: int, **kw: object) -> BigtopEnv:
-    return env(name, players=n, **short_options(name, n), **kw)
+def _env(name: str, n: int, render_mode: str | None = None) -> BigtopEnv:
+    return env(name, players=n, render_mode=render_mode, **short_options(name, n))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
@@ -144,13 +144,15 @@ def test_default_player_count_and_bad_options() -> None:
 def test_unknown_agents_and_render_modes_are_bigtop_errors() -> None:
     e = env("scout", players=2)
     e.reset(seed=1)
+    agent: object
     for agent in ("player_9", "", None, [], np.int64(0)):
         for method in (e.observe, e.observation_space, e.action_space):
             with pytest.raises(BigtopError, match="no agent"):
-                method(agent)
+                method(agent)  # type: ignore[arg-type]  # typed str; the check under test
+    mode: object
     for mode in (np.array([1, 2]), [], "rgb_array"):
         with pytest.raises(BigtopError, match="render_mode"):
-            env("scout", players=2, render_mode=mode)
+            env("scout", players=2, render_mode=mode)  # type: ignore[arg-type]  # as above
 
 
 def test_random_policy_example_runs() -> None:

@@ -11,13 +11,16 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from bigtop.server import Limits, Settings, create_app
+from bigtop.server.runtime import Runtime
 from tests.server.pg import new_database, throwaway_cluster
 from tests.server.processes import BIGTOP, ONE_CLIENT_MANY_TABLES, Server
 
-__all__ = ["BIGTOP", "ONE_CLIENT_MANY_TABLES", "Server", "drawn_seed", "make_client"]
+__all__ = ["BIGTOP", "ONE_CLIENT_MANY_TABLES", "Server", "drawn_seed", "make_client",
+           "runtime_of"]
 
 @contextlib.contextmanager
 def drawn_seed(seed: int) -> Iterator[None]:
@@ -40,6 +43,16 @@ def make_client(db_url: str, *, peer: str = "testclient", **settings: Any) -> Te
     # own loop).
     return TestClient(create_app(s), backend_options={"use_uvloop": True},
                       client=(peer, 50000))
+
+
+def runtime_of(client: TestClient) -> Runtime:
+    """The runtime (table master, bots, caches) of a test client's app, typed: to the type
+    checker ``client.app`` is any ASGI app, and ``app.state`` holds anything."""
+    app = client.app
+    assert isinstance(app, FastAPI)
+    runtime = app.state.runtime
+    assert isinstance(runtime, Runtime)
+    return runtime
 
 
 @pytest.fixture

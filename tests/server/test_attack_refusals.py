@@ -12,7 +12,7 @@ from __future__ import annotations
 from unittest import mock
 
 from bigtop.server import Limits
-from tests.server.conftest import make_client
+from tests.server.conftest import make_client, runtime_of
 from tests.server.test_api import create
 from tests.server.test_limits import A, B, by, limited
 
@@ -25,7 +25,7 @@ def test_refused_writes_of_an_address_are_bounded_and_cost_nothing_past_it(
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
         made = create(c, players=3, seats=[{"kind": "human"}, *BOTS])
         t, tok = made["table"], made["seats"][0]["token"]
-        master = c.app.state.runtime.master  # type: ignore[attr-defined]
+        master = runtime_of(c).master
         for url in ("start", "reclaim", "rematch", "undo", "start"):  # 5: the burst
             assert c.post(f"/api/tables/{t}/{url}", headers=by(A)).status_code == 401
         with mock.patch.object(master, "load", wraps=master.load) as load:
@@ -53,7 +53,7 @@ def test_good_writes_do_not_count_and_a_seat_past_its_rates_is_bounded(
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
         made = create(c, players=3, seats=[{"kind": "human"}, *BOTS])
         t, tok = made["table"], made["seats"][0]["token"]
-        master = c.app.state.runtime.master  # type: ignore[attr-defined]
+        master = runtime_of(c).master
         for text in ("hi", "there"):
             assert c.post(f"/api/tables/{t}/chat", headers=by(A, tok),
                           json={"text": text}).status_code == 201
@@ -74,7 +74,7 @@ def test_an_exchange_takes_a_read_token_first(sqlite_url: str) -> None:
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
         made = create(c, players=3, seats=[{"kind": "human"}, *BOTS])
         t, tok = made["table"], made["seats"][0]["token"]
-        master = c.app.state.runtime.master  # type: ignore[attr-defined]
+        master = runtime_of(c).master
         for _ in range(3):
             r = c.post(f"/api/tables/{t}/accept", headers=by(A), json={"token": tok})
             assert r.status_code == 200 and r.json()["token"] == tok

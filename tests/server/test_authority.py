@@ -13,7 +13,7 @@ from sqlalchemy import update
 
 from bigtop.server.model import hash_token, new_token
 from bigtop.server.schema import seats
-from tests.server.conftest import make_client
+from tests.server.conftest import make_client, runtime_of
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -62,7 +62,7 @@ def test_a_revoked_token_cannot_claim_presence(db_url: str) -> None:
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         a.get(f"/api/tables/{table}", headers=bearer(tokens[0]))  # A holds the table
         assert b.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code == 200
-        master = a.app.state.runtime.master  # type: ignore[attr-defined]
+        master = runtime_of(a).master
         assert master.touch(table, 1, tokens[1]) is None
 
 
@@ -106,7 +106,7 @@ def revoke_before(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, master
 def two_people(c: TestClient, **body: Any) -> tuple[str, list[str], Any]:
     made = c.post("/api/tables", json={"game": "scout", "players": 2, **body}).json()
     return (made["table"], [s["token"] for s in made["seats"]],
-            c.app.state.runtime.master)  # type: ignore[attr-defined]
+            runtime_of(c).master)
 
 
 def test_chat_from_a_token_revoked_before_the_write_is_not_stored(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,31 +18,34 @@ from bench.bench_server import FIGURES, SIDES, Clock, Mover, Table, medians, rat
 
 
 def test_medians_of_the_rounds_skip_missing_figures() -> None:
-    rows = [{"moves_per_s": 10.0, "p50_ms": 2.0, "p99_ms": 9.0, "server_cpu_ms_per_move": 1.0},
-            {"moves_per_s": 9.0, "p50_ms": 4.0, "p99_ms": None, "server_cpu_ms_per_move": 3.0},
-            {"moves_per_s": 11.0, "p50_ms": 3.0, "p99_ms": 5.0, "server_cpu_ms_per_move": 2.0}]
+    rows: list[dict[str, float | None]] = [
+        {"moves_per_s": 10.0, "p50_ms": 2.0, "p99_ms": 9.0, "server_cpu_ms_per_move": 1.0},
+        {"moves_per_s": 9.0, "p50_ms": 4.0, "p99_ms": None, "server_cpu_ms_per_move": 3.0},
+        {"moves_per_s": 11.0, "p50_ms": 3.0, "p99_ms": 5.0, "server_cpu_ms_per_move": 2.0}]
     assert medians(rows) == {"moves_per_s": 10.0, "p50_ms": 3.0, "p99_ms": 7.0,
                              "server_cpu_ms_per_move": 2.0}
     assert medians([]) == dict.fromkeys(FIGURES)
 
 
 def test_ratios_are_bigtop_over_the_other_side() -> None:
-    ours = {"moves_per_s": 990.0, "p50_ms": 11.0, "p99_ms": 30.0, "server_cpu_ms_per_move": 0.6}
-    theirs = {"moves_per_s": 660.0, "p50_ms": 440.0, "p99_ms": 0.0,
-              "server_cpu_ms_per_move": None}
+    ours: dict[str, float | None] = {"moves_per_s": 990.0, "p50_ms": 11.0, "p99_ms": 30.0,
+                                     "server_cpu_ms_per_move": 0.6}
+    theirs: dict[str, float | None] = {"moves_per_s": 660.0, "p50_ms": 440.0, "p99_ms": 0.0,
+                                       "server_cpu_ms_per_move": None}
     assert ratios(ours, theirs) == {"moves_per_s": 1.5, "p50_ms": 0.03, "p99_ms": None,
                                     "server_cpu_ms_per_move": None}
 
 
 def test_report_has_each_side_and_a_ratio_row_per_boardgameio_server() -> None:
-    figures = {"bigtop": {"moves_per_s": 100.0, "p50_ms": 2.0, "p99_ms": 8.0,
-                          "server_cpu_ms_per_move": 1.0},
-               "bigtop compressed": {"moves_per_s": 100.0, "p50_ms": 1.0, "p99_ms": 4.0,
-                                     "server_cpu_ms_per_move": 0.5},
-               "boardgame.io in memory": {"moves_per_s": 100.0, "p50_ms": 4.0, "p99_ms": 16.0,
-                                          "server_cpu_ms_per_move": 2.0},
-               "boardgame.io FlatFile": {"moves_per_s": 50.0, "p50_ms": 1.0, "p99_ms": None,
-                                         "server_cpu_ms_per_move": 4.0}}
+    figures: dict[str, dict[str, float | None]] = {
+        "bigtop": {"moves_per_s": 100.0, "p50_ms": 2.0, "p99_ms": 8.0,
+                   "server_cpu_ms_per_move": 1.0},
+        "bigtop compressed": {"moves_per_s": 100.0, "p50_ms": 1.0, "p99_ms": 4.0,
+                              "server_cpu_ms_per_move": 0.5},
+        "boardgame.io in memory": {"moves_per_s": 100.0, "p50_ms": 4.0, "p99_ms": 16.0,
+                                   "server_cpu_ms_per_move": 2.0},
+        "boardgame.io FlatFile": {"moves_per_s": 50.0, "p50_ms": 1.0, "p99_ms": None,
+                                  "server_cpu_ms_per_move": 4.0}}
     lines = report("100 tables, think 1 s", figures).splitlines()
     assert lines[0].startswith("| 100 tables, think 1 s | moves/s served |")
     assert lines[2:] == [
@@ -118,8 +122,9 @@ def test_only_a_tables_first_move_is_shortened(monkeypatch: pytest.MonkeyPatch) 
             yield FakeSocket(fake, seat)
 
         monkeypatch.setattr(bench_server, "open_socket", open_socket)
-        monkeypatch.setattr(bench_server.asyncio, "sleep", sleep)
-        monkeypatch.setattr(bench_server.random, "random", lambda: 0.25)
+        # the modules the benchmark's client reads (patched for the whole process meanwhile)
+        monkeypatch.setattr(asyncio, "sleep", sleep)
+        monkeypatch.setattr(random, "random", lambda: 0.25)
         clock = Clock(2, seconds=60.0, warmup=0.0, cpu=lambda: (0.0, 0.0))
         await asyncio.gather(*(bench_server.client(table, seat, "http://x", Mover(None), clock,
                                                    lambda: 1.0) for seat in (0, 1)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -212,7 +213,7 @@ def scout_turn() -> tuple[Any, int]:
 
 def test_a_move_taken_at_once_thinks_its_whole_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     asked = 1_000.0
-    monkeypatch.setattr(bots.time, "time", lambda: asked)  # the pool takes it as it is asked
+    monkeypatch.setattr(time, "time", lambda: asked)  # the pool takes it as it is asked
     seen = Recorded(monkeypatch, Instant)
     state, seat = scout_turn()
     think(bot_input(state, seat, 3), "hard", seat, 3, 1.0, asked + 1.0)
@@ -222,7 +223,7 @@ def test_a_move_taken_at_once_thinks_its_whole_limit(monkeypatch: pytest.MonkeyP
 
 def test_a_move_taken_late_thinks_what_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
     asked = 1_000.0
-    monkeypatch.setattr(bots.time, "time", lambda: asked + 0.75)  # queued 750 ms
+    monkeypatch.setattr(time, "time", lambda: asked + 0.75)  # queued 750 ms
     seen = Recorded(monkeypatch, Instant)
     state, seat = scout_turn()
     think(bot_input(state, seat, 3), "hard", seat, 3, 1.0, asked + 1.0)
@@ -237,7 +238,7 @@ def test_a_move_taken_past_its_deadline_gets_the_floor_and_its_cut(
     budget's cut: a random legal move is played for it."""
     asked = 1_000.0
     limit = move_limit("medium", None, 5.0)
-    monkeypatch.setattr(bots.time, "time", lambda: asked + 7.0)
+    monkeypatch.setattr(time, "time", lambda: asked + 7.0)
     seen = Recorded(monkeypatch, Endless)
     state, seat = scout_turn()
     played = think(bot_input(state, seat, 3), "medium", seat, 3, limit, asked + limit)
@@ -261,7 +262,7 @@ def test_queued_moves_keep_their_order_and_think_from_the_ask(
     """Moves asked while the pool is busy are still taken first come, first served, and each
     thinks what is left of its limit when taken: here past every deadline, the floor."""
     clock = [1_000.0]
-    monkeypatch.setattr(bots.time, "time", lambda: clock[0])
+    monkeypatch.setattr(time, "time", lambda: clock[0])
     order: list[tuple[str, float]] = []
     gate = threading.Event()
 
@@ -297,11 +298,11 @@ def test_the_server_asks_with_a_deadline_from_the_ask(
     def recording(data: Any, level: str, seat: int, seed: int, limit: float,
                   deadline: float | None = None) -> Any:
         assert deadline is not None
-        asks.append((before, limit, deadline, bots.time.time()))
+        asks.append((before, limit, deadline, time.time()))
         return think(data, level, seat, seed, limit, deadline)
 
     monkeypatch.setattr(runtime, "think", recording)
-    before = bots.time.time()
+    before = time.time()
     with make_client(sqlite_url) as c:
         made = c.post("/api/tables", json={
             "game": "scout", "players": 2,
@@ -309,7 +310,7 @@ def test_the_server_asks_with_a_deadline_from_the_ask(
         for _ in range(200):
             if c.get(f"/api/tables/{made['table']}").json()["version"] >= 3:
                 break
-            bots.time.sleep(0.05)
+            time.sleep(0.05)
     assert len(asks) >= 2
     for asked_from, limit, deadline, taken in asks:
         assert limit == move_limit("medium", None, 5.0)
@@ -324,7 +325,7 @@ def test_a_table_has_one_move_in_the_pool_at_most(
     taken as stuck at once here) queue no second move while a bot thinks; the open tables
     (``max_open_tables``) bound the queue."""
     from bigtop.server import runtime
-    from tests.server.conftest import make_client
+    from tests.server.conftest import make_client, runtime_of
 
     gate = threading.Event()
     calls: list[str] = []
@@ -347,11 +348,11 @@ def test_a_table_has_one_move_in_the_pool_at_most(
         made = c.post("/api/tables", json={
             "game": "scout", "players": 2,
             "seats": [{"kind": "bot", "level": "medium"}] * 2}).json()
-        pool: BotPool = c.app.state.runtime.bots  # type: ignore[attr-defined]
+        pool: BotPool = runtime_of(c).bots
         for _ in range(500):  # until the move thinks and the sweeps kicked the table again
             if calls and kicks.count(made["table"]) >= 4:
                 break
-            bots.time.sleep(0.02)
+            time.sleep(0.02)
         held_moves, waiting = len(calls), sum(len(j) for j in pool._waiting.values())
         gate.set()
     assert kicks.count(made["table"]) >= 4

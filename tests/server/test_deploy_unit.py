@@ -14,6 +14,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -65,7 +66,7 @@ def test_the_units_command_line_is_bigtop_serve(pg_url: str,
     with mock.patch("uvicorn.run") as run:
         done = CliRunner().invoke(app, ["serve", *args.split()])
     assert done.exit_code == 0, done.output
-    kwargs: dict[str, Any] = run.call_args.kwargs
+    kwargs: Mapping[str, Any] = run.call_args.kwargs
     assert (kwargs["host"], kwargs["workers"]) == ("127.0.0.1", 4)
     assert kwargs["ws_per_message_deflate"] is False  # uncompressed unless a host asks
     settings = Settings.from_env()  # what serve hands its workers

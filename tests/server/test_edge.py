@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from bigtop.server import Limits
 from bigtop.server.edge import SECRET_PARAMS
-from tests.server.conftest import make_client
+from tests.server.conftest import make_client, runtime_of
 from tests.server.test_api import auth, create, problem, wait_for
 from tests.server.test_limits import A, B, by, limited
 
@@ -72,14 +72,20 @@ def test_heavy_read_tokens_cannot_exceed_the_burst() -> None:
 
 
 # -- the picture ----------------------------------------------------------------------------
-def test_the_picture_is_drawn_once_a_version_and_revalidates_with_304(sqlite_url: str) -> None:
+def test_the_picture_is_drawn_once_a_version_and_revalidates_with_304(
+        sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with make_client(sqlite_url, peer="127.0.0.1") as c:
         made = create(c, seats=[{"kind": "human"}, {"kind": "human"}])
         t, toks = made["table"], [s["token"] for s in made["seats"]]
-        pictures = c.app.state.runtime.pictures  # type: ignore[attr-defined]
+        pictures = runtime_of(c).pictures
         drawn: list[Any] = []
         put = pictures.put
-        pictures.put = lambda key, value, size: (drawn.append(key), put(key, value, size))
+
+        def recording(key: Any, value: Any, size: int) -> None:
+            drawn.append(key)
+            put(key, value, size)
+
+        monkeypatch.setattr(pictures, "put", recording)
         url = f"/api/tables/{t}/picture.svg"
         first = c.get(url)
         assert first.status_code == 200 and first.headers["content-type"] == "image/svg+xml"
@@ -116,7 +122,7 @@ def test_a_seat_s_picture_is_never_served_to_another_seat_or_a_spectator(
         asks: list[dict[str, str]] = [auth(toks[0]), {}, auth(toks[1])]
         kept = [c.get(url, headers=h).content for h in asks]
         assert len(set(kept)) == 3  # three different pictures
-        c.app.state.runtime.pictures.clear()  # type: ignore[attr-defined]
+        runtime_of(c).pictures.clear()
         assert [c.get(url, headers=h).content for h in reversed(asks)] == kept[::-1]
 
 
@@ -128,7 +134,7 @@ def test_the_picture_cache_is_bounded_and_a_finished_picture_is_kept_by_browsers
         t, toks = made["table"], [s["token"] for s in made["seats"]]
         for h in ({}, auth(toks[0]), auth(toks[1])):
             assert c.get(f"/api/tables/{t}/picture.svg", headers=h).status_code == 200
-        assert len(c.app.state.runtime.pictures) == 2  # type: ignore[attr-defined]
+        assert len(runtime_of(c).pictures) == 2
         done = create(c, seats=BOTS)["table"]
         wait_for(c, done, lambda v: v["status"] == "finished")
         r = c.get(f"/api/tables/{done}/picture.svg")
@@ -214,7 +220,7 @@ def test_no_route_takes_a_secret_in_its_url(client: TestClient) -> None:
                     ws.receive_json()
                 assert closed.value.code == 4400
             continue
-        assert isinstance(route, APIRoute)
+        assert isinstance(route, APIRoute) and route.methods is not None
         for method in route.methods:
             r = client.request(method, url, json={} if method != "GET" else None)
             body = problem(r, 400, "token-in-url")
@@ -224,7 +230,8 @@ def test_no_route_takes_a_secret_in_its_url(client: TestClient) -> None:
 
 def test_head_answers_every_api_get_route_like_get_without_a_body(client: TestClient) -> None:
     t = create(client)["table"]  # waiting for its people: it does not change
-    gets = [r for r in routes(client) if isinstance(r, APIRoute) and "GET" in r.methods]
+    gets = [r for r in routes(client)
+            if isinstance(r, APIRoute) and r.methods is not None and "GET" in r.methods]
     assert len(gets) > 10
     for route in gets:
         url = route_url(route.path, t)

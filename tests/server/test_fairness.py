@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import bigtop
-from bigtop.server.model import seed_commitment
+from bigtop.core.verify import seed_commitment
 from tests.server.conftest import drawn_seed, make_client
 
 SEED = 5_039_267_113_982_644_217

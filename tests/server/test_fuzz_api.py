@@ -61,17 +61,17 @@ def is_problem(r: Any) -> None:
     assert "Traceback" not in r.text
 
 
-def body_of(draw: st.DrawFn, good: dict[str, Any]) -> bytes:
+def body_of(data: st.DataObject, good: dict[str, Any]) -> bytes:
     """Random JSON, raw bytes, or a good body with one field replaced, dropped or added."""
-    shape = draw(st.integers(0, 3))
+    shape = data.draw(st.integers(0, 3))
     if shape == 0:
-        return json.dumps(draw(JSON)).encode()
+        return json.dumps(data.draw(JSON)).encode()
     if shape == 1:
-        return draw(RAW)
+        return data.draw(RAW)
     body = dict(good)
-    key = draw(st.sampled_from([*sorted(good), "zz", "é"]))
+    key = data.draw(st.sampled_from([*sorted(good), "zz", "é"]))
     if shape == 2:
-        body[key] = draw(JSON)
+        body[key] = data.draw(JSON)
     else:
         body.pop(key, None)
     return json.dumps(body).encode()
@@ -86,7 +86,7 @@ def test_fuzz_hostile_move_bodies(app: tuple[TestClient, str, str]) -> None:
     def prop(data: st.DataObject) -> None:
         # Two faults, a future version and no such index: one change leaves one of them.
         good = {"version": before[0] + 1, "index": 10_000}
-        body = body_of(data.draw, good)
+        body = body_of(data, good)
         headers = {"authorization": f"Bearer {token}"}
         content_type = data.draw(CONTENT_TYPES)
         if content_type is not None:
@@ -107,7 +107,7 @@ def test_fuzz_hostile_create_and_join_bodies(app: tuple[TestClient, str, str]) -
     def prop(data: st.DataObject) -> None:
         good = {"game": "scout", "players": 2, "options": {"rounds": 1}, "seats": [
             {"kind": "bot", "level": "random"}, {"kind": "human"}], "takeover_after": 5.0}
-        body = body_of(data.draw, good)
+        body = body_of(data, good)
         r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
         if r.status_code != 201:  # still valid: a field dropped takes its default
             is_problem(r)
@@ -160,7 +160,7 @@ def _fuzz_claim_start_and_undo(c: TestClient) -> None:
             if content_type is not None:
                 headers["content-type"] = content_type
             is_problem(c.request(method, f"/api/tables/{t}{path}",
-                                 content=body_of(data.draw, good), headers=headers))
+                                 content=body_of(data, good), headers=headers))
         assert record() == before
 
     prop()
@@ -229,7 +229,7 @@ def test_fuzz_hostile_websocket_messages_get_an_error_and_keep_the_connection(
         @given(st.data())
         def prop(data: st.DataObject) -> None:
             good = {"type": "move", "version": before[0] + 1, "index": 10_000}
-            raw = body_of(data.draw, good)
+            raw = body_of(data, good)
             if data.draw(st.booleans()):
                 ws.send_bytes(raw)
             else:

@@ -155,7 +155,9 @@ def test_keyed_jobs_queued_together_run_in_one_group() -> None:
     ran: list[Any] = []
 
     class Recording:
-        open, generation, failed = True, 0, {}
+        def __init__(self) -> None:
+            self.open, self.generation = True, 0
+            self.failed: dict[int, BaseException] = {}
 
         def __enter__(self) -> Recording:
             groups.append([])

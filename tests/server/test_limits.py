@@ -22,7 +22,7 @@ from bigtop.server.runtime import SeatPart
 from bigtop.server.schema import tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
-from tests.server.conftest import make_client
+from tests.server.conftest import make_client, runtime_of
 from tests.server.test_api import auth, problem, wait_for
 
 A, B, C = "198.51.100.1", "198.51.100.2", "203.0.113.3"
@@ -210,7 +210,7 @@ def test_the_view_cache_is_bounded_in_bytes(sqlite_url: str) -> None:
         t = new_table(c, A, game="so-ein-zirkus").json()["table"]
         for since in range(200):
             assert c.get(f"/api/tables/{t}?since={since}").status_code == 200
-        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        runtime = runtime_of(c)
         kept = sum(len(v) for v in runtime._views.values() if isinstance(v, str))
         assert 0 < kept <= runtime._views.nbytes <= 20_000
 
@@ -241,7 +241,7 @@ def test_seat_parts_count_toward_the_view_cache_bytes(sqlite_url: str) -> None:
     limits = Limits(table_burst=1000, max_open_tables_per_client=1000)
     with make_client(sqlite_url, peer="127.0.0.1", limits=limits,
                      view_cache_bytes=budget) as c:
-        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        runtime = runtime_of(c)
         for _ in range(40):
             made = new_table(c, A).json()
             t = made["table"]
@@ -339,7 +339,7 @@ def test_a_websocket_that_stops_reading_holds_up_nobody(sqlite_url: str) -> None
         t, tokens = made["table"], [s["token"] for s in made["seats"]]
         for token in tokens:  # both seats taken (their arrivals are broadcast too)
             c.get(f"/api/tables/{t}", headers=auth(token))
-        runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        runtime = runtime_of(c)
         stuck = [StuckSocket() for _ in range(3)]
         with c.websocket_connect(f"/api/tables/{t}/ws") as spectator:
             spectator.receive_json()
@@ -419,12 +419,12 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
         await turn()
         assert task.done() and not task.cancelled()  # the watchdog's cancel, absorbed
         assert stuck.dropped and "t" not in runtime.connections
-        assert stuck.ws.closed == 4408  # type: ignore[attr-defined]
+        assert stuck.ws.closed == 4408
         assert await runtime.write(stuck, "c") is False  # dropped: nothing more
-        assert stuck.ws.sent == 1  # type: ignore[attr-defined]
+        assert stuck.ws.sent == 1
         assert runtime._sending == {} and runtime._cut == set()
         # Someone else cancels a task whose send waits: not swallowed.
-        other = Connection(StuckSocket(), "u", 0)  # type: ignore[arg-type]
+        other = Connection(StuckSocket(), "u", 0)
         runtime.deliver(other, runtime.write(other, "d"))
         await turn()
         [shutdown] = runtime._sending
@@ -432,7 +432,7 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
         await turn()
         assert shutdown.cancelled() and not other.dropped and runtime._sending == {}
         # A connection's own answer, awaited in its handler, is cut alike.
-        mute = Connection(StuckSocket(), "v", 0)  # type: ignore[arg-type]
+        mute = Connection(StuckSocket(), "v", 0)
         answer = asyncio.ensure_future(runtime.reply(mute, "pong"))
         await turn()
         [(_, (_, start))] = runtime._sending.items()

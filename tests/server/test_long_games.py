@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bigtop.core.game import State
 from bigtop.core.limits import MAX_HISTORY
 from bigtop.core.registry import new_game
 from bigtop.server import errors
@@ -45,7 +46,7 @@ def play_randomly(m: TableMaster, table: str, moves: int) -> Any:
 class Applies:
     """Counts the actions played on states of one class."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, cls: type) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, cls: type[State]) -> None:
         self.n = 0
         apply = cls.apply
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from bigtop.server import Limits
 from bigtop.server.runtime import Runtime, SeatPart, log_after
+from bigtop.server.storage import SqlStorage
 from bigtop.server.views import seat_view
-from tests.server.conftest import make_client
+from tests.server.conftest import make_client, runtime_of
 
 TABLES = 6
 
@@ -22,7 +23,7 @@ def scout_tables(tmp_path: Path) -> tuple[Runtime, list[str]]:
     (nothing else allocates while a test counts objects)."""
     lifted = Limits(table_burst=1000, max_open_tables_per_client=1000)
     with make_client(f"sqlite:///{tmp_path / 't.sqlite3'}", limits=lifted) as c:
-        runtime: Runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        runtime: Runtime = runtime_of(c)
         ids = [c.post("/api/tables", json={"game": "scout", "players": 2, "listed": False,
                                            "options": {"rounds": 20}}).json()["table"]
                for _ in range(TABLES)]
@@ -104,7 +105,9 @@ def test_the_status_is_written_only_by_the_move_that_ends_the_game(tmp_path: Pat
         made = c.post("/api/tables", json={"game": "scout", "players": 2, "listed": False,
                                            "options": {"rounds": 1}}).json()
         t, tokens = made["table"], [s["token"] for s in made["seats"]]
-        runtime: Runtime = c.app.state.runtime  # type: ignore[attr-defined]
+        runtime: Runtime = runtime_of(c)
+        storage = runtime.master.storage
+        assert isinstance(storage, SqlStorage)
         status = "playing"
         while status == "playing":
             loaded = runtime.master.cached(t) or runtime.master.load(t)
@@ -113,7 +116,7 @@ def test_the_status_is_written_only_by_the_move_that_ends_the_game(tmp_path: Pat
                        headers={"Authorization": f"Bearer {tokens[seat]}"})
             assert r.status_code == 200, r.text
             status = r.json()["status"]
-            with runtime.master.storage.engine.connect() as conn:
+            with storage.engine.connect() as conn:
                 row = conn.execute(select(tables.c.status, tables.c.result, tables.c.version)
                                    .where(tables.c.id == t)).one()
             assert (row.status, row.version) == (status, r.json()["version"])

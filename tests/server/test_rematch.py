@@ -3,15 +3,14 @@ learns only their own new seat token; one rematch per table, also when two ask a
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from bigtop.games.tricky_landing.options import PERSON_SKILL
+from bigtop.core.verify import seed_commitment
+from bigtop.games.tricky_landing.options import PERSON_SKILL, TrickyLandingOptions
 from bigtop.server.db import make_engine, migrate
 from bigtop.server.master import TableMaster
-from bigtop.server.model import SeatSpec, TableSpec, seed_commitment
+from bigtop.server.model import SeatSpec, TableSpec
 from bigtop.server.schema import tables
 from bigtop.server.settings import Settings
 from bigtop.server.storage import SqlStorage
@@ -59,8 +58,9 @@ def test_rematch_over_http(client: TestClient) -> None:
 
 def finished_table(master: TableMaster, spec: TableSpec) -> tuple[str, dict[int, str]]:
     made = master.create(spec)
-    engine: Any = master.storage.engine  # type: ignore[attr-defined]
-    with engine.connect() as conn:  # over as far as a rematch cares
+    storage = master.storage
+    assert isinstance(storage, SqlStorage)
+    with storage.engine.connect() as conn:  # over as far as a rematch cares
         conn.execute(update(tables).where(tables.c.id == made.table_id)
                      .values(status="finished", seat_rev=tables.c.seat_rev + 1))
         conn.commit()
@@ -125,4 +125,5 @@ def test_a_person_throws_by_hand_and_keeps_that_skill_in_the_rematch(db_url: str
     new = master.load(new_id)
     assert seat == 2 and [s.kind for s in new.seats] == ["bot", "bot", "human"]
     assert new.meta.options["skill"] == [2.0, 3.0, 1.0]
-    assert new.state.game.options.skill_of(2) == 1.0  # type: ignore[attr-defined]
+    options = new.state.game.options
+    assert isinstance(options, TrickyLandingOptions) and options.skill_of(2) == 1.0

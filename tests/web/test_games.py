@@ -7,16 +7,19 @@ import random
 import re
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
 
-def final_scores(page) -> list[str]:  # type: ignore[no-untyped-def]
-    return page.eval_on_selector_all("#scores ol.final li", "els => els.map(e => e.textContent)")
+def final_scores(page: Page) -> list[str]:
+    lines: list[str] = page.eval_on_selector_all("#scores ol.final li",
+                                                 "els => els.map(e => e.textContent)")
+    return lines
 
 
-def check_finished(server: Server, page, table: str, token: str) -> None:  # type: ignore[no-untyped-def]
+def check_finished(server: Server, page: Page, table: str, token: str) -> None:
     """The page's final scores are the server's result."""
     view = server.api("GET", f"/api/tables/{table}", token=token)
     assert view["status"] == "finished"
@@ -71,7 +74,8 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
 
 
 def start_table(server: Server, browsers: Browsers, game: str, players: int,
-                options: dict[str, object], bots: list[str], seed: int = 1):  # type: ignore[no-untyped-def]
+                options: dict[str, object], bots: list[str], seed: int = 1
+                ) -> tuple[Page, str, str]:
     """A table with us in seat 0 and bots elsewhere, opened in a fresh browser."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": b} for b in bots]
     made = server.create(game, players, seats, options, seed=seed)

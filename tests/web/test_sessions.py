@@ -6,17 +6,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.web import drive
 from tests.web.conftest import Browsers, Server
 
 
-def hand_on_page(page) -> list[list[int]]:  # type: ignore[no-untyped-def]
+def hand_on_page(page: Page) -> list[list[int]]:
     """The hand the page draws: [top, bottom] per card, in hand order."""
-    return page.eval_on_selector_all(
+    hand: list[list[int]] = page.eval_on_selector_all(
         "#board .mine .hand .scout-card",
         "els => els.map(e => [Number(e.querySelector('.top').textContent),"
         " Number(e.querySelector('.bottom').textContent)])")
+    return hand
 
 
 def test_two_browsers_at_one_scout_table(server: Server, browsers: Browsers) -> None:

@@ -312,15 +312,16 @@ _TWO_FINGERS = """async (degrees) => {
 }"""
 
 
-def practice_flick(page: Page, **flick: float) -> None:
+def practice_flick(page: Page, step_cm: float = 2.0, curl: float = 0.0) -> None:
     """A practice flick straight ahead, flicked again if the page measured it too slow to
     throw (a loaded machine stretches the 16 ms between pointer events, as in
     drive.play_tricky_turn); returns once its card has landed and the table is drawn anew
-    (a flick before that would go to the old drawing)."""
+    (a flick before that would go to the old drawing). ``step_cm`` and ``curl`` as in
+    drive.flick (the same defaults)."""
     for _ in range(3):
         page.evaluate("delete document.body.dataset.flick;"
                       "document.getElementById('tl-said').textContent = ''")
-        drive.flick(page, 0.0, **flick)
+        drive.flick(page, 0.0, step_cm=step_cm, curl=curl)
         page.wait_for_function(f"{PRACTICED} || document.getElementById('tl-said')"
                                ".textContent.startsWith('Too slow')")
         if page.evaluate(PRACTICED):

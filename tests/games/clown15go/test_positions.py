@@ -106,9 +106,9 @@ def test_observation_hides_only_the_closed_order() -> None:
     public; only the order of the closed piles is hidden, from everybody including the
     owner." """
     s = new_state("clown-15-go", 3, seed=9)
+    assert isinstance(s, Clown15GoState)
     while s.turns < 40:
         s.apply(s.legal_actions()[0])
-    assert isinstance(s, Clown15GoState)
     views = [s.observation(p) for p in range(3)]
     public = s.observation(None)
     for p, v in enumerate(views):
@@ -126,12 +126,13 @@ def test_observation_hides_only_the_closed_order() -> None:
 
 def test_resample_keeps_the_observation_and_redraws_the_order() -> None:
     s = new_state("clown-15-go", 2, seed=4)
+    assert isinstance(s, Clown15GoState)
     while not any(s.recycled) and not s.is_terminal():
         s.apply(s.legal_actions()[0])
-    assert isinstance(s, Clown15GoState)
     changed = False
     for k in range(5):
         r = s.resample_hidden(0, k)
+        assert isinstance(r, Clown15GoState)
         assert r.observation(0) == s.observation(0) and r.observation(1) == s.observation(1)
         r.audit()
         for q in range(2):

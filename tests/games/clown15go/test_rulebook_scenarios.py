@@ -126,6 +126,7 @@ def test_g4_a_pile_turned_over_as_it_lay_is_public_and_only_a_shuffled_one_hidde
         assert s.observation(p)["players"][1]["closed_cards"] == ["O6", "O4", "O9"]
     for seed in range(6):
         r = s.resample_hidden(0, seed)
+        assert isinstance(r, Clown15GoState)
         assert texts(r, r.closed[1]) == ["O6", "O4", "O9"]
         assert r.observation(0) == s.observation(0)
 
@@ -136,6 +137,7 @@ def test_g4_a_pile_turned_over_as_it_lay_is_public_and_only_a_shuffled_one_hidde
     orders = set()
     for seed in range(12):
         r = s.resample_hidden(0, seed)
+        assert isinstance(r, Clown15GoState)
         assert r.observation(0) == s.observation(0) and sorted(texts(r, r.closed[1])) == cards
         orders.add(tuple(texts(r, r.closed[1])))
     assert len(orders) > 1
@@ -146,12 +148,14 @@ def test_borrowing_the_last_card_puts_its_owner_out() -> None:
     win the game if you have lost all your cards": a player whose last card is borrowed has
     lost all their cards — in the basic game they win at once; with the points rule
     (*"The first to lose his cards gets 30 points"*) they score and play goes on."""
-    kw = dict(closed=[["O13"], [], ["O14"]], open=[[], ["R9"], ["R12"]], rows=[R1_TO_8],
-              pending="O2", filler=0)
-    s = position(3, **kw, options={"borrowing": True})
+    def deal(options: dict[str, object]) -> Clown15GoState:
+        return position(3, closed=[["O13"], [], ["O14"]], open=[[], ["R9"], ["R12"]],
+                        rows=[R1_TO_8], pending="O2", filler=0, options=options)
+
+    s = deal({"borrowing": True})
     s.apply(Borrow(1, 0))
     assert s.is_terminal() and s.end_reason == "went-out" and s.winners() == [1]
-    p = position(3, **kw, options={"borrowing": True, "points": True})
+    p = deal({"borrowing": True, "points": True})
     p.apply(Borrow(1, 0))
     assert not p.is_terminal() and p.out_order == [1] and p.points == [0, 30, 0]
     assert p.to_act == 0 and p.phase == "card"  # P0's turn goes on with its turned 2

@@ -13,6 +13,7 @@ from bigtop.core.registry import new_game, new_state
 from bigtop.games.clown15go.options import Clown15GoOptions
 from bigtop.games.clown15go.rules import (
     Borrow,
+    Clown15GoGame,
     Clown15GoState,
     LayDown,
     NewRow,
@@ -31,12 +32,16 @@ def test_deal_evenly_into_closed_piles() -> None:
     """"deal the cards evenly to the number of players taking part. So if there are three
     players, then each player gets 40 cards." """
     s = new_state("clown-15-go", 3, seed=5)
+    assert isinstance(s, Clown15GoState)
     sizes = [len(p) + len(o) for p, o in zip(s.closed, s.open_piles, strict=True)]
     sizes[s.to_act] += 1  # the card P0 has turned over
     assert sizes == [40, 40, 40]
-    assert len(new_game("clown-15-go", 2, {"sets": 4}).deck.cards) == 60  # "2 ... 60 cards"
-    assert len(new_game("clown-15-go", 3, {"sets": 6}).deck.cards) == 90
+    two, three = new_game("clown-15-go", 2, {"sets": 4}), new_game("clown-15-go", 3, {"sets": 6})
+    assert isinstance(two, Clown15GoGame) and isinstance(three, Clown15GoGame)
+    assert len(two.deck.cards) == 60  # "2 ... 60 cards"
+    assert len(three.deck.cards) == 90
     odd = new_state("clown-15-go", 4, seed=1, options={"sets": 1})  # 15 cards: 4, 4, 4, 3
+    assert isinstance(odd, Clown15GoState)
     assert sorted(odd.cards_left(q) for q in range(4)) == [3, 4, 4, 4]
 
 
@@ -226,7 +231,8 @@ def test_g3_default_is_twenty_quiet_rounds() -> None:
     players' own open piles; the quiet count runs per turn, so with 2 players still in the
     game ends after 40 quiet turns, not before."""
     assert Clown15GoOptions().stall_rounds == 20
-    assert new_game("clown-15-go", 2).options.stall_rounds == 20
+    options = new_game("clown-15-go", 2).options
+    assert isinstance(options, Clown15GoOptions) and options.stall_rounds == 20
     s = position(2, closed=[["R13"], ["O14"]], pending="R12", filler=0,
                  quiet_turns=39, turns=39)
     s.apply(LayDown())  # the 40th quiet turn: 20 rounds of 2 players
@@ -241,6 +247,7 @@ def test_g3_turn_cap() -> None:
     """G3: "or after a configurable number of turns, the game ends; players are ranked by
     fewest cards left"."""
     s = new_state("clown-15-go", 3, seed=2, options={"max_turns": 4})
+    assert isinstance(s, Clown15GoState)
     while not s.is_terminal():
         s.apply(s.legal_actions()[0])
     assert s.end_reason == "turn-limit" and s.turns == 4
@@ -394,6 +401,7 @@ def test_first_player_is_a_choice() -> None:
     from bigtop import load_state
 
     s = new_state("clown-15-go", 3, seed=5, options={"first_player": 2})
+    assert isinstance(s, Clown15GoState)
     assert s.current_player() == 2 and sum(s.cards_left(q) for q in range(3)) == 120
     assert load_state(s.to_json()) == s
     assert new_state("clown-15-go", 3, seed=5).current_player() == 0

@@ -169,6 +169,7 @@ def test_points_rule_position_hand_checked() -> None:
 
 def test_the_turned_card() -> None:
     s = game(2).new_initial_state(3)  # the module doctest: P0 turned Y2
+    assert isinstance(s, Clown15GoState)
     t = s.game.observation_tensor(s, 1)
     assert t[0:3] == [0, 1, 0]
     assert t[3:26] == [0, 1] + [0] * 13 + [0, 0, 1, 0, 0, 0, 0, 0]

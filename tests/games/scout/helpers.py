@@ -21,7 +21,7 @@ def position(players: int = 3, *, hands: list[list[tuple[int, int]]],
     used = {canonical(c) for h in hands for c in h} | {canonical(c) for c in active or []}
     pending = extra.get("pending")
     if isinstance(pending, dict):  # a scouted card waiting (phase insert) is placed too
-        used.add(canonical(tuple(pending["card"])))  # type: ignore[arg-type]
+        used.add(canonical(tuple(pending["card"])))
     rest = [c for c in deck_for(players) if c not in used]
     unused_count = len(game.deck) - players * game.hand_size
     unused, rest = rest[:unused_count], rest[unused_count:]

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from bigtop.core.registry import new_state
-from bigtop.games.scout.cards import canonical
+from bigtop.games.scout.cards import Card, canonical
 from bigtop.games.scout.rules import Insert, Pass, Scout, ScoutGame, ScoutState, Show, TurnHand
 from tests.games.audit import play_checked
 
@@ -142,7 +142,7 @@ def test_every_deal_is_a_fresh_shuffle_of_the_whole_deck() -> None:
     s = new_state("scout", 3, 4)
     assert isinstance(s, ScoutState)
     rng = random.Random(0)
-    deals = []
+    deals: list[tuple[int, list[list[Card]]]] = []
     while not s.is_terminal():
         if not s.history or s.round != deals[-1][0]:
             deals.append((s.round, [list(h) for h in s.hands]))
@@ -189,10 +189,11 @@ def test_hand_written_positions_match_the_reference(players: int) -> None:
     from bigtop.core.registry import new_game
 
     game = new_game("scout", players)  # one game: building its action table is the cost
+    assert isinstance(game, ScoutGame)
     rng = random.Random(players)
     checked = 0
     for _ in range(400):
-        free = list(game.deck)  # type: ignore[attr-defined]
+        free = list(game.deck)
         rng.shuffle(free)
         hand = _cards_for(_structured_tops(rng, rng.randrange(1, 11)), free, rng)
         length = rng.randrange(1, 5)

@@ -116,6 +116,7 @@ def test_a_replay_of_an_unfinished_game_shows_no_hidden_card() -> None:
     # Every card named in the replay was on the table at some point (shown or scouted).
     public = set()
     fresh = s.game.new_initial_state(s.seed)
+    assert isinstance(fresh, ScoutState)
     for a in s.history:
         if isinstance(a, Show):
             public |= {c for c in fresh.hands[fresh.to_act][a.start:a.start + a.length]}

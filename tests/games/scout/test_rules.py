@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_deal_sizes(players: int, size: int) -> None:
 
 def test_random_orientation_at_deal() -> None:
     """Cards are dealt in random orientation: both ends turn up over many deals."""
-    ups = Counter()
+    ups: Counter[bool] = Counter()
     for seed in range(50):
         s = scout_state(4, seed)
         for h in s.hands:
@@ -393,7 +394,7 @@ def test_hand_written_position_validation() -> None:
     game = good.game
 
     def broken(**change: object) -> dict[str, object]:
-        d = json.loads(json.dumps(data))
+        d: dict[str, Any] = json.loads(json.dumps(data))
         del d["position"]["known"]
         d["position"].update(change)
         return d
@@ -445,6 +446,7 @@ def test_resample_keeps_known_cards_and_redraws_the_rest() -> None:
                  active=[(8, 7)], owner=2, to_act=0,
                  known=[[False, False], [False, True], [False]])
     other = s.resample_hidden(0, 11)
+    assert isinstance(other, ScoutState)
     assert other.hands[0] == s.hands[0]
     assert other.hands[1][1] == (6, 5)
     assert other.observation(0) == s.observation(0)

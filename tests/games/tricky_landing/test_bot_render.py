@@ -10,7 +10,7 @@ from pathlib import Path
 from bigtop.core.registry import heuristic_agent_factory, new_game, new_state
 from bigtop.games.tricky_landing import render_png, render_svg
 from bigtop.games.tricky_landing.bot import TrickyLandingBot
-from bigtop.games.tricky_landing.rules import TrickyLandingState
+from bigtop.games.tricky_landing.rules import Throw, TrickyLandingState
 from bigtop.sim.runner import against_random, win_share
 from tests.games.tricky_landing.helpers import RIGHT, TOP, arranged, play_poses, table
 
@@ -45,7 +45,7 @@ def test_bot_throws_a_low_card_wide_when_it_wants_the_trump() -> None:
     s = arranged(3, {0: ["y3"], 1: ["y8"], 2: ["b1", "b2", "b7", "b8", "g1"]})
     play_poses(s, ("y3", TOP), ("y8", RIGHT))
     a = TrickyLandingBot(2).act(s)
-    assert a.card == "b1" and math.hypot(a.x, a.y) > 15  # type: ignore[attr-defined]
+    assert isinstance(a, Throw) and a.card == "b1" and math.hypot(a.x, a.y) > 15
     s.apply(a)
 
 
@@ -58,7 +58,7 @@ def test_svg_and_png(tmp_path: Path) -> None:
         s.apply(legal[rng.randrange(len(legal))])
     svg = render_svg(s)
     doc = xml.dom.minidom.parseString(svg)
-    assert doc.documentElement.tagName == "svg"
+    assert doc.documentElement is not None and doc.documentElement.tagName == "svg"
     assert svg.count("<polygon") == 1 + len(s.table)  # the target and the thrown cards
     secret = arranged(3, {0: ["y3"], 1: ["y5"], 2: ["b5"]})
     play_poses(secret, ("y3", TOP, True))
@@ -95,6 +95,7 @@ def test_terminal_play_accepts_typed_throws() -> None:
     from bigtop.cli import app
 
     s = new_state("tricky-landing", players=3, seed=3)
+    assert isinstance(s, TrickyLandingState)
     card = s.hands[0][0]
     out = CliRunner().invoke(app, ["play", "tricky-landing", "--players", "3", "--seed", "3"],
                              input=f"{card} 0 0 medium\nzz\n")

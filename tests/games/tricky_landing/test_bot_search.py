@@ -8,11 +8,19 @@ import numpy as np
 import pytest
 
 from bigtop.core.registry import new_game
-from bigtop.games.tricky_landing.bot import _touching, intention_odds, landings, table_odds
-from bigtop.games.tricky_landing.physics import _gap, _Vector
+from bigtop.games.tricky_landing.bot import (
+    Landings,
+    _touching,
+    intention_odds,
+    landings,
+    table_odds,
+)
+from bigtop.games.tricky_landing.physics import FloatArray, ThrowModel, _gap, _Vector
+from bigtop.games.tricky_landing.rules import TrickyLandingGame
 
 
-def _full_odds(model, land, poses):  # type: ignore[no-untyped-def]
+def _full_odds(model: ThrowModel, land: Landings, poses: tuple[tuple[float, float, float], ...]
+               ) -> tuple[FloatArray, FloatArray]:
     """intention_odds without the bounding-circle prefilter or caches: every landing gets
     the exact touch test."""
     hw, hh = model.card_half
@@ -29,6 +37,7 @@ def test_prefiltered_odds_equal_the_exact_test_everywhere() -> None:
     bounding-circle prefilter (and from the cache, asked twice) are exactly the odds from
     the exact test of every landing."""
     g = new_game("tricky-landing", 4)
+    assert isinstance(g, TrickyLandingGame)
     rng = random.Random(3)
     near = far = 0
     for seat in range(4):
@@ -50,6 +59,7 @@ def test_prefiltered_odds_equal_the_exact_test_everywhere() -> None:
 def test_cached_touch_masks_are_read_only() -> None:
     """The masks are shared by every later caller: writing to one must fail."""
     g = new_game("tricky-landing", 3)
+    assert isinstance(g, TrickyLandingGame)
     hits = _touching(g.model, landings(g.models[0], g.seats[0]), (0.0, 4.0, 90.0))
     assert hits.any()
     with pytest.raises(ValueError):

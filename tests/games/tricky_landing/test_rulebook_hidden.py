@@ -172,7 +172,8 @@ def test_the_replay_of_an_unfinished_game_names_no_secret_card(tmp_path: Path) -
     assert "won by" in out.output
 
 
-OPTION_SETS = [*ALTERNATIVES, {"skill": 0.3}, {"skill": 2.5, "touch_tolerance_mm": 5.0}]
+OPTION_SETS: list[dict[str, object]] = [*ALTERNATIVES, {"skill": 0.3},
+                                        {"skill": 2.5, "touch_tolerance_mm": 5.0}]
 
 
 @pytest.mark.parametrize("k", range(len(OPTION_SETS)))

@@ -69,6 +69,7 @@ def test_no_view_depends_on_the_colours_others_drew(players: int, options: dict[
         if len(s.history) % 4 == 0:
             for seat in range(players):
                 r = s.resample_hidden(seat, len(s.history))
+                assert isinstance(r, ZirkusState)
                 if r.colours == s.colours:
                     continue
                 assert _views(r, seat) == _views(s, seat)

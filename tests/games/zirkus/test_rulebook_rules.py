@@ -13,7 +13,16 @@ from bigtop.core.errors import IllegalActionError
 from bigtop.core.game import CHANCE, TERMINAL
 from bigtop.core.registry import new_game
 from bigtop.games import teaching
-from bigtop.games.zirkus import Add, BackToStart, Move, Roll, ZirkusGame, ZirkusOptions
+from bigtop.games.zirkus import (
+    Add,
+    BackToStart,
+    Move,
+    Roll,
+    ZirkusGame,
+    ZirkusOptions,
+    ZirkusState,
+)
+from bigtop.games.zirkus.actions import ColourName
 from bigtop.games.zirkus.board import load_board
 from tests.games.coverage import named_but_missing
 from tests.games.zirkus.helpers import clowns, kinds, load
@@ -39,6 +48,7 @@ def test_the_default_board_follows_the_published_facts() -> None:
     rows = [f // b.columns for f, _ in sorted(b.holes, key=lambda h: h[1])]
     assert rows == sorted(rows) and rows[-1] == b.rows - 1  # the 6 lies on the far row
     s = game(3).new_initial_state(0)
+    assert isinstance(s, ZirkusState)
     assert [b.field_name(f) for f in s.clown_field] == ["A1", "B1", "C1"]
     assert s.stacks == [[], [], []] and s.current_player() == CHANCE
 
@@ -208,7 +218,8 @@ def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("face", ["red", "yellow", "blue", "green"])
-def test_a_roll_of_a_colour_nobody_plays_loses_the_turn(players: int, face: str) -> None:
+def test_a_roll_of_a_colour_nobody_plays_loses_the_turn(players: int, face: ColourName
+                                                       ) -> None:
     """[Setup] "When fewer than four players take part, the balls of the colours not chosen
     stay in the box" — [Adding a Ball] "if all the red balls have already been put into play,
     this option is no longer possible" — [Special Cases] "If a player can neither move a
@@ -216,6 +227,7 @@ def test_a_roll_of_a_colour_nobody_plays_loses_the_turn(players: int, face: str)
     At the start a played colour offers one add per clown; a colour in the box nothing, so
     the next player rolls at once."""
     s = game(players).new_initial_state(0)
+    assert isinstance(s, ZirkusState)
     played = ["red", "yellow", "blue", "green"][:players]
     s.apply(Roll(face))
     if face in played:

@@ -116,6 +116,7 @@ def test_secret_colours_are_hidden_and_resampling_changes_nothing() -> None:
     changed = 0
     for seed in range(12):
         other = s.resample_hidden(1, seed)
+        assert isinstance(other, ZirkusState)
         changed += other.colours != s.colours
         assert g.observation_tensor(other, 1) == t
     assert changed > 0, "resampling never redrew the hidden colours"

@@ -12,7 +12,7 @@ import pytest
 
 from bigtop.core.errors import RuleOptionError
 from bigtop.core.registry import get_game, load_state, new_game
-from bigtop.games.zirkus import BoardError, board_option, load_board, parse_board
+from bigtop.games.zirkus import BoardError, ZirkusGame, board_option, load_board, parse_board
 
 HERE = Path(__file__).parent
 TEST_BOARD = HERE / "boards" / "board-4x10.json"
@@ -38,8 +38,14 @@ def cli_board(path: Path) -> dict[str, object]:
     return get_game("so-ein-zirkus").command_line_options({"board": str(path)})
 
 
+def zirkus(players: int, options: dict[str, object]) -> ZirkusGame:
+    g = new_game("so-ein-zirkus", players, options)
+    assert isinstance(g, ZirkusGame)
+    return g
+
+
 def test_board_option_loads_a_file_of_another_size() -> None:
-    g = new_game("so-ein-zirkus", 3, cli_board(TEST_BOARD))
+    g = zirkus(3, cli_board(TEST_BOARD))
     assert (g.board.columns, g.board.rows) == (4, 10)
     assert g.board == load_board("4x10")  # the same layout ships as an example board
     assert g.num_distinct_actions() == 6 + 12 + 117 + 3 * 4 + 3 + 4
@@ -129,14 +135,15 @@ def test_an_embedded_board_makes_a_self_contained_state(tmp_path: Path) -> None:
     path.unlink()  # the state does not need the file any more
     data = json.loads(json.dumps(s.to_json()))
     assert load_state(data) == s
-    assert load_state(data).game.board.name == "mini"
+    game = load_state(data).game
+    assert isinstance(game, ZirkusGame) and game.board.name == "mini"
 
 
 def test_a_custom_board_plays_and_its_states_carry_the_board(tmp_path: Path) -> None:
     path = tmp_path / "mini.json"
     path.write_text(json.dumps({"name": "mini", "columns": 3, "rows": 3,
                                 "start": ["A1", "B1", "C1"], "holes": {"B2": 1, "B3": 6}}))
-    g = new_game("so-ein-zirkus", 2, cli_board(path))
+    g = zirkus(2, cli_board(path))
     s = g.new_initial_state(4)
     assert s.to_json()["position"]["board"]["holes"] == {"B2": 1, "B3": 6}
     # A state recorded on another board does not load into this game.

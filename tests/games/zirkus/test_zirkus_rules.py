@@ -31,6 +31,12 @@ def game(players: int = 4, **opts: object) -> ZirkusGame:
     return g
 
 
+def start(g: ZirkusGame, seed: int) -> ZirkusState:
+    s = g.new_initial_state(seed)
+    assert isinstance(s, ZirkusState)
+    return s
+
+
 def moves(state: ZirkusState, clown: int) -> list[str]:
     return [a.steps for a in state.legal_actions() if isinstance(a, Move) and a.clown == clown]
 
@@ -60,8 +66,8 @@ def test_setup_three_clowns_on_start_unused_colours_in_the_box() -> None:
 def test_the_die_is_an_explicit_chance_node_with_six_faces() -> None:
     s = new_state("so-ein-zirkus", 3, seed=1)
     assert s.current_player() == CHANCE
-    assert [a.face for a in s.legal_actions()] == [  # type: ignore[attr-defined]
-        "red", "yellow", "blue", "green", "black", "white"]
+    assert s.legal_actions() == [Roll("red"), Roll("yellow"), Roll("blue"), Roll("green"),
+                                 Roll("black"), Roll("white")]
     assert [p for _, p in s.chance_outcomes()] == [1 / 6] * 6
 
 
@@ -333,13 +339,17 @@ def test_clumsy_clown_pushes_off_the_board_and_the_mover_chooses_a_start_field()
 def test_secret_clown_hides_the_colours_until_the_end() -> None:
     # "Players keep their colour secret until the end of the game." Z11: all four colours.
     g = game(2, secret_clown=True)
-    s = g.new_initial_state(5)
+    s = start(g, 5)
     assert s.to_json()["position"]["supply"] == {c: 3 for c in ("red", "yellow", "blue",
                                                                 "green")}
     mine = s.observation(0)["colours"]
     assert mine[0] is not None and mine[1] is None
     assert s.observation(None)["colours"] == [None, None]
-    seen = {tuple(s.resample_hidden(0, k).colours) for k in range(40)}
+    seen: set[tuple[int, ...]] = set()
+    for k in range(40):
+        r = s.resample_hidden(0, k)
+        assert isinstance(r, ZirkusState)
+        seen.add(tuple(r.colours))
     assert len(seen) == 3 and all(c[0] == s.colours[0] for c in seen)
     rng = random.Random(1)
     while not s.is_terminal():
@@ -366,7 +376,7 @@ def _play_series(s: ZirkusState, rng: random.Random) -> list[int]:
 def test_tournament_plays_a_series_and_adds_up_the_points() -> None:
     # "Play several games and keep track of the points scored."
     g = game(3, tournament="games", tournament_games=3)
-    s = g.new_initial_state(2)
+    s = start(g, 2)
     starters = _play_series(s, random.Random(2))
     games = s.result()["games"]
     assert len(games) == 3 and starters[:3] == [0, 1, 2]  # Z9
@@ -382,7 +392,7 @@ def test_tournament_plays_a_series_and_adds_up_the_points() -> None:
 
 def test_turn_limit_ends_a_game_scored_as_it_stands() -> None:
     g = game(2, turn_limit=3)
-    s = g.new_initial_state(1)
+    s = start(g, 1)
     while not s.is_terminal():
         if s.is_chance():
             s.apply_chance()
@@ -478,7 +488,7 @@ def test_the_heuristic_bot_plays_legal_moves_and_sees_only_its_colour() -> None:
 
 def test_a_series_state_round_trips_between_games_and_bad_finishes_are_refused() -> None:
     g = game(2, tournament="games", tournament_games=2, secret_clown=True)
-    s = g.new_initial_state(4)
+    s = start(g, 4)
     rng = random.Random(4)
     while not s.games:
         if s.is_chance():
@@ -515,9 +525,9 @@ def test_z9_first_player_chosen_by_lot() -> None:
     ``first_player`` (default seat 0); in a tournament the start passes clockwise from it."""
     from bigtop import load_state
 
-    assert game(3).new_initial_state(1).to_act == 0
+    assert start(game(3), 1).to_act == 0
     g = game(3, first_player=2, tournament="games", tournament_games=3)
-    s = g.new_initial_state(2)
+    s = start(g, 2)
     assert s.to_act == 2 and load_state(s.to_json()) == s
     assert _play_series(s, random.Random(2))[:3] == [2, 0, 1]
     with pytest.raises(ValueError, match="first_player"):
