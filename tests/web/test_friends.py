@@ -390,3 +390,52 @@ def test_friends_invite_chat_turns_rematch_and_my_games(server: Server,
     assert not [u for u in urls if any(s in u for s in secrets)]
     assert not any("#" in u for u in urls)  # no fragment travels either
 
+
+
+def test_a_friend_without_a_name_is_asked_for_one_at_the_table(server: Server,
+                                                                 browsers: Browsers) -> None:
+    """A table made without names (no player key, an invite with no name), its links opened
+    in browsers that have none: each page asks for one beside the people. A refused name is
+    said, and nothing changes; a name given is the seat's (the other page shows it instead
+    of "P1"), this browser's identity (its tables are its own in My games), and the page asks
+    no more, also after a reload. A table of one person and bots asks nothing."""
+    made = server.api("POST", "/api/tables", {"game": "scout", "players": 2,
+                                              "options": {"rounds": 1}, "seats": [{}, {}]})
+    table, host_token, invite = (made["table"], made["seats"][0]["token"],
+                                 made["seats"][1]["token"])
+    host, friend = browsers.new_page(), browsers.new_page(390, 844)
+    host.goto(server.table_url(table, host_token))
+    friend.goto(server.table_url(table, invite))
+    for page in (host, friend):
+        page.wait_for_function("document.body.dataset.status === 'playing'")
+        page.wait_for_selector("#seat-name-input")
+    # A name the server refuses (a bidirectional mark) is said; the seat stays nameless.
+    friend.fill("#seat-name-input", "Cleo\u202e")
+    friend.click("#seat-name-save")
+    shows(friend, "#error", "Your name was not taken")
+    browsers.allow_network_errors()  # the refusal's 422 in the console
+    assert friend.evaluate("localStorage['bigtop.player'] || null") is None
+    assert server.api("GET", f"/api/tables/{table}")["seats"][1]["name"] is None
+    friend.fill("#seat-name-input", "Cleo")
+    friend.click("#seat-name-save")
+    friend.wait_for_selector("#seat-name-input", state="detached")
+    shows(host, "#people-list", "Cleo")
+    assert server.api("GET", f"/api/tables/{table}")["seats"][1]["name"] == "Cleo"
+    key = friend.evaluate("JSON.parse(localStorage['bigtop.player']).key")
+    assert [t["table"] for t in server.api("GET", "/api/players/me", token=key)["tables"]] \
+        == [table]
+    # The page's own token still opens the seat, and a reload asks no more.
+    assert server.api("GET", f"/api/tables/{table}",
+                      token=fragment_token(friend))["seat"] == 1
+    friend.reload()
+    friend.wait_for_function("document.body.dataset.status === 'playing'")
+    assert friend.locator("#people-name").is_hidden()
+    # The host has not answered: still asked.
+    assert host.locator("#seat-name-input").is_visible()
+    # One person against a bot: no one to show a name to.
+    solo = server.api("POST", "/api/tables", {"game": "scout", "players": 2,
+                                              "seats": [{}, {"kind": "bot", "level": "easy"}]})
+    alone = browsers.new_page()
+    alone.goto(server.table_url(solo["table"], solo["seats"][0]["token"]))
+    alone.wait_for_function("document.body.dataset.status === 'playing'")
+    assert alone.locator("#people-name").is_hidden()

@@ -1,7 +1,7 @@
 // The people at a table page: who sits where (names, here / away, who has not arrived yet),
 // the host's invite links for every unclaimed seat, the chat, undo by agreement, and the
 // rematch that takes everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
-import { ApiError, api, tableUrl } from "./api.js";
+import { ApiError, api, identity, tableUrl } from "./api.js";
 import { copyText, fill, h, seatName, who } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -72,6 +72,54 @@ export function drawPeople(view, botReason = () => "away") {
   drawListing(view);
   $("people-title").textContent = view.rated ? "At the table (rated)" : "At the table";
   $("people").hidden = false;
+}
+
+/** A person at a table with other people whose seat has no name (the host gave the invite
+ * none, or made the table without one, and this browser has no name to claim the seat with):
+ * asked for one, so that the others see it instead of "P1". The name
+ * becomes this browser's identity, as the lobby's "Your name" does, and takes the seat (its
+ * key then opens it on every device; this page's token keeps opening it too). `onView`: the
+ * page's way in for the seat's new view. Kept across redraws while it asks (what is typed,
+ * and the focus, stay). */
+export function drawNameAsk(view, onView, showError) {
+  const box = $("people-name");
+  const seat = view.seat === null ? null : view.seats[view.seat];
+  const others = view.seats.some((s) => s.kind === "human" && s.seat !== view.seat);
+  const asks = !!seat && seat.kind === "human" && !seat.name && others && !friends.asMe &&
+    !identity.get() && view.status !== "finished";
+  if (!asks) {
+    box.hidden = true;
+    fill(box);
+    return;
+  }
+  box.hidden = false;
+  if (box.firstChild) return;
+  const save = async (ev) => {
+    ev.preventDefault();
+    const button = $("seat-name-save");
+    button.disabled = true;
+    try {
+      const me = await api.newPlayer($("seat-name-input").value);
+      identity.set(me);
+      const seated = await api.claim(friends.table, me.key, friends.token);
+      box.hidden = true;
+      fill(box);
+      showError("");
+      onView(seated);
+    } catch (err) {
+      showError(`Your name was not taken: ${err.message}`);
+    } finally {
+      button.disabled = false;
+    }
+  };
+  fill(box, h("form", {id: "seat-name-form", class: "field", onsubmit: save},
+    h("label", {for: "seat-name-input"}, "Your name"),
+    // The name the host invited this seat by, to keep or change.
+    h("input", {id: "seat-name-input", type: "text", maxlength: 32, autocomplete: "nickname",
+      required: true, value: seat.invite || ""}),
+    h("button", {type: "submit", class: "act legal small", id: "seat-name-save"}, "Use this name"),
+    h("span", {class: "hint"}, `The others see it instead of ${seatName(view.seat, null)}. No password: ` +
+      "this browser keeps your key, and the lobby's My games lists this table.")));
 }
 
 /** The host's "Listed in the lobby" switch (an open table whose seed the server drew): kept

@@ -6,7 +6,7 @@
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
-import { claimSeat, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
+import { claimSeat, drawNameAsk, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
@@ -474,6 +474,7 @@ function drawAll(view) {
     $("scores").hidden = true;
     drawStatus(view);
     drawPeople(view, (seat) => botReason(view, seat));
+    drawNameAsk(view, enqueue, showError);
     drawClocks(view);
     markTurn(false, "");
     return;
@@ -487,6 +488,7 @@ function drawAll(view) {
     drawMoves(view, ctx);
     drawSummary(view);
     drawPeople(view, (seat) => botReason(view, seat));
+    drawNameAsk(view, enqueue, showError);
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
