@@ -430,8 +430,12 @@ def test_a_friend_without_a_name_is_asked_for_one_at_the_table(server: Server,
     friend.reload()
     friend.wait_for_function("document.body.dataset.status === 'playing'")
     assert friend.locator("#people-name").is_hidden()
-    # The host has not answered: still asked.
+    # The host has not answered: still asked; answered, the friend's page says the name.
     assert host.locator("#seat-name-input").is_visible()
+    host.fill("#seat-name-input", "Anna")
+    host.click("#seat-name-save")
+    shows(friend, "#people-list", "Anna")
+    assert server.api("GET", f"/api/tables/{table}", token=host_token)["seat"] == 0
     # One person against a bot: no one to show a name to.
     solo = server.api("POST", "/api/tables", {"game": "scout", "players": 2,
                                               "seats": [{}, {"kind": "bot", "level": "easy"}]})
