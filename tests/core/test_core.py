@@ -15,7 +15,7 @@ from bigtop.core.errors import (
     RuleOptionError,
     UnknownGameError,
 )
-from bigtop.core.game import places
+from bigtop.core.game import Game, State, places
 from bigtop.core.options import parse_option_pairs
 from bigtop.core.registry import game_names, get_game, list_games, load_state, new_game
 from bigtop.core.rng import derive_rng, derive_seed
@@ -177,3 +177,24 @@ def test_legal_action_numbers_are_the_listed_actions_numbers(name: str) -> None:
             if state.is_terminal():
                 break
             state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_isinstance_against_one_game_class_leaves_the_others_right() -> None:
+    """Every Game and State class keeps its own ABC caches, compiled (mypyc) or not: the
+    compiled ones shared abc.ABC's, so a "no" from ``isinstance(s, Game)`` or from another
+    game's state class was cached for all of them and ``isinstance(s, State)`` said no too."""
+    states = [bigtop.new_state(name, players=get_game(name).min_players, seed=1)
+              for name in game_names()]
+    classes: list[type] = [Game, State, *(type(s) for s in states),
+                           *(type(s.game) for s in states)]
+    for cls in classes:
+        assert "_abc_impl" in vars(cls), cls
+    for s in states:
+        for cls in classes:  # every "no" first, then the "yes"es must still hold
+            isinstance(s, cls)
+            isinstance(s.game, cls)
+    for s in states:
+        assert isinstance(s, State) and isinstance(s, type(s)) and not isinstance(s, Game)
+        assert isinstance(s.game, Game) and isinstance(s.game, type(s.game))
+        assert not isinstance(s.game, State)
+        assert [type(t) for t in states if isinstance(s, type(t))] == [type(s)]

@@ -11,6 +11,7 @@ Players are numbered ``0 .. num_players-1`` clockwise. ``current_player()`` is a
 
 from __future__ import annotations
 
+import abc
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -62,6 +63,18 @@ _O = TypeVar("_O", bound=RuleOptions, default=RuleOptions, covariant=True)
 _G = TypeVar("_G", bound="Game", default="Game", covariant=True)
 
 
+def _own_abc_caches(cls: type) -> None:
+    """Give ``cls`` the ABC bookkeeping of its own that ``ABCMeta.__new__`` makes for every
+    class it creates. mypyc creates its classes without it, so every compiled ABC (Game,
+    State, each compiled game's classes) used ``abc.ABC``'s one ``_abc_impl``: one shared
+    isinstance cache. Once ``isinstance(zirkus_state, Game)`` had cached ZirkusState as no
+    instance, ``isinstance(zirkus_state, State)`` answered False too (a take-back was refused
+    with "start must be a State"); a bot's ``isinstance(state, ScoutState)`` did the same.
+    Interpreted classes (and the pure build) have their own already."""
+    if "_abc_impl" not in vars(cls):
+        abc._abc_init(cls)  # type: ignore[attr-defined]  # CPython's own ABCMeta step
+
+
 # The type parameters let a game say its options' type (``Game[ScoutOptions]``) and a state
 # its game's (``State[ScoutGame]``) without re-declaring the attribute, which a compiled
 # (mypyc) class may not do. Games defined outside the compiled modules subclass them too.
@@ -79,6 +92,10 @@ class Game(ABC, Generic[_O]):
     action_types: ClassVar[tuple[type[Action], ...]]
     has_hidden_information: ClassVar[bool] = True
     """False only for games where every player sees everything (no resampling to test)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _own_abc_caches(cls)  # a compiled game's class too (see there)
 
     @classmethod
     def conformance_options(cls, num_players: int) -> list[dict[str, object]]:
@@ -236,6 +253,10 @@ class Game(ABC, Generic[_O]):
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC, Generic[_G]):
     """One position. Subclasses implement the underscore methods and the observation."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _own_abc_caches(cls)  # a compiled game's class too (see there)
 
     def __init__(self, game: _G, seed: int) -> None:
         self.game: _G = game
@@ -581,6 +602,11 @@ class State(ABC, Generic[_G]):
         return derive_seed(seed, "resample", len(self.history))
 
 
+# The two bases themselves (their subclasses get theirs in __init_subclass__).
+_own_abc_caches(Game)
+_own_abc_caches(State)
+
+
 def _state_from_json(game: Game, data: JSON) -> State:
     """A pickled state, made again (:meth:`State.__reduce__`)."""
     return game.state_from_json(data)
@@ -606,8 +632,7 @@ def seat_to_act(state: object, game: str | None = None) -> int:
     ...
     bigtop.core.errors.BigtopError: this bot plays clown-15-go, not scout
     """
-    # The game by its name, not by a class given as an argument: a compiled isinstance
-    # against a class passed in answered wrongly after calls with other classes (mypyc).
+    # The game by its name: a bot knows its game's name, not necessarily its state class.
     if not isinstance(state, State):
         raise BigtopError(f"a bot acts in a game state, not in a {type(state).__name__}")
     if game is not None and state.game.name != game:
