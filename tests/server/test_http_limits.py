@@ -200,3 +200,26 @@ def test_a_websocket_message_over_the_limit_is_answered_413_then_closed(server: 
         json.loads(ws.recv(timeout=WAIT))
         ws.send(json.dumps({"type": "ping", "pad": "z" * 900}))
         assert json.loads(ws.recv(timeout=WAIT)) == {"type": "pong"}
+
+
+def test_ping_frames_have_a_budget_of_their_own(server: Any) -> None:
+    """The protocol answers a ping frame with a pong itself (the app never sees it): pings
+    within ``ws_message_burst`` are answered and the socket stays; a flood past it closes
+    the socket with 4429, as too many messages do."""
+    made = httpx.post(server.base + "/api/tables", json={"game": "scout", "players": 2},
+                      timeout=WAIT).json()
+    url = server.base.replace("http", "ws", 1) + f"/api/tables/{made['table']}/ws"
+    with websockets.sync.client.connect(url, open_timeout=WAIT) as ws:
+        json.loads(ws.recv(timeout=WAIT))  # the view
+        for i in range(10):
+            assert ws.ping(f"fine {i}".encode()).wait(WAIT)
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=WAIT)) == {"type": "pong"}  # still served
+    with websockets.sync.client.connect(url, open_timeout=WAIT) as ws:
+        json.loads(ws.recv(timeout=WAIT))
+        with pytest.raises(ConnectionClosed) as closed:
+            for i in range(1000):
+                ws.ping(f"flood {i}".encode())
+            ws.recv(timeout=WAIT)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        assert "pings at once" in closed.value.rcvd.reason

@@ -227,10 +227,19 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
     """uvicorn's websockets-sansio WebSocket protocol (``bigtop serve`` names this class),
     whose answers to a handshake it refuses carry the security headers too: a malformed
     one (400), one for a path with no WebSocket route (403), one whose app failed (500) had
-    none (tests/server/test_attack_logs.py)."""
+    none (tests/server/test_attack_logs.py). Ping frames, which the protocol answers with a
+    pong itself (the app never sees them), take from a budget of their own at the rate and
+    burst of a socket's messages (``ws_messages_per_second``, ``ws_message_burst``): past
+    it the socket is closed with 4429, as for too many messages."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if BoundedHttp.limits is None:
+            BoundedHttp.limits = _limits()
+        bounds = BoundedHttp.limits
+        self._ping_rate = bounds.ws_messages_per_second
+        self._ping_burst = float(bounds.ws_message_burst)
+        self._pings, self._pinged = self._ping_burst, time.monotonic()
         send_response = self.conn.send_response
 
         def with_headers(response: Response) -> None:
@@ -240,3 +249,28 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
             send_response(response)
 
         self.conn.send_response = with_headers  # type: ignore[method-assign]
+
+    def handle_ping(self) -> None:
+        if self.close_sent:
+            return  # closing: no more pongs
+        now = time.monotonic()
+        self._pings = min(self._ping_burst, self._pings + (now - self._pinged) * self._ping_rate)
+        self._pinged = now
+        if self._pings >= 1.0:
+            self._pings -= 1.0
+            super().handle_ping()  # the pong the protocol queued
+            return
+        # Past the budget: the closing handshake, as when the app closes (uvicorn's
+        # websocket.close): the app is told, the close frame goes out after the pongs owed,
+        # and the connection ends at the client's answer or after close_timeout.
+        if self.transport.is_closing():
+            return
+        reason = f"at most {self._ping_burst:g} pings at once and {self._ping_rate:g} a second"
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": 4429, "reason": reason})
+        self.conn.send_close(4429, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)

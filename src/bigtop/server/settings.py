@@ -163,7 +163,8 @@ class Limits:
     """Sustained messages one WebSocket may send (moves, pings and refused ones alike);
     past it and ``ws_message_burst``: an ``error`` message (429), then the socket is
     closed (4429). Counted per socket; a move counts toward its seat's and its address's
-    move rates as well."""
+    move rates as well. Ping frames (the protocol's own, answered without the app) take from
+    a budget of their own at this rate and burst (server/protocol.py), closed 4429 alike."""
     ws_message_burst: int = 60
     """Messages one WebSocket may send at once before that rate applies."""
 
