@@ -83,6 +83,8 @@ def run(tables: int, n: int, rounds: int) -> None:
                 "lobby": ("/api/lobby", None),
                 "replay": (f"/api/tables/{done}/replay", None),
                 "replay?at": (f"/api/tables/{done}/replay?at={middle}", None),
+                "replay?at, no steps": (f"/api/tables/{done}/replay?at={middle}&steps=false",
+                                        None),
                 "export": (f"/api/tables/{done}/export", None),
                 "ratings": ("/api/ratings/scout", None),
                 "picture cached": (f"/api/tables/{zirkus}/picture.svg", None),

@@ -269,6 +269,12 @@ def test_a_whole_game_with_a_bot_then_replay_and_export(client: TestClient) -> N
     assert replay["finished"] and len(replay["steps"]) == view["version"]
     assert all(s["action"] is not None for s in replay["steps"])
     assert replay["state"]["history"] == exported["history"][:2]
+    # Stepping through: the position alone, without the whole step list again.
+    bare = client.get(f"/api/tables/{t}/replay?at=2&steps=false").json()
+    assert bare["steps"] is None
+    assert {k: v for k, v in bare.items() if k != "steps"} \
+        == {k: v for k, v in replay.items() if k != "steps"}
+    problem(client.get(f"/api/tables/{t}/replay?at=2&steps=maybe"), 422, "invalid")
     problem(client.post(f"/api/tables/{t}/moves", json={"version": view["version"],
                                                          "index": 0}, headers=auth(tok)),
             409, "game-over")

@@ -399,7 +399,8 @@ class ReplayStep(BaseModel):
 class Replay(Fairness):
     table: str
     finished: bool
-    steps: list[ReplayStep]
+    steps: list[ReplayStep] | None = Field(description="Every move so far (null with "
+                                                       "?steps=false).")
     at: int | None = Field(None, description="The version shown below (with ?at=).")
     state: JSONObject | None = Field(None, description="Whole state at `at` (finished games).")
     observation: JSONObject | None = Field(

@@ -24,20 +24,25 @@ async def replay(
     table_id: str, runtime: RuntimeDep, token: TokenDep,
     at: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Also show the position "
                                                                   "after this many moves.")] = None,
+    steps: Annotated[bool, Query(description="false: leave the step list out (null), for a "
+                                             "client stepping through a replay whose steps "
+                                             "it has")] = True,
 ) -> Replay:
     """The game move by move. A finished game shows every action and (with ``at``) the whole
     state; an unfinished one only the public describe lines and, with ``at``, your own
-    seat's observation then (the public one without a token)."""
+    seat's observation then (the public one without a token). ``steps=false`` leaves the
+    step list out: stepping through a long game, each position then costs what it shows,
+    not the whole list again."""
     loaded, seat = await open_table(runtime, table_id, token)
     finished = loaded.meta.status == FINISHED
     history = loaded.state.history
     names = [s.name for s in loaded.seats]
     shown = [s.shown_name for s in loaded.seats]
-    steps = [ReplayStep(version=e.version, seat=e.seat, text=named(e.text, names), bot=e.bot,
-                        action=history[e.version - 1].to_json() if finished else None,
-                        name=shown[e.seat] if 0 <= e.seat < len(shown) else None)
-             for e in loaded.log if e.kind == "move"]
-    out = Replay(table=table_id, finished=finished, steps=steps, at=None, state=None,
+    listed = [ReplayStep(version=e.version, seat=e.seat, text=named(e.text, names), bot=e.bot,
+                         action=history[e.version - 1].to_json() if finished else None,
+                         name=shown[e.seat] if 0 <= e.seat < len(shown) else None)
+              for e in loaded.log if e.kind == "move"] if steps else None
+    out = Replay(table=table_id, finished=finished, steps=listed, at=None, state=None,
                  observation=None, names=shown,
                  summary=Summary.model_validate(summary(loaded.state.result(), shown))
                  if finished else None,

@@ -55,8 +55,9 @@ export const api = {
     request("POST", `/api/tables/${enc(table)}/moves`, {token, body: {version, action}}),
   join: (table, seat, key = null) => request("POST", `/api/tables/${enc(table)}/join`, {body: {seat}, token: key}),
   reclaim: (table, token) => request("POST", `/api/tables/${enc(table)}/reclaim`, {token, body: {}}),
+  // With `at`: the position then, without the step list (the page has it from the first call).
   replay: (table, token, at) =>
-    request("GET", `/api/tables/${enc(table)}/replay${at === undefined ? "" : `?at=${at}`}`, {token}),
+    request("GET", `/api/tables/${enc(table)}/replay${at === undefined ? "" : `?at=${at}&steps=false`}`, {token}),
   // Identities without passwords: the key goes in the Authorization header like a seat token.
   newPlayer: (name) => request("POST", "/api/players", {body: {name}}),
   me: (key) => request("GET", "/api/players/me", {token: key}),
