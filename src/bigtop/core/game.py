@@ -71,8 +71,11 @@ def _own_abc_caches(cls: type) -> None:
     instance, ``isinstance(zirkus_state, State)`` answered False too (a take-back was refused
     with "start must be a State"); a bot's ``isinstance(state, ScoutState)`` did the same.
     Interpreted classes (and the pure build) have their own already."""
-    if "_abc_impl" not in vars(cls):
-        abc._abc_init(cls)  # type: ignore[attr-defined]  # CPython's own ABCMeta step
+    # CPython's own ABCMeta step; absent where abc falls back to _py_abc, whose classes
+    # (and so no compiled ones) keep their caches in attributes of their own anyway.
+    init = getattr(abc, "_abc_init", None)
+    if init is not None and "_abc_impl" not in vars(cls):
+        init(cls)
 
 
 # The type parameters let a game say its options' type (``Game[ScoutOptions]``) and a state
