@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Any, Final
 
 from bigtop.core.errors import InputLimitError, shown
@@ -168,15 +169,21 @@ def check_unicode(value: object, what: str = "input") -> None:
     ...
     bigtop.core.errors.InputLimitError: input: \ud800 is half of a surrogate pair, not text
     """
+    for v in _strings(value):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InputLimitError(f"{what}: \\u{ord(v[e.start]):04x} is half of a "
+                                  "surrogate pair, not text") from None
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string of the JSON ``value``, keys included."""
     stack: list[object] = [value]
     while stack:
         v = stack.pop()
         if isinstance(v, str):
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError as e:
-                raise InputLimitError(f"{what}: \\u{ord(v[e.start]):04x} is half of a "
-                                      "surrogate pair, not text") from None
+            yield v
         elif isinstance(v, dict):
             stack.extend(v)
             stack.extend(v.values())
@@ -204,19 +211,11 @@ def check_text(value: object, what: str = "input") -> None:
     bigtop.core.errors.InputLimitError: board: no bidirectional control marks (U+202E at 4)
     """
     check_unicode(value, what)
-    stack: list[object] = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if not BIDI_CONTROLS.isdisjoint(v):
-                i = next(i for i, ch in enumerate(v) if ch in BIDI_CONTROLS)
-                raise InputLimitError(
-                    f"{what}: no bidirectional control marks (U+{ord(v[i]):04X} at {i + 1})")
-        elif isinstance(v, dict):
-            stack.extend(v)
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
+    for v in _strings(value):
+        if not BIDI_CONTROLS.isdisjoint(v):
+            i = next(i for i, ch in enumerate(v) if ch in BIDI_CONTROLS)
+            raise InputLimitError(
+                f"{what}: no bidirectional control marks (U+{ord(v[i]):04X} at {i + 1})")
 
 
 _DECODER: Final = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,
