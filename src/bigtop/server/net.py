@@ -209,3 +209,35 @@ class ClientCount:
             self.held[address] = n
         else:
             self.held.pop(address, None)
+
+
+class SocketBudget:
+    """One connection's token bucket: ``rate`` tokens a second, ``burst`` at once. Two
+    floats, no lock and no dict (unlike :class:`~bigtop.server.runtime.RateLimiter`): it is
+    taken from for every message of one socket, in the event loop's thread (routers/ws.py:
+    the socket's messages; server/protocol.py: its ping frames).
+
+    >>> b = SocketBudget(rate=2.0, burst=2, now=0.0)
+    >>> b.take(0.0), b.take(0.0), b.take(0.0)
+    (0.0, 0.0, 0.5)
+    >>> b.take(0.5)
+    0.0
+    """
+
+    __slots__ = ("burst", "last", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = self.burst
+        self.last = now
+
+    def take(self, now: float) -> float:
+        """Take a token: 0.0, or (none taken) the seconds until one is there."""
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return (1.0 - self.tokens) / self.rate
+        self.tokens -= 1.0
+        return 0.0
+

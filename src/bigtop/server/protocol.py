@@ -31,6 +31,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import Response
 
 from bigtop.server.headers import SECURITY_HEADERS
+from bigtop.server.net import SocketBudget
 from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
 
 
@@ -236,10 +237,8 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if BoundedHttp.limits is None:
             BoundedHttp.limits = _limits()
-        bounds = BoundedHttp.limits
-        self._ping_rate = bounds.ws_messages_per_second
-        self._ping_burst = float(bounds.ws_message_burst)
-        self._pings, self._pinged = self._ping_burst, time.monotonic()
+        self._pings = SocketBudget(BoundedHttp.limits.ws_messages_per_second,
+                                   BoundedHttp.limits.ws_message_burst, time.monotonic())
         send_response = self.conn.send_response
 
         def with_headers(response: Response) -> None:
@@ -253,11 +252,7 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
     def handle_ping(self) -> None:
         if self.close_sent:
             return  # closing: no more pongs
-        now = time.monotonic()
-        self._pings = min(self._ping_burst, self._pings + (now - self._pinged) * self._ping_rate)
-        self._pinged = now
-        if self._pings >= 1.0:
-            self._pings -= 1.0
+        if not self._pings.take(time.monotonic()):
             super().handle_ping()  # the pong the protocol queued
             return
         # Past the budget: the closing handshake, as when the app closes (uvicorn's
@@ -265,7 +260,8 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
         # and the connection ends at the client's answer or after close_timeout.
         if self.transport.is_closing():
             return
-        reason = f"at most {self._ping_burst:g} pings at once and {self._ping_rate:g} a second"
+        reason = (f"at most {self._pings.burst:g} pings at once and {self._pings.rate:g} a "
+                  "second")
         self.queue.put_nowait({"type": "websocket.disconnect", "code": 4429, "reason": reason})
         self.conn.send_close(4429, reason)
         self.transport.write(b"".join(self.conn.data_to_send()))

@@ -29,7 +29,7 @@ from bigtop.core.limits import MAX_INT, parse_json_limited
 from bigtop.server import errors
 from bigtop.server.deps import bearer
 from bigtop.server.edge import too_many_reads
-from bigtop.server.net import ClientCount, client_address
+from bigtop.server.net import ClientCount, SocketBudget, client_address
 from bigtop.server.routers.tables import open_table, play
 from bigtop.server.runtime import Connection, RateLimiter, Runtime, dumps
 from bigtop.server.schemas import MoveIn
@@ -92,26 +92,21 @@ async def live(
         raise
     lim = runtime.limits
     reads: RateLimiter = ws.app.state.reads
-    # The socket's own message budget (Limits.ws_messages_per_second, ws_message_burst):
-    # a token bucket in two locals, refilled as each message comes.
-    rate, burst = lim.ws_messages_per_second, float(lim.ws_message_burst)
-    tokens, last = burst, time.monotonic()
+    # The socket's own message budget (Limits.ws_messages_per_second, ws_message_burst).
+    budget = SocketBudget(lim.ws_messages_per_second, lim.ws_message_burst, time.monotonic())
     try:
         await ws.accept(subprotocol=protocol)
         await runtime.send(conn, runtime.master.cached(table_id) or loaded, since=since,
                            first=True)
         while True:
             raw = await _receive(ws)
-            now = time.monotonic()
-            tokens = min(burst, tokens + (now - last) * rate)
-            last = now
-            if tokens < 1.0:
+            wait = budget.take(time.monotonic())
+            if wait:
                 await _close(runtime, conn, errors.TooManyRequests(
                     f"one connection may send {lim.ws_message_burst} messages at once and "
-                    f"{rate:g} a second; reconnect in {math.ceil((1.0 - tokens) / rate)} s",
-                    retry_after=(1.0 - tokens) / rate), 4429)
+                    f"{lim.ws_messages_per_second:g} a second; reconnect in "
+                    f"{math.ceil(wait)} s", retry_after=wait), 4429)
                 return
-            tokens -= 1.0
             size = len(raw.encode()) if isinstance(raw, str) else len(raw)
             if size > lim.max_ws_message_bytes:
                 # Said in a message first, as for every refused message, then closed.
