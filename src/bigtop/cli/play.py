@@ -9,11 +9,12 @@ undone game goes on the same way every time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -48,6 +49,12 @@ or an action as JSON (e.g. {example}). Commands:
   list       every legal move, numbered   log [all]  the moves so far
   hint       ask the strongest bot        undo       take back your last move
   save FILE  save the game now            quit       leave (a save file stays)"""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 class _Quit(Exception):
@@ -146,6 +153,8 @@ class Session:
         self.seats = seats
         self.screen = screen
         self.save_path = save
+        self.written = {os.path.realpath(save)} if save else set()
+        """The files this game may write over: its --save file and those it saved to."""
         self.confirm_forced = confirm_forced
         self.pause = pause
         self.teach: Teaching = teaching(game.name)
@@ -229,13 +238,23 @@ class Session:
                               "edited by hand?), so play cannot go on from it")
 
     def _write(self, path: str) -> None:
-        data = json.dumps(self.state.to_json(), ensure_ascii=False)
-        tmp = f"{path}.tmp"
+        """Write the game to ``path`` whole or not at all: a temporary file beside it, then
+        renamed over it (removed again when anything fails)."""
+        data = json.dumps(self.state.to_json(), ensure_ascii=False) + "\n"
+        tmp = None
         try:
-            Path(tmp).write_text(data + "\n")
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
+                                       prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                os.fchmod(fd, 0o666 & ~_umask())  # as a plain new file (mkstemp's is 0600)
+                f.write(data)
             os.replace(tmp, path)
         except OSError as e:
-            raise BigtopError(f"cannot write {path}: {e.strerror}") from None
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            raise BigtopError(f"cannot write {path}: {e.strerror or e}") from None
+        self.written.add(os.path.realpath(path))
 
     # -- output -------------------------------------------------------------------------
     def _flush(self, room: int | None = None) -> None:
@@ -435,6 +454,10 @@ class Session:
         if not target:
             self.screen.error("save where? type 'save FILE' (or start with --save FILE)")
             return
+        if os.path.lexists(target) and os.path.realpath(target) not in self.written:
+            # A file this game did not write (another game, anything): never replaced.
+            self.screen.error(f"{target} exists; save to another file")
+            return
         try:
             self._write(target)
         except BigtopError as e:
@@ -565,6 +588,12 @@ def play(
             name = game or "scout"
             g = new_game(name, 3 if players is None else players, game_options(name, option))
             saved = None
+        if save is not None and os.path.lexists(save) and not (
+                load is not None and os.path.realpath(save) == os.path.realpath(load)):
+            # A new game (or a copy of a loaded one) never replaces a file: it may be an
+            # earlier game, or anything else.
+            raise BigtopError(f"{save} exists; give --save another file, or go on with "
+                              f"that game: bigtop play --load {save}")
         seats = Seats.parse(g.num_players, seat, humans, bots).with_names(names, g.num_players)
         screen = Screen(g.name)
         session = Session(g, s0, seats, screen, save=save or load,

@@ -1,0 +1,67 @@
+"""Bad input to the command line changes nothing: a file the user did not mean to replace is
+left alone, a closed stdin or a full disk is one clear line (not "internal error"), and a
+table of broken files and arguments, seeded, each ends in one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner, Result
+
+from bigtop.cli import app
+
+runner = CliRunner()
+
+
+def fails_cleanly(res: Result, message: str) -> None:
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    assert isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.output.startswith("error:") and res.output.count("\n") == 1, res.output
+    assert message in res.output, (message, res.output)
+
+
+def test_a_new_game_never_replaces_an_existing_file(tmp_path: Path) -> None:
+    """``--save FILE`` on a new game used to overwrite FILE at once (an earlier game, or any
+    file); ``--load A --save B`` overwrote B. Both are refused before anything is written;
+    the file's own --load, and a file this game wrote, still save."""
+    other = tmp_path / "notes.json"
+    other.write_text("my notes\n")
+    fails_cleanly(runner.invoke(app, ["play", "scout", "--save", str(other)], input="quit\n"),
+                  f"{other} exists")
+    assert other.read_text() == "my notes\n"
+    game = tmp_path / "game.json"
+    res = runner.invoke(app, ["play", "scout", "-p", "2", "--save", str(game)], input="1\nquit\n")
+    assert res.exit_code == 0, res.output
+    saved = game.read_text()
+    fails_cleanly(runner.invoke(app, ["play", "--load", str(game), "--save", str(other)],
+                                input="quit\n"), f"{other} exists")
+    assert other.read_text() == "my notes\n" and game.read_text() == saved
+    # Going on with the same file writes it, as before.
+    res = runner.invoke(app, ["play", "--load", str(game), "--save", str(game)], input="1\nquit\n")
+    assert res.exit_code == 0 and game.read_text() != saved, res.output
+
+
+def test_save_at_the_prompt_keeps_other_files(tmp_path: Path) -> None:
+    other = tmp_path / "notes.json"
+    other.write_text("my notes\n")
+    mine = tmp_path / "mine.json"
+    res = runner.invoke(app, ["play", "scout", "-p", "2"],
+                        input=f"save {other}\nsave {mine}\n1\nsave {mine}\nquit\n")
+    assert res.exit_code == 0, res.output
+    out = " ".join(res.output.split())
+    assert f"{other} exists; save to another file" in out, out
+    assert other.read_text() == "my notes\n"
+    assert out.count(f"saved to {mine}") == 2  # its own file again: written
+    assert len(json.loads(mine.read_text())["history"]) >= 1
+
+
+def test_a_save_that_cannot_be_written_leaves_no_file(tmp_path: Path) -> None:
+    """``--save DIR`` wrote ``DIR.tmp`` and then failed to rename it: the half-step stayed."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    fails_cleanly(runner.invoke(app, ["play", "scout", "--save", str(folder)], input="quit\n"),
+                  "exists")  # a folder is in the way like any file
+    res = runner.invoke(app, ["play", "scout"], input=f"save {tmp_path}/no/such.json\nquit\n")
+    assert res.exit_code == 0 and "cannot write" in res.output, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
