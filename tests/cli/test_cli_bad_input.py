@@ -5,8 +5,12 @@ table of broken files and arguments, seeded, each ends in one line and exit code
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner, Result
 
 from bigtop.cli import app
@@ -65,3 +69,28 @@ def test_a_save_that_cannot_be_written_leaves_no_file(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "scout"], input=f"save {tmp_path}/no/such.json\nquit\n")
     assert res.exit_code == 0 and "cannot write" in res.output, res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def _with_stdin_closed(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from bigtop.cli import main; main()", *args],
+                          preexec_fn=lambda: os.close(0), capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "scout"], "error: play reads your moves from stdin, which is closed\n"),
+    (["render", "-"], "error: cannot read stdin: it is closed\n"),
+])
+def test_a_closed_stdin_is_one_clear_line(args: list[str], message: str) -> None:
+    """``bigtop play scout 0<&-`` reported an internal error (RuntimeError: input(): lost
+    sys.stdin), ``render -`` another (AttributeError)."""
+    proc = _with_stdin_closed(*args)
+    assert (proc.returncode, proc.stderr) == (2, message)
+
+
+def test_play_loads_from_a_file_only(tmp_path: Path) -> None:
+    """``play --load -`` read the game from stdin, then had no moves left to read, said
+    "saved; go on with: bigtop play --load -" and would have saved to a file named "-"."""
+    state = runner.invoke(app, ["state", "scout", "-p", "2", "--actions", "3"]).output
+    fails_cleanly(runner.invoke(app, ["play", "--load", "-"], input=state),
+                  "--load needs a file")

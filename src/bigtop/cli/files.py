@@ -25,6 +25,8 @@ def load_state_file(path: str) -> State:
     """Read a state file (or stdin for ``-``) within the input limits and load it,
     validated; BigtopError otherwise."""
     # Read one byte more than allowed, so an endless file (/dev/zero) stops at the limit.
+    if path == "-" and sys.stdin is None:  # started with fd 0 closed (`0<&-`)
+        raise BigtopError("cannot read stdin: it is closed")
     try:
         if path == "-":
             data = sys.stdin.buffer.read(MAX_JSON_BYTES + 1)

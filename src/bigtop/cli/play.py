@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
@@ -574,6 +575,8 @@ def play(
     """Play a game in the terminal against bots, or hot-seat with several players."""
     screen = Screen(game or "scout")
     try:
+        if sys.stdin is None:  # started with fd 0 closed (`0<&-`): no move could be read
+            raise BigtopError("play reads your moves from stdin, which is closed")
         if load is not None:
             given = [name for name, v in (("GAME", game), ("--players", players),
                                           ("--seed", seed), ("--option", option))
@@ -581,6 +584,8 @@ def play(
             if given:
                 raise BigtopError(f"--load takes the game from the file; leave out "
                                   f"{', '.join(given)}")
+            if load == "-":  # stdin carries the moves; and "-" is no file to save to
+                raise BigtopError("--load needs a file: play reads your moves from stdin")
             saved = load_state_file(load)
             g, s0 = saved.game, saved.seed
         else:
