@@ -94,3 +94,33 @@ def test_play_loads_from_a_file_only(tmp_path: Path) -> None:
     state = runner.invoke(app, ["state", "scout", "-p", "2", "--actions", "3"]).output
     fails_cleanly(runner.invoke(app, ["play", "--load", "-"], input=state),
                   "--load needs a file")
+
+
+TABLE: list[tuple[list[str], str]] = [
+    # --think is a number of seconds: the message names the flag, not the bots' parameter.
+    (["play", "scout", "--think", "nan"], "--think must be a finite number, above 0, got nan"),
+    (["play", "scout", "--think", "0"], "--think must be a finite number, above 0"),
+    (["play", "scout", "--think", "-1"], "--think must be a finite number, above 0"),
+    (["play", "scout", "--think", "inf"], "--think must be a finite number, above 0"),
+    # A tournament has no --rotate: its message must not send the user looking for one.
+    (["tournament", "scout", "--bots", "random,easy", "-n", "5", "-p", "3"],
+     "a tournament plays every deal once per seating, so --games must be a multiple of the "
+     "3 players (e.g. 3 or 6), got 5"),
+    (["simulate", "scout", "-n", "5", "--rotate"], "with --rotate every deal is played once "
+     "per rotation, so --games must be a multiple of the 3 players (e.g. 3 or 6), got 5"),
+    # A process per worker: -w 1000 started a thousand processes for a thousand games.
+    (["simulate", "scout", "-n", "1000", "-w", "1000"], "--workers must be at most"),
+    (["simulate", "scout", "-w", "9" * 30], "--workers must be at most"),
+    (["compare", "scout", "-n", "1000", "-w", "1000", "--vs", "-o", "rounds=1"],
+     "--workers must be at most"),
+    (["tournament", "scout", "--bots", "random,easy", "-w", "1000"], "--workers must be at most"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), TABLE, ids=[" ".join(a)[:60] for a, _ in TABLE])
+def test_bad_arguments(args: list[str], message: str, tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """One line, exit code 2, and nothing written where the command ran."""
+    monkeypatch.chdir(tmp_path)
+    fails_cleanly(runner.invoke(app, args, input="quit\n"), message)
+    assert list(tmp_path.iterdir()) == []

@@ -114,7 +114,7 @@ def compare_cmd(
         opts_a = game_options(game, option)
         opts_b = game_options(game, ctx.meta.get(VS_KEY, []))
         given = resolve_bots(bots, None)
-        n_workers = workers_or_default(workers)
+        n_workers = workers_or_default(workers, ray)
         # compare() checks everything before the first game is played.
         from bigtop.sim.output import write_comparison
 
@@ -178,7 +178,7 @@ def tournament_cmd(
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
         check_games(per_table, "--games")
-        n_workers = workers_or_default(workers)
+        n_workers = workers_or_default(workers, ray)
         # Refused before anything starts (no progress bar, no --out folder).
         total = check_total(len(tables(names, players)), per_table)
         from bigtop.sim.output import write_tournament

@@ -22,7 +22,7 @@ import typer
 
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL, SEARCH_BOTS, make_bot
-from bigtop.cli._app import OptionArg, app, fail, game_options
+from bigtop.cli._app import OptionArg, app, fail, game_options, seconds_or_rate
 from bigtop.cli.files import load_state_file
 from bigtop.cli.screen import Screen, columns, fit_columns, fit_width, read_number
 from bigtop.core.actions import Action
@@ -599,6 +599,8 @@ def play(
             # earlier game, or anything else.
             raise BigtopError(f"{save} exists; give --save another file, or go on with "
                               f"that game: bigtop play --load {save}")
+        if think is not None:
+            seconds_or_rate("--think", think, zero=False)
         seats = Seats.parse(g.num_players, seat, humans, bots).with_names(names, g.num_players)
         screen = Screen(g.name)
         session = Session(g, s0, seats, screen, save=save or load,
