@@ -124,3 +124,32 @@ def test_bad_arguments(args: list[str], message: str, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     fails_cleanly(runner.invoke(app, args, input="quit\n"), message)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_out_never_mixes_runs_and_is_whole_or_absent(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--out DIR`` wrote into a folder that held an earlier run: a shorter run left the
+    earlier games/00007.json… beside its own, one folder, two runs. A folder with files is
+    refused before any game; an empty one is used; a run whose files cannot all be written
+    leaves no folder (and no temporary one) behind."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    (earlier / "summary.json").write_text("{}\n")
+    args = ["simulate", "scout", "-p", "2", "-n", "2", "-w", "1", "--seed", "3"]
+    fails_cleanly(runner.invoke(app, [*args, "--out", str(earlier)]), "is not empty")
+    assert [p.name for p in earlier.iterdir()] == ["summary.json"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = runner.invoke(app, [*args, "--out", str(empty)])
+    assert res.exit_code == 0, res.output
+    assert len(list((empty / "games").iterdir())) == 2
+
+    from bigtop.sim import output
+
+    def full(*a: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "write_json", full)
+    fails_cleanly(runner.invoke(app, [*args, "--out", str(tmp_path / "new" / "run")]),
+                  "No space left on device")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier", "empty"]

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,13 +39,15 @@ def prepare_dir(path: str) -> Path:
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise BigtopError(f"--out {path}: exists and is not a folder")
+    if p.is_dir() and any(p.iterdir()):
+        # An earlier run's games/00007.json would stay beside this run's: one folder, two runs.
+        raise BigtopError(f"--out {path}: the folder is not empty (an earlier run?); give a "
+                          "new folder or empty it first")
     ancestor = p
     while not ancestor.exists():
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise BigtopError(f"--out {path}: {ancestor} is not a folder")
-    import os
-
     if not os.access(ancestor, os.W_OK):
         raise BigtopError(f"--out {path}: {ancestor} is not writable")
     return p
@@ -107,13 +113,37 @@ def write_states(states: Sequence[dict[str, Any]], records: Sequence[GameRecord]
         (games / f"{prefix}{r.index:0{width}d}.json").write_text(json.dumps(state) + "\n")
 
 
-def make_dir(path: str) -> Path:
+@contextmanager
+def out_dir(path: str) -> Iterator[Path]:
+    """The folder to write a run's files in: a hidden one beside ``path``, renamed to
+    ``path`` once every file is written, and removed (with any parent folder made for it)
+    when one cannot be, so that ``--out`` holds a whole run or nothing."""
     p = prepare_dir(path)
+    missing = [a for a in p.parents if not a.exists()]
+    made = missing[-1] if missing else None  # the outermost parent folder made for the run
+    tmp: Path | None = None
     try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BigtopError(f"--out {path}: {e.strerror}") from None
-    return p
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp"))
+            yield tmp
+            os.chmod(tmp, 0o777 & ~_umask())  # as a plain new folder (mkdtemp's is 0700)
+            os.replace(tmp, p)  # over an empty folder too (checked by prepare_dir)
+        except OSError as e:
+            raise BigtopError(f"--out {path}: cannot write the files ({e.strerror or e}); "
+                              "nothing was kept") from None
+    except BaseException:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json(doc: dict[str, Any], folder: Path) -> None:
@@ -124,12 +154,12 @@ def write_run(run: Run, doc: dict[str, Any], path: str) -> Path:
     """Every file of ``bigtop simulate --out`` (``doc``: the run's JSON document)."""
     from bigtop.sim.plots import plot_run
 
-    folder = make_dir(path)
-    write_rows(game_rows(run.records), folder)
-    write_json(doc, folder)
-    write_states(run.states, run.records, folder)
-    plot_run(run.game.title, doc["summary"], run.records, folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(run.records), folder)
+        write_json(doc, folder)
+        write_states(run.states, run.records, folder)
+        plot_run(run.game.title, doc["summary"], run.records, folder)
+    return Path(path)
 
 
 def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
@@ -138,25 +168,25 @@ def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
     ``differences.png``."""
     from bigtop.sim.plots import plot_differences, plot_run
 
-    folder = make_dir(path)
-    write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
-    write_json(doc, folder)
-    for name, run in (("A", c.a), ("B", c.b)):
-        write_states(run.states, run.records, folder, f"{name}-")
-        plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
-                 folder, f"{name}-")
-    plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
+        write_json(doc, folder)
+        for name, run in (("A", c.a), ("B", c.b)):
+            write_states(run.states, run.records, folder, f"{name}-")
+            plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
+                     folder, f"{name}-")
+        plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
+    return Path(path)
 
 
 def write_tournament(t: Tournament, doc: dict[str, Any], path: str) -> Path:
     """Every file of ``bigtop tournament --out``: rows, states and ``ratings.png``."""
     from bigtop.sim.plots import plot_ratings
 
-    folder = make_dir(path)
-    write_rows(game_rows(t.records), folder)
-    write_json(doc, folder)
-    write_states(t.states, t.records, folder)
-    plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
-                 folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(t.records), folder)
+        write_json(doc, folder)
+        write_states(t.states, t.records, folder)
+        plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
+                     folder)
+    return Path(path)
