@@ -153,3 +153,18 @@ def test_out_never_mixes_runs_and_is_whole_or_absent(tmp_path: Path,
     fails_cleanly(runner.invoke(app, [*args, "--out", str(tmp_path / "new" / "run")]),
                   "No space left on device")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier", "empty"]
+
+
+def test_output_that_cannot_be_written_is_one_line() -> None:
+    """``bigtop state scout > /dev/full`` said "internal error (OSError …); please report
+    it"; with stdout closed (``>&-``) every command printed nothing and exited 0."""
+    cmd = [sys.executable, "-c", "from bigtop.cli import main; main()", "games", "scout"]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120, check=False)
+    assert (proc.returncode, proc.stderr) == (
+        2, "error: cannot write the output: No space left on device\n")
+    proc = subprocess.run(cmd, preexec_fn=lambda: os.close(1), stderr=subprocess.PIPE,
+                          text=True, timeout=120, check=False)
+    assert (proc.returncode, proc.stderr) == (
+        2, "error: stdout is closed (>&-): there is nowhere to print the output\n")
