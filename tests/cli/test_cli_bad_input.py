@@ -168,3 +168,34 @@ def test_output_that_cannot_be_written_is_one_line() -> None:
                           text=True, timeout=120, check=False)
     assert (proc.returncode, proc.stderr) == (
         2, "error: stdout is closed (>&-): there is nowhere to print the output\n")
+
+
+def test_a_picture_that_cannot_be_written_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``render --out`` wrote the picture straight into FILE: a write that failed half-way
+    (a full disk) left half a picture, or half of the one that was there before."""
+    from bigtop.cli import files
+
+    state = tmp_path / "s.json"
+    state.write_text(runner.invoke(app, ["state", "clown-15-go", "-p", "2"]).output)
+    picture = tmp_path / "table.png"
+    picture.write_bytes(b"the picture from before")
+    real = files.capabilities
+
+    class HalfWritten:
+        def render_png(self, s: object, path: str, player: object) -> None:
+            Path(path).write_bytes(b"\x89PNG half")
+            raise OSError(28, "No space left on device")
+
+    class Caps:
+        picture = HalfWritten()
+
+    monkeypatch.setattr(files, "capabilities", lambda name: Caps())
+    fails_cleanly(runner.invoke(app, ["render", str(state), "--out", str(picture)]),
+                  f"cannot write {picture}: No space left on device")
+    assert picture.read_bytes() == b"the picture from before"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json", "table.png"]
+    monkeypatch.setattr(files, "capabilities", real)
+    res = runner.invoke(app, ["render", str(state), "--out", str(picture)])
+    assert res.exit_code == 0 and picture.read_bytes()[:4] == b"\x89PNG", res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json", "table.png"]

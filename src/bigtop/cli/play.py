@@ -9,13 +9,12 @@ undone game goes on the same way every time.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,7 +22,7 @@ import typer
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL, SEARCH_BOTS, make_bot
 from bigtop.cli._app import OptionArg, app, fail, game_options, seconds_or_rate
-from bigtop.cli.files import load_state_file
+from bigtop.cli.files import load_state_file, write_whole
 from bigtop.cli.screen import Screen, columns, fit_columns, fit_width, read_number
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
@@ -50,12 +49,6 @@ or an action as JSON (e.g. {example}). Commands:
   list       every legal move, numbered   log [all]  the moves so far
   hint       ask the strongest bot        undo       take back your last move
   save FILE  save the game now            quit       leave (a save file stays)"""
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 class _Quit(Exception):
@@ -239,21 +232,11 @@ class Session:
                               "edited by hand?), so play cannot go on from it")
 
     def _write(self, path: str) -> None:
-        """Write the game to ``path`` whole or not at all: a temporary file beside it, then
-        renamed over it (removed again when anything fails)."""
+        """Write the game to ``path`` whole or not at all."""
         data = json.dumps(self.state.to_json(), ensure_ascii=False) + "\n"
-        tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".",
-                                       prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                os.fchmod(fd, 0o666 & ~_umask())  # as a plain new file (mkstemp's is 0600)
-                f.write(data)
-            os.replace(tmp, path)
+            write_whole(path, lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))
         except OSError as e:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
             raise BigtopError(f"cannot write {path}: {e.strerror or e}") from None
         self.written.add(os.path.realpath(path))
 
