@@ -48,7 +48,7 @@ RayArg = Annotated[str | None, typer.Option(
     "bigtop\\[ray]).")]
 OutArg = Annotated[str | None, typer.Option(
     "--out", metavar="DIR", help="Write games.csv, games.parquet, summary.json, every "
-    "game's state (for `bigtop replay`) and PNG plots to DIR.")]
+    "game's state (for `bigtop replay`) and PNG plots to DIR, a new or empty folder.")]
 JsonArg = Annotated[bool, typer.Option("--json", help="Print one JSON document only.")]
 SeedArg = Annotated[int, typer.Option(help="Seed of the whole run.")]
 PlayersArg = Annotated[int, typer.Option("--players", "-p", help="Number of players.")]

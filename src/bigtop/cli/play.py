@@ -540,7 +540,7 @@ def play(
         "order, e.g. hard,easy. Levels: " + ", ".join(BOT_NAMES) + ".")] = DEFAULT_LEVEL,
     save: Annotated[str | None, typer.Option(
         help="Write the game to this file after every move (JSON for replay, render and "
-        "--load).")] = None,
+        "--load): a new file, or the one --load reads.")] = None,
     load: Annotated[str | None, typer.Option(
         help="Go on with a saved game (its game, players, options and seed).")] = None,
     confirm_forced: Annotated[bool, typer.Option(
