@@ -180,7 +180,6 @@ def test_a_picture_that_cannot_be_written_changes_nothing(
     state.write_text(runner.invoke(app, ["state", "clown-15-go", "-p", "2"]).output)
     picture = tmp_path / "table.png"
     picture.write_bytes(b"the picture from before")
-    real = files.capabilities
 
     class HalfWritten:
         def render_png(self, s: object, path: str, player: object) -> None:
@@ -195,7 +194,30 @@ def test_a_picture_that_cannot_be_written_changes_nothing(
                   f"cannot write {picture}: No space left on device")
     assert picture.read_bytes() == b"the picture from before"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json", "table.png"]
-    monkeypatch.setattr(files, "capabilities", real)
+    monkeypatch.undo()
     res = runner.invoke(app, ["render", str(state), "--out", str(picture)])
     assert res.exit_code == 0 and picture.read_bytes()[:4] == b"\x89PNG", res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json", "table.png"]
+
+
+def test_a_line_that_is_not_utf8_is_refused_at_the_prompt() -> None:
+    """Where stdin decodes strictly (a UTF-8 locale outside Python's UTF-8 mode), a typed
+    byte like 0xff ended the game with "internal error (UnicodeDecodeError …)"."""
+    res = runner.invoke(app, ["play", "scout", "-p", "2"], input=b"\xff\xfe\nquit\n")
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert "that line is not UTF-8 text" in res.output and "internal error" not in res.output
+
+
+def test_quitting_says_whether_the_game_was_kept(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quitting a game that nothing saved said only "bye"; 'save ~/FILE' looked for a folder
+    named '~'."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    args = ["play", "scout", "-p", "2", "--seed", "3"]
+    lost = runner.invoke(app, args, input="1\nquit\n")
+    assert lost.exit_code == 0 and "not saved (type 'save FILE'" in lost.output, lost.output
+    kept = runner.invoke(app, args, input="1\nsave ~/g.json\nquit\n")
+    assert kept.exit_code == 0 and (tmp_path / "g.json").exists(), kept.output
+    assert f"saved; go on with: bigtop play --load {tmp_path}/g.json" in kept.output
+    later = runner.invoke(app, args, input="save ~/h.json\n1\nquit\n")
+    assert f"the moves since 'save {tmp_path}/h.json' are not saved" in later.output

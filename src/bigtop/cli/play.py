@@ -149,6 +149,8 @@ class Session:
         self.save_path = save
         self.written = {os.path.realpath(save)} if save else set()
         """The files this game may write over: its --save file and those it saved to."""
+        self.last_save: tuple[str, int] | None = None
+        """The last ``save FILE`` typed: the file and the moves it holds."""
         self.confirm_forced = confirm_forced
         self.pause = pause
         self.teach: Teaching = teaching(game.name)
@@ -318,10 +320,15 @@ class Session:
 
     # -- input --------------------------------------------------------------------------
     def _input(self, prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            raise _Quit from None
+        while True:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise _Quit from None
+            except UnicodeDecodeError:
+                # Where stdin decodes strictly (a UTF-8 locale outside Python's UTF-8 mode),
+                # a stray byte (0xff) is a line nobody can read: ask again.
+                self.screen.error("that line is not UTF-8 text; type it again")
 
     def _wait(self, message: str) -> None:
         if self._input(message + " ").strip().lower() in ("q", "quit", "exit"):
@@ -434,7 +441,8 @@ class Session:
         return True
 
     def _save_now(self, path: str) -> None:
-        target = path or self.save_path
+        # Typed at our prompt, not a shell's: a leading ~ is the home folder all the same.
+        target = os.path.expanduser(path) if path else self.save_path
         if not target:
             self.screen.error("save where? type 'save FILE' (or start with --save FILE)")
             return
@@ -447,6 +455,7 @@ class Session:
         except BigtopError as e:
             self.screen.error(str(e))
             return
+        self.last_save = (target, len(self.state.history))
         self.screen.note(f"saved to {target}; go on later with: bigtop play --load {target}")
 
     # -- the loop -----------------------------------------------------------------------
@@ -501,8 +510,16 @@ class Session:
         except (_Quit, KeyboardInterrupt):  # quit, end of input or Ctrl-C: the same goodbye
             self.screen.say("")
             self._flush()
-            if self.save_path:
-                screen.note(f"saved; go on with: bigtop play --load {self.save_path}")
+            saved = self.save_path or (self.last_save[0] if self.last_save is not None and
+                                       self.last_save[1] == len(self.state.history) else None)
+            if saved:
+                screen.note(f"saved; go on with: bigtop play --load {saved}")
+            elif self.last_save is not None:
+                screen.note(f"the moves since 'save {self.last_save[0]}' are not saved")
+            elif self.state.history:
+                # Nothing keeps this game: say so, and how to keep the next one.
+                screen.note("not saved (type 'save FILE' before quitting, or start with "
+                            "--save FILE, to go on later)")
             screen.say("bye")
             return
         self._flush()
