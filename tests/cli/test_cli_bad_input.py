@@ -221,3 +221,17 @@ def test_quitting_says_whether_the_game_was_kept(tmp_path: Path,
     assert f"saved; go on with: bigtop play --load {tmp_path}/g.json" in kept.output
     later = runner.invoke(app, args, input="save ~/h.json\n1\nquit\n")
     assert f"the moves since 'save {tmp_path}/h.json' are not saved" in later.output
+
+
+def test_a_state_file_that_does_not_load_is_named(tmp_path: Path) -> None:
+    """"error: hands must list 2 hands" did not say which file: play --load, render and
+    replay name it."""
+    doc = json.loads(runner.invoke(app, ["state", "scout", "-p", "3"]).output)
+    doc["players"] = 2
+    path = tmp_path / "three-hands.json"
+    path.write_text(json.dumps(doc))
+    for args in (["render", str(path)], ["replay", str(path)], ["play", "--load", str(path)]):
+        fails_cleanly(runner.invoke(app, args, input="quit\n"),
+                      f"error: {path}: hands must list 2 hands")
+    fails_cleanly(runner.invoke(app, ["render", "-"], input=json.dumps(doc)),
+                  "error: stdin: hands must list 2 hands")

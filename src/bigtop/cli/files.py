@@ -64,7 +64,13 @@ def load_state_file(path: str) -> State:
     except (OSError, ValueError) as e:  # ValueError: a NUL in the path (an embedded null byte)
         raise BigtopError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}"
                           ) from None
-    return load_state(parse_json_limited(data, "stdin" if path == "-" else path))
+    name = "stdin" if path == "-" else path
+    doc = parse_json_limited(data, name)  # (its messages name the file already)
+    try:
+        return load_state(doc)
+    except BigtopError as e:
+        # "hands must list 2 hands" says what is wrong, not where: name the file.
+        raise BigtopError(f"{name}: {e}") from None
 
 
 @app.command()
