@@ -114,6 +114,18 @@ TABLE: list[tuple[list[str], str]] = [
     (["compare", "scout", "-n", "1000", "-w", "1000", "--vs", "-o", "rounds=1"],
      "--workers must be at most"),
     (["tournament", "scout", "--bots", "random,easy", "-w", "1000"], "--workers must be at most"),
+    # train: every error read "--hidden: …" (a BigtopError is a ValueError), a seed no
+    # other command takes was taken, empty yardstick names measured against nothing, and
+    # --weights naming a folder failed only after the whole training.
+    (["train", "chess"], "error: unknown game 'chess'"),
+    (["train", "scout", "-o", "rounds=x"], "error: rule option 'rounds' takes a whole number"),
+    (["train", "scout", "--hidden", "64,x"], "error: --hidden takes sizes like 128,64"),
+    (["train", "scout", "--hidden", "0"], "error: --hidden: sizes from 1 to 4096, got '0'"),
+    (["train", "scout", "--seed", "-1"], "seed must be an integer from 0 to"),
+    (["train", "scout", "--seed", str(2**64)], "seed must be an integer from 0 to"),
+    (["train", "scout", "--yardsticks", "easy,,heuristic"], "has an empty name"),
+    (["train", "scout", "--weights", "."], "--weights .: is a folder"),
+    (["train", "scout", "--weights", "no/such/w.npz"], "--weights no/such/w.npz: no folder"),
 ]
 
 
