@@ -247,3 +247,23 @@ def test_a_state_file_that_does_not_load_is_named(tmp_path: Path) -> None:
                       f"error: {path}: hands must list 2 hands")
     fails_cleanly(runner.invoke(app, ["render", "-"], input=json.dumps(doc)),
                   "error: stdin: hands must list 2 hands")
+
+
+@pytest.mark.parametrize(("host", "message"), [
+    ("no such host", "--host 'no such host': "),
+    ("192.0.2.1", "cannot listen on 192.0.2.1 port 8000: "),  # TEST-NET-1: no local address
+])
+def test_serve_refuses_an_address_it_cannot_listen_on(
+        host: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unknown host or another machine's address passed the port check, the database
+    was created and migrated, and only then did uvicorn fail with its own lines."""
+    import uvicorn
+
+    def never(*a: object, **kw: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn, "run", never)
+    db = tmp_path / "s.sqlite3"
+    fails_cleanly(runner.invoke(app, ["serve", "--host", host, "--db", f"sqlite:///{db}"]),
+                  message)
+    assert not db.exists()
