@@ -267,3 +267,19 @@ def test_serve_refuses_an_address_it_cannot_listen_on(
     fails_cleanly(runner.invoke(app, ["serve", "--host", host, "--db", f"sqlite:///{db}"]),
                   message)
     assert not db.exists()
+
+
+def test_every_command_has_a_short_summary_in_the_command_list() -> None:
+    """`bigtop --help` gave train's whole docstring (six lines, ``--teacher`` in reST
+    quotes) as its one-line summary."""
+    res = runner.invoke(app, ["--help"], env={"COLUMNS": "100"})
+    rows = [line for line in res.output.splitlines() if line.startswith("│ ")]
+    summaries: dict[str, int] = {}
+    name = ""
+    for row in rows:
+        words = row.strip("│ ").split()
+        if row.startswith("│ ") and not row.startswith("│  "):
+            name = words[0]
+        summaries[name] = summaries.get(name, 0) + 1
+    assert summaries and max(summaries.values()) <= 2, summaries
+    assert "``" not in res.output

@@ -81,11 +81,13 @@ def train_cmd(
                                                 "features: SCOUT, Clown 15 Go, So ein "
                                                 "Zirkus).")] = None,
 ) -> None:
-    """Train a policy-and-value network by self-play (expert iteration: the planner with
-    the network inside it plays every seat, the network learns its moves and outcomes),
-    with a checkpoint after every generation, and plot its training curve. With
-    ``--teacher``: train the action-scoring policy (each legal action scored from the cards
-    it moves) on a teacher bot's games instead, each chunk of games kept as it is played."""
+    """Train a bot's network by self-play (or from a teacher bot's games), with a
+    checkpoint after every generation and a plot of its training curve.
+
+    Self-play is expert iteration: the planner with the policy-and-value network inside it
+    plays every seat, the network learns its moves and outcomes. With --teacher: train the
+    action-scoring policy (each legal action scored from the cards it moves) on a teacher
+    bot's games instead, each chunk of games kept as it is played."""
     from bigtop.agents.levels import make_bot
     from bigtop.agents.neural import NeuralSearch
     from bigtop.train import Config, Table, run
