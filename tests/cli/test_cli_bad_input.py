@@ -345,3 +345,30 @@ def test_broken_state_files_are_one_line_and_change_nothing(
             if res.exit_code == 2:
                 assert res.stderr.startswith("error:") and res.stderr.count("\n") == 1, said
             assert [p.name for p in tmp_path.iterdir()] == ["state.json"], said
+
+
+def test_a_save_that_fails_mid_game_does_not_end_the_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --save file that could be written at the start but not after a move (a full disk)
+    ended the game at once with exit code 2; the player now hears it and plays on."""
+    from bigtop.cli import play
+
+    real = play.write_whole
+    calls = []
+
+    def full_after_the_first(path: str, write: Any) -> None:
+        calls.append(path)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        real(path, write)
+
+    monkeypatch.setattr(play, "write_whole", full_after_the_first)
+    save = tmp_path / "g.json"
+    res = runner.invoke(app, ["play", "scout", "-p", "2", "--seed", "3", "--bots", "random",
+                              "--save", str(save)], input="1\n0\n0\nquit\n")
+    assert res.exit_code == 0, (res.output, res.exception)
+    out = " ".join(res.output.split())
+    assert f"cannot write {save}: No space left on device; the game goes on unsaved" in out
+    assert out.count("cannot write") == 1 and "not saved" in out, out
+    assert out.count("P0> ") >= 3  # played on
+    assert json.loads(save.read_text())["history"] == []  # the start, whole

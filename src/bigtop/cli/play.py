@@ -214,7 +214,18 @@ class Session:
                 self._flush()
                 self._wait("(press Enter for the next round)")
         if self.save_path:
+            self._autosave()
+
+    def _autosave(self) -> None:
+        """Write the --save file; when that fails mid-game (a full disk) the player is told
+        and plays on without it, rather than losing the game to an exit."""
+        assert self.save_path is not None
+        try:
             self._write(self.save_path)
+        except BigtopError as e:
+            self.screen.error(f"{e}; the game goes on unsaved ('save FILE' saves it "
+                              "elsewhere)")
+            self.save_path = None
 
     def _rebuild(self, history: list[Action]) -> None:
         """Go back to the fresh deal and replay ``history`` (undo, resume)."""
@@ -435,7 +446,7 @@ class Session:
         taken = now - target
         self._rebuild(self.state.history[:target])
         if self.save_path:
-            self._write(self.save_path)
+            self._autosave()
         self.screen.note(f"took back {taken} {'move' if taken == 1 else 'moves'} "
                          "(yours and the replies)")
         return True
@@ -614,5 +625,5 @@ def play(
         return
     try:
         session.run()
-    except BigtopError as e:  # a save file that cannot be written mid-game
+    except BigtopError as e:  # (a save that fails mid-game is told and played on)
         fail(str(e))
