@@ -351,18 +351,17 @@ def test_a_save_that_fails_mid_game_does_not_end_the_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A --save file that could be written at the start but not after a move (a full disk)
     ended the game at once with exit code 2; the player now hears it and plays on."""
-    from bigtop.cli import play
+    from bigtop.cli.files import write_whole
 
-    real = play.write_whole
     calls = []
 
     def full_after_the_first(path: str, write: Any) -> None:
         calls.append(path)
         if len(calls) > 1:
             raise OSError(28, "No space left on device")
-        real(path, write)
+        write_whole(path, write)
 
-    monkeypatch.setattr(play, "write_whole", full_after_the_first)
+    monkeypatch.setattr("bigtop.cli.play.write_whole", full_after_the_first)
     save = tmp_path / "g.json"
     res = runner.invoke(app, ["play", "scout", "-p", "2", "--seed", "3", "--bots", "random",
                               "--save", str(save)], input="1\n0\n0\nquit\n")
