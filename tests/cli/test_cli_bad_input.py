@@ -158,6 +158,13 @@ def test_out_never_mixes_runs_and_is_whole_or_absent(tmp_path: Path,
     res = runner.invoke(app, [*args, "--out", str(empty)])
     assert res.exit_code == 0, res.output
     assert len(list((empty / "games").iterdir())) == 2
+    here = tmp_path / "here"  # --out . in an empty folder (it cannot be renamed over)
+    here.mkdir()
+    monkeypatch.chdir(here)
+    res = runner.invoke(app, [*args, "--out", "."])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in here.iterdir()) == sorted(p.name for p in empty.iterdir())
+    monkeypatch.chdir(tmp_path)
 
     from bigtop.sim import output
 
@@ -167,7 +174,7 @@ def test_out_never_mixes_runs_and_is_whole_or_absent(tmp_path: Path,
     monkeypatch.setattr(output, "write_json", full)
     fails_cleanly(runner.invoke(app, [*args, "--out", str(tmp_path / "new" / "run")]),
                   "No space left on device")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier", "empty"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier", "empty", "here"]
 
 
 def test_output_that_cannot_be_written_is_one_line() -> None:

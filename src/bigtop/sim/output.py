@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -115,26 +116,42 @@ def write_states(states: Sequence[dict[str, Any]], records: Sequence[GameRecord]
 
 @contextmanager
 def out_dir(path: str) -> Iterator[Path]:
-    """The folder to write a run's files in: a hidden one beside ``path``, renamed to
-    ``path`` once every file is written, and removed (with any parent folder made for it)
-    when one cannot be, so that ``--out`` holds a whole run or nothing."""
+    """The folder to write a run's files in: a hidden one, renamed to ``path`` once every
+    file is written (or, where ``path`` is an empty folder already, such as the current
+    one, made inside it and emptied into it), and removed (with any parent folder made for
+    it) when a file cannot be written, so that ``--out`` holds a whole run or nothing."""
     p = prepare_dir(path)
+    there = p.is_dir()  # empty (prepare_dir checked)
     missing = [a for a in p.parents if not a.exists()]
     made = missing[-1] if missing else None  # the outermost parent folder made for the run
     tmp: Path | None = None
+    moved: list[Path] = []
     try:
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp"))
+            tmp = Path(tempfile.mkdtemp(dir=p if there else p.parent, suffix=".tmp",
+                                        prefix=".bigtop-run." if there else f".{p.name}."))
             yield tmp
-            os.chmod(tmp, 0o777 & ~_umask())  # as a plain new folder (mkdtemp's is 0700)
-            os.replace(tmp, p)  # over an empty folder too (checked by prepare_dir)
+            if there:
+                for entry in sorted(tmp.iterdir()):
+                    os.replace(entry, p / entry.name)
+                    moved.append(p / entry.name)
+                tmp.rmdir()
+            else:
+                os.chmod(tmp, 0o777 & ~_umask())  # as a plain new folder (mkdtemp's: 0700)
+                os.replace(tmp, p)
         except OSError as e:
             raise BigtopError(f"--out {path}: cannot write the files ({e.strerror or e}); "
                               "nothing was kept") from None
     except BaseException:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+        for entry in moved:  # what was moved into the folder before the failure
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    entry.unlink(missing_ok=True)
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
         raise
