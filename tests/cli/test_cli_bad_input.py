@@ -378,3 +378,11 @@ def test_a_save_that_fails_mid_game_does_not_end_the_game(
     assert out.count("cannot write") == 1 and "not saved" in out, out
     assert out.count("P0> ") >= 3  # played on
     assert json.loads(save.read_text())["history"] == []  # the start, whole
+
+
+def test_compare_takes_one_vs() -> None:
+    """A second --vs was dropped: -o rounds=2 --vs -o rounds=3 made B rounds=3, silently."""
+    res = runner.invoke(app, ["compare", "scout", "-o", "rounds=1", "--vs", "-o", "rounds=2",
+                              "--vs", "-o", "rounds=3"])
+    assert res.exit_code == 2 and "Invalid value for '--vs': give it once" in res.output, \
+        res.output

@@ -73,6 +73,9 @@ class _VsCommand(typer.core.TyperCommand):
     """Lets ``-o`` appear on both sides of ``--vs`` (Click would merge the two groups)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args.count("--vs") > 1:  # a third variant, or B's options split in two?
+            raise typer.BadParameter("give it once: every -o after it is variant B's",
+                                     ctx=ctx, param_hint="'--vs'")
         rest, b = split_vs(list(args))
         ctx.meta[VS_KEY] = b
         return list(super().parse_args(ctx, rest))
