@@ -386,3 +386,14 @@ def test_compare_takes_one_vs() -> None:
                               "--vs", "-o", "rounds=3"])
     assert res.exit_code == 2 and "Invalid value for '--vs': give it once" in res.output, \
         res.output
+
+
+def test_compare_warns_when_a_few_deals_make_the_z_test_too_confident() -> None:
+    """Two deals of rounds=1 against rounds=2 printed p = 0.000 and '*' with nothing to say
+    that a normal approximation from two deals is no test."""
+    args = ["compare", "scout", "-p", "2", "-n", "2", "-w", "1", "-o", "rounds=1", "--vs",
+            "-o", "rounds=2"]
+    res = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert "few deals: 2; below about 30 the normal approximation" in " ".join(
+        res.output.split())
