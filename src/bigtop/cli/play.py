@@ -560,7 +560,8 @@ def play(
         help="Seed for the deal and all chance (default 0).", show_default=False)] = None,
     option: OptionArg = None,
     seat: Annotated[int | None, typer.Option(
-        help="Your seat (0 plays first); default 0.", show_default=False)] = None,
+        help="Your seat, from 0 (P0 plays first unless -o first_player=N says another); "
+        "default 0.", show_default=False)] = None,
     humans: Annotated[str | None, typer.Option(
         help="Hot-seat: the seats played at this terminal, e.g. 0,2.")] = None,
     bots: Annotated[str, typer.Option(
