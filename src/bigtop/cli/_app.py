@@ -8,6 +8,7 @@ never read as rich markup (``[/x]`` typed anywhere is printed as it is).
 
 from __future__ import annotations
 
+import errno
 import functools
 import math
 import os
@@ -37,6 +38,10 @@ class _GuardedTyper(typer.Typer):
 
             @functools.wraps(f)
             def guarded(*a: Any, **kw: Any) -> Any:
+                if sys.stdout is None and f.__name__ not in _NO_STDOUT:
+                    # Started with fd 1 closed (`>&-`): every line would be dropped and the
+                    # command would seem to succeed.
+                    fail("stdout is closed (>&-): there is nowhere to print the output")
                 try:
                     return f(*a, **kw)
                 except (typer.Exit, typer.Abort, typer.TyperException, SystemExit):
@@ -57,6 +62,13 @@ class _GuardedTyper(typer.Typer):
                     fail("the input is nested too deeply")
                 except MemoryError:
                     fail("out of memory (the input is too large)")
+                except OSError as e:  # the system refused a read or write: not a bigtop bug
+                    if e.filename is not None:
+                        fail(f"{e.filename}: {e.strerror or e}")
+                    if e.errno in _WRITE_ERRORS:
+                        # Output the command could not write: `bigtop state > /dev/full`.
+                        fail(f"cannot write the output: {e.strerror}")
+                    fail(f"input/output error: {e.strerror or e}")
                 except Exception as e:  # an engine bug: still one line, and a way to report it
                     fail(f"internal error ({type(e).__name__}: {e}); please report it")
 
@@ -64,6 +76,11 @@ class _GuardedTyper(typer.Typer):
             return f
 
         return decorator
+
+
+_NO_STDOUT = {"serve"}
+"""Commands that print nothing on stdout (serve logs on stderr): they run with it closed."""
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 
 
 app = _GuardedTyper(

@@ -41,14 +41,14 @@ RotateArg = Annotated[bool, typer.Option(
     "(--games must be a multiple of the players): separates seat advantage from bot "
     "strength.")]
 WorkersArg = Annotated[int | None, typer.Option(
-    "--workers", "-w", help="Worker processes (default: every core).")]
+    "--workers", "-w", help="Worker processes (default: every core; at most 4 per core).")]
 RayArg = Annotated[str | None, typer.Option(
     "--ray", metavar="ADDRESS",
     help="Run the games on the Ray cluster at ADDRESS (needs the extra: pip install "
     "bigtop\\[ray]).")]
 OutArg = Annotated[str | None, typer.Option(
     "--out", metavar="DIR", help="Write games.csv, games.parquet, summary.json, every "
-    "game's state (for `bigtop replay`) and PNG plots to DIR.")]
+    "game's state (for `bigtop replay`) and PNG plots to DIR, a new or empty folder.")]
 JsonArg = Annotated[bool, typer.Option("--json", help="Print one JSON document only.")]
 SeedArg = Annotated[int, typer.Option(help="Seed of the whole run.")]
 PlayersArg = Annotated[int, typer.Option("--players", "-p", help="Number of players.")]
@@ -65,11 +65,22 @@ def resolve_bots(bots: str | None, agents: str | None) -> list[str]:
     return ["random"] if text is None else parse_bots(text)
 
 
-def workers_or_default(workers: int | None) -> int:
+WORKERS_PER_CORE = 4
+"""``--workers`` may ask at most this many processes per core of this machine."""
+
+
+def workers_or_default(workers: int | None, ray: str | None = None) -> int:
+    """``--workers``, or every core. Without Ray a process is started per worker (up to one
+    per game), so a slip like ``-w 1000`` would start a thousand of them: more than
+    :data:`WORKERS_PER_CORE` per core is refused (they would not play any faster)."""
     if workers is None:
         return default_workers()
     if workers < 1:
         raise BigtopError(f"--workers must be 1 or more, got {workers}")
+    most = WORKERS_PER_CORE * default_workers()
+    if ray is None and workers > most:
+        raise BigtopError(f"--workers must be at most {most} here ({WORKERS_PER_CORE} per "
+                          f"core; more processes than cores play no faster), got {workers:,}")
     return workers
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -21,10 +25,36 @@ from bigtop.core.text import numbers
 from bigtop.games import teaching
 
 
+def write_whole(path: str, write: Callable[[str], object]) -> None:
+    """``write(name)`` writes the file into a temporary ``name`` beside ``path`` (with the
+    same suffix, which may pick the format), then it is renamed to ``path``: a failed write
+    leaves ``path`` as it was and no temporary file. OSError as the write raised it."""
+    folder, base = os.path.split(path)
+    fd, tmp = tempfile.mkstemp(dir=folder or ".", prefix=f".{base}.",
+                               suffix=os.path.splitext(base)[1] or ".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # as a plain new file (mkstemp's is 0600)
+        os.close(fd)
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def load_state_file(path: str) -> State:
     """Read a state file (or stdin for ``-``) within the input limits and load it,
     validated; BigtopError otherwise."""
     # Read one byte more than allowed, so an endless file (/dev/zero) stops at the limit.
+    if path == "-" and sys.stdin is None:  # started with fd 0 closed (`0<&-`)
+        raise BigtopError("cannot read stdin: it is closed")
     try:
         if path == "-":
             data = sys.stdin.buffer.read(MAX_JSON_BYTES + 1)
@@ -34,7 +64,13 @@ def load_state_file(path: str) -> State:
     except (OSError, ValueError) as e:  # ValueError: a NUL in the path (an embedded null byte)
         raise BigtopError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}"
                           ) from None
-    return load_state(parse_json_limited(data, "stdin" if path == "-" else path))
+    name = "stdin" if path == "-" else path
+    doc = parse_json_limited(data, name)  # (its messages name the file already)
+    try:
+        return load_state(doc)
+    except BigtopError as e:
+        # "hands must list 2 hands" says what is wrong, not where: name the file.
+        raise BigtopError(f"{name}: {e}") from None
 
 
 @app.command()
@@ -83,9 +119,10 @@ def render(
         if picture is None:
             raise BigtopError(f"{s.game.title} has no picture; leave out --out for text")
         if suffix == "svg":
-            Path(out).write_text(picture.render_svg(s, player))
+            svg = picture.render_svg(s, player)
+            write_whole(out, lambda tmp: Path(tmp).write_text(svg))
         else:
-            picture.render_png(s, out, player)
+            write_whole(out, lambda tmp: picture.render_png(s, tmp, player))
     except BigtopError as e:
         fail(str(e))
         return

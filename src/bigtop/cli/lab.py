@@ -32,6 +32,8 @@ from bigtop.core.limits import MAX_GAMES
 from bigtop.sim.runner import check_games
 
 VS_KEY = "bigtop.vs_options"
+FEW_DEALS = 30
+"""Below this many deals `compare` warns that its z-test is too confident."""
 
 
 def split_vs(args: list[str]) -> tuple[list[str], list[str]]:
@@ -73,6 +75,9 @@ class _VsCommand(typer.core.TyperCommand):
     """Lets ``-o`` appear on both sides of ``--vs`` (Click would merge the two groups)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args.count("--vs") > 1:  # a third variant, or B's options split in two?
+            raise typer.BadParameter("give it once: every -o after it is variant B's",
+                                     ctx=ctx, param_hint="'--vs'")
         rest, b = split_vs(list(args))
         ctx.meta[VS_KEY] = b
         return list(super().parse_args(ctx, rest))
@@ -114,7 +119,7 @@ def compare_cmd(
         opts_a = game_options(game, option)
         opts_b = game_options(game, ctx.meta.get(VS_KEY, []))
         given = resolve_bots(bots, None)
-        n_workers = workers_or_default(workers)
+        n_workers = workers_or_default(workers, ray)
         # compare() checks everything before the first game is played.
         from bigtop.sim.output import write_comparison
 
@@ -142,6 +147,12 @@ def compare_cmd(
                       f"{row['p_value']:.3f}", "[bold]*[/]" if row["significant"] else "")
         console.print(t)
         console.print(f"* {TEST}")
+        deals = max((row["deals"] for row in doc["differences"]), default=0)
+        if deals < FEW_DEALS:
+            # The z-test takes the sample's spread for the true one: with few deals its
+            # p-values and intervals are too small (Student's t would be wider).
+            console.print(f"[bold yellow]few deals:[/] {deals}; below about {FEW_DEALS} the "
+                          "normal approximation makes p-values and intervals too small")
         if doc["interrupted"]:
             console.print(f"[bold yellow]interrupted:[/] {doc['games']} of "
                           f"{doc['requested_games']} pairs finished (the first ones)")
@@ -178,7 +189,7 @@ def tournament_cmd(
         names = resolve_bots(bots, None)
         per_table = games_ if games_ is not None else 5 * players
         check_games(per_table, "--games")
-        n_workers = workers_or_default(workers)
+        n_workers = workers_or_default(workers, ray)
         # Refused before anything starts (no progress bar, no --out folder).
         total = check_total(len(tables(names, players)), per_table)
         from bigtop.sim.output import write_tournament

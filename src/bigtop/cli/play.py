@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +21,8 @@ import typer
 
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import BOT_NAMES, DEFAULT_LEVEL, SEARCH_BOTS, make_bot
-from bigtop.cli._app import OptionArg, app, fail, game_options
-from bigtop.cli.files import load_state_file
+from bigtop.cli._app import OptionArg, app, fail, game_options, seconds_or_rate
+from bigtop.cli.files import load_state_file, write_whole
 from bigtop.cli.screen import Screen, columns, fit_columns, fit_width, read_number
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
@@ -146,6 +147,10 @@ class Session:
         self.seats = seats
         self.screen = screen
         self.save_path = save
+        self.written = {os.path.realpath(save)} if save else set()
+        """The files this game may write over: its --save file and those it saved to."""
+        self.last_save: tuple[str, int] | None = None
+        """The last ``save FILE`` typed: the file and the moves it holds."""
         self.confirm_forced = confirm_forced
         self.pause = pause
         self.teach: Teaching = teaching(game.name)
@@ -209,7 +214,18 @@ class Session:
                 self._flush()
                 self._wait("(press Enter for the next round)")
         if self.save_path:
+            self._autosave()
+
+    def _autosave(self) -> None:
+        """Write the --save file; when that fails mid-game (a full disk) the player is told
+        and plays on without it, rather than losing the game to an exit."""
+        assert self.save_path is not None
+        try:
             self._write(self.save_path)
+        except BigtopError as e:
+            self.screen.error(f"{e}; the game goes on unsaved ('save FILE' saves it "
+                              "elsewhere)")
+            self.save_path = None
 
     def _rebuild(self, history: list[Action]) -> None:
         """Go back to the fresh deal and replay ``history`` (undo, resume)."""
@@ -229,13 +245,13 @@ class Session:
                               "edited by hand?), so play cannot go on from it")
 
     def _write(self, path: str) -> None:
-        data = json.dumps(self.state.to_json(), ensure_ascii=False)
-        tmp = f"{path}.tmp"
+        """Write the game to ``path`` whole or not at all."""
+        data = json.dumps(self.state.to_json(), ensure_ascii=False) + "\n"
         try:
-            Path(tmp).write_text(data + "\n")
-            os.replace(tmp, path)
+            write_whole(path, lambda tmp: Path(tmp).write_text(data, encoding="utf-8"))
         except OSError as e:
-            raise BigtopError(f"cannot write {path}: {e.strerror}") from None
+            raise BigtopError(f"cannot write {path}: {e.strerror or e}") from None
+        self.written.add(os.path.realpath(path))
 
     # -- output -------------------------------------------------------------------------
     def _flush(self, room: int | None = None) -> None:
@@ -315,10 +331,15 @@ class Session:
 
     # -- input --------------------------------------------------------------------------
     def _input(self, prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            raise _Quit from None
+        while True:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise _Quit from None
+            except UnicodeDecodeError:
+                # Where stdin decodes strictly (a UTF-8 locale outside Python's UTF-8 mode),
+                # a stray byte (0xff) is a line nobody can read: ask again.
+                self.screen.error("that line is not UTF-8 text; type it again")
 
     def _wait(self, message: str) -> None:
         if self._input(message + " ").strip().lower() in ("q", "quit", "exit"):
@@ -425,21 +446,27 @@ class Session:
         taken = now - target
         self._rebuild(self.state.history[:target])
         if self.save_path:
-            self._write(self.save_path)
+            self._autosave()
         self.screen.note(f"took back {taken} {'move' if taken == 1 else 'moves'} "
                          "(yours and the replies)")
         return True
 
     def _save_now(self, path: str) -> None:
-        target = path or self.save_path
+        # Typed at our prompt, not a shell's: a leading ~ is the home folder all the same.
+        target = os.path.expanduser(path) if path else self.save_path
         if not target:
             self.screen.error("save where? type 'save FILE' (or start with --save FILE)")
+            return
+        if os.path.lexists(target) and os.path.realpath(target) not in self.written:
+            # A file this game did not write (another game, anything): never replaced.
+            self.screen.error(f"{target} exists; save to another file")
             return
         try:
             self._write(target)
         except BigtopError as e:
             self.screen.error(str(e))
             return
+        self.last_save = (target, len(self.state.history))
         self.screen.note(f"saved to {target}; go on later with: bigtop play --load {target}")
 
     # -- the loop -----------------------------------------------------------------------
@@ -494,8 +521,16 @@ class Session:
         except (_Quit, KeyboardInterrupt):  # quit, end of input or Ctrl-C: the same goodbye
             self.screen.say("")
             self._flush()
-            if self.save_path:
-                screen.note(f"saved; go on with: bigtop play --load {self.save_path}")
+            saved = self.save_path or (self.last_save[0] if self.last_save is not None and
+                                       self.last_save[1] == len(self.state.history) else None)
+            if saved:
+                screen.note(f"saved; go on with: bigtop play --load {saved}")
+            elif self.last_save is not None:
+                screen.note(f"the moves since 'save {self.last_save[0]}' are not saved")
+            elif self.state.history:
+                # Nothing keeps this game: say so, and how to keep the next one.
+                screen.note("not saved (type 'save FILE' before quitting, or start with "
+                            "--save FILE, to go on later)")
             screen.say("bye")
             return
         self._flush()
@@ -525,7 +560,8 @@ def play(
         help="Seed for the deal and all chance (default 0).", show_default=False)] = None,
     option: OptionArg = None,
     seat: Annotated[int | None, typer.Option(
-        help="Your seat (0 plays first); default 0.", show_default=False)] = None,
+        help="Your seat, from 0 (P0 plays first unless -o first_player=N says another); "
+        "default 0.", show_default=False)] = None,
     humans: Annotated[str | None, typer.Option(
         help="Hot-seat: the seats played at this terminal, e.g. 0,2.")] = None,
     bots: Annotated[str, typer.Option(
@@ -533,7 +569,7 @@ def play(
         "order, e.g. hard,easy. Levels: " + ", ".join(BOT_NAMES) + ".")] = DEFAULT_LEVEL,
     save: Annotated[str | None, typer.Option(
         help="Write the game to this file after every move (JSON for replay, render and "
-        "--load).")] = None,
+        "--load): a new file, or the one --load reads.")] = None,
     load: Annotated[str | None, typer.Option(
         help="Go on with a saved game (its game, players, options and seed).")] = None,
     confirm_forced: Annotated[bool, typer.Option(
@@ -551,6 +587,8 @@ def play(
     """Play a game in the terminal against bots, or hot-seat with several players."""
     screen = Screen(game or "scout")
     try:
+        if sys.stdin is None:  # started with fd 0 closed (`0<&-`): no move could be read
+            raise BigtopError("play reads your moves from stdin, which is closed")
         if load is not None:
             given = [name for name, v in (("GAME", game), ("--players", players),
                                           ("--seed", seed), ("--option", option))
@@ -558,6 +596,8 @@ def play(
             if given:
                 raise BigtopError(f"--load takes the game from the file; leave out "
                                   f"{', '.join(given)}")
+            if load == "-":  # stdin carries the moves; and "-" is no file to save to
+                raise BigtopError("--load needs a file: play reads your moves from stdin")
             saved = load_state_file(load)
             g, s0 = saved.game, saved.seed
         else:
@@ -565,6 +605,14 @@ def play(
             name = game or "scout"
             g = new_game(name, 3 if players is None else players, game_options(name, option))
             saved = None
+        if save is not None and os.path.lexists(save) and not (
+                load is not None and os.path.realpath(save) == os.path.realpath(load)):
+            # A new game (or a copy of a loaded one) never replaces a file: it may be an
+            # earlier game, or anything else.
+            raise BigtopError(f"{save} exists; give --save another file, or go on with "
+                              f"that game: bigtop play --load {save}")
+        if think is not None:
+            seconds_or_rate("--think", think, zero=False)
         seats = Seats.parse(g.num_players, seat, humans, bots).with_names(names, g.num_players)
         screen = Screen(g.name)
         session = Session(g, s0, seats, screen, save=save or load,
@@ -578,5 +626,5 @@ def play(
         return
     try:
         session.run()
-    except BigtopError as e:  # a save file that cannot be written mid-game
+    except BigtopError as e:  # (a save that fails mid-game is told and played on)
         fail(str(e))

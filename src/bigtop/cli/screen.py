@@ -91,7 +91,9 @@ class Screen:
         self.console.print(Text(line, style="dim"), soft_wrap=True)
 
     def error(self, line: str) -> None:
-        self.console.print(Text(line, style="red"))
+        """A refused input or command, in red; like :meth:`note` not wrapped by us (a path in
+        it stays whole)."""
+        self.console.print(Text(line, style="red"), soft_wrap=True)
 
     def rule(self, title: str = "") -> None:
         self.console.rule(Text(title) if title else "", style="dim")

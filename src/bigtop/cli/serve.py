@@ -40,16 +40,24 @@ connection cap (server/protocol.py; the numbers are in server/settings.py)."""
 
 
 def port_is_free(host: str, port: int) -> None:
-    """Refuse a port another program listens on, in words, before the database is touched
-    (uvicorn would print its own ERROR line after our address line and exit). Other bind
-    problems (an IPv6 or unknown host) are left to uvicorn's own message."""
+    """Refuse, in words and before the database is touched, an address this machine cannot
+    listen on: a port another program listens on, a host name that does not resolve, an
+    address that is not this machine's (uvicorn would print its own ERROR lines after our
+    address line, with the database already made)."""
     try:
-        socket.create_server((host, port)).close()  # SO_REUSEADDR, as uvicorn binds
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                    flags=socket.AI_PASSIVE)[0][0]
+    except (socket.gaierror, UnicodeError) as e:  # UnicodeError: a label IDNA refuses
+        raise BigtopError(f"--host {host!r}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        # SO_REUSEADDR, as uvicorn binds; the family of the address (an IPv6 one too).
+        socket.create_server((host, port), family=family).close()
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise BigtopError(f"port {port} on {host} is in use (another bigtop serve?): stop "
                               f"it, or choose another port: --port {port + 1} (make PORT="
                               f"{port + 1} run)") from None
+        raise BigtopError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
 
 
 def limit_overrides(pairs: list[str]) -> Limits:

@@ -59,7 +59,7 @@ def simulate_cmd(
         seat_lineup(given, players)
         if rotate:
             check_rotation(games_, g.num_players)
-        n_workers = workers_or_default(workers)
+        n_workers = workers_or_default(workers, ray)
         from bigtop.sim.output import write_run
 
         run, doc = play_and_write(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
 import sys
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from rich.progress import (
 from bigtop.cli._app import OptionArg, app, err, fail, game_options
 from bigtop.core.errors import BigtopError
 from bigtop.core.registry import get_game, new_game
+from bigtop.core.rng import check_seed
 
 
 @contextlib.contextmanager
@@ -79,24 +81,29 @@ def train_cmd(
                                                 "features: SCOUT, Clown 15 Go, So ein "
                                                 "Zirkus).")] = None,
 ) -> None:
-    """Train a policy-and-value network by self-play (expert iteration: the planner with
-    the network inside it plays every seat, the network learns its moves and outcomes),
-    with a checkpoint after every generation, and plot its training curve. With
-    ``--teacher``: train the action-scoring policy (each legal action scored from the cards
-    it moves) on a teacher bot's games instead, each chunk of games kept as it is played."""
+    """Train a bot's network by self-play (or from a teacher bot's games), with a
+    checkpoint after every generation and a plot of its training curve.
+
+    Self-play is expert iteration: the planner with the policy-and-value network inside it
+    plays every seat, the network learns its moves and outcomes. With --teacher: train the
+    action-scoring policy (each legal action scored from the cards it moves) on a teacher
+    bot's games instead, each chunk of games kept as it is played."""
     from bigtop.agents.levels import make_bot
     from bigtop.agents.neural import NeuralSearch
     from bigtop.train import Config, Table, run
 
+    # Everything is checked before the first game: a run can take hours.
     try:
         g = get_game(game)
         opts = game_options(g.name, option)
         n = players
         new_game(g.name, n, opts)  # bad tables fail here
-        sizes = tuple(int(x) for x in hidden.split(",") if x.strip())
-        if not sizes or min(sizes) < 1 or max(sizes) > 4096:
-            raise BigtopError(f"--hidden: sizes from 1 to 4096, got {hidden!r}")
-        sticks = tuple(y for y in yardsticks.split(",") if y)
+        check_seed(seed)
+        sizes = _hidden_sizes(hidden)
+        sticks = tuple(y.strip() for y in yardsticks.split(",")) if yardsticks.strip() else ()
+        if not all(sticks):  # "easy,,heuristic": not a curve against nobody
+            raise BigtopError(f"--yardsticks {yardsticks!r} has an empty name; give names "
+                              "like easy,heuristic")
         for y in sticks:
             make_bot(y, new_game(g.name, n, opts), 0, 0)
         if teacher is not None:
@@ -104,8 +111,10 @@ def train_cmd(
 
             make_bot(teacher, new_game(g.name, n, opts), 0, 0)
             action_features_for(new_game(g.name, n, opts))
-    except ValueError as e:
-        fail(f"--hidden: {e}")
+        if out.exists() and not out.is_dir():
+            raise BigtopError(f"--out {out}: exists and is not a folder")
+        if weights is not None:
+            _check_weights(weights)
     except BigtopError as e:
         fail(str(e))
     command = "bigtop train " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["train"]
@@ -128,6 +137,33 @@ def train_cmd(
     typer.echo(f"{out}: {net.meta['generations']} generations, {net.meta['decisions']} "
                f"decisions, {net.meta['cpu_s']:.0f} CPU s; against the yardsticks "
                + ", ".join(f"{y} {s[0]:.3f}" for y, s in last.get("shares", {}).items()))
+
+
+def _hidden_sizes(text: str) -> tuple[int, ...]:
+    """``--hidden 128,64`` as layer sizes, each 1 to 4096.
+
+    >>> _hidden_sizes("128, 64")
+    (128, 64)
+    """
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not all(w.isascii() and w.isdigit() for w in words):  # (int() takes '٣' and '1_0')
+        raise BigtopError(f"--hidden takes sizes like 128,64, got {text!r}")
+    sizes = tuple(int(w) if len(w) <= 5 else 10**5 for w in words)  # no 5000-digit int()
+    if not sizes or min(sizes) < 1 or max(sizes) > 4096:
+        raise BigtopError(f"--hidden: sizes from 1 to 4096, got {text!r}")
+    return sizes
+
+
+def _check_weights(path: Path) -> None:
+    """``--weights`` must be a file that can be written when the run ends (checked before,
+    not after, hours of training)."""
+    if path.is_dir():
+        raise BigtopError(f"--weights {path}: is a folder; give a file such as net.npz")
+    folder = path.parent
+    if not folder.is_dir():
+        raise BigtopError(f"--weights {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise BigtopError(f"--weights {path}: {folder} is not writable")
 
 
 def _imitate(game: str, players: int, opts: dict[str, object], teacher: str, seed: int,

@@ -10,9 +10,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
-from collections.abc import Sequence
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,13 +40,15 @@ def prepare_dir(path: str) -> Path:
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise BigtopError(f"--out {path}: exists and is not a folder")
+    if p.is_dir() and any(p.iterdir()):
+        # An earlier run's games/00007.json would stay beside this run's: one folder, two runs.
+        raise BigtopError(f"--out {path}: the folder is not empty (an earlier run?); give a "
+                          "new folder or empty it first")
     ancestor = p
     while not ancestor.exists():
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise BigtopError(f"--out {path}: {ancestor} is not a folder")
-    import os
-
     if not os.access(ancestor, os.W_OK):
         raise BigtopError(f"--out {path}: {ancestor} is not writable")
     return p
@@ -107,13 +114,53 @@ def write_states(states: Sequence[dict[str, Any]], records: Sequence[GameRecord]
         (games / f"{prefix}{r.index:0{width}d}.json").write_text(json.dumps(state) + "\n")
 
 
-def make_dir(path: str) -> Path:
+@contextmanager
+def out_dir(path: str) -> Iterator[Path]:
+    """The folder to write a run's files in: a hidden one, renamed to ``path`` once every
+    file is written (or, where ``path`` is an empty folder already, such as the current
+    one, made inside it and emptied into it), and removed (with any parent folder made for
+    it) when a file cannot be written, so that ``--out`` holds a whole run or nothing."""
     p = prepare_dir(path)
+    there = p.is_dir()  # empty (prepare_dir checked)
+    missing = [a for a in p.parents if not a.exists()]
+    made = missing[-1] if missing else None  # the outermost parent folder made for the run
+    tmp: Path | None = None
+    moved: list[Path] = []
     try:
-        p.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BigtopError(f"--out {path}: {e.strerror}") from None
-    return p
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=p if there else p.parent, suffix=".tmp",
+                                        prefix=".bigtop-run." if there else f".{p.name}."))
+            yield tmp
+            if there:
+                for entry in sorted(tmp.iterdir()):
+                    os.replace(entry, p / entry.name)
+                    moved.append(p / entry.name)
+                tmp.rmdir()
+            else:
+                os.chmod(tmp, 0o777 & ~_umask())  # as a plain new folder (mkdtemp's: 0700)
+                os.replace(tmp, p)
+        except OSError as e:
+            raise BigtopError(f"--out {path}: cannot write the files ({e.strerror or e}); "
+                              "nothing was kept") from None
+    except BaseException:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for entry in moved:  # what was moved into the folder before the failure
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    entry.unlink(missing_ok=True)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_json(doc: dict[str, Any], folder: Path) -> None:
@@ -124,12 +171,12 @@ def write_run(run: Run, doc: dict[str, Any], path: str) -> Path:
     """Every file of ``bigtop simulate --out`` (``doc``: the run's JSON document)."""
     from bigtop.sim.plots import plot_run
 
-    folder = make_dir(path)
-    write_rows(game_rows(run.records), folder)
-    write_json(doc, folder)
-    write_states(run.states, run.records, folder)
-    plot_run(run.game.title, doc["summary"], run.records, folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(run.records), folder)
+        write_json(doc, folder)
+        write_states(run.states, run.records, folder)
+        plot_run(run.game.title, doc["summary"], run.records, folder)
+    return Path(path)
 
 
 def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
@@ -138,25 +185,25 @@ def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
     ``differences.png``."""
     from bigtop.sim.plots import plot_differences, plot_run
 
-    folder = make_dir(path)
-    write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
-    write_json(doc, folder)
-    for name, run in (("A", c.a), ("B", c.b)):
-        write_states(run.states, run.records, folder, f"{name}-")
-        plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
-                 folder, f"{name}-")
-    plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
+        write_json(doc, folder)
+        for name, run in (("A", c.a), ("B", c.b)):
+            write_states(run.states, run.records, folder, f"{name}-")
+            plot_run(f"{run.game.title} {name}", doc["variants"][name]["summary"], run.records,
+                     folder, f"{name}-")
+        plot_differences(f"{c.a.game.title}: B − A per deal", doc["differences"], folder)
+    return Path(path)
 
 
 def write_tournament(t: Tournament, doc: dict[str, Any], path: str) -> Path:
     """Every file of ``bigtop tournament --out``: rows, states and ``ratings.png``."""
     from bigtop.sim.plots import plot_ratings
 
-    folder = make_dir(path)
-    write_rows(game_rows(t.records), folder)
-    write_json(doc, folder)
-    write_states(t.states, t.records, folder)
-    plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
-                 folder)
-    return folder
+    with out_dir(path) as folder:
+        write_rows(game_rows(t.records), folder)
+        write_json(doc, folder)
+        write_states(t.states, t.records, folder)
+        plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],
+                     folder)
+    return Path(path)

@@ -151,14 +151,15 @@ def make_jobs(game: Game, games: int, seed: int, lineup: Sequence[str], rotate: 
     return jobs
 
 
-def check_rotation(games: int, players: int) -> None:
-    """With rotation every deal is played once per seating, so the games must fill deals."""
+def check_rotation(games: int, players: int,
+                   why: str = "with --rotate every deal is played once per rotation") -> None:
+    """With rotation every deal is played once per seating, so the games must fill deals
+    (``why``: the message's reason; a tournament, which has no --rotate, says its own)."""
     if games % players:
         lower, upper = games - games % players, games - games % players + players
         hint = f"{lower} or {upper}" if lower else str(upper)
-        raise BigtopError(f"with --rotate every deal is played once per rotation, so --games "
-                          f"must be a multiple of the {players} players (e.g. {hint}), got "
-                          f"{games}")
+        raise BigtopError(f"{why}, so --games must be a multiple of the {players} players "
+                          f"(e.g. {hint}), got {games}")
 
 
 def default_workers() -> int:

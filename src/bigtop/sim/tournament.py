@@ -160,7 +160,7 @@ def tournament(name: str, players: int, bots: Sequence[str], games_per_table: in
         raise BigtopError("a tournament needs at least two different bots")
     if len(set(bots)) < len(bots):
         raise BigtopError(f"a bot is named twice in {','.join(bots)}")
-    check_rotation(games_per_table, players)
+    check_rotation(games_per_table, players, "a tournament plays every deal once per seating")
     check_total(len(tables(bots, players)), games_per_table)
     line_ups, jobs = tournament_jobs(game, bots, games_per_table, seed, keep_states)
     played = run_jobs(jobs, workers, ray_address, progress, players)
