@@ -61,6 +61,29 @@ def test_options_are_validated() -> None:
     with pytest.raises(RuleOptionError, match="KEY=VALUE"):
         parse_option_pairs(["rounds"])
     assert parse_option_pairs(["rounds = 3"]) == {"rounds": "3"}
+    with pytest.raises(RuleOptionError, match="'rounds' is given twice"):
+        parse_option_pairs(["rounds=2", "hand_turn=off", "rounds=3"])
+
+
+@pytest.mark.parametrize("text", ["\u0663", "1_0", "3.0", "0x3", "9" * 5000])
+def test_a_whole_number_option_takes_ascii_digits_only(text: str) -> None:
+    with pytest.raises(RuleOptionError, match="whole number"):
+        new_game("scout", 3, {"rounds": text})
+
+
+@pytest.mark.parametrize("text", ["\u0663", "1_0", "0x1", "nan", "-inf", "1e"])
+def test_a_number_option_takes_a_plain_decimal(text: str) -> None:
+    with pytest.raises(RuleOptionError, match="finite number"):
+        new_game("tricky-landing", 3, {"skill": text})
+
+
+def test_numbers_as_people_type_them() -> None:
+    def option(name: str, key: str, text: str) -> object:
+        return getattr(new_game(name, 3, {key: text}).options, key)
+
+    assert option("scout", "rounds", " +2") == 2
+    assert option("tricky-landing", "skill", ".5") == 0.5
+    assert option("tricky-landing", "skill", "1e-1") == 0.1
 
 
 def test_seed_is_validated() -> None:

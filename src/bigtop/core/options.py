@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self, get_type_hints
@@ -29,6 +30,10 @@ from bigtop.core.errors import RuleOptionError, shown
 from bigtop.core.limits import MAX_INT
 
 _TRUE = {"true", "1", "yes", "on"}
+# Numbers as people type them: ASCII digits only. Python's int() and float() also take
+# "1_0", other scripts' digits ("٣") and inner spaces, which nobody means as a rule option.
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _FALSE = {"false", "0", "no", "off"}
 
 
@@ -150,7 +155,11 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RuleOptionError(f"rule option {shown(pair)} is not of the form KEY=VALUE")
-        out[key.strip()] = value.strip()
+        key = key.strip()
+        if key in out:  # the last one silently winning hides a typo in a long command
+            raise RuleOptionError(f"rule option {key!r} is given twice ({shown(out[key])} and "
+                                  f"{shown(value.strip())})")
+        out[key] = value.strip()
     return out
 
 
@@ -202,18 +211,20 @@ def _coerce(info: OptionInfo, raw: object) -> Any:
     elif info.type == "int":
         if isinstance(raw, bool):
             raise RuleOptionError(f"{what} takes a whole number, got {shown(raw)}")
-        try:
-            value = int(raw) if isinstance(raw, int | str) else None
-        except ValueError:
-            value = None
+        if isinstance(raw, str):
+            # Past 19 digits it is out of range anyway (and int() refuses 4,300).
+            text = raw.strip()
+            value = int(text) if len(text) <= 20 and _INT_TEXT.fullmatch(text) else None
+        else:
+            value = raw if isinstance(raw, int) else None
         if value is None or not -MAX_INT <= value <= MAX_INT:
             raise RuleOptionError(f"{what} takes a whole number, got {shown(raw)}")
     elif info.type == "float":
-        try:
-            value = float(raw) if isinstance(raw, int | float | str) and not isinstance(
+        if isinstance(raw, str):
+            value = float(raw) if _FLOAT_TEXT.fullmatch(raw.strip()) else None
+        else:
+            value = float(raw) if isinstance(raw, int | float) and not isinstance(
                 raw, bool) else None
-        except ValueError:
-            value = None
         if value is None or not math.isfinite(value):
             raise RuleOptionError(f"{what} takes a finite number, got {shown(raw)}")
     elif info.type == "str":
