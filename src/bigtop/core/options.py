@@ -31,7 +31,7 @@ from bigtop.core.limits import MAX_INT
 
 _TRUE = {"true", "1", "yes", "on"}
 # Numbers as people type them: ASCII digits only. Python's int() and float() also take
-# "1_0", other scripts' digits ("٣") and inner spaces, which nobody means as a rule option.
+# "1_0" and other scripts' digits ("٣"), which nobody means as a rule option.
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
 _FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _FALSE = {"false", "0", "no", "off"}
