@@ -100,3 +100,45 @@ def test_terminal_play_accepts_typed_throws() -> None:
     out = CliRunner().invoke(app, ["play", "tricky-landing", "--players", "3", "--seed", "3"],
                              input=f"{card} 0 0 medium\nzz\n")
     assert "You throw the" in out.output and "is not a card" in out.output
+
+
+def test_the_text_board_leaves_room_in_an_80x24_terminal() -> None:
+    """At six players the board stays within 20 rows, so the moves and the prompt of
+    ``bigtop play`` fit below it on 24: several missed cards share lines of at most 80
+    columns (each on its own line, a six-player board reached 22 rows). Random play, which
+    misses far more than people do."""
+    game = new_game("tricky-landing", 6, {"rounds": 1})
+    tallest = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat >= 0:
+                lines = state.render(seat).splitlines()
+                tallest = max(tallest, len(lines))
+                assert all(len(line) <= 80 for line in lines if "missed," in line), lines
+            state.apply(rng.choice(state.legal_actions()))
+    assert 16 <= tallest <= 20, tallest
+
+
+
+def test_several_misses_share_lines() -> None:
+    from bigtop.games.tricky_landing.options import TrickyLandingOptions
+    from bigtop.games.tricky_landing.rules import describe_resolution
+    from bigtop.games.tricky_landing.tricks import resolve_trick
+    from tests.games.tricky_landing.helpers import FAR, FAR2, FAR3
+
+    def rules(**options: object) -> TrickyLandingOptions:
+        return TrickyLandingOptions.from_mapping(options)
+
+    cards = table(("b5", FAR), ("y7", FAR2), ("o3", FAR3), ("g8", TOP), players=4)
+    lines = describe_resolution(resolve_trick(cards, None, rules()), cards)
+    assert lines[-2:] == ["missed, each kept face up by its thrower: P0 blue 5, P1 yellow 7,",
+                          "  P2 orange 3"], lines
+    one = table(("b5", FAR), ("g8", TOP), players=2)
+    assert describe_resolution(resolve_trick(one, None, rules()), one)[-1] == (
+        "the lone miss blue 5 is the new trump card")
+    lines = describe_resolution(resolve_trick(cards, None, rules(several_misses="discarded")),
+                                cards)
+    assert lines[-1] == "the missed cards of P0, P1, P2 are discarded", lines

@@ -664,6 +664,19 @@ def suit_word(suit: str | None) -> str:
     return "none" if suit is None else SUIT_NAMES[suit]
 
 
+def _packed(head: str, items: list[str], width: int = 76) -> list[str]:
+    """``head`` and the comma-separated ``items`` in as few lines of at most ``width``
+    characters as whole items allow (the callers indent them by two)."""
+    lines = [head]
+    for k, item in enumerate(items):
+        word = item + ("," if k < len(items) - 1 else "")
+        if len(lines[-1]) + 1 + len(word) > width:
+            lines.append("  " + word)
+        else:
+            lines[-1] += " " + word
+    return lines
+
+
 def describe_resolution(res: Resolution, table: list[Landing]) -> list[str]:
     """Human lines saying what happened to a resolved trick's cards."""
     out = []
@@ -681,8 +694,17 @@ def describe_resolution(res: Resolution, table: list[Landing]) -> list[str]:
         out.append(f"trick {k + 1}: {lead}; won by {who} (taking {took} {cards}{extra})")
     if res.new_trump is not None:
         out.append(f"the lone miss {card_name(table[res.new_trump].card)} is the new trump card")
-    for i in res.kept_face_up:
-        out.append(f"P{table[i].player} keeps the missed {card_name(table[i].card)} face up")
-    for i in res.missed_discarded:
-        out.append(f"the missed card of P{table[i].player} is discarded")
+    # Several misses share one line: at six players they would take six lines of an 80x24
+    # terminal's board.
+    kept = [(f"P{table[i].player}", card_name(table[i].card)) for i in res.kept_face_up]
+    if len(kept) == 1:
+        out.append(f"{kept[0][0]} keeps the missed {kept[0][1]} face up")
+    elif kept:
+        out.extend(_packed("missed, each kept face up by its thrower:",
+                           [f"{who} {card}" for who, card in kept]))
+    gone = [f"P{table[i].player}" for i in res.missed_discarded]
+    if len(gone) == 1:
+        out.append(f"the missed card of {gone[0]} is discarded")
+    elif gone:
+        out.append("the missed cards of " + ", ".join(gone) + " are discarded")
     return out
