@@ -28,6 +28,7 @@ from typing import Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 from websockets.http11 import Response
 
 from bigtop.server.headers import SECURITY_HEADERS
@@ -228,15 +229,20 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
     """uvicorn's websockets-sansio WebSocket protocol (``bigtop serve`` names this class),
     whose answers to a handshake it refuses carry the security headers too: a malformed
     one (400), one for a path with no WebSocket route (403), one whose app failed (500) had
-    none (tests/server/test_attack_logs.py). Ping frames, which the protocol answers with a
-    pong itself (the app never sees them), take from a budget of their own at the rate and
-    burst of a socket's messages (``ws_messages_per_second``, ``ws_message_burst``): past
-    it the socket is closed with 4429, as for too many messages."""
+    none (tests/server/test_attack_logs.py). The frames the app never sees as messages are
+    bounded too (tests/server/test_attack_frames.py): ping frames, which the protocol
+    answers with a pong itself, and unsolicited pong frames, which it ignores, take from a
+    budget of their own at the rate and burst of a socket's messages
+    (``ws_messages_per_second``, ``ws_message_burst``): past it the socket is closed with
+    4429, as for too many messages. A message in more than ``ws_max_frames`` frames closes
+    the socket (1009) before its fragments are kept, and a text message that is not UTF-8
+    closes it (1007) without uvicorn's error line and traceback."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if BoundedHttp.limits is None:
             BoundedHttp.limits = _limits()
+        self._max_frames = BoundedHttp.limits.ws_max_frames
         self._pings = SocketBudget(BoundedHttp.limits.ws_messages_per_second,
                                    BoundedHttp.limits.ws_message_burst, time.monotonic())
         send_response = self.conn.send_response
@@ -252,19 +258,55 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
     def handle_ping(self) -> None:
         if self.close_sent:
             return  # closing: no more pongs
-        if not self._pings.take(time.monotonic()):
+        if self._control_frame():
             super().handle_ping()  # the pong the protocol queued
+
+    def handle_pong(self, event: Frame) -> None:
+        if not self.close_sent and self._control_frame():
+            super().handle_pong(event)
+
+    def _control_frame(self) -> bool:
+        """Take a ping or pong frame from the budget; False: past it, the socket closing."""
+        if not self._pings.take(time.monotonic()):
+            return True
+        self._close(4429, f"at most {self._pings.burst:g} pings at once and "
+                          f"{self._pings.rate:g} a second")
+        return False
+
+    def handle_cont(self, event: Frame) -> None:
+        if self.close_sent:
+            return  # closing: nothing more is kept
+        if len(self.frames) >= self._max_frames:
+            self.frames = []
+            self._close(1009, f"a message comes in at most {self._max_frames} frames")
             return
-        # Past the budget: the closing handshake, as when the app closes (uvicorn's
-        # websocket.close): the app is told, the close frame goes out after the pongs owed,
-        # and the connection ends at the client's answer or after close_timeout.
+        super().handle_cont(event)
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                # uvicorn logged this as an error with a traceback, a line for every such
+                # socket; it is the client's error, told by the close code.
+                self.frames = []
+                self._close(1007, "a text message must be UTF-8")
+                return
+        super().send_receive_event_to_app()
+
+    def _close(self, code: int, reason: str) -> None:
+        """Close as websockets does on a protocol error: the app is told, the close frame
+        and the end of the stream go out after what is owed, and what the client still
+        sends is discarded unparsed until it closes, or close_timeout. (A closing handshake
+        kept parsing it, about 600,000 frames a second; closing the socket at once threw
+        the close frame away under a client still sending, the kernel's reset.)"""
         if self.transport.is_closing():
             return
-        reason = (f"at most {self._pings.burst:g} pings at once and {self._pings.rate:g} a "
-                  "second")
-        self.queue.put_nowait({"type": "websocket.disconnect", "code": 4429, "reason": reason})
-        self.conn.send_close(4429, reason)
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.conn.fail(code, reason)
         self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
         self.close_sent = True
         if self.read_paused:
             self.read_paused = False

@@ -167,6 +167,12 @@ class Limits:
     a budget of their own at this rate and burst (server/protocol.py), closed 4429 alike."""
     ws_message_burst: int = 60
     """Messages one WebSocket may send at once before that rate applies."""
+    ws_max_frames: int = 64
+    """Frames one WebSocket message may come in (its first frame and the continuation
+    frames after it); one more closes the socket (1009) at once (server/protocol.py):
+    websockets bounds a message's bytes, not its fragments, and uvicorn keeps each until
+    the last, so a message that never ended in empty frames grew the worker without end.
+    Browsers send a message in one frame."""
 
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
@@ -232,7 +238,8 @@ class Limits:
                      "ws_send_seconds",
                      "provisional_games", "max_leaderboard", "reads_per_minute",
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
-                     "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst"):
+                     "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
+                     "ws_max_frames"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
