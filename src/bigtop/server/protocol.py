@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import httptools
@@ -32,14 +33,48 @@ from websockets.frames import Frame
 from websockets.http11 import Response
 
 from bigtop.server.headers import SECURITY_HEADERS
-from bigtop.server.net import SocketBudget
+from bigtop.server.net import ClientCount, SocketBudget, is_trusted, limit_key, trusted_networks
 from bigtop.server.settings import ENV_SETTINGS, Limits, Settings
 
 
-def _limits() -> Limits:
+def _settings() -> Settings | None:
     # uvicorn builds the protocol from an import string in every worker: the settings come
     # the way the app's do, through the environment `bigtop serve` sets.
-    return Settings.from_env().limits if os.environ.get(ENV_SETTINGS) else Limits()
+    return Settings.from_env() if os.environ.get(ENV_SETTINGS) else None
+
+
+def _limits() -> Limits:
+    settings = _settings()
+    return Limits() if settings is None else settings.limits
+
+
+class _Clients:
+    """The connections each client address holds in this worker
+    (``Limits.max_connections_per_client``), by TCP peer; trusted proxies not counted."""
+
+    def __init__(self, limits: Limits, trusted: Sequence[str]) -> None:
+        self.limits = limits
+        self.trusted = trusted_networks(trusted)
+        self.held = ClientCount(limits.max_connections_per_client)
+
+    def take(self, transport: asyncio.BaseTransport) -> str | bool | None:
+        """The key a new connection is counted under (None: not counted), or False: that
+        address holds its cap already."""
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        if not isinstance(host, str) or not host or is_trusted(host, self.trusted):
+            return None
+        key = limit_key(host, self.limits.ipv6_prefix)
+        return key if self.held.take(key) else False
+
+
+def _clients() -> _Clients:
+    if BoundedHttp.clients is None:
+        settings = _settings()
+        BoundedHttp.clients = _Clients(
+            Limits() if settings is None else settings.limits,
+            Settings.trusted_proxies if settings is None else settings.trusted_proxies)
+    return BoundedHttp.clients
 
 
 def _response(status: bytes, text: str, slug: str) -> bytes:
@@ -96,12 +131,14 @@ class BoundedHttp(HttpToolsProtocol):
     """The httptools protocol with a bounded head, a request timeout and a connection cap."""
 
     limits: Limits | None = None  # read once per process
+    clients: _Clients | None = None  # this worker's connections per client address
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if BoundedHttp.limits is None:
             BoundedHttp.limits = _limits()
         self.bounds: Limits = BoundedHttp.limits
+        self._client: str | None = None  # the address this connection is counted under
         self._in_head = True
         self._head_bytes = 0  # raw bytes while the head is incomplete
         self._head_parsed = 0  # URL, names and values the parser reported
@@ -119,6 +156,17 @@ class BoundedHttp(HttpToolsProtocol):
                                       "unavailable"))
             transport.close()
             return
+        client = _clients().take(transport)
+        if client is False:
+            self._refused = True
+            self.transport = transport
+            cap = self.bounds.max_connections_per_client
+            transport.write(_response(b"429 Too Many Requests",
+                                      f"one address may hold {cap} connections at once; "
+                                      "close some first", "rate-limited"))
+            transport.close()
+            return
+        self._client = client if isinstance(client, str) else None
         super().connection_made(transport)
         self._arm()
 
@@ -126,7 +174,23 @@ class BoundedHttp(HttpToolsProtocol):
         self._disarm()
         if self._refused:
             return
+        self._give_back()
         super().connection_lost(exc)
+
+    def _give_back(self) -> None:
+        if self._client is not None:
+            _clients().held.give_back(self._client)
+            self._client = None
+
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # The connection goes on as a WebSocket (this protocol hears no more of it): the
+        # WebSocket protocol gives the address's count back when it ends.
+        taken_over = self.transport.get_protocol()
+        if isinstance(taken_over, SecureWebSocket) and taken_over.client_key is None:
+            taken_over.client_key, self._client = self._client, None
+        else:
+            self._give_back()
 
     def data_received(self, data: bytes) -> None:
         if self._refused or self.transport.is_closing():
@@ -243,6 +307,7 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
         if BoundedHttp.limits is None:
             BoundedHttp.limits = _limits()
         self._max_frames = BoundedHttp.limits.ws_max_frames
+        self.client_key: str | None = None  # counted as the HTTP connection it was
         self._pings = SocketBudget(BoundedHttp.limits.ws_messages_per_second,
                                    BoundedHttp.limits.ws_message_burst, time.monotonic())
         send_response = self.conn.send_response
@@ -254,6 +319,12 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
             send_response(response)
 
         self.conn.send_response = with_headers  # type: ignore[method-assign]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.client_key is not None:
+            _clients().held.give_back(self.client_key)
+            self.client_key = None
+        super().connection_lost(exc)
 
     def handle_ping(self) -> None:
         if self.close_sent:

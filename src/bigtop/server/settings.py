@@ -127,6 +127,15 @@ class Limits:
     keep_alive_seconds: int = 5
     """An idle connection between two requests is closed after this long (uvicorn's
     keep-alive timeout)."""
+    max_connections_per_client: int = 64
+    """Open connections (HTTP and WebSocket, idle or half-sent) one client address holds
+    in one worker; one more is answered 429 at once and closed (server/protocol.py).
+    Counted by the TCP peer, an IPv6 one by its network (:attr:`ipv6_prefix`), before any
+    byte of a request: a peer in ``Settings.trusted_proxies`` (a proxy, which carries
+    everybody's connections) is not counted, so behind one this is the proxy's to bound
+    (docs/deploy.md). Else one address held every one of :attr:`max_connections` with
+    half-sent requests (1,000 in 0.03 s), and every other client got 503 while they
+    lasted, again and again."""
     max_connections: int = 1000
     """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
@@ -239,7 +248,7 @@ class Limits:
                      "provisional_games", "max_leaderboard", "reads_per_minute",
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
-                     "ws_max_frames"):
+                     "ws_max_frames", "max_connections_per_client"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

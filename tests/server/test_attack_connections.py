@@ -1,0 +1,102 @@
+"""Connections one client address holds in a worker are capped
+(``Limits.max_connections_per_client``, server/protocol.py): only ``max_connections`` bound
+them, so one address that opened a thousand connections with half-sent requests (0.03 s on
+loopback) held every one of them for ``request_timeout_seconds``, and every other client
+got 503 meanwhile, again at each round. Counted by the TCP peer before any byte, so a
+trusted proxy (which carries everybody) is not counted. Driven on fake transports."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
+from bigtop.cli.serve import WS_PROTOCOL
+from bigtop.server import protocol
+from bigtop.server.protocol import BoundedHttp, SecureWebSocket
+from bigtop.server.settings import Limits
+from tests.server.test_attack_frames import Transport as WsTransport
+
+UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+
+
+class Transport(WsTransport):
+    def __init__(self, peer: str) -> None:
+        super().__init__()
+        self.peer = peer
+        self.protocol: Any = None
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return (self.peer, 5000) if name == "peername" else super().get_extra_info(name,
+                                                                                  default)
+
+    def set_protocol(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    def get_protocol(self) -> Any:
+        return self.protocol
+
+
+async def _app(scope: Any, receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.accept"})
+        await receive()
+
+
+@pytest.fixture
+def cap(monkeypatch: pytest.MonkeyPatch) -> int:
+    limits = Limits(max_connections_per_client=3)
+    monkeypatch.setattr(BoundedHttp, "limits", limits)
+    monkeypatch.setattr(BoundedHttp, "clients", protocol._Clients(limits, ["10.0.0.1"]))
+    return limits.max_connections_per_client
+
+
+def test_one_address_holds_at_most_its_cap_of_connections(cap: int) -> None:
+    async def run() -> None:
+        config = Config(app=_app, log_config=None, ws=WS_PROTOCOL)
+        config.load()
+        state = ServerState()
+
+        def connect(peer: str, data: bytes = b"GET /api/games HTTP/1.1\r\n") \
+                -> tuple[BoundedHttp, Transport]:
+            p = BoundedHttp(config=config, server_state=state, app_state={})
+            t = Transport(peer)
+            t.set_protocol(p)
+            p.connection_made(t)
+            if not t.closed:
+                p.data_received(data)  # half a request: held open
+            return p, t
+
+        held = [connect("203.0.113.9") for _ in range(cap)]
+        assert not any(t.closed for _, t in held)
+        _, refused = connect("203.0.113.9")
+        assert refused.closed and refused.out.startswith(b"HTTP/1.1 429 ")
+        assert b"one address may hold 3 connections at once" in refused.out
+        # Another address, and an IPv6 client's other /64, are let in; its own /64 is one.
+        for peer in ("198.51.100.7", "2001:db8:1:3::1"):
+            assert not connect(peer)[1].closed
+        v6 = [connect(f"2001:db8:1:2::{i}")[1] for i in range(1, cap + 2)]
+        assert [t.closed for t in v6] == [False] * cap + [True]
+        # A trusted proxy carries everybody: not counted.
+        assert not any(connect("10.0.0.1")[1].closed for _ in range(cap + 2))
+        # One let go: room for one more.
+        held[0][0].connection_lost(None)
+        again, t = connect("203.0.113.9")
+        assert not t.closed
+        # A connection that goes on as a WebSocket stays counted until the socket ends.
+        again.connection_lost(None)
+        _, t = connect("203.0.113.9", UPGRADE)
+        await asyncio.sleep(0.05)
+        ws = t.get_protocol()
+        assert isinstance(ws, SecureWebSocket) and t.out.startswith(b"HTTP/1.1 101")
+        assert connect("203.0.113.9")[1].closed
+        ws.connection_lost(None)
+        await asyncio.sleep(0.05)
+        assert not connect("203.0.113.9")[1].closed
+
+    asyncio.run(run())
