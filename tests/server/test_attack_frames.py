@@ -24,6 +24,7 @@ from bigtop.cli.serve import WS_PROTOCOL
 from bigtop.server.protocol import SecureWebSocket
 from bigtop.server.settings import Limits
 from tests.server.test_attack_logs import Transport as HttpTransport
+from tests.server.test_attack_logs import handshake
 
 HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
@@ -193,3 +194,16 @@ def test_a_text_frame_that_is_not_utf8_is_refused_without_a_log_line() -> None:
     finally:
         logger.removeHandler(seen)
     assert seen.lines == []
+
+
+def test_a_handshake_websockets_refuses_is_answered_and_closed() -> None:
+    """A WebSocket request within ``max_header_bytes`` that websockets' own parser refuses
+    (a header line over 8,192 bytes, more than 128 headers) got no answer and was never
+    closed: uvicorn acts only on a request parsed, and the HTTP layer's timeout ends at the
+    upgrade. It is answered 431 with the security headers, then closed."""
+    head = HANDSHAKE[:-2]
+    for extra in (b"X-Long: " + b"x" * 9000 + b"\r\n",
+                  b"".join(b"X-%d: y\r\n" % i for i in range(130))):
+        answer = handshake(head + extra + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 431 "), answer[:100]
+        assert b"x-content-type-options: nosniff" in answer.lower()

@@ -320,6 +320,17 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
 
         self.conn.send_response = with_headers  # type: ignore[method-assign]
 
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if not self.handshake_initiated and self.conn.handshake_exc is not None:
+            # websockets refused the request before it was one (a header line over its
+            # 8,192 bytes, more than 128 headers: within max_header_bytes, so the HTTP
+            # layer let them by): uvicorn acts only on a request parsed, so the refusal
+            # (431) was never sent, and the connection stayed open, past every timeout
+            # (the HTTP layer's ended at the upgrade), until the client left.
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
         if self.client_key is not None:
             _clients().held.give_back(self.client_key)
