@@ -100,7 +100,9 @@ class Limits:
     """A lobby entry carries a summary of the options: each text longer than this is cut
     there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
-    """WebSocket connections one table accepts at once."""
+    """WebSocket connections one table accepts at once from spectators, and as many from
+    its seats (each counted apart: spectators filling the table never keep its players
+    from their live view)."""
     ws_send_seconds: float = 10.0
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
