@@ -100,3 +100,53 @@ def test_one_address_holds_at_most_its_cap_of_connections(cap: int) -> None:
         assert not connect("203.0.113.9")[1].closed
 
     asyncio.run(run())
+
+
+async def _reads_the_body(scope: Any, receive: Any, send: Any) -> None:
+    while (await receive()).get("more_body"):
+        pass
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+def test_a_body_is_read_only_so_far(cap: int) -> None:
+    """What the parser reads of a request's body is bounded (``body_bytes_read``), framing
+    and chunk extensions included: a chunk extension without end (no body byte ever, so
+    the app's 413 never came) and the rest of a body announced far past the limit (read to
+    its end after the app's 413) went on until the request timed out, gigabytes."""
+    bound = protocol.body_bytes_read(Limits())
+    post = b"POST /x HTTP/1.1\r\nHost: x\r\n"
+
+    async def run() -> None:
+        config = Config(app=_reads_the_body, log_config=None)
+        config.load()
+        state = ServerState()
+
+        async def fed(head: bytes, more: bytes, most: int) -> tuple[int, Transport]:
+            p = BoundedHttp(config=config, server_state=state, app_state={})
+            t = Transport("203.0.113.9")
+            p.connection_made(t)
+            p.data_received(head)
+            sent = 0
+            while not t.closed and sent < most:
+                p.data_received(more)
+                sent += len(more)
+                await asyncio.sleep(0)
+            for _ in range(20):  # the app's turn
+                await asyncio.sleep(0)
+            p.connection_lost(None)
+            return sent, t
+
+        piece = b"a" * 65536
+        for head in (post + b"Transfer-Encoding: chunked\r\n\r\n5;",  # an endless extension
+                     post + b"Content-Length: 1000000000\r\n\r\n"):  # a body far too big
+            sent, t = await fed(head, piece, 4 * bound)
+            assert t.closed and sent <= bound + len(piece), (head, sent)
+            assert t.out.startswith(b"HTTP/1.1 413 "), t.out[:80]
+        # A body within the limit in one-byte chunks (six bytes each) is read whole.
+        body = b"".join(b"1\r\n%c\r\n" % (97 + i % 26) for i in range(Limits().max_body_bytes))
+        sent, t = await fed(post + b"Transfer-Encoding: chunked\r\n\r\n", body + b"0\r\n\r\n",
+                            1)
+        assert t.out.startswith(b"HTTP/1.1 204 "), t.out[:80]
+
+    asyncio.run(run())
