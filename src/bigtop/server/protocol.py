@@ -93,6 +93,10 @@ class _HeadTooLarge(Exception):
     pass
 
 
+class _TooManyAhead(Exception):
+    """More requests pipelined than ``Limits.max_pipelined_requests``."""
+
+
 def body_bytes_read(limits: Limits) -> int:
     """The most raw bytes read of one request's body before the connection is closed
     (413): room for a body of ``max_body_bytes`` sent in one-byte chunks (6 bytes each:
@@ -220,6 +224,11 @@ class BoundedHttp(HttpToolsProtocol):
         except httptools.HttpParserError as e:
             if isinstance(e.__context__, _HeadTooLarge) or isinstance(e, _HeadTooLarge):
                 self._too_large()
+            elif isinstance(e.__context__, _TooManyAhead):
+                # No answer can go out of turn: the connection ends (the requests queued
+                # unanswered), as for a client that does not read.
+                self._disarm()
+                self.transport.close()
             else:
                 REFUSALS_LOG.warn(self.logger, "Invalid HTTP request received.")
                 self.send_400_response("Invalid HTTP request received.")
@@ -251,6 +260,8 @@ class BoundedHttp(HttpToolsProtocol):
 
     # -- parser callbacks ------------------------------------------------------------------
     def on_message_begin(self) -> None:
+        if len(self.pipeline) >= self.bounds.max_pipelined_requests:
+            raise _TooManyAhead
         super().on_message_begin()
         self._in_head, self._began = True, True
         self._head_bytes = self._head_parsed = self._body_raw = 0

@@ -138,6 +138,12 @@ class Limits:
     (docs/deploy.md). Else one address held every one of :attr:`max_connections` with
     half-sent requests (1,000 in 0.03 s), and every other client got 503 while they
     lasted, again and again."""
+    max_pipelined_requests: int = 32
+    """Requests one connection may send ahead of their answers (HTTP pipelining); one more
+    closes the connection (server/protocol.py). The parser reads every request of what
+    arrived at once, and uvicorn queued each (about 1.2 KB of memory for a 29-byte
+    request): 290 KB of requests from each of 50 connections that never read grew a
+    worker by 200 MB. Browsers do not pipeline."""
     max_connections: int = 1000
     """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
@@ -250,7 +256,8 @@ class Limits:
                      "provisional_games", "max_leaderboard", "reads_per_minute",
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
-                     "ws_max_frames", "max_connections_per_client"):
+                     "ws_max_frames", "max_connections_per_client",
+                     "max_pipelined_requests"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
