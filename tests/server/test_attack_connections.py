@@ -8,6 +8,7 @@ trusted proxy (which carries everybody) is not counted. Driven on fake transport
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -33,6 +34,11 @@ class Transport(WsTransport):
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return (self.peer, 5000) if name == "peername" else super().get_extra_info(name,
                                                                                   default)
+
+    def write(self, data: Any) -> None:
+        if self.closed:  # as uvloop's transport does
+            raise RuntimeError("unable to perform operation on a closed transport")
+        super().write(data)
 
     def set_protocol(self, protocol: Any) -> None:
         self.protocol = protocol
@@ -158,6 +164,8 @@ def test_requests_pipelined_ahead_of_their_answers_are_bounded(cap: int) -> None
     never read grew a worker by 200 MB). Past ``max_pipelined_requests`` queued the
     connection ends."""
     ahead = Limits().max_pipelined_requests
+    errors = Errors()
+    logging.getLogger("uvicorn.error").addHandler(errors)
 
     async def run() -> None:
         config = Config(app=_reads_the_body, log_config=None)
@@ -167,6 +175,8 @@ def test_requests_pipelined_ahead_of_their_answers_are_bounded(cap: int) -> None
         p.connection_made(t)
         p.data_received(b"GET /x HTTP/1.1\r\nHost: x\r\n\r\n" * 10_000)
         assert t.closed and len(p.pipeline) <= ahead
+        for _ in range(20):  # the first request's app, which finds the connection gone
+            await asyncio.sleep(0)
         p.connection_lost(None)
         # As many as allowed are answered, in turn.
         p = BoundedHttp(config=config, server_state=ServerState(), app_state={})
@@ -178,4 +188,47 @@ def test_requests_pipelined_ahead_of_their_answers_are_bounded(cap: int) -> None
         assert not t.closed and t.out.count(b"HTTP/1.1 204 ") == ahead + 1
         p.connection_lost(None)
 
+    try:
+        asyncio.run(run())
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(errors)
+    # Nothing written to the closed connection (uvloop raised, logged as an app's error).
+    assert errors.lines == []
+
+
+class Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def test_a_body_cut_short_by_the_client_leaving_reaches_no_route() -> None:
+    """A request whose client left before its body was whole went to its route with what
+    had come (a prefix that was JSON on its own: a move, a new identity)."""
+    from bigtop.server.app import BodyLimit
+
+    called: list[object] = []
+
+    async def route(scope: Any, receive: Any, send: Any) -> None:
+        called.append(await receive())
+
+    async def run() -> None:
+        messages = [{"type": "http.request", "body": b'{"version": 3, "index": 0}',
+                     "more_body": True}, {"type": "http.disconnect"}]
+
+        async def receive() -> Any:
+            return messages.pop(0)
+
+        async def send(message: Any) -> None:
+            called.append(message)
+
+        await BodyLimit(route, limit=1000)(
+            {"type": "http", "method": "POST", "path": "/api/tables/t/moves",
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", b"40")]}, receive, send)
+
     asyncio.run(run())
+    assert called == []

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 from websockets.http11 import Response
@@ -159,6 +159,7 @@ class BoundedHttp(HttpToolsProtocol):
         self._head_parsed = 0  # URL, names and values the parser reported
         self._began = False  # a byte of the current request has come
         self._body_raw = 0  # raw bytes since the head was complete (framing included)
+        self._open_cycles: list[RequestResponseCycle] = []
         self._timer: asyncio.TimerHandle | None = None
         self._refused = False
 
@@ -227,8 +228,7 @@ class BoundedHttp(HttpToolsProtocol):
             elif isinstance(e.__context__, _TooManyAhead):
                 # No answer can go out of turn: the connection ends (the requests queued
                 # unanswered), as for a client that does not read.
-                self._disarm()
-                self.transport.close()
+                self._close()
             else:
                 REFUSALS_LOG.warn(self.logger, "Invalid HTTP request received.")
                 self.send_400_response("Invalid HTTP request received.")
@@ -256,7 +256,7 @@ class BoundedHttp(HttpToolsProtocol):
         """A request the parser refused (uvicorn's own answer was plain text without the
         security headers)."""
         self.transport.write(_response(b"400 Bad Request", msg, "bad-request"))
-        self.transport.close()
+        self._close()
 
     # -- parser callbacks ------------------------------------------------------------------
     def on_message_begin(self) -> None:
@@ -279,6 +279,10 @@ class BoundedHttp(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         super().on_headers_complete()
+        # This connection's requests not answered yet (one running, the rest pipelined):
+        # what _close tells.
+        self._open_cycles = [c for c in self._open_cycles if not c.response_complete]
+        self._open_cycles.append(self.cycle)
 
     def on_message_complete(self) -> None:
         self._disarm()
@@ -297,7 +301,7 @@ class BoundedHttp(HttpToolsProtocol):
             b"431 Request Header Fields Too Large",
             f"the request line and headers are limited to {self.bounds.max_header_bytes} "
             "bytes", "too-large"))
-        self.transport.close()
+        self._close()
 
     def _body_too_large(self) -> None:
         self._disarm()
@@ -307,6 +311,18 @@ class BoundedHttp(HttpToolsProtocol):
                 b"413 Content Too Large",
                 f"request bodies are limited to {self.bounds.max_body_bytes} bytes",
                 "too-large"))
+        self._close()
+
+    def _close(self) -> None:
+        """End the connection here, and tell the request in progress as uvicorn does when a
+        connection is lost, so that its app writes nothing more: uvloop's transport raises
+        on a write after close, and each such request was logged as an internal error with
+        two tracebacks (50 connections ended for pipelining too much: 100 of them)."""
+        self._disarm()
+        for cycle in self._open_cycles:
+            if not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
         self.transport.close()
 
     def _arm(self) -> None:
@@ -328,7 +344,7 @@ class BoundedHttp(HttpToolsProtocol):
                 b"408 Request Timeout",
                 f"a request must arrive whole within {self.bounds.request_timeout_seconds:g} s",
                 "request-timeout"))
-        self.transport.close()
+        self._close()
 
 
 class SecureWebSocket(WebSocketsSansIOProtocol):
