@@ -20,13 +20,15 @@ ONE_CLIENT_MANY_TABLES = ("--limit", "table_burst=100000", "--limit",
                           "client_move_burst=100000", "--limit", "client_moves_per_second=100000",
                           "--limit", "max_sockets_per_client=100000",
                           "--limit", "max_connections=100000",
+                          "--limit", "max_connections_per_client=100000",
                           "--limit", "read_burst=100000", "--limit", "reads_per_minute=1e9",
                           # every invite link a browser test opens is exchanged: a seat taken
                           "--limit", "join_burst=100000")
 """Per-client limits lifted for servers that one test process drives with many tables from
 one address (tests/server/test_limits.py tests the limits themselves; the load benchmark
 holds two WebSockets a table, all from one address: 2,000 sockets at 1,000 tables, past a
-worker's default connection limit; each socket's connect takes a read token)."""
+worker's default connection limits (its own, and one address's where that address is no
+trusted proxy); each socket's connect takes a read token)."""
 
 
 class Server:

@@ -198,7 +198,10 @@ def test_a_websocket_message_over_the_limit_is_answered_413_then_closed(server: 
     assert got == [] and code == 1009
     with websockets.sync.client.connect(url, open_timeout=WAIT) as ws:  # within: served
         json.loads(ws.recv(timeout=WAIT))
-        ws.send(json.dumps({"type": "ping", "pad": "z" * 900}))
+        ws.send(json.dumps({"type": "move", "version": 0, "pad": "z" * 900}))
+        told = json.loads(ws.recv(timeout=WAIT))  # read and refused as any message
+        assert told["type"] == "error" and told["problem"]["status"] == 401
+        ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=WAIT)) == {"type": "pong"}
 
 

@@ -81,7 +81,9 @@ class BodyLimit:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                break
+                # The client left before its body was whole: nothing of it is acted on (a
+                # prefix that was JSON on its own, a move say, went to the route).
+                return
             chunk = message.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:

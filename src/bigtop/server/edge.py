@@ -162,6 +162,17 @@ class Edge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
+        if kind in ("http", "websocket") and "\x00" in scope["path"] \
+                and scope["path"].startswith(API):
+            # No table, game or route has a NUL, and PostgreSQL refuses one in text: a
+            # table id holding one was a 500 there, its traceback logged.
+            nothing = errors.NotFound("no such path: it holds a NUL character (%00)")
+            if kind == "http":
+                send = _headers_only(send) if scope["method"] == "HEAD" else send
+                await problem_response(nothing)(scope, receive, send)
+            else:
+                await refuse_socket(scope, receive, send, nothing)
+            return
         if kind == "http":
             path: str = scope["path"]
             if not path.startswith(PAGES):

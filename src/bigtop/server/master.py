@@ -689,9 +689,18 @@ class TableMaster:
         token = new_token()
         if not self.storage.take_free_seat(table_id, seat, hash_token(token), _now(),
                                            player_id):
+            if player is not None:
+                self._seated_meanwhile(table_id, player)
             raise errors.Conflict(f"seat {seat} of table {table_id} is not free")
         self.sync_clock(self.try_start(table_id) or self.load(table_id))
         return seat, token
+
+    def _seated_meanwhile(self, table_id: str, player: Player) -> None:
+        """After a seating the storage refused: the Conflict that says so, where the
+        identity took another seat of the table meanwhile (a claim through another
+        worker)."""
+        if any(s.player_id == player.id for s in self.load(table_id).seats):
+            raise errors.Conflict(f"{player.name} sits at table {table_id} already")
 
     # -- invites and the start -------------------------------------------------------------
     def try_start(self, table_id: str, bots: Mapping[int, str] | None = None, *,
@@ -805,6 +814,7 @@ class TableMaster:
         if not self.storage.set_seat_player(
                 table_id, found.seat, digest, player.id, _now(),
                 new_token_hash=hash_token(new_token()) if found.invited else None):
+            self._seated_meanwhile(table_id, player)
             raise errors.Conflict(f"seat {found.seat} of table {table_id} was taken meanwhile")
         return self.sync_clock(self.try_start(table_id) or self.load(table_id))
 

@@ -82,6 +82,15 @@ def _trusted(ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None,
     return ip is not None and any(ip.version == n.version and ip in n for n in trusted)
 
 
+def is_trusted(peer: str, trusted: Sequence[Network]) -> bool:
+    """Whether ``peer`` (an address) is one of the ``trusted`` proxies.
+
+    >>> is_trusted("127.0.0.1", trusted_networks(["127.0.0.1"])), is_trusted("x", ())
+    (True, False)
+    """
+    return _trusted(_ip(peer), trusted)
+
+
 def real_client(peer: str, forwarded_for: Sequence[bytes], trusted: Sequence[Network]) -> str:
     """The client's address: ``peer`` unless it is a trusted proxy, then the right-most
     untrusted hop of the ``X-Forwarded-For`` header values (all of them, in order). A hop

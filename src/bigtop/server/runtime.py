@@ -794,10 +794,16 @@ class Runtime:
 
     # -- broadcasting ---------------------------------------------------------------------
     def add(self, conn: Connection) -> None:
+        """Count ``conn`` in its table: spectators' sockets and seats' sockets each up to
+        ``max_connections_per_table``, so that strangers holding every spectator slot
+        (a table's id is public) never keep its players from their live view."""
         conns = self.connections.setdefault(conn.table_id, set())
-        if len(conns) >= self.limits.max_connections_per_table:
+        spectator = conn.seat is None
+        alike = sum(1 for c in conns if (c.seat is None) == spectator)
+        if alike >= self.limits.max_connections_per_table:
+            whose = "spectators'" if spectator else "seats'"
             raise errors.Unavailable(
-                f"table {conn.table_id} has {len(conns)} connections, its limit")
+                f"table {conn.table_id} has {alike} {whose} connections, its limit")
         conns.add(conn)
 
     def remove(self, conn: Connection) -> None:

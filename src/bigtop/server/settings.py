@@ -100,7 +100,9 @@ class Limits:
     """A lobby entry carries a summary of the options: each text longer than this is cut
     there (ending in "…"); the table's own view has them whole."""
     max_connections_per_table: int = 64
-    """WebSocket connections one table accepts at once."""
+    """WebSocket connections one table accepts at once from spectators, and as many from
+    its seats (each counted apart: spectators filling the table never keep its players
+    from their live view)."""
     ws_send_seconds: float = 10.0
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
@@ -127,6 +129,21 @@ class Limits:
     keep_alive_seconds: int = 5
     """An idle connection between two requests is closed after this long (uvicorn's
     keep-alive timeout)."""
+    max_connections_per_client: int = 64
+    """Open connections (HTTP and WebSocket, idle or half-sent) one client address holds
+    in one worker; one more is answered 429 at once and closed (server/protocol.py).
+    Counted by the TCP peer, an IPv6 one by its network (:attr:`ipv6_prefix`), before any
+    byte of a request: a peer in ``Settings.trusted_proxies`` (a proxy, which carries
+    everybody's connections) is not counted, so behind one this is the proxy's to bound
+    (docs/deploy.md). Else one address held every one of :attr:`max_connections` with
+    half-sent requests (1,000 in 0.03 s), and every other client got 503 while they
+    lasted, again and again."""
+    max_pipelined_requests: int = 32
+    """Requests one connection may send ahead of their answers (HTTP pipelining); one more
+    closes the connection (server/protocol.py). The parser reads every request of what
+    arrived at once, and uvicorn queued each (about 1.2 KB of memory for a 29-byte
+    request): 290 KB of requests from each of 50 connections that never read grew a
+    worker by 200 MB. Browsers do not pipeline."""
     max_connections: int = 1000
     """Open connections (HTTP and WebSocket) one worker holds; one more is answered 503 at
     once and closed. Keep it below the process's open-file limit (``ulimit -n``, systemd's
@@ -167,6 +184,12 @@ class Limits:
     a budget of their own at this rate and burst (server/protocol.py), closed 4429 alike."""
     ws_message_burst: int = 60
     """Messages one WebSocket may send at once before that rate applies."""
+    ws_max_frames: int = 64
+    """Frames one WebSocket message may come in (its first frame and the continuation
+    frames after it); one more closes the socket (1009) at once (server/protocol.py):
+    websockets bounds a message's bytes, not its fragments, and uvicorn keeps each until
+    the last, so a message that never ended in empty frames grew the worker without end.
+    Browsers send a message in one frame."""
 
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
@@ -232,7 +255,9 @@ class Limits:
                      "ws_send_seconds",
                      "provisional_games", "max_leaderboard", "reads_per_minute",
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
-                     "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst"):
+                     "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
+                     "ws_max_frames", "max_connections_per_client",
+                     "max_pipelined_requests"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

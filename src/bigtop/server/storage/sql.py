@@ -421,12 +421,25 @@ class SqlStorage:
         if self._pg:
             conn.execute(_NOTIFY, {"c": NOTIFY_CHANNEL, "p": table_id})
 
-    def _arrived(self, conn: Connection, done: int, table_id: str, now: float) -> bool:
+    def _arrived(self, conn: Connection, done: int, table_id: str, now: float,
+                 player_id: str | None = None) -> bool:
         """The end of a write that seats somebody at ``now`` (``done``: the rows its one
-        guarded UPDATE changed): stored and announced if it took, else nothing (False)."""
+        guarded UPDATE changed): stored and announced if it took, else nothing (False).
+        ``player_id``: the identity seated, at most once a table. The UPDATE's guard alone
+        cannot see a claim of another seat by the same identity that has not committed
+        (PostgreSQL's read committed: two workers each seated it, one seat each). So it is
+        counted again here, after :meth:`_seats_changed` locked the table's row (every
+        arrival at the table queues there), in a statement that sees what committed
+        before."""
         if done != 1:
             return False
         self._seats_changed(conn, table_id, arrived=now)
+        if player_id is not None and conn.execute(
+                select(func.count()).select_from(seats).where(
+                    seats.c.table_id == table_id, seats.c.player_id == player_id)
+                ).scalar_one() != 1:
+            conn.rollback()
+            return False
         conn.commit()
         return True
 
@@ -847,7 +860,7 @@ class SqlStorage:
                 # Whoever took it from the lobby is not the person invited there; the
                 # token is theirs alone (new_token), no invite.
                 player_id=player_id, invite=None, invited=False), {"at": now}).rowcount
-            return self._arrived(conn, done, table_id, now)
+            return self._arrived(conn, done, table_id, now, player_id)
 
     def set_seat_player(self, table_id: str, seat: int, token_hash: str, player_id: str,
                         now: float, *, new_token_hash: str | None = None) -> bool:
@@ -864,7 +877,7 @@ class SqlStorage:
                 values.update(token_hash=new_token_hash, invited=False)
             done = conn.execute(update(seats).where(*cond).values(**values),
                                 {"at": now}).rowcount
-            return self._arrived(conn, done, table_id, now)
+            return self._arrived(conn, done, table_id, now, player_id)
 
     def exchange_invite(self, table_id: str, seat: int, invite_hash: str, token_hash: str,
                         now: float) -> bool:
