@@ -42,3 +42,23 @@ def test_no_free_text_may_hold_a_bidirectional_control_mark(client: TestClient,
             "game": "so-ein-zirkus", "players": 2,
             "options": {"board": json.dumps({**good, field: bad})}})
         assert "bidirectional" in problem(r, 422, "invalid")["detail"], field
+
+
+@pytest.mark.parametrize("blank", ["\u200b", "\ufeff\u200b", "\u3164", "\u0301", "\u2800 \u200d"])
+def test_a_name_or_chat_line_that_shows_nothing_is_refused(client: TestClient,
+                                                           blank: str) -> None:
+    """Zero-width spaces, a byte-order mark, a Hangul filler, a lone accent: a seat or a
+    chat line that looks empty. Refused with 422, nothing stored."""
+    detail = problem(client.post("/api/players", json={"name": blank}), 422,
+                     "invalid")["detail"]
+    assert "nothing visible" in detail
+    key = client.post("/api/players", json={"name": "Anna"}).json()["key"]
+    problem(client.patch("/api/players/me", json={"name": blank}, headers=auth(key)), 422,
+            "invalid")
+    assert client.get("/api/players/me", headers=auth(key)).json()["name"] == "Anna"
+    made = create(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    t, tok = made["table"], made["seats"][0]["token"]
+    problem(client.post(f"/api/tables/{t}/chat", json={"text": blank}, headers=auth(tok)),
+            422, "invalid")
+    assert client.get(f"/api/tables/{t}/chat", headers=auth(tok)).json()["messages"] == []
+    assert client.post("/api/players", json={"name": "e\u0301"}).status_code == 201

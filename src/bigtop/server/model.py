@@ -39,6 +39,10 @@ def draw_seed() -> int:
     return secrets.randbits(63)
 
 
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as blank space (Hangul fillers, the blank Braille pattern)."""
+
+
 def plain_text(raw: str, what: str, max_chars: int) -> str:
     """``raw`` trimmed, if it is plain text of 1 to ``max_chars`` characters: no control
     characters, line breaks or reordering marks. It is stored and shown as it is, never
@@ -54,6 +58,10 @@ def plain_text(raw: str, what: str, max_chars: int) -> str:
     Traceback (most recent call last):
     ...
     ValueError: name: empty
+    >>> plain_text(chr(0x200B) + chr(0x3164), "name", 32)
+    Traceback (most recent call last):
+    ...
+    ValueError: name: nothing visible (only spaces, marks or invisible characters)
     """
     text = raw.strip()
     if not text:
@@ -67,6 +75,12 @@ def plain_text(raw: str, what: str, max_chars: int) -> str:
         if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise ValueError(
                 f"{what}: no control characters or line breaks (U+{ord(ch):04X} at {i})")
+    if not any(unicodedata.category(ch)[0] not in "ZMC" and ch not in BLANK_LETTERS
+               for ch in text):
+        # A name or a chat line that shows as nothing (zero-width spaces, a byte-order
+        # mark, Hangul fillers) would leave a seat or a line that looks empty.
+        raise ValueError(f"{what}: nothing visible (only spaces, marks or invisible "
+                         "characters)")
     return text
 
 
