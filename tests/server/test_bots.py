@@ -357,3 +357,31 @@ def test_a_table_has_one_move_in_the_pool_at_most(
         gate.set()
     assert kicks.count(made["table"]) >= 4
     assert (held_moves, waiting) == (1, 0)
+
+
+def test_one_owner_s_many_tables_take_one_turn_among_the_owners() -> None:
+    """A stranger's four tables of bots (owner a) take one turn in the round of owners,
+    as the single table of each other owner (b, c) does: b's and c's moves come after a's
+    first, not after all four. Within an owner, tables take turns as before."""
+    order: list[str] = []
+    gate = threading.Event()
+
+    def move(name: str) -> str:
+        if name == "X":
+            gate.wait(5)  # the pool is busy while the others ask
+        order.append(name)
+        return name
+
+    async def main() -> None:
+        pool = BotPool(ThreadPoolExecutor(1), size=1)
+        busy = asyncio.ensure_future(pool.run("X", move, "X", owner="x"))
+        await asyncio.sleep(0)
+        jobs = [asyncio.ensure_future(pool.run(t, move, t, owner=o)) for t, o in
+                [("A1", "a"), ("A2", "a"), ("A3", "a"), ("A4", "a"), ("B", "b"),
+                 ("C", "c")]]
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(busy, *jobs)
+
+    asyncio.run(main())
+    assert order == ["X", "A1", "B", "C", "A2", "A3", "A4"]

@@ -10,11 +10,12 @@ deadline), not from when a pool process takes it: a move that queued thinks only
 left of its limit, never less than a floor (:func:`time_left`). A searching bot stops its
 search there, and any bot still thinking a little later is interrupted and a random legal
 move is played for it. The pool (:class:`BotPool`) runs at most ``size`` moves at once and
-takes them table by table, in turn, in the order they came, so no table, level or option
-set delays another table's bot by more than one move's limit per table ahead of it (by its
-floor once that move has queued past its deadline: where moves think longer than their
-floor, a pool that fell behind catches up at the floor's pace), and no bot is passed by
-one that asked after it.
+takes them owner by owner (the address that created the table) and table by table, in
+turn, in the order they came, so no table, level or option set delays another owner's bot
+by more than one move's limit per owner ahead of it (by its floor once that move has
+queued past its deadline: where moves think longer than their floor, a pool that fell
+behind catches up at the floor's pace), and, among owners with one table waiting each, no
+bot is passed by one that asked after it.
 
 >>> from bigtop import new_state
 >>> s = new_state("scout", players=2, seed=4)
@@ -176,15 +177,20 @@ def think(state_json: dict[str, Any], level: str, seat: int, seed: int,
 
 
 class BotPool:
-    """Bot moves on an executor, at most ``size`` at once, taken table by table in turn:
-    tables queue in the order their first waiting move came, and a table with more moves
-    waiting after one is taken goes to the back, so a table with many moves to make (or
-    slow bots) takes its turn like every other. The server asks one move a table at a time
-    (a table's next bot move only once the last is stored), and then this is first come,
-    first served: no bot's move is passed by a move another table asked for later. (Taking
-    the table served least recently first, as this did, let a table whose last move was
-    recent be passed by every table served before it that asked later: on two busy cores
-    with the pool behind, by seconds.)
+    """Bot moves on an executor, at most ``size`` at once, taken owner by owner and, within
+    an owner, table by table, in turn. An owner is the client address that created the
+    table: one stranger's ten tables of `hard` bots playing each other take one turn in
+    the round of owners, as a single table of anyone else does, instead of ten (with two
+    processes, another person's bot waited behind five seconds of them a move). Owners,
+    and an owner's tables, queue in the order their first waiting move came, and one with
+    more waiting after it is served goes to the back, so a table with many moves to make
+    (or slow bots) takes its turn like every other. The server asks one move a table at a
+    time (a table's next bot move only once the last is stored), and then this is first
+    come, first served among owners with one table waiting each: no bot's move is passed
+    by a move another table asked for later, unless its own owner's other tables come
+    first. (Taking the table served least recently first, as this once did, let a
+    table whose last move was recent be passed by every table served before it that asked
+    later: on two busy cores with the pool behind, by seconds.)
 
     Nothing here bounds the moves waiting, and nothing needs to: the server holds at most
     one move a table here (its next only once the last is stored), so the open tables
@@ -206,30 +212,45 @@ class BotPool:
         self.size = max(1, size)
         self._waiting: dict[str, deque[tuple[Callable[..., Any], tuple[Any, ...],
                                              asyncio.Future[Any], float]]] = {}
-        self._turns: deque[str] = deque()  # the tables with moves waiting, in turn
+        self._tables: dict[str, deque[str]] = {}  # an owner's tables with moves waiting
+        self._owner_of: dict[str, str] = {}  # a table with moves waiting: its owner
+        self._owners: deque[str] = deque()  # the owners with moves waiting, in turn
         self._running = 0
 
-    async def run(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the executor when this table's turn comes."""
+    async def run(self, table_id: str, fn: Callable[..., T], *args: Any,
+                  owner: str = "") -> T:
+        """``fn(*args)`` on the executor when this table's turn comes among its owner's
+        tables, and its owner's among the owners."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         jobs = self._waiting.get(table_id)
         if jobs is None:
             jobs = self._waiting[table_id] = deque()
-            self._turns.append(table_id)
+            owner = self._owner_of.setdefault(table_id, owner)
+            tables = self._tables.get(owner)
+            if tables is None:
+                tables = self._tables[owner] = deque()
+                self._owners.append(owner)
+            tables.append(table_id)
         jobs.append((fn, args, future, time.time()))
         self._dispatch()
         return await future
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self.size and self._turns:
-            table_id = self._turns.popleft()
+        while self._running < self.size and self._owners:
+            owner = self._owners.popleft()
+            tables = self._tables[owner]
+            table_id = tables.popleft()
             jobs = self._waiting[table_id]
             fn, args, future, arrived = jobs.popleft()
             if jobs:
-                self._turns.append(table_id)
+                tables.append(table_id)
             else:
-                del self._waiting[table_id]
+                del self._waiting[table_id], self._owner_of[table_id]
+            if tables:
+                self._owners.append(owner)
+            else:
+                del self._tables[owner]
             if future.cancelled():
                 continue
             self._running += 1

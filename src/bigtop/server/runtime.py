@@ -1036,7 +1036,7 @@ class Runtime:
                 deadline = time.time() + limit
                 data = await in_thread(bot_input, loaded.state, seat, seed)
                 action = await self.bots.run(table_id, think, data, level, seat, seed, limit,
-                                             deadline)
+                                             deadline, owner=loaded.meta.creator)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
                                            loaded.version, {"action": action}, level)
