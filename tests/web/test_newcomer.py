@@ -9,7 +9,7 @@ import time
 from playwright.sync_api import Dialog
 
 from tests.web import drive
-from tests.web.conftest import Browsers, Server
+from tests.web.conftest import SPEED, Browsers, Server
 
 # Every element that reaches past the window's right edge, or whose text is cut inside it.
 _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
@@ -219,3 +219,78 @@ def test_a_copy_the_browser_refuses_offers_the_link_by_hand(server: Server,
         page.wait_for_timeout(100)
     assert offered == [f"{server.url}/table.html?table={made['table']}"]
     assert page.locator("#toast").is_hidden()
+
+
+def test_the_end_shows_the_result_first(server: Server, browsers: Browsers) -> None:
+    """At the end the final scores, Rematch and the replay came last in the side panel, below
+    the people, the chat and the settings: out of the window at 1280 × 800. And So ein
+    Zirkus's one game left a bare "Rounds" heading; "Your turn: a sound" was still offered."""
+    table = finished_bot_table(server, "so-ein-zirkus", 3, {})
+    page = browsers.new_page(1280, 800)
+    page.goto(server.table_url(table))
+    page.wait_for_selector("#open-replay")
+    assert page.evaluate("document.querySelector('aside.side').firstElementChild.id") == "scores"
+    assert page.evaluate("document.getElementById('open-replay').getBoundingClientRect().bottom "
+                         "<= window.innerHeight")
+    headings = page.eval_on_selector_all("#scores h2", "hs => hs.map(h => h.textContent)")
+    assert "Rounds" not in headings
+    assert page.locator("#notify-settings").is_hidden()
+
+
+def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
+                                                                  browsers: Browsers) -> None:
+    """The die showed a colour and nothing said what it allows (the rules panel, far below);
+    a turn the die made impossible passed at once, said only in the log's list."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=3)
+    page = browsers.new_page()
+    # A slower pace than the tests' own: the line stays a second, long enough to be seen.
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"])
+              .replace(f"speed={SPEED}", "speed=0.25"))
+    for _ in range(2):  # on this seed our third roll is green, with nothing green to do
+        drive.wait_ready(page)
+        face = page.evaluate("document.querySelector('#board .die').textContent")
+        assert page.inner_text("#die-means") == (
+            f"{face.capitalize()}: add a {face} ball to a clown with room, or move a clown "
+            f"whose top ball is {face}.")
+        before = drive.version(page)
+        page.click("#moves-list [data-action] >> nth=0")
+        drive.wait_after(page, before)
+    page.wait_for_selector("#hold:not([hidden])")
+    assert page.inner_text("#hold-text") == "P0 rolls green: nothing is possible, the turn is lost."
+
+
+def test_scout_says_what_a_turn_offers(server: Server, browsers: Browsers) -> None:
+    """SCOUT's turn showed highlighted cards and no sentence: what to pick, how to Show or
+    Scout, why a picked set is no Show. And at 5 players on a phone the two seats across got
+    what the seats beside left: a word a line."""
+    made = server.create("scout", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4, seed=4)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    seats = page.eval_on_selector_all("#board .tbl .seat", """ss => ss.map(s => {
+      const r = s.getBoundingClientRect(); return [r.left, r.width, s.dataset.seat]; })""")
+    widths = [w for _, w, _ in seats]
+    assert len(seats) == 4 and max(widths) - min(widths) <= 2, seats
+    assert [p for _, _, p in sorted(seats)] == ["1", "2", "3", "4"]  # in the order of play
+    assert page.inner_text("#scout-what") == ("Pick cards next to each other in your hand, "
+                                              "then Show: any set starts the table.")
+    hand = page.eval_on_selector_all("#board [data-hand] .top", "ts => ts.map(t => +t.textContent)")
+    # Two neighbours that are no set (neither one number nor numbers in a row).
+    i = next(k for k in range(len(hand) - 1) if abs(hand[k] - hand[k + 1]) > 1)
+    page.click(f"#board [data-hand='{i}']")
+    page.click(f"#board [data-hand='{i + 1}']")
+    assert page.inner_text("#scout-what").startswith("These cards are no Show: a set is cards")
+    page.click("#board button:has-text('Clear')")
+    rng = random.Random(2)
+    for _ in range(10):  # until another seat's set lies on the table at our turn
+        if drive.wait_ready(page) == "over":
+            break
+        if page.locator("#board [data-end]").count():
+            said = page.inner_text("#scout-what")
+            assert said.endswith("pick the left or right card of the active set to Scout it.") \
+                or said.startswith("No set in your hand beats the active set"), said
+            page.click("#board [data-end='left']")
+            assert page.inner_text("#scout-what").startswith("Scout takes this card")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no active set at our turn")

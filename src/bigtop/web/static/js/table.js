@@ -282,14 +282,28 @@ function drawScores(view) {
     parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link",
       onclick: openOwn}, "This position as an SVG picture")));
   }
-  if (info.rounds.length) {
+  // At the end the server's summary (above) has the points of each round: the heading
+  // comes only with a table or notes under it (So ein Zirkus's one game left it bare).
+  const table = info.rounds.length && !(result && view.summary);
+  const notes = info.rounds.length && info.notes;
+  if (table || notes) {
     parts.push(h("h2", {}, "Rounds"));
-    // At the end the server's summary (above) has the points of each round.
-    if (!(result && view.summary)) parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
-    if (info.notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
+    if (table) parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+    if (notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
   }
   fill(box, parts);
   box.hidden = !parts.length;
+  if (result) resultFirst(box);
+}
+
+/** At the end the result (the final scores, Rematch, the replay) is what a player looks for:
+ * its panel goes to the top of the side panel, which scrolls back up to show it once (it
+ * came last, below the people, the chat and the settings: below the window's bottom). */
+function resultFirst(box) {
+  const side = box.parentElement;
+  if (side.firstElementChild === box) return;
+  side.prepend(box);
+  side.scrollTop = 0;
 }
 
 /** The server's final summary: each player's points in every round, with names, best first. */
@@ -492,6 +506,8 @@ function drawAll(view) {
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
+    // No turn comes after the end: "Your turn: a sound" offers nothing any more.
+    if (view.result) $("notify-settings").hidden = true;
   }
   drawScores(view);
 }
@@ -540,7 +556,9 @@ async function pump() {
         if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
         if (animate) await settled();
         // A result stays until seen: a round's summary, a trick (the module says which).
-        const held = !fast && prev && prev.observation && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
+        // (with the log's lines of the step: So ein Zirkus says a turn lost to the die)
+        const held = !fast && prev && prev.observation && mod.held
+          ? mod.held(prev.observation, next.observation, next.seat, linesBetween(prev, next)) : null;
         if (page.holdNeeded === "summary" && !fast) {
           // Others' moves wait a few seconds (or Continue); the summary itself stays until
           // Continue or your own next move.
@@ -560,6 +578,12 @@ async function pump() {
     page.busy = false;
     markIdle();
   }
+}
+
+/** The log's lines of the steps from `prev` to `next`, in order. */
+function linesBetween(prev, next) {
+  return [...page.log.values()].filter((l) => l.version > prev.version && l.version <= next.version)
+    .sort((a, b) => a.version - b.version);
 }
 
 /** Whether `next` is one player's move after `prev` (with the chance that follows it, a So

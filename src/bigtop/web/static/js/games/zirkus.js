@@ -175,9 +175,29 @@ function facts(obs, ctx) {
     ? h("div", {class: "die", style: {background: BALL[obs.roll], color: ["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"},
       role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
+  // On your turn, what the face lets you do (the rules panel says it, far from the die).
+  const means = ctx.myTurn && obs.roll ? h("p", {class: "hint die-means", id: "die-means"}, dieMeans(obs.roll, ctx)) : null;
   return h("div", {class: "zirkus-side"},
-    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die),
+    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die), means,
     h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
+}
+
+/** What a rolled face allows, in the rules' words (games/zirkus/teach.py). */
+function dieMeans(face, ctx) {
+  const any = "add a ball of any colour to a clown with room, or move any clown that holds balls";
+  if (face === "white") return `White: ${any}.`;
+  if (face === "black") {
+    const own = ctx.legal.some((e) => !["add", "move"].includes(e.action.type));
+    return `Black: ${any}${own ? ", or one of black's own moves (the last buttons)" : ""}.`;
+  }
+  const name = face[0].toUpperCase() + face.slice(1);
+  return `${name}: add a ${face} ball to a clown with room, or move a clown whose top ball is ${face}.`;
+}
+
+/** A turn the die made impossible passes at once (no move): its line stays until seen. */
+function lostTurn(lines) {
+  const lost = lines.find((l) => l.seat < 0 && /: nothing is possible, the turn is lost$/.test(l.text));
+  return lost ? `${lost.text}.` : null;
 }
 
 export default {
@@ -227,6 +247,7 @@ export default {
     const walking = g.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
     await walking.finished.catch(() => null);
   },
+  held: (prev, next, seat, lines) => lostTurn(lines || []),
   roundOf: (obs) => obs.game_number - 1,
   roundLabel: (r) => `Game ${r + 1}`,
   rounds(obs) {
