@@ -294,3 +294,52 @@ def test_scout_says_what_a_turn_offers(server: Server, browsers: Browsers) -> No
             return
         drive.play_scout_turn(page, rng)
     raise AssertionError("no active set at our turn")
+
+
+def test_a_slow_bot_is_said_to_be_thinking(server: Server, browsers: Browsers) -> None:
+    """A bot's move that took long (a hard bot on a busy server) showed "P1 (bot, …) to
+    play." and nothing else for as long: the page looked stuck. Here the table's socket stays
+    silent (the bot's move never arrives), as it is while a bot thinks."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1}, seed=2)
+    page = browsers.new_page()
+    page.route_web_socket("**/ws*", lambda ws: None)  # open, and never a message
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.inner_text("#thinking") == ""
+    before = drive.version(page)
+    drive.play_scout_turn(page, random.Random(3))
+    assert drive.version(page) > before
+    assert page.inner_text("#turn").startswith("P1 (bot, random) to play.")
+    page.wait_for_function("document.getElementById('thinking').textContent"
+                           ".startsWith('(the bot is thinking: 3 s')", timeout=10_000)
+    assert page.evaluate("document.getElementById('thinking').closest('[aria-live]')") is None
+
+
+def test_live_regions_speak_what_is_new(server: Server, browsers: Browsers) -> None:
+    """Every redraw filled the move log (a live region) anew: a screen reader read the whole
+    log after each move; the take-back line and the turn line were put again unchanged, and
+    were spoken again ("Luck came after your last move…" at every roll)."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=5)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    drive.wait_ready(page)
+    drive.play_zirkus_turn(page, rng)
+    drive.wait_ready(page)
+    page.evaluate("""() => { window.spoken = {log: 0, undo: 0, turn: 0};
+      for (const [id, key] of [['log-list', 'log'], ['undo', 'undo'], ['turn', 'turn']])
+        new MutationObserver((ms) => {
+          for (const m of ms) window.spoken[key] += m.addedNodes.length;
+        }).observe(document.getElementById(id), {childList: true, subtree: true}); }""")
+    lines = page.evaluate("document.querySelectorAll('#log-list li').length")
+    for _ in range(3):
+        if drive.wait_ready(page) == "over":
+            break
+        drive.play_zirkus_turn(page, rng)
+    drive.wait_ready(page)
+    spoken = page.evaluate("window.spoken")
+    new = page.evaluate("document.querySelectorAll('#log-list li').length") - lines
+    assert spoken["log"] == new, (spoken, new)  # each new line once, no old one again
+    assert spoken["undo"] == 0, spoken  # "Luck came after your last move" stood unchanged
+    assert spoken["turn"] <= 2 * 3 + 1, spoken  # "Your turn", "P1 to play": once a change

@@ -4,7 +4,7 @@
 // log, round summaries, final scores, the replay viewer and the reconnect banner; the people
 // at the table, the chat and the rematch (friends.js) and the turn notifications (notify.js).
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
-import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
+import { copyText, fill, fillKeeping, h, rulesNodes, sayOnce, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
 import { claimSeat, drawNameAsk, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
@@ -160,9 +160,26 @@ function winnersLine(view) {
   return `${first.slice(0, -1).map(name).join(", ")} and ${name(first[first.length - 1])} share first place`;
 }
 
+// A bot's move that takes long (a hard bot on a busy server, a bot process starting again):
+// after THINK_S seconds the seconds it has taken, beside the turn line, so that a slow bot
+// does not look like a page that stopped. Not a live region: it would speak every second.
+const THINK_S = 3;
+const thinking = {key: null, since: 0};
+
+function drawThinking() {
+  const view = page.view;
+  const p = view && view.status === "playing" ? view.current_player : -1;
+  const seat = p >= 0 ? view.seats[p] : null;
+  const bot = !page.replay && !!seat && (seat.kind === "bot" || !!seat.bot_playing);
+  const key = bot ? `${view.undos ?? 0}:${view.version}` : null;
+  if (key !== thinking.key) Object.assign(thinking, {key, since: Date.now()});
+  const s = Math.floor((Date.now() - thinking.since) / 1000);
+  $("thinking").textContent = bot && s >= THINK_S && page.connected ? `(the bot is thinking: ${s} s)` : "";
+}
+
 function drawStatus(view) {
   const you = view.seat === null ? "You are watching." : `You are ${who(view.seat)}.`;
-  $("turn").textContent = `${whoseTurn(view)} ${page.replay ? "" : you}`;
+  sayOnce($("turn"), `${whoseTurn(view)} ${page.replay ? "" : you}`);
   $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
@@ -204,7 +221,8 @@ function drawLog(view) {
     if (forced && last && last.forced && last.seat === l.seat) { last.texts.push(l.text); last.version = l.version; continue; }
     items.push({...l, forced, texts: [l.text]});
   }
-  fill(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
+  // Only the new lines are added (the list is a live region: no reading of the whole log).
+  fillKeeping(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
     h("span", {class: "n"}, `${i + 1}.`),
     h("span", {class: "t"}, l.forced ? forcedLine(l.texts)
       : [l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : ""]))));
@@ -505,6 +523,7 @@ function drawAll(view) {
     drawNameAsk(view, enqueue, showError);
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
+    drawThinking();
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
     // No turn comes after the end: "Your turn: a sound" offers nothing any more.
     if (view.result) $("notify-settings").hidden = true;
@@ -935,6 +954,7 @@ async function start() {
     if (ev.key === "ArrowRight") replayTo(page.replay.to + 1);
   });
   page.noRematchYet = !view.rematch;
+  setInterval(drawThinking, 1000);
   enqueue(view);
   liveUpdates(table, token, () => (page.view ? page.view.version : null), onUpdate, onStatus);
 }
