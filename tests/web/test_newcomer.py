@@ -240,14 +240,18 @@ def test_the_end_shows_the_result_first(server: Server, browsers: Browsers) -> N
 def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
                                                                   browsers: Browsers) -> None:
     """The die showed a colour and nothing said what it allows (the rules panel, far below);
-    a turn the die made impossible passed at once, said only in the log's list."""
+    a turn the die made impossible passed at once, said only in the log's list. On a phone
+    the board got what the die, the supply and the buttons left: 110 px wide."""
     made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=3)
-    page = browsers.new_page()
+    page = browsers.new_page(360, 740)
     # A slower pace than the tests' own: the line stays a second, long enough to be seen.
     page.goto(server.table_url(made["table"], made["seats"][0]["token"])
               .replace(f"speed={SPEED}", "speed=0.25"))
     for _ in range(2):  # on this seed our third roll is green, with nothing green to do
         drive.wait_ready(page)
+        board = page.evaluate("document.querySelector('#board svg').getBoundingClientRect()"
+                              ".width")
+        assert board >= 170, board
         face = page.evaluate("document.querySelector('#board .die').textContent")
         assert page.inner_text("#die-means") == (
             f"{face.capitalize()}: add a {face} ball to a clown with room, or move a clown "
@@ -343,3 +347,16 @@ def test_live_regions_speak_what_is_new(server: Server, browsers: Browsers) -> N
     assert spoken["log"] == new, (spoken, new)  # each new line once, no old one again
     assert spoken["undo"] == 0, spoken  # "Luck came after your last move" stood unchanged
     assert spoken["turn"] <= 2 * 3 + 1, spoken  # "Your turn", "P1 to play": once a change
+
+
+def test_clown_15_go_says_where_the_turned_card_fits(server: Server,
+                                                     browsers: Browsers) -> None:
+    """A turned card and highlighted places, and no word saying which were places (with
+    the advanced rules a card may also go on your own open pile)."""
+    made = server.create("clown-15-go", 3, [{}] + [{"kind": "bot", "level": "random"}] * 2,
+                         {"open_pile_first": True, "own_pile": True}, seed=3)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.inner_text("#c15-where") == ("Your blue 10 fits P2's open pile or your own open "
+                                             "pile: choose one (highlighted).")
