@@ -163,7 +163,7 @@ function seat(obs, ctx, p) {
     h("div", {class: "seat-facts"},
       obs.colours[p] ? h("span", {class: "swatch", style: {background: BALL[obs.colours[p]]}}) : null,
       obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
-      points === null ? "? points" : `${points} points`));
+      points === null ? "? points" : `${points} point${points === 1 ? "" : "s"}`));
   box.dataset.spot = `seat-${p}`;
   return box;
 }
@@ -215,10 +215,13 @@ export default {
     const shown = moves.filter((e) => (ui.clown === null ? single : e.action.clown === ui.clown));
     drawPaths(svg, obs, ctx, shown);
     drawClowns(svg, obs, ctx);
-    const mine = h("div", {class: "zirkus-mine"}, facts(obs, ctx),
-      h("div", {class: "zirkus-controls"}, controls(obs, ctx)));
+    // The die, the supply and your seat beside the board, which is tall and narrow: below
+    // it (with the die's meaning) they left a phone's board 110 px wide, its paths too
+    // close to tell apart.
+    const middle = h("div", {class: "zirkus-mid"}, svg, facts(obs, ctx));
+    const mine = h("div", {class: "zirkus-mine"}, h("div", {class: "zirkus-controls"}, controls(obs, ctx)));
     root.replaceChildren(h("div", {class: "zirkus"}, tableGrid(ctx, obs.points.length,
-      (p) => seat(obs, ctx, p), svg, mine, `Game ${obs.game_number} · roll ${obs.turn + 1}`)));
+      (p) => seat(obs, ctx, p), middle, mine, `Game ${obs.game_number} · roll ${obs.turn + 1}`)));
   },
   /** Why the (last) game ended, in the engine's words (games/zirkus/options.py
    * ENDING_WORDS; tests/web/test_docs.py keeps the two the same). */
