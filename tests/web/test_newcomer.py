@@ -363,3 +363,18 @@ def test_clown_15_go_says_where_the_turned_card_fits(server: Server,
     drive.wait_ready(page)
     assert page.inner_text("#c15-where") == ("Your blue 10 fits P2's open pile or your own open "
                                              "pile: choose one (highlighted).")
+
+
+def test_five_rounds_of_points_fit_the_side_panel(server: Server, browsers: Browsers) -> None:
+    """Five players play five rounds of SCOUT: "Round 1" … "Round 5" ran the final points
+    past the side panel at 1280 × 800, cutting off the totals."""
+    table = finished_bot_table(server, "scout", 5, {})
+    page = browsers.new_page(1280, 800)
+    page.goto(server.table_url(table))
+    page.wait_for_selector("#final-summary")
+    side, total = page.evaluate("""() => [
+      document.querySelector('aside.side').getBoundingClientRect().right,
+      document.querySelector('#final-summary th:last-child').getBoundingClientRect().right]""")
+    assert total <= side, (total, side)
+    heads = page.eval_on_selector_all("#final-summary thead th", "hs => hs.map(h => h.textContent)")
+    assert heads == ["Place", "Player", *(f"Round {r}" for r in range(1, 6)), "Total"], heads

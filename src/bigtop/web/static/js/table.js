@@ -328,14 +328,17 @@ function resultFirst(box) {
 function summaryTable(summary, mySeat) {
   const rows = [...summary.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   const n = summary.rounds;
-  return h("table", {class: "scores", id: "final-summary"},
+  // The rounds' columns are headed by their number under the caption ("Round" said to
+  // screen readers only), and the table scrolls in its own box: at five rounds "Round 1" …
+  // "Round 5" ran past the side panel, cutting off the totals.
+  return h("div", {class: "scroll-x"}, h("table", {class: "scores", id: "final-summary"},
     h("caption", {}, n > 1 ? "Points per round" : "Points"),
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Place"), h("th", {scope: "col"}, "Player"),
-      n > 1 ? Array.from({length: n}, (_, r) => h("th", {scope: "col"}, `Round ${r + 1}`)) : null,
+      n > 1 ? Array.from({length: n}, (_, r) => h("th", {scope: "col"}, h("span", {class: "vh"}, "Round "), r + 1)) : null,
       h("th", {scope: "col"}, "Total"))),
     h("tbody", {}, rows.map((row) => h("tr", {class: row.seat === mySeat ? "mine" : "", dataset: {seat: row.seat}},
       h("td", {}, row.place ?? ""), h("th", {scope: "row"}, seatName(row.seat, mySeat)),
-      n > 1 ? row.rounds.map((x) => h("td", {}, points(x))) : null, h("td", {}, points(row.total))))));
+      n > 1 ? row.rounds.map((x) => h("td", {}, points(x))) : null, h("td", {}, points(row.total)))))));
 }
 
 function points(x) {
