@@ -69,6 +69,9 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 0 ')")
     page.click("#replay-next")
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 1 ')")
+    # A past position's turn, not "Your turn." (nor for a seat's hands shown from its place).
+    said = drive.top_line(page)
+    assert re.fullmatch(r"In the replay: P[01]( \(you\))? to play\.", said), said
     browsers.shot(page, "scout-replay")
     browsers.axe(page, "SCOUT's replay")
 

@@ -140,6 +140,9 @@ function whoseTurn(view) {
     return view.result ? `The game is over: ${winnersLine(view)}.` : "The game is over.";
   }
   const seat = view.seats[view.current_player];
+  // A replay's position: whose move it was (its view may be drawn from another seat's
+  // hands, where "Your turn." named the wrong person and a past turn).
+  if (page.replay) return `In the replay: ${seatName(view.current_player, page.view.seat)} to play.`;
   if (view.current_player === view.seat) {
     if (seat && seat.bot_playing) {
       return `A bot is playing your seat (${botReason(view, view.seat) === "timeout" ? "your time ran out" : "you were away"}).`;
@@ -180,7 +183,7 @@ function drawThinking() {
 function drawStatus(view) {
   const you = view.seat === null ? "You are watching." : `You are ${who(view.seat)}.`;
   sayOnce($("turn"), `${whoseTurn(view)} ${page.replay ? "" : you}`);
-  $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
+  $("turn").classList.toggle("mine", !page.replay && view.seat !== null && view.current_player === view.seat);
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
   if (seat && seat.bot_playing) {
