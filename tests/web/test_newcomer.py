@@ -378,3 +378,14 @@ def test_five_rounds_of_points_fit_the_side_panel(server: Server, browsers: Brow
     assert total <= side, (total, side)
     heads = page.eval_on_selector_all("#final-summary thead th", "hs => hs.map(h => h.textContent)")
     assert heads == ["Place", "Player", *(f"Round {r}" for r in range(1, 6)), "Total"], heads
+
+
+def test_five_seats_of_clown_15_go_fit_a_phone(server: Server, browsers: Browsers) -> None:
+    """At 5 players on a 360 px phone the four other seats share a row: their closed and
+    open piles ran past each seat's box (the highlighted pile's edge cut off)."""
+    made = server.create("clown-15-go", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4,
+                         seed=2)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.evaluate(_CUT, page.query_selector("#board")) == []
