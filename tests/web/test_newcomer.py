@@ -389,3 +389,33 @@ def test_five_seats_of_clown_15_go_fit_a_phone(server: Server, browsers: Browser
     page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
     drive.wait_ready(page)
     assert page.evaluate(_CUT, page.query_selector("#board")) == []
+
+
+def test_keyboard_focus_stays_at_the_table_between_turns(server: Server,
+                                                          browsers: Browsers) -> None:
+    """A Show made with the keyboard took its button away, and with no other control at
+    the table while the bots played the focus fell back to the page's top: every turn began
+    with tabbing past the lobby link and *Copy spectator link* again."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1}, seed=2)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    show = next(m for m in drive.legal_moves(page) if m["type"] == "show")
+    page.focus(f"#board [data-hand='{show['start']}']")
+    for _ in range(show["length"]):
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+    for _ in range(40):  # on to the Show button
+        if page.evaluate("document.activeElement.textContent").startswith("Show "):
+            break
+        page.keyboard.press("Tab")
+    before = drive.version(page)
+    page.keyboard.press("Enter")
+    drive.wait_after(page, before)
+    assert drive.wait_ready(page) == "turn"
+    assert page.evaluate("document.activeElement.closest('#board') !== null"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+    page.keyboard.press("Tab")  # one Tab to the table's first control (the active set's end)
+    assert page.evaluate("document.activeElement.matches('#board button')"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
