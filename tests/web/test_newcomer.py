@@ -419,3 +419,19 @@ def test_keyboard_focus_stays_at_the_table_between_turns(server: Server,
     page.keyboard.press("Tab")  # one Tab to the table's first control (the active set's end)
     assert page.evaluate("document.activeElement.matches('#board button')"), \
         page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+
+
+def test_the_rules_are_one_click_from_the_top(server: Server, browsers: Browsers) -> None:
+    """The rules lay at the end of the side panel, below the log (on a phone below
+    everything): a newcomer looking for them found no way there but scrolling."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=3)
+    for width, height in ((1280, 800), (360, 740)):
+        page = browsers.new_page(width, height)
+        page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+        drive.wait_ready(page)
+        page.wait_for_selector("#rules-body p")
+        page.click("#show-rules")
+        page.wait_for_function("""() => { const r = document.getElementById('rules-body')
+          .getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; }""")
+        assert page.evaluate("document.activeElement.closest('#rules') !== null")
+        assert page.evaluate(_CUT, page.query_selector("header")) == []

@@ -945,6 +945,13 @@ async function start() {
     if (!page.levels.length && games) page.levels = games.bot_levels;
   }
   $("copy-spectate").onclick = () => copyText(tableUrl(table));
+  // The rules lie at the end of the side panel (below the log; on a phone below everything):
+  // the button at the top opens them and brings them into view, the focus on their heading.
+  $("show-rules").onclick = () => {
+    $("rules").open = true;
+    $("rules").scrollIntoView({block: "start"});
+    $("rules").querySelector("summary").focus({preventScroll: true});
+  };
   $("reclaim").onclick = async () => {
     try { enqueue(await api.reclaim(table, token)); } catch (err) { showError(err.message); }
   };
