@@ -177,7 +177,9 @@ function drawThinking() {
   const key = bot ? `${view.undos ?? 0}:${view.version}` : null;
   if (key !== thinking.key) Object.assign(thinking, {key, since: Date.now()});
   const s = Math.floor((Date.now() - thinking.since) / 1000);
-  $("thinking").textContent = bot && s >= THINK_S && page.connected ? `(the bot is thinking: ${s} s)` : "";
+  // (not while the page holds a result with the bot's move already waiting behind it)
+  const waiting = bot && page.connected && !page.queue.length;
+  $("thinking").textContent = waiting && s >= THINK_S ? `(the bot is thinking: ${s} s)` : "";
 }
 
 function drawStatus(view) {
