@@ -435,3 +435,22 @@ def test_the_rules_are_one_click_from_the_top(server: Server, browsers: Browsers
           .getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; }""")
         assert page.evaluate("document.activeElement.closest('#rules') !== null")
         assert page.evaluate(_CUT, page.query_selector("header")) == []
+
+
+def test_tricky_landing_leaves_a_phone_a_table_to_flick_on(server: Server,
+                                                           browsers: Browsers) -> None:
+    """At the first turn on a 360 × 740 touch phone the spin, the aim in centimetres, the
+    throw and the practice buttons and the how-to took five lines under the hand: the table
+    was 140 px across, a flick's few millimetres of finger a long throw."""
+    made = server.create("tricky-landing", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4,
+                         {"rounds": 1}, seed=2)
+    context = browsers.chromium.new_context(viewport={"width": 360, "height": 740},
+                                            has_touch=True, is_mobile=True, bypass_csp=True)
+    browsers.contexts.append(context)
+    page = context.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    felt = page.evaluate("document.querySelector('svg.tl-table .tl-felt')"
+                         ".getBoundingClientRect().width")
+    assert felt >= 190, felt
+    assert page.locator("#tl-throw").is_visible() and page.locator("#tl-practice").is_visible()
