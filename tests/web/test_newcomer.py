@@ -4,6 +4,7 @@ refuses): each test fails without its fix in the pages."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from playwright.sync_api import Dialog
@@ -454,3 +455,25 @@ def test_tricky_landing_leaves_a_phone_a_table_to_flick_on(server: Server,
                          ".getBoundingClientRect().width")
     assert felt >= 190, felt
     assert page.locator("#tl-throw").is_visible() and page.locator("#tl-practice").is_visible()
+
+
+def test_so_ein_zirkus_paths_are_named_by_their_fields(server: Server,
+                                                        browsers: Browsers) -> None:
+    """A path on the board was named "move clown 1 FR" to a screen reader (the engine's
+    steps), where its button says the fields it walks."""
+    made = server.create("so-ein-zirkus", 3, [{}] + [{"kind": "bot", "level": "random"}] * 2,
+                         seed=7)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    for _ in range(30):
+        assert drive.wait_ready(page) == "turn"
+        clowns = {m["clown"] for m in drive.legal_moves(page) if m["type"] == "move"}
+        if clowns:
+            page.click(f"#board g.clown[data-clown='{min(clowns)}']")
+            names = page.eval_on_selector_all("#board .path", "ps => ps.map(p => p.ariaLabel)")
+            assert names and all(re.fullmatch(r"move clown \d [A-Z]\d+( to [A-Z]\d+)+", n)
+                                 for n in names), names
+            return
+        drive.play_zirkus_turn(page, rng)
+    raise AssertionError("no clown to move in 30 turns")

@@ -74,7 +74,8 @@ function drawPaths(svg, obs, ctx, moves) {
     const d = pts.map(([x, y], k) => `${k ? "L" : "M"}${x + off} ${y + off}`).join(" ");
     const hot = ui.hover === i;
     const g = s("g", {class: `path legal${hot ? " hot" : ""}`, tabindex: 0, role: "button",
-      "aria-label": `move clown ${e.action.clown} ${e.action.steps}`,
+      // The fields it walks, as the buttons say them (not the engine's steps: "FFR").
+      "aria-label": `move clown ${e.action.clown} ${pathFields(clown.field, e.action.steps).join(" to ")}`,
       dataset: {path: e.action.steps, clown: e.action.clown},
       onclick: () => ctx.play(e.action),
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.play(e.action); } },
