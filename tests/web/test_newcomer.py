@@ -263,7 +263,8 @@ def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
     page.wait_for_selector("#hold:not([hidden])")
     # As wide as its line allows (it was shrunk into the right half of the table: 6 lines).
     width = page.evaluate("document.getElementById('hold').getBoundingClientRect().width")
-    assert page.inner_text("#hold-text") == "P0 rolls green: nothing is possible, the turn is lost."
+    assert page.inner_text("#hold-text") == ("You rolled green: nothing is possible, your turn "
+                                             "is lost.")
     assert width > 0.75 * 360, width
 
 

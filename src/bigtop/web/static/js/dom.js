@@ -111,6 +111,11 @@ export function who(seat) {
   return name ? `${name} (P${seat})` : `P${seat}`;
 }
 
+/** A seat as the server's log lines call it: its person's name alone, else its label. */
+export function loggedName(seat) {
+  return NAMES[seat] || `P${seat}`;
+}
+
 /** A seat's label: "Anna (P0)", "P0", and "(you)" for the viewer's own seat. */
 export function seatName(seat, mySeat) {
   if (seat !== mySeat) return who(seat);

@@ -1,7 +1,7 @@
 // So ein Zirkus: the board (whichever the table was created with), the three clowns with their
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
-import { h, s, who } from "../dom.js";
+import { h, loggedName, s, who } from "../dom.js";
 import { actionButton, countMotion, legalOfType, seatBox, tableGrid } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
@@ -195,10 +195,16 @@ function dieMeans(face, ctx) {
   return `${name}: add a ${face} ball to a clown with room, or move a clown whose top ball is ${face}.`;
 }
 
-/** A turn the die made impossible passes at once (no move): its line stays until seen. */
-function lostTurn(lines) {
+/** A turn the die made impossible passes at once (no move): its line stays until seen,
+ * said to you as yours ("You rolled green: …, your turn is lost."). */
+function lostTurn(lines, seat) {
   const lost = lines.find((l) => l.seat < 0 && /: nothing is possible, the turn is lost$/.test(l.text));
-  return lost ? `${lost.text}.` : null;
+  if (!lost) return null;
+  const yours = seat === null || seat === undefined ? null : `${loggedName(seat)} rolls `;
+  if (yours && lost.text.startsWith(yours)) {
+    return `You rolled ${lost.text.slice(yours.length).split(":")[0]}: nothing is possible, your turn is lost.`;
+  }
+  return `${lost.text}.`;
 }
 
 export default {
@@ -251,7 +257,7 @@ export default {
     const walking = g.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
     await walking.finished.catch(() => null);
   },
-  held: (prev, next, seat, lines) => lostTurn(lines || []),
+  held: (prev, next, seat, lines) => lostTurn(lines || [], seat),
   roundOf: (obs) => obs.game_number - 1,
   roundLabel: (r) => `Game ${r + 1}`,
   rounds(obs) {
