@@ -478,3 +478,31 @@ def test_so_ein_zirkus_paths_are_named_by_their_fields(server: Server,
             return
         drive.play_zirkus_turn(page, rng)
     raise AssertionError("no clown to move in 30 turns")
+
+
+def test_scout_and_show_of_a_set_s_last_card_says_any_set_may_follow(
+        server: Server, browsers: Browsers) -> None:
+    """Scout & Show took the active set's only card: the table was empty, and the page
+    asked for "a set from your hand that beats the active set"."""
+    made = server.create("scout", 4, [{}] + [{"kind": "bot", "level": "random"}] * 3,
+                         {"rounds": 1}, seed=6)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    for _ in range(30):
+        assert drive.wait_ready(page) == "turn"
+        last = [m for m in drive.legal_moves(page) if m["type"] == "scout" and m["and_show"]
+                and page.locator("#board [data-end]").count() == 1]
+        if last:
+            drive.scout_move(page, last[0])
+            page.wait_for_selector("#board .gap.legal")
+            drive.wait_ready(page)
+            before = drive.version(page)
+            page.click(f"#board [data-gap='{drive.legal_moves(page)[0]['position']}']")
+            drive.wait_after(page, before)
+            drive.wait_ready(page)
+            assert page.inner_text("#scout-show-hint") == (
+                "Scout & Show: now show a set from your hand (the table is empty: any set).")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no Scout & Show of a single card in 30 turns")

@@ -141,8 +141,10 @@ function controls(obs, ctx) {
   }
   if (obs.phase === "show") {
     // The second half of Scout & Show: only shows are possible now, and the page says why.
-    out.push(h("p", {class: "hint", id: "scout-show-hint"},
-      "Scout & Show: now show a set from your hand that beats the active set."));
+    out.push(h("p", {class: "hint", id: "scout-show-hint"}, obs.active.length
+      ? "Scout & Show: now show a set from your hand that beats the active set."
+      // the scouted card was the set's last: nothing is left to beat
+      : "Scout & Show: now show a set from your hand (the table is empty: any set)."));
   }
   if (obs.phase === "turn") out.push(h("p", {class: "hint", id: "scout-what"}, whatToDo(obs, ctx)));
   const buttons = [];
