@@ -126,8 +126,10 @@ export function drawNameAsk(view, onView, showError) {
  * across redraws, so keyboard focus stays on it; a refusal is said beside it. */
 function drawListing(view) {
   const line = $("people-listing");
+  // Only a table with a seat for a person still free: the lobby lists no other (at a table of
+  // you and bots "Listed in the lobby" offered a switch that changed nothing).
   line.hidden = !(isHost(view) && ["waiting", "playing"].includes(view.status)
-    && !view.seed_chosen_by_creator);
+    && !view.seed_chosen_by_creator && view.seats.some(unclaimed));
   if (line.hidden) return;
   let box = $("host-listed");
   if (!box) {
