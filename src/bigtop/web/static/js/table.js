@@ -799,6 +799,8 @@ function scrollWithin(item) {
 
 function closeReplay() {
   page.replay = null;
+  // The log's lines as they were (a marked one would be put anew, and spoken again).
+  for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
   $("replay").hidden = true;
   draw();
 }
