@@ -89,9 +89,17 @@ def legal_moves(page: Page) -> list[dict[str, Any]]:
 
 
 def click_action(page: Page, action: dict[str, Any], within: str = "#board") -> None:
-    """Click the board's control for `action` (it must be on screen)."""
-    assert page.evaluate(_MARK, [within, action]), f"no control for {action} on the page"
-    page.click("[data-pick='1']")
+    """Click the board's control for `action` (it must be on screen). A redraw between the
+    mark and the click (a second copy of the same view, from the socket after the move's
+    answer) replaces the marked element: marked again and clicked again."""
+    for _ in range(3):
+        assert page.evaluate(_MARK, [within, action]), f"no control for {action} on the page"
+        try:
+            page.click("[data-pick='1']", timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"the control for {action} could not be clicked: {describe(page)}")
 
 
 def fill_lobby_form(page: Page, url: str, game: str, players: int, seats: dict[int, str],

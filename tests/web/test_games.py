@@ -69,6 +69,9 @@ def test_scout_from_the_lobby_against_bots(server: Server, browsers: Browsers) -
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 0 ')")
     page.click("#replay-next")
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 1 ')")
+    # A past position's turn, not "Your turn." (nor for a seat's hands shown from its place).
+    said = drive.top_line(page)
+    assert re.fullmatch(r"In the replay: P[01]( \(you\))? to play\.", said), said
     browsers.shot(page, "scout-replay")
     browsers.axe(page, "SCOUT's replay")
 
@@ -137,7 +140,8 @@ def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None
     page.wait_for_selector("#replay:not([hidden])")
     page.click("#replay-first")
     page.wait_for_function("document.getElementById('replay-at').textContent.startsWith('move 0 ')")
-    assert drive.top_line(page).startswith("Your turn."), drive.top_line(page)  # we are P0
+    said = drive.top_line(page)
+    assert said == "In the replay: P0 (you) to play.", said  # we are P0
 
 
 @pytest.mark.slow

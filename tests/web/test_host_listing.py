@@ -52,3 +52,14 @@ def test_no_switch_where_the_creator_chose_the_seed(server: Server,
     page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
     page.wait_for_selector("#people-list li")
     assert page.locator("#people-listing").is_hidden()
+
+
+def test_no_switch_at_a_table_of_the_host_and_bots(server: Server, browsers: Browsers) -> None:
+    """A newcomer's table of their own and bots offered "Listed in the lobby": the lobby
+    lists only tables with a seat for a person still free, so the switch changed nothing."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}])
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    page.wait_for_selector("#people-list li")
+    assert page.locator("#people-listing").is_hidden()

@@ -4,12 +4,13 @@ refuses): each test fails without its fix in the pages."""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from playwright.sync_api import Dialog
 
 from tests.web import drive
-from tests.web.conftest import Browsers, Server
+from tests.web.conftest import SPEED, Browsers, Server
 
 # Every element that reaches past the window's right edge, or whose text is cut inside it.
 _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
@@ -219,3 +220,289 @@ def test_a_copy_the_browser_refuses_offers_the_link_by_hand(server: Server,
         page.wait_for_timeout(100)
     assert offered == [f"{server.url}/table.html?table={made['table']}"]
     assert page.locator("#toast").is_hidden()
+
+
+def test_the_end_shows_the_result_first(server: Server, browsers: Browsers) -> None:
+    """At the end the final scores, Rematch and the replay came last in the side panel, below
+    the people, the chat and the settings: out of the window at 1280 × 800. And So ein
+    Zirkus's one game left a bare "Rounds" heading; "Your turn: a sound" was still offered."""
+    table = finished_bot_table(server, "so-ein-zirkus", 3, {})
+    page = browsers.new_page(1280, 800)
+    page.goto(server.table_url(table))
+    page.wait_for_selector("#open-replay")
+    assert page.evaluate("document.querySelector('aside.side').firstElementChild.id") == "scores"
+    assert page.evaluate("document.getElementById('open-replay').getBoundingClientRect().bottom "
+                         "<= window.innerHeight")
+    headings = page.eval_on_selector_all("#scores h2", "hs => hs.map(h => h.textContent)")
+    assert "Rounds" not in headings
+    assert page.locator("#notify-settings").is_hidden()
+
+
+def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
+                                                                  browsers: Browsers) -> None:
+    """The die showed a colour and nothing said what it allows (the rules panel, far below);
+    a turn the die made impossible passed at once, said only in the log's list. On a phone
+    the board got what the die, the supply and the buttons left: 110 px wide."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=3)
+    page = browsers.new_page(360, 740)
+    # A slower pace than the tests' own: the line stays a second, long enough to be seen.
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"])
+              .replace(f"speed={SPEED}", "speed=0.25"))
+    for _ in range(2):  # on this seed our third roll is green, with nothing green to do
+        drive.wait_ready(page)
+        board = page.evaluate("document.querySelector('#board svg').getBoundingClientRect()"
+                              ".width")
+        assert board >= 170, board
+        face = page.evaluate("document.querySelector('#board .die').textContent")
+        assert page.inner_text("#die-means") == (
+            f"{face.capitalize()}: add a {face} ball to a clown with room, or move a clown "
+            f"whose top ball is {face}.")
+        before = drive.version(page)
+        page.click("#moves-list [data-action] >> nth=0")
+        drive.wait_after(page, before)
+    page.wait_for_selector("#hold:not([hidden])")
+    # As wide as its line allows (it was shrunk into the right half of the table: 6 lines).
+    width = page.evaluate("document.getElementById('hold').getBoundingClientRect().width")
+    assert page.inner_text("#hold-text") == ("You rolled green: nothing is possible, your turn "
+                                             "is lost.")
+    assert width > 0.75 * 360, width
+
+
+def test_scout_says_what_a_turn_offers(server: Server, browsers: Browsers) -> None:
+    """SCOUT's turn showed highlighted cards and no sentence: what to pick, how to Show or
+    Scout, why a picked set is no Show. And at 5 players on a phone the two seats across got
+    what the seats beside left: a word a line."""
+    made = server.create("scout", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4, seed=4)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    seats = page.eval_on_selector_all("#board .tbl .seat", """ss => ss.map(s => {
+      const r = s.getBoundingClientRect(); return [r.left, r.width, s.dataset.seat]; })""")
+    widths = [w for _, w, _ in seats]
+    assert len(seats) == 4 and max(widths) - min(widths) <= 2, seats
+    assert [p for _, _, p in sorted(seats)] == ["1", "2", "3", "4"]  # in the order of play
+    assert page.inner_text("#scout-what") == ("Pick cards next to each other in your hand, "
+                                              "then Show: any set starts the table.")
+    hand = page.eval_on_selector_all("#board [data-hand] .top", "ts => ts.map(t => +t.textContent)")
+    # Two neighbours that are no set (neither one number nor numbers in a row).
+    i = next(k for k in range(len(hand) - 1) if abs(hand[k] - hand[k + 1]) > 1)
+    page.click(f"#board [data-hand='{i}']")
+    page.click(f"#board [data-hand='{i + 1}']")
+    assert page.inner_text("#scout-what").startswith("These cards are no Show: a set is cards")
+    page.click("#board button:has-text('Clear')")
+    rng = random.Random(2)
+    for _ in range(10):  # until another seat's set lies on the table at our turn
+        if drive.wait_ready(page) == "over":
+            break
+        if page.locator("#board [data-end]").count():
+            said = page.inner_text("#scout-what")
+            assert said.endswith("pick the left or right card of the active set to Scout it.") \
+                or said.startswith("No set in your hand beats the active set"), said
+            page.click("#board [data-end='left']")
+            assert page.inner_text("#scout-what").startswith("Scout takes this card")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no active set at our turn")
+
+
+def test_a_slow_bot_is_said_to_be_thinking(server: Server, browsers: Browsers) -> None:
+    """A bot's move that took long (a hard bot on a busy server) showed "P1 (bot, …) to
+    play." and nothing else for as long: the page looked stuck. Here the table's socket stays
+    silent (the bot's move never arrives), as it is while a bot thinks."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1}, seed=2)
+    page = browsers.new_page()
+    page.route_web_socket("**/ws*", lambda ws: None)  # open, and never a message
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.inner_text("#thinking") == ""
+    before = drive.version(page)
+    drive.play_scout_turn(page, random.Random(3))
+    assert drive.version(page) > before
+    assert page.inner_text("#turn").startswith("P1 (bot, random) to play.")
+    page.wait_for_function("document.getElementById('thinking').textContent"
+                           ".startsWith('(the bot is thinking: 3 s')", timeout=10_000)
+    assert page.evaluate("document.getElementById('thinking').closest('[aria-live]')") is None
+
+
+def test_live_regions_speak_what_is_new(server: Server, browsers: Browsers) -> None:
+    """Every redraw filled the move log (a live region) anew: a screen reader read the whole
+    log after each move; the take-back line and the turn line were put again unchanged, and
+    were spoken again ("Luck came after your last move…" at every roll)."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=5)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    drive.wait_ready(page)
+    drive.play_zirkus_turn(page, rng)
+    drive.wait_ready(page)
+    page.evaluate("""() => { window.spoken = {log: 0, undo: 0, turn: 0};
+      for (const [id, key] of [['log-list', 'log'], ['undo', 'undo'], ['turn', 'turn']])
+        new MutationObserver((ms) => {
+          for (const m of ms) window.spoken[key] += m.addedNodes.length;
+        }).observe(document.getElementById(id), {childList: true, subtree: true}); }""")
+    lines = page.evaluate("document.querySelectorAll('#log-list li').length")
+    for _ in range(3):
+        if drive.wait_ready(page) == "over":
+            break
+        drive.play_zirkus_turn(page, rng)
+    drive.wait_ready(page)
+    spoken = page.evaluate("window.spoken")
+    new = page.evaluate("document.querySelectorAll('#log-list li').length") - lines
+    assert spoken["log"] == new, (spoken, new)  # each new line once, no old one again
+    assert spoken["undo"] == 0, spoken  # "Luck came after your last move" stood unchanged
+    assert spoken["turn"] <= 2 * 3 + 1, spoken  # "Your turn", "P1 to play": once a change
+
+
+def test_clown_15_go_says_where_the_turned_card_fits(server: Server,
+                                                     browsers: Browsers) -> None:
+    """A turned card and highlighted places, and no word saying which were places (with
+    the advanced rules a card may also go on your own open pile)."""
+    made = server.create("clown-15-go", 3, [{}] + [{"kind": "bot", "level": "random"}] * 2,
+                         {"open_pile_first": True, "own_pile": True}, seed=3)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.inner_text("#c15-where") == ("Your blue 10 fits P2's open pile or your own open "
+                                             "pile: choose one (highlighted).")
+
+
+def test_five_rounds_of_points_fit_the_side_panel(server: Server, browsers: Browsers) -> None:
+    """Five players play five rounds of SCOUT: "Round 1" … "Round 5" ran the final points
+    past the side panel at 1280 × 800, cutting off the totals."""
+    table = finished_bot_table(server, "scout", 5, {})
+    page = browsers.new_page(1280, 800)
+    page.goto(server.table_url(table))
+    page.wait_for_selector("#final-summary")
+    side, total = page.evaluate("""() => [
+      document.querySelector('aside.side').getBoundingClientRect().right,
+      document.querySelector('#final-summary th:last-child').getBoundingClientRect().right]""")
+    assert total <= side, (total, side)
+    heads = page.eval_on_selector_all("#final-summary thead th", "hs => hs.map(h => h.textContent)")
+    assert heads == ["Place", "Player", *(f"Round {r}" for r in range(1, 6)), "Total"], heads
+
+
+def test_five_seats_of_clown_15_go_fit_a_phone(server: Server, browsers: Browsers) -> None:
+    """At 5 players on a 360 px phone the four other seats share a row: their closed and
+    open piles ran past each seat's box (the highlighted pile's edge cut off)."""
+    made = server.create("clown-15-go", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4,
+                         seed=2)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    assert page.evaluate(_CUT, page.query_selector("#board")) == []
+
+
+def test_keyboard_focus_stays_at_the_table_between_turns(server: Server,
+                                                          browsers: Browsers) -> None:
+    """A Show made with the keyboard took its button away, and with no other control at
+    the table while the bots played the focus fell back to the page's top: every turn began
+    with tabbing past the lobby link and *Copy spectator link* again."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1}, seed=2)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    show = next(m for m in drive.legal_moves(page) if m["type"] == "show")
+    page.focus(f"#board [data-hand='{show['start']}']")
+    for _ in range(show["length"]):
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+    for _ in range(40):  # on to the Show button
+        if page.evaluate("document.activeElement.textContent").startswith("Show "):
+            break
+        page.keyboard.press("Tab")
+    before = drive.version(page)
+    page.keyboard.press("Enter")
+    drive.wait_after(page, before)
+    assert drive.wait_ready(page) == "turn"
+    assert page.evaluate("document.activeElement.closest('#board') !== null"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+    page.keyboard.press("Tab")  # one Tab to the table's first control (the active set's end)
+    assert page.evaluate("document.activeElement.matches('#board button')"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+
+
+def test_the_rules_are_one_click_from_the_top(server: Server, browsers: Browsers) -> None:
+    """The rules lay at the end of the side panel, below the log (on a phone below
+    everything): a newcomer looking for them found no way there but scrolling."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=3)
+    for width, height in ((1280, 800), (360, 740)):
+        page = browsers.new_page(width, height)
+        page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+        drive.wait_ready(page)
+        page.wait_for_selector("#rules-body p")
+        page.click("#show-rules")
+        page.wait_for_function("""() => { const r = document.getElementById('rules-body')
+          .getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight - 40; }""")
+        assert page.evaluate("document.activeElement.closest('#rules') !== null")
+        assert page.evaluate(_CUT, page.query_selector("header")) == []
+
+
+def test_tricky_landing_leaves_a_phone_a_table_to_flick_on(server: Server,
+                                                           browsers: Browsers) -> None:
+    """At the first turn on a 360 × 740 touch phone the spin, the aim in centimetres, the
+    throw and the practice buttons and the how-to took five lines under the hand: the table
+    was 140 px across, a flick's few millimetres of finger a long throw."""
+    made = server.create("tricky-landing", 5, [{}] + [{"kind": "bot", "level": "random"}] * 4,
+                         {"rounds": 1}, seed=2)
+    context = browsers.chromium.new_context(viewport={"width": 360, "height": 740},
+                                            has_touch=True, is_mobile=True, bypass_csp=True)
+    browsers.contexts.append(context)
+    page = context.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    felt = page.evaluate("document.querySelector('svg.tl-table .tl-felt')"
+                         ".getBoundingClientRect().width")
+    assert felt >= 190, felt
+    assert page.locator("#tl-throw").is_visible() and page.locator("#tl-practice").is_visible()
+
+
+def test_so_ein_zirkus_paths_are_named_by_their_fields(server: Server,
+                                                        browsers: Browsers) -> None:
+    """A path on the board was named "move clown 1 FR" to a screen reader (the engine's
+    steps), where its button says the fields it walks."""
+    made = server.create("so-ein-zirkus", 3, [{}] + [{"kind": "bot", "level": "random"}] * 2,
+                         seed=7)
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    for _ in range(30):
+        assert drive.wait_ready(page) == "turn"
+        clowns = {m["clown"] for m in drive.legal_moves(page) if m["type"] == "move"}
+        if clowns:
+            page.click(f"#board g.clown[data-clown='{min(clowns)}']")
+            names = page.eval_on_selector_all("#board .path", "ps => ps.map(p => p.ariaLabel)")
+            assert names and all(re.fullmatch(r"move clown \d [A-Z]\d+( to [A-Z]\d+)+", n)
+                                 for n in names), names
+            return
+        drive.play_zirkus_turn(page, rng)
+    raise AssertionError("no clown to move in 30 turns")
+
+
+def test_scout_and_show_of_a_set_s_last_card_says_any_set_may_follow(
+        server: Server, browsers: Browsers) -> None:
+    """Scout & Show took the active set's only card: the table was empty, and the page
+    asked for "a set from your hand that beats the active set"."""
+    made = server.create("scout", 4, [{}] + [{"kind": "bot", "level": "random"}] * 3,
+                         {"rounds": 1}, seed=6)
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    rng = random.Random(1)
+    for _ in range(30):
+        assert drive.wait_ready(page) == "turn"
+        last = [m for m in drive.legal_moves(page) if m["type"] == "scout" and m["and_show"]
+                and page.locator("#board [data-end]").count() == 1]
+        if last:
+            drive.scout_move(page, last[0])
+            page.wait_for_selector("#board .gap.legal")
+            drive.wait_ready(page)
+            before = drive.version(page)
+            page.click(f"#board [data-gap='{drive.legal_moves(page)[0]['position']}']")
+            drive.wait_after(page, before)
+            drive.wait_ready(page)
+            assert page.inner_text("#scout-show-hint") == (
+                "Scout & Show: now show a set from your hand (the table is empty: any set).")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no Scout & Show of a single card in 30 turns")

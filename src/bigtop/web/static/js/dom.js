@@ -43,6 +43,25 @@ export function fill(node, ...children) {
   return node;
 }
 
+/**
+ * Replace the children of `node` (a live region's list) with `items`, keeping the leading
+ * ones that are the same already: a screen reader then speaks what is new, not the whole
+ * list again at every redraw (the move log was read out in full after each move).
+ */
+export function fillKeeping(node, items) {
+  const old = [...node.childNodes];
+  let k = 0;
+  while (k < old.length && k < items.length && old[k] instanceof Element && old[k].outerHTML === items[k].outerHTML) k++;
+  for (const e of old.slice(k)) e.remove();
+  node.append(...items.slice(k));
+  return node;
+}
+
+/** Set a live region's text only when it changes (the same words set again may be spoken again). */
+export function sayOnce(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** Show a short message in the page's #toast line (role=status). */
 export function toast(message) {
   const node = document.getElementById("toast");
@@ -90,6 +109,11 @@ export function setNames(seats) {
 export function who(seat) {
   const name = NAMES[seat];
   return name ? `${name} (P${seat})` : `P${seat}`;
+}
+
+/** A seat as the server's log lines call it: its person's name alone, else its label. */
+export function loggedName(seat) {
+  return NAMES[seat] || `P${seat}`;
 }
 
 /** A seat's label: "Anna (P0)", "P0", and "(you)" for the viewer's own seat. */

@@ -2,7 +2,7 @@
 // the host's invite links for every unclaimed seat, the chat, undo by agreement, and the
 // rematch that takes everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
 import { ApiError, api, identity, tableUrl } from "./api.js";
-import { copyText, fill, h, seatName, who } from "./dom.js";
+import { copyText, fill, fillKeeping, h, seatName, who } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -126,8 +126,10 @@ export function drawNameAsk(view, onView, showError) {
  * across redraws, so keyboard focus stays on it; a refusal is said beside it. */
 function drawListing(view) {
   const line = $("people-listing");
+  // Only a table with a seat for a person still free: the lobby lists no other (at a table of
+  // you and bots "Listed in the lobby" offered a switch that changed nothing).
   line.hidden = !(isHost(view) && ["waiting", "playing"].includes(view.status)
-    && !view.seed_chosen_by_creator);
+    && !view.seed_chosen_by_creator && view.seats.some(unclaimed));
   if (line.hidden) return;
   let box = $("host-listed");
   if (!box) {
@@ -263,7 +265,7 @@ function drawChat() {
     return;
   }
   const me = Number(document.body.dataset.seat);
-  fill(list, all.map((m) => h("li", {dataset: {id: m.id, seat: m.seat}, class: m.seat === me ? "mine" : ""},
+  fillKeeping(list, all.map((m) => h("li", {dataset: {id: m.id, seat: m.seat}, class: m.seat === me ? "mine" : ""},
     h("strong", {class: "from"}, m.name || `P${m.seat}`), " ", h("span", {class: "text"}, m.text))));
   list.scrollTop = list.scrollHeight;
   document.body.dataset.chat = String(all.length);
@@ -300,13 +302,16 @@ export function drawUndo(view, hasMoved, onView, showError) {
   const answer = (word) => async (event) => {
     const button = event.currentTarget;
     button.disabled = true; // a double click asks (or answers) once
+    // The view drawn last (a button is kept over redraws that leave the line as it was).
+    const asked = friends.undoDrawn[0];
+    const when = `${asked.undos ?? 0}:${asked.version}`;
     try {
       onView(await api.undo(friends.table, friends.token, word));
     } catch (err) {
       // The server refuses a take-back past what a step since showed (a landing, a turned
       // card, a hand shown): asking again would only be refused again until the table moves.
       if (word === "ask" && err instanceof ApiError && err.status === 409) {
-        friends.undoRefused = {at, line: err.message};
+        friends.undoRefused = {at: when, line: err.message};
         drawUndo(...friends.undoDrawn); // as the latest view has it (said only if it is this one)
       } else {
         button.disabled = false;
@@ -315,33 +320,42 @@ export function drawUndo(view, hasMoved, onView, showError) {
     }
   };
   // A server without undo has no `undo` in its views; a rated table refuses it.
-  if (!("undo" in view) || me === null || view.status !== "playing" || view.rated) { fill(box); return; }
+  if (!("undo" in view) || me === null || view.status !== "playing" || view.rated) { put(box); return; }
   if (ask) {
     const waiting = ask.waiting_for.map(who).join(" and ");
     if (ask.seat === me) {
-      fill(box, `You asked to take back your last move: waiting for ${waiting}. `,
+      put(box, `You asked to take back your last move: waiting for ${waiting}. `,
         h("button", {type: "button", class: "act small", id: "undo-withdraw", onclick: answer("decline")}, "Withdraw"));
     } else if (ask.waiting_for.includes(me)) {
-      fill(box, `${who(ask.seat)} asks to take back their last move. `,
+      put(box, `${who(ask.seat)} asks to take back their last move. `,
         h("button", {type: "button", class: "act small legal", id: "undo-accept", onclick: answer("accept")}, "Accept"),
         h("button", {type: "button", class: "act small", id: "undo-refuse", onclick: answer("decline")}, "Refuse"));
     } else {
-      fill(box, `${who(ask.seat)} asks to take back their last move: waiting for ${waiting}.`);
+      put(box, `${who(ask.seat)} asks to take back their last move: waiting for ${waiting}.`);
     }
     return;
   }
   const mine = hasMoved(me);
   if (mine === "luck") {
-    fill(box, h("span", {class: "hint", id: "undo-luck"}, "Luck came after your last move: it cannot be taken back."));
+    put(box, h("span", {class: "hint", id: "undo-luck"}, "Luck came after your last move: it cannot be taken back."));
     return;
   }
   if (mine === "yes" && friends.undoRefused && friends.undoRefused.at === at) {
-    fill(box, h("span", {class: "hint", id: "undo-refused"},
+    put(box, h("span", {class: "hint", id: "undo-refused"},
       `Your last move cannot be taken back: ${friends.undoRefused.line}.`));
     return;
   }
-  fill(box, mine === "yes" ? h("button", {type: "button", class: "act small", id: "undo-ask",
+  put(box, mine === "yes" ? h("button", {type: "button", class: "act small", id: "undo-ask",
     onclick: answer("ask")}, "Ask to take back my last move") : null);
+}
+
+/** Fill the take-back line only where it changes: it is a live region, and the same line
+ * (or button) put again after every move was spoken again ("Luck came after your last
+ * move…" at every roll of So ein Zirkus). */
+function put(box, ...children) {
+  const next = h("span", {}, ...children);
+  if (box.innerHTML === next.innerHTML) return;
+  fill(box, [...next.childNodes]);
 }
 
 // -- rematch ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // log, round summaries, final scores, the replay viewer and the reconnect banner; the people
 // at the table, the chat and the rematch (friends.js) and the turn notifications (notify.js).
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
-import { copyText, fill, h, rulesNodes, seatName, setNames, sleep, who } from "./dom.js";
+import { copyText, fill, fillKeeping, h, rulesNodes, sayOnce, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
 import { claimSeat, drawNameAsk, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
@@ -140,6 +140,9 @@ function whoseTurn(view) {
     return view.result ? `The game is over: ${winnersLine(view)}.` : "The game is over.";
   }
   const seat = view.seats[view.current_player];
+  // A replay's position: whose move it was (its view may be drawn from another seat's
+  // hands, where "Your turn." named the wrong person and a past turn).
+  if (page.replay) return `In the replay: ${seatName(view.current_player, page.view.seat)} to play.`;
   if (view.current_player === view.seat) {
     if (seat && seat.bot_playing) {
       return `A bot is playing your seat (${botReason(view, view.seat) === "timeout" ? "your time ran out" : "you were away"}).`;
@@ -160,10 +163,29 @@ function winnersLine(view) {
   return `${first.slice(0, -1).map(name).join(", ")} and ${name(first[first.length - 1])} share first place`;
 }
 
+// A bot's move that takes long (a hard bot on a busy server, a bot process starting again):
+// after THINK_S seconds the seconds it has taken, beside the turn line, so that a slow bot
+// does not look like a page that stopped. Not a live region: it would speak every second.
+const THINK_S = 3;
+const thinking = {key: null, since: 0};
+
+function drawThinking() {
+  const view = page.view;
+  const p = view && view.status === "playing" ? view.current_player : -1;
+  const seat = p >= 0 ? view.seats[p] : null;
+  const bot = !page.replay && !!seat && (seat.kind === "bot" || !!seat.bot_playing);
+  const key = bot ? `${view.undos ?? 0}:${view.version}` : null;
+  if (key !== thinking.key) Object.assign(thinking, {key, since: Date.now()});
+  const s = Math.floor((Date.now() - thinking.since) / 1000);
+  // (not while the page holds a result with the bot's move already waiting behind it)
+  const waiting = bot && page.connected && !page.queue.length;
+  $("thinking").textContent = waiting && s >= THINK_S ? `(the bot is thinking: ${s} s)` : "";
+}
+
 function drawStatus(view) {
   const you = view.seat === null ? "You are watching." : `You are ${who(view.seat)}.`;
-  $("turn").textContent = `${whoseTurn(view)} ${page.replay ? "" : you}`;
-  $("turn").classList.toggle("mine", view.seat !== null && view.current_player === view.seat);
+  sayOnce($("turn"), `${whoseTurn(view)} ${page.replay ? "" : you}`);
+  $("turn").classList.toggle("mine", !page.replay && view.seat !== null && view.current_player === view.seat);
   const seat = view.seat === null ? null : view.seats[view.seat];
   $("reclaim").hidden = !(seat && seat.bot_playing && !page.replay);
   if (seat && seat.bot_playing) {
@@ -204,7 +226,8 @@ function drawLog(view) {
     if (forced && last && last.forced && last.seat === l.seat) { last.texts.push(l.text); last.version = l.version; continue; }
     items.push({...l, forced, texts: [l.text]});
   }
-  fill(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
+  // Only the new lines are added (the list is a live region: no reading of the whole log).
+  fillKeeping(list, items.map((l, i) => h("li", {class: `log-${l.forced ? "auto" : l.kind}`, dataset: {version: l.version}},
     h("span", {class: "n"}, `${i + 1}.`),
     h("span", {class: "t"}, l.forced ? forcedLine(l.texts)
       : [l.text, l.bot && l.kind === "move" && view.seats[l.seat] && view.seats[l.seat].kind !== "bot" ? ` (bot ${l.bot})` : ""]))));
@@ -282,28 +305,45 @@ function drawScores(view) {
     parts.push(h("p", {class: "hint"}, h("a", {href: url.toString(), target: "_blank", rel: "noopener", id: "picture-link",
       onclick: openOwn}, "This position as an SVG picture")));
   }
-  if (info.rounds.length) {
+  // At the end the server's summary (above) has the points of each round: the heading
+  // comes only with a table or notes under it (So ein Zirkus's one game left it bare).
+  const table = info.rounds.length && !(result && view.summary);
+  const notes = info.rounds.length && info.notes;
+  if (table || notes) {
     parts.push(h("h2", {}, "Rounds"));
-    // At the end the server's summary (above) has the points of each round.
-    if (!(result && view.summary)) parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
-    if (info.notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
+    if (table) parts.push(roundTable(info.rounds, info.totals, view.seat, info.labels));
+    if (notes) parts.push(h("div", {class: "round-notes"}, info.notes.map(roundNote)));
   }
   fill(box, parts);
   box.hidden = !parts.length;
+  if (result) resultFirst(box);
+}
+
+/** At the end the result (the final scores, Rematch, the replay) is what a player looks for:
+ * its panel goes to the top of the side panel, which scrolls back up to show it once (it
+ * came last, below the people, the chat and the settings: below the window's bottom). */
+function resultFirst(box) {
+  const side = box.parentElement;
+  if (side.firstElementChild === box) return;
+  side.prepend(box);
+  side.scrollTop = 0;
 }
 
 /** The server's final summary: each player's points in every round, with names, best first. */
 function summaryTable(summary, mySeat) {
   const rows = [...summary.players].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   const n = summary.rounds;
-  return h("table", {class: "scores", id: "final-summary"},
+  // The rounds' columns are headed by their number under the caption ("Round" said to
+  // screen readers only), and the table scrolls in its own box: at five rounds "Round 1" …
+  // "Round 5" ran past the side panel, cutting off the totals.
+  return h("div", {class: "scroll-x"}, h("table", {class: "scores", id: "final-summary"},
     h("caption", {}, n > 1 ? "Points per round" : "Points"),
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Place"), h("th", {scope: "col"}, "Player"),
-      n > 1 ? Array.from({length: n}, (_, r) => h("th", {scope: "col"}, `Round ${r + 1}`)) : null,
+      n > 1 ? Array.from({length: n}, (_, r) => h("th", {scope: "col"}, h("span", {class: "vh"}, "Round "), r + 1)) : null,
       h("th", {scope: "col"}, "Total"))),
     h("tbody", {}, rows.map((row) => h("tr", {class: row.seat === mySeat ? "mine" : "", dataset: {seat: row.seat}},
       h("td", {}, row.place ?? ""), h("th", {scope: "row"}, seatName(row.seat, mySeat)),
-      n > 1 ? row.rounds.map((x) => h("td", {}, points(x))) : null, h("td", {}, points(row.total))))));
+      n > 1 ? row.rounds.map((x) => h("td", {}, points(x))) : null, h("td", {}, points(row.total)))))));
 }
 
 function points(x) {
@@ -491,7 +531,10 @@ function drawAll(view) {
     drawNameAsk(view, enqueue, showError);
     drawClocks(view);
     drawUndo(view, lastMoveOf, enqueue, showError);
+    drawThinking();
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
+    // No turn comes after the end: "Your turn: a sound" offers nothing any more.
+    if (view.result) $("notify-settings").hidden = true;
   }
   drawScores(view);
 }
@@ -540,7 +583,9 @@ async function pump() {
         if (animate && mod.animate && !mod.animateBefore) await mod.animate(prev.observation, next.observation, $("board"), context(next));
         if (animate) await settled();
         // A result stays until seen: a round's summary, a trick (the module says which).
-        const held = !fast && prev && prev.observation && mod.held ? mod.held(prev.observation, next.observation, next.seat) : null;
+        // (with the log's lines of the step: So ein Zirkus says a turn lost to the die)
+        const held = !fast && prev && prev.observation && mod.held
+          ? mod.held(prev.observation, next.observation, next.seat, linesBetween(prev, next)) : null;
         if (page.holdNeeded === "summary" && !fast) {
           // Others' moves wait a few seconds (or Continue); the summary itself stays until
           // Continue or your own next move.
@@ -560,6 +605,12 @@ async function pump() {
     page.busy = false;
     markIdle();
   }
+}
+
+/** The log's lines of the steps from `prev` to `next`, in order. */
+function linesBetween(prev, next) {
+  return [...page.log.values()].filter((l) => l.version > prev.version && l.version <= next.version)
+    .sort((a, b) => a.version - b.version);
 }
 
 /** Whether `next` is one player's move after `prev` (with the chance that follows it, a So
@@ -748,6 +799,8 @@ function scrollWithin(item) {
 
 function closeReplay() {
   page.replay = null;
+  // The log's lines as they were (a marked one would be put anew, and spoken again).
+  for (const li of document.querySelectorAll("#log-list li.current")) li.classList.remove("current");
   $("replay").hidden = true;
   draw();
 }
@@ -896,6 +949,13 @@ async function start() {
     if (!page.levels.length && games) page.levels = games.bot_levels;
   }
   $("copy-spectate").onclick = () => copyText(tableUrl(table));
+  // The rules lie at the end of the side panel (below the log; on a phone below everything):
+  // the button at the top opens them and brings them into view, the focus on their heading.
+  $("show-rules").onclick = () => {
+    $("rules").open = true;
+    $("rules").scrollIntoView({block: "start"});
+    $("rules").querySelector("summary").focus({preventScroll: true});
+  };
   $("reclaim").onclick = async () => {
     try { enqueue(await api.reclaim(table, token)); } catch (err) { showError(err.message); }
   };
@@ -911,6 +971,7 @@ async function start() {
     if (ev.key === "ArrowRight") replayTo(page.replay.to + 1);
   });
   page.noRematchYet = !view.rematch;
+  setInterval(drawThinking, 1000);
   enqueue(view);
   liveUpdates(table, token, () => (page.view ? page.view.version : null), onUpdate, onStatus);
 }

@@ -89,9 +89,29 @@ function turned(obs, ctx) {
     for (const e of legalOfType(ctx.legal, "borrow")) {
       buttons.push(actionButton(ctx, e.describe, e.action));
     }
+    const where = whereItMayGo(obs, ctx);
+    if (where) parts.push(h("p", {class: "hint", id: "c15-where"}, where));
     parts.push(h("div", {class: "controls"}, buttons));
   }
   return h("section", {class: "c15-hand"}, parts);
+}
+
+/** Where the turned card may go, in words (the places are highlighted, but a newcomer saw a
+ * card and a board and did not know which were places): "Your green 9 fits row 1, row 2
+ * or Ben (P2)'s open pile: click one." */
+function whereItMayGo(obs, ctx) {
+  const names = ctx.legal.flatMap(({action: a}) => (a.type === "row" ? [`row ${a.row}`]
+    : a.type === "new-row" ? ["a new row"] : a.type === "pile" ? [`${who(a.player)}'s open pile`]
+      : a.type === "own-pile" ? ["your own open pile"] : []));
+  const or = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}` : xs[0]);
+  if (obs.phase === "card" && obs.pending) {
+    if (!names.length) return null; // only the buttons below (lay it down, borrow)
+    return `Your ${cardName(obs.pending)} fits ${or(names)}: choose one (highlighted).`;
+  }
+  if (obs.phase === "turn" && names.length) {
+    return `Your open pile's top fits ${or(names)}: choose one${findLegal(ctx.legal, {type: "turn-over"}) ? ", or turn over" : ""}.`;
+  }
+  return null;
 }
 
 /** The middle rows scroll by themselves when they outgrow the play area (a phone): a

@@ -77,7 +77,7 @@ export function tableGrid(ctx, n, seat, middle, mine, head = null) {
   ctx.head(head);
   const places = seatPlaces(n, ctx.seat);
   const at = (where) => Object.keys(places).filter((p) => places[p] === where).map((p) => seat(Number(p)));
-  return h("div", {class: "tbl"},
+  return h("div", {class: "tbl", style: {"--others": String(Math.max(1, n - 1))}},
     h("div", {class: "tbl-top"}, at("top")),
     h("div", {class: "tbl-left"}, at("left")),
     h("div", {class: "tbl-mid"}, middle),

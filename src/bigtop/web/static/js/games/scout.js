@@ -141,9 +141,12 @@ function controls(obs, ctx) {
   }
   if (obs.phase === "show") {
     // The second half of Scout & Show: only shows are possible now, and the page says why.
-    out.push(h("p", {class: "hint", id: "scout-show-hint"},
-      "Scout & Show: now show a set from your hand that beats the active set."));
+    out.push(h("p", {class: "hint", id: "scout-show-hint"}, obs.active.length
+      ? "Scout & Show: now show a set from your hand that beats the active set."
+      // the scouted card was the set's last: nothing is left to beat
+      : "Scout & Show: now show a set from your hand (the table is empty: any set)."));
   }
+  if (obs.phase === "turn") out.push(h("p", {class: "hint", id: "scout-what"}, whatToDo(obs, ctx)));
   const buttons = [];
   if (ui.start !== null) {
     const sel = {type: "show", start: ui.start, length: ui.length};
@@ -163,6 +166,29 @@ function controls(obs, ctx) {
       h("div", {class: "mini-hand"}, turned)));
   }
   return out;
+}
+
+/** What a turn offers now, in words (a newcomer saw highlighted cards and no sentence): how
+ * to Show, how to Scout, or why only one of them is possible; a picked set that is no Show,
+ * why. */
+function whatToDo(obs, ctx) {
+  const shows = legalOfType(ctx.legal, "show").length > 0;
+  const scouts = legalOfType(ctx.legal, "scout").length > 0;
+  if (ui.start !== null && !findLegal(ctx.legal, {type: "show", start: ui.start, length: ui.length})) {
+    return "These cards are no Show: a set is cards next to each other of one number (4 4) or " +
+      "of numbers in a row (3 4 5)" + (obs.active.length ? ", and it must beat the active set." : ".");
+  }
+  if (ui.scoutEnd) {
+    return "Scout takes this card into your hand (you choose where next, and which way up)" +
+      (obs.show_tokens[ctx.seat] ? "; Scout & Show (once a round) lets you show a set right after." : ".");
+  }
+  if (!obs.active.length) return "Pick cards next to each other in your hand, then Show: any set starts the table.";
+  if (shows && scouts) {
+    return "Pick cards next to each other in your hand that beat the active set, then Show; " +
+      "or pick the left or right card of the active set to Scout it.";
+  }
+  if (scouts) return "No set in your hand beats the active set: pick its left or right card to Scout it into your hand.";
+  return "Pick cards next to each other in your hand that beat the active set, then Show.";
 }
 
 export default {

@@ -350,6 +350,8 @@ async function practiceThrow(svg, obs, ctx, aim) {
 function handRow(obs, ctx) {
   if (ctx.seat === null) return null;
   if (!obs.hand.includes(ui.card)) ui.card = obs.hand[0] || null;
+  // After the last throw "it would stop at …" says nothing any more (the result is above).
+  if (ctx.over) ui.said = "";
   const cards = obs.hand.map((c) => h("button", {type: "button",
     class: `tl-hand-card${ui.card === c ? " selected" : ""}${ctx.myTurn ? " legal" : ""}`,
     style: {background: SUIT[c[0]]}, "aria-pressed": ui.card === c ? "true" : "false",

@@ -1,7 +1,7 @@
 // So ein Zirkus: the board (whichever the table was created with), the three clowns with their
 // ball stacks, the holes and their points, the die, and the paths a clown may take, drawn on
 // the board to pick.
-import { h, s, who } from "../dom.js";
+import { h, loggedName, s, who } from "../dom.js";
 import { actionButton, countMotion, legalOfType, seatBox, tableGrid } from "./common.js";
 
 const BALL = {red: "#d63c3c", yellow: "#f2c81b", blue: "#3b73d1", green: "#3fa34d",
@@ -74,7 +74,8 @@ function drawPaths(svg, obs, ctx, moves) {
     const d = pts.map(([x, y], k) => `${k ? "L" : "M"}${x + off} ${y + off}`).join(" ");
     const hot = ui.hover === i;
     const g = s("g", {class: `path legal${hot ? " hot" : ""}`, tabindex: 0, role: "button",
-      "aria-label": `move clown ${e.action.clown} ${e.action.steps}`,
+      // The fields it walks, as the buttons say them (not the engine's steps: "FFR").
+      "aria-label": `move clown ${e.action.clown} ${pathFields(clown.field, e.action.steps).join(" to ")}`,
       dataset: {path: e.action.steps, clown: e.action.clown},
       onclick: () => ctx.play(e.action),
       onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.play(e.action); } },
@@ -163,7 +164,7 @@ function seat(obs, ctx, p) {
     h("div", {class: "seat-facts"},
       obs.colours[p] ? h("span", {class: "swatch", style: {background: BALL[obs.colours[p]]}}) : null,
       obs.colours[p] ? `${obs.colours[p]} · ` : "secret colour · ",
-      points === null ? "? points" : `${points} points`));
+      points === null ? "? points" : `${points} point${points === 1 ? "" : "s"}`));
   box.dataset.spot = `seat-${p}`;
   return box;
 }
@@ -175,9 +176,35 @@ function facts(obs, ctx) {
     ? h("div", {class: "die", style: {background: BALL[obs.roll], color: ["yellow", "white"].includes(obs.roll) ? "#222" : "#fff"},
       role: "img", "aria-label": `the die shows ${obs.roll}`}, obs.roll)
     : h("div", {class: "die blank"}, "—");
+  // On your turn, what the face lets you do (the rules panel says it, far from the die).
+  const means = ctx.myTurn && obs.roll ? h("p", {class: "hint die-means", id: "die-means"}, dieMeans(obs.roll, ctx)) : null;
   return h("div", {class: "zirkus-side"},
-    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die),
+    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die), means,
     h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
+}
+
+/** What a rolled face allows, in the rules' words (games/zirkus/teach.py). */
+function dieMeans(face, ctx) {
+  const any = "add a ball of any colour to a clown with room, or move any clown that holds balls";
+  if (face === "white") return `White: ${any}.`;
+  if (face === "black") {
+    const own = ctx.legal.some((e) => !["add", "move"].includes(e.action.type));
+    return `Black: ${any}${own ? ", or one of black's own moves (the last buttons)" : ""}.`;
+  }
+  const name = face[0].toUpperCase() + face.slice(1);
+  return `${name}: add a ${face} ball to a clown with room, or move a clown whose top ball is ${face}.`;
+}
+
+/** A turn the die made impossible passes at once (no move): its line stays until seen,
+ * said to you as yours ("You rolled green: …, your turn is lost."). */
+function lostTurn(lines, seat) {
+  const lost = lines.find((l) => l.seat < 0 && /: nothing is possible, the turn is lost$/.test(l.text));
+  if (!lost) return null;
+  const yours = seat === null || seat === undefined ? null : `${loggedName(seat)} rolls `;
+  if (yours && lost.text.startsWith(yours)) {
+    return `You rolled ${lost.text.slice(yours.length).split(":")[0]}: nothing is possible, your turn is lost.`;
+  }
+  return `${lost.text}.`;
 }
 
 export default {
@@ -195,10 +222,13 @@ export default {
     const shown = moves.filter((e) => (ui.clown === null ? single : e.action.clown === ui.clown));
     drawPaths(svg, obs, ctx, shown);
     drawClowns(svg, obs, ctx);
-    const mine = h("div", {class: "zirkus-mine"}, facts(obs, ctx),
-      h("div", {class: "zirkus-controls"}, controls(obs, ctx)));
+    // The die, the supply and your seat beside the board, which is tall and narrow: below
+    // it (with the die's meaning) they left a phone's board 110 px wide, its paths too
+    // close to tell apart.
+    const middle = h("div", {class: "zirkus-mid"}, svg, facts(obs, ctx));
+    const mine = h("div", {class: "zirkus-mine"}, h("div", {class: "zirkus-controls"}, controls(obs, ctx)));
     root.replaceChildren(h("div", {class: "zirkus"}, tableGrid(ctx, obs.points.length,
-      (p) => seat(obs, ctx, p), svg, mine, `Game ${obs.game_number} · roll ${obs.turn + 1}`)));
+      (p) => seat(obs, ctx, p), middle, mine, `Game ${obs.game_number} · roll ${obs.turn + 1}`)));
   },
   /** Why the (last) game ended, in the engine's words (games/zirkus/options.py
    * ENDING_WORDS; tests/web/test_docs.py keeps the two the same). */
@@ -227,6 +257,7 @@ export default {
     const walking = g.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
     await walking.finished.catch(() => null);
   },
+  held: (prev, next, seat, lines) => lostTurn(lines || [], seat),
   roundOf: (obs) => obs.game_number - 1,
   roundLabel: (r) => `Game ${r + 1}`,
   rounds(obs) {
