@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,3 +104,14 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
     yield make
     for s in started:
         s.stop()
+
+
+class LogLines(logging.Handler):
+    """Collects the messages of WARNING and above (add it to a logger, read ``lines``)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())

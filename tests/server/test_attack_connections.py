@@ -19,6 +19,7 @@ from bigtop.cli.serve import WS_PROTOCOL
 from bigtop.server import protocol
 from bigtop.server.protocol import BoundedHttp, SecureWebSocket
 from bigtop.server.settings import Limits
+from tests.server.conftest import LogLines
 from tests.server.test_attack_frames import Transport as WsTransport
 
 UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -164,7 +165,7 @@ def test_requests_pipelined_ahead_of_their_answers_are_bounded(cap: int) -> None
     never read grew a worker by 200 MB). Past ``max_pipelined_requests`` queued the
     connection ends."""
     ahead = Limits().max_pipelined_requests
-    errors = Errors()
+    errors = LogLines()
     logging.getLogger("uvicorn.error").addHandler(errors)
 
     async def run() -> None:
@@ -195,14 +196,6 @@ def test_requests_pipelined_ahead_of_their_answers_are_bounded(cap: int) -> None
     # Nothing written to the closed connection (uvloop raised, logged as an app's error).
     assert errors.lines == []
 
-
-class Errors(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
 
 
 def test_a_body_cut_short_by_the_client_leaving_reaches_no_route() -> None:

@@ -23,6 +23,7 @@ from websockets.frames import Close
 from bigtop.cli.serve import WS_PROTOCOL
 from bigtop.server.protocol import SecureWebSocket
 from bigtop.server.settings import Limits
+from tests.server.conftest import LogLines
 from tests.server.test_attack_logs import Transport as HttpTransport
 from tests.server.test_attack_logs import handshake
 
@@ -167,18 +168,10 @@ def test_pong_frames_take_from_the_ping_budget() -> None:
     assert sock.received[0]["code"] == 4429
 
 
-class Errors(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
 
 def test_a_text_frame_that_is_not_utf8_is_refused_without_a_log_line() -> None:
     logger = logging.getLogger("uvicorn.error")
-    seen = Errors()
+    seen = LogLines()
     logger.addHandler(seen)
 
     async def bad(sock: Socket) -> None:

@@ -22,6 +22,7 @@ from bigtop.cli.serve import WS_PROTOCOL
 from bigtop.server import protocol
 from bigtop.server.headers import SECURITY_HEADERS
 from bigtop.server.protocol import BoundedHttp, SecureWebSocket
+from tests.server.conftest import LogLines
 
 GARBAGE = b"GARBAGE\r\n\r\n"
 H2C = b"GET /api/games HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n"
@@ -78,18 +79,10 @@ def _fresh_bound() -> None:
     protocol.REFUSALS_LOG.reset()
 
 
-class Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
 
 def test_a_flood_of_bad_requests_writes_one_line_a_minute() -> None:
     logger = logging.getLogger("uvicorn.error")  # uvicorn's own (it may not propagate)
-    seen = Lines()
+    seen = LogLines()
     clock = [1000.0]
     with mock.patch.object(protocol.REFUSALS_LOG, "clock", lambda: clock[0]), \
             contextlib.ExitStack() as done:

@@ -1,7 +1,7 @@
 """Bots share the machine fairly: every move has a wall-clock limit (a bot thinking past it
-is interrupted and a random legal move is played for it), and the pool takes moves table by
-table in turn, first come first served (a deterministic fake bot: the assertions are on
-order and outcome, never on time)."""
+is interrupted and a random legal move is played for it), and the pool takes moves owner by
+owner and table by table in turn, first come first served (a deterministic fake bot: the
+assertions are on order and outcome, never on time)."""
 
 from __future__ import annotations
 
@@ -21,17 +21,25 @@ from bigtop.server import bots
 from bigtop.server.bots import BotPool, bot_input, move_limit, think
 
 
+def recorder(order: list[str], gate: threading.Event) -> Callable[[str], str]:
+    """A fake bot's move that notes its name; "X" holds the pool until ``gate`` opens, so
+    the others ask while it is busy."""
+
+    def move(name: str) -> str:
+        if name == "X":
+            gate.wait(5)
+        order.append(name)
+        return name
+
+    return move
+
+
 def test_the_pool_takes_moves_table_by_table() -> None:
     """A table with many moves waiting (A) does not make others (B, C) wait behind them:
     after A's first move, B's and C's go first; FIFO would play all of A's first."""
     order: list[str] = []
     gate = threading.Event()
-
-    def move(name: str) -> str:
-        if name == "X":
-            gate.wait(5)  # the pool is busy while the others ask
-        order.append(name)
-        return name
+    move = recorder(order, gate)
 
     async def main() -> list[str]:
         pool = BotPool(ThreadPoolExecutor(1), size=1)
@@ -365,12 +373,7 @@ def test_one_owner_s_many_tables_take_one_turn_among_the_owners() -> None:
     first, not after all four. Within an owner, tables take turns as before."""
     order: list[str] = []
     gate = threading.Event()
-
-    def move(name: str) -> str:
-        if name == "X":
-            gate.wait(5)  # the pool is busy while the others ask
-        order.append(name)
-        return name
+    move = recorder(order, gate)
 
     async def main() -> None:
         pool = BotPool(ThreadPoolExecutor(1), size=1)
