@@ -220,3 +220,24 @@ def test_the_lobby_says_what_each_bot_does(server: Server, browsers: Browsers) -
     assert text.index(ABOUT["hard"]) < text.index("Yardsticks (for analysts)") < text.index(
         ABOUT["heuristic"])
     browsers.shot(page, "lobby-bots")
+
+
+def test_a_page_back_from_the_browser_s_cache_loads_afresh(server: Server,
+                                                           browsers: Browsers) -> None:
+    """A table page the back button restores from the back/forward cache would sit on a
+    closed socket: the page loads again (headless chromium keeps no such cache, so the
+    browser's event is dispatched by hand)."""
+    made = server.create("scout", 2, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    page = browsers.new_page()
+    page.goto(server.table_url(made["table"], made["seats"][0]["token"]))
+    drive.wait_ready(page)
+    page.evaluate("window.leftHere = 1")
+    with page.expect_navigation():
+        page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', "
+                      "{persisted: true}))")
+    drive.wait_ready(page)
+    assert page.evaluate("window.leftHere") is None
+    page.evaluate("window.leftHere = 1")
+    page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', "
+                  "{persisted: false}))")  # a fresh load: nothing to do
+    assert page.evaluate("window.leftHere") == 1

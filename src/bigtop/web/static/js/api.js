@@ -44,6 +44,11 @@ async function request(method, url, {body, token} = {}) {
 
 const enc = encodeURIComponent;
 
+// A page the browser brings back from its back/forward cache returns as it was left: its
+// live socket closed (browsers close them on the way in) and its lists old. Every page
+// imports this module, so each is loaded afresh instead.
+window.addEventListener("pageshow", (ev) => { if (ev.persisted) window.location.reload(); });
+
 export const api = {
   games: () => request("GET", "/api/games"),
   lobby: () => request("GET", "/api/lobby"),
