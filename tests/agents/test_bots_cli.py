@@ -49,5 +49,5 @@ def test_play_against_hard_bots_with_a_time_limit() -> None:
     assert "game over" in result.output
     bad = runner.invoke(app, ["play", "scout", "--bots", "hard", "--think", "-1"])
     assert bad.exit_code == 2
-    assert "time_limit must be a positive number" in bad.output
+    assert "--think must be a finite number, above 0, got -1" in bad.output
     assert "Traceback" not in bad.output
