@@ -98,7 +98,8 @@ def test_fuzz_what_a_seat_is_told_ignores_what_it_cannot_see(name: str) -> None:
     prop()
 
 
-def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int) -> int:
+def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int,
+                      options: dict[str, object] | None = None) -> int:
     """Play a seeded random game; at every ``every``-th decision try the first ``widest``
     legal actions and note, for every other seat, (its view before, its view after) -> the
     public describe line, and (views, line) -> the round and trick summaries. A second
