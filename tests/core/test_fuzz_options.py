@@ -56,6 +56,7 @@ import pytest
 from tests.core.test_fuzz_leaks import probes, public_texts_hunt, told
 from tests.games.audit import play_checked as audit_play
 from tests.games.audit import refusals
+from tests.games.test_teach import RULING_CODE
 
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import make_bot
@@ -63,6 +64,7 @@ from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError, IllegalActionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game, load_state, new_game
+from bigtop.games import teaching
 from bigtop.interop.tensors import layout_for
 
 GAMES = game_names()
@@ -418,6 +420,23 @@ def test_public_texts_follow_from_what_each_seat_sees(case: tuple[str, int, int]
     public_texts_hunt(name, n, seed=zlib.crc32(_id(case).encode()), every=1 if LONG else 5,
                       widest=40 if LONG else 8,
                       options=option_sets(name, n, EXTRA_SETS)[k])
+
+
+def test_the_rules_fit_the_screen_under_every_set() -> None:
+    """tests/games/test_teach.py's bounds (22 lines of rules, 4 of introduction, 78
+    columns, no ruling code) for every set of the covering, not a dozen chosen ones."""
+    for name in GAMES:
+        lesson = teaching(name)
+        for n in player_counts(name):
+            for opts in option_sets(name, n, EXTRA_SETS):
+                game = new_game(name, n, opts)
+                for text, most in ((lesson.rules_text(game), 22), (lesson.intro(game), 4)):
+                    lines = text.splitlines()
+                    assert 0 < len(lines) <= most, (name, n, opts, text)
+                    assert all(len(line) <= 78 for line in lines), (name, n, opts, text)
+                    # (Clown 15 Go's cards of other colour letters are written like Z7.)
+                    if "colours" not in opts:
+                        assert not RULING_CODE.search(text), (name, n, opts, text)
 
 
 def test_every_option_value_is_in_some_set() -> None:
