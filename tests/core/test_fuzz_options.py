@@ -29,8 +29,8 @@ move in the redrawn position. The leak hunt's public-text check (a move's public
 summaries follow from what each other seat sees) and the games' brute-force readings of the
 rulebook (``reference_legal``, ``check_effect``) run under the sets too.
 
-``make test`` plays one game per option set, checking every 40th position in full and
-hunting leaks at every 80th (some five CPU seconds in all, compiled). The long run checks
+``make test`` plays one game per option set, checking every 60th position in full and
+hunting leaks at every 120th (some five CPU seconds in all, compiled). The long run checks
 every position, hunts leaks at every 7th and prints how the games ended per option set::
 
     BIGTOP_FUZZ_OPTIONS=20 .venv/bin/pytest -p no:xdist -s tests/core/test_fuzz_options.py
@@ -49,10 +49,10 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from functools import cache
-from itertools import combinations
 from typing import Any
 
 import pytest
+from tests.core.option_cover import axes, option_sets, player_counts
 from tests.core.test_fuzz_leaks import probes, public_texts_hunt, told
 from tests.games.audit import play_checked as audit_play
 from tests.games.audit import refusals
@@ -61,10 +61,11 @@ from tests.games.test_teach import RULING_CODE
 from bigtop.agents.base import Agent
 from bigtop.agents.levels import make_bot
 from bigtop.core.actions import Action
-from bigtop.core.errors import BigtopError, IllegalActionError
+from bigtop.core.errors import IllegalActionError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import game_names, get_game, load_state, new_game
 from bigtop.games import teaching
+from bigtop.games.scout.rules import ScoutGame, ScoutState
 from bigtop.interop.tensors import layout_for
 
 GAMES = game_names()
@@ -75,117 +76,6 @@ MAX_STEPS = 20_000
 TRIED_LEGAL = 6
 """Legal actions tried on copies at a position (beside the one played)."""
 TRIED_ILLEGAL = 6
-
-
-# -- the option sets ---------------------------------------------------------------------
-
-def axes(name: str, players: int) -> dict[str, tuple[object, ...]]:
-    """The values each option takes in the sets: every choice and both sides of a flag
-    (from the options' own declarations, so a new choice is covered without editing this),
-    every starting seat, and for the numbers the default with small values that make the
-    bounds bite (a new number option keeps its default until it is named here)."""
-    cls = get_game(name)
-    out: dict[str, tuple[object, ...]] = {}
-    for info in cls.options_type.info():
-        if info.choices is not None:
-            out[info.name] = tuple(info.choices)
-        elif info.type == "bool":
-            out[info.name] = (False, True)
-        elif info.name == "first_player":
-            out[info.name] = tuple(range(players))
-    out.update(_NUMBERS[name](players))
-    return out
-
-
-def _scout_numbers(players: int) -> dict[str, tuple[object, ...]]:
-    # S9: 1 and 2 end a round at its first quiet turns; 0 is the rulebook's unbounded round.
-    return {"rounds": (1, 2), "stall_turns": (100, 1, 2, 0)}
-
-
-def _clown_numbers(players: int) -> dict[str, tuple[object, ...]]:
-    # Whole sets of 15; a short deck keeps a game of many players quick.
-    return {"sets": (1, 2, 3), "stall_rounds": (1, 2, 20), "max_turns": (40, 150),
-            "colours": ("ROYGBVKW", "ZYXWVUTS")}
-
-
-def _zirkus_numbers(players: int) -> dict[str, tuple[object, ...]]:
-    return {"board": ("default", "4x10"), "tournament_games": (1, 2),
-            "tournament_score": (8, 30), "turn_limit": (30, 1000)}
-
-
-def _tricky_numbers(players: int) -> dict[str, tuple[object, ...]]:
-    skills = tuple(round(0.4 + 0.3 * p, 1) for p in range(players))
-    return {"rounds": (1, 2), "skill": (0.8, 0.3, 10.0, skills),
-            "touch_tolerance_mm": (1.0, 0.0, 20.0), "friction": (0.35, 0.05, 2.0),
-            "target_width_mm": (63.0, 300.0)}
-
-
-_NUMBERS = {"scout": _scout_numbers, "clown-15-go": _clown_numbers,
-            "so-ein-zirkus": _zirkus_numbers, "tricky-landing": _tricky_numbers}
-
-
-def _allowed(name: str, players: int, opts: dict[str, object]) -> bool:
-    """A set the game accepts and that is sure to end: SCOUT's unbounded round (S9's 0)
-    only where a scouted-away set cannot empty the table (S2's alternatives), since S9
-    exists because under the default the same cards can go round for ever."""
-    if name == "scout" and opts.get("stall_turns") == 0 \
-            and opts.get("scout_last_card", "empties-table") == "empties-table":
-        return False
-    try:  # (what Game.__init__ checks, without building the game's action table)
-        get_game(name).options_type.from_mapping(opts).validate_for(players)
-    except BigtopError:
-        return False
-    return True
-
-
-@cache
-def option_sets(name: str, players: int, extra: int = 0) -> tuple[dict[str, object], ...]:
-    """A pairwise covering of :func:`axes` (greedy, seeded: the same sets every run), the
-    defaults first; ``extra`` more random combinations after it. Each set lists only the
-    options that differ from their defaults."""
-    ax = axes(name, players)
-    keys = sorted(ax)
-    defaults = {i.name: i.default for i in get_game(name).options_type.info()}
-    uncovered = {((a, va), (b, vb)) for a, b in combinations(keys, 2)
-                 for va in ax[a] for vb in ax[b]}
-    rng = random.Random(zlib.crc32(f"{name}:{players}".encode()))
-    chosen: list[dict[str, object]] = [{}]
-    for _ in range(500):
-        if not uncovered:
-            break
-        pending = sorted(uncovered, key=repr)
-        candidates = []
-        for _ in range(30):
-            (a, va), (b, vb) = rng.choice(pending)
-            full = {k: rng.choice(ax[k]) for k in keys}
-            full[a], full[b] = va, vb
-            gain = sum(((x, full[x]), (y, full[y])) in uncovered
-                       for x, y in combinations(keys, 2))
-            candidates.append((gain, full))
-        candidates.sort(key=lambda c: -c[0])  # stable: the first drawn of equal gains
-        best = next((full for _, full in candidates
-                     if _allowed(name, players, _changed(full, defaults))), None)
-        if best is None:
-            # Every candidate refused: its pairs stay uncovered (SCOUT's stall_turns=0 with
-            # S2's default); drop the pair it was built for.
-            uncovered.discard(rng.choice(pending))
-            continue
-        uncovered -= {((x, best[x]), (y, best[y])) for x, y in combinations(keys, 2)}
-        chosen.append(_changed(best, defaults))
-    for _ in range(extra):
-        full = {k: rng.choice(ax[k]) for k in keys}
-        if _allowed(name, players, _changed(full, defaults)):
-            chosen.append(_changed(full, defaults))
-    return tuple(chosen)
-
-
-def _changed(full: dict[str, object], defaults: dict[str, object]) -> dict[str, object]:
-    return {k: v for k, v in full.items() if v != defaults[k]}
-
-
-def player_counts(name: str) -> list[int]:
-    cls = get_game(name)
-    return sorted({cls.min_players, cls.max_players})
 
 
 def cases() -> list[tuple[str, int, int]]:
@@ -301,11 +191,11 @@ def play_checked(game: Game, seed: int, bot_share: float, check_every: int = 1,
         if steps % check_every == 0 or s.is_terminal():
             check_position(s, seen, checks)
         else:
+            assert s.legal_actions(), "a live state lists no action"
             if steps % 4 == 0:
                 assert s.problems() == [], s.problems()
-            assert s.legal_actions(), "a live state lists no action"
-            if not s.is_chance():
-                seen.update(s.legal_actions())
+                if not s.is_chance():
+                    seen.update(s.legal_actions())
         if leak_every and steps % leak_every == leak_every // 2 and not s.is_terminal():
             check_leaks(s, checks)
         if s.is_terminal():
@@ -313,9 +203,12 @@ def play_checked(game: Game, seed: int, bot_share: float, check_every: int = 1,
         if s.is_chance():
             s.apply_chance()
         elif rng.random() < bot_share:
-            before = _text(s)
+            # (The position without the history: with it every move would cost as much as
+            # the game so far.)
+            before = s.to_json(with_history=False), len(s.history)
             action = players[s.current_player()].act(s)
-            assert _text(s) == before, "a bot changed the state it was asked about"
+            assert (s.to_json(with_history=False), len(s.history)) == before, \
+                "a bot changed the state it was asked about"
             s.apply(action)
         else:
             legal = s.legal_actions()
@@ -374,10 +267,10 @@ def test_every_option_combination_plays_soundly(case: tuple[str, int, int]) -> N
         seed = own + 7919 * g
         # Bots and random moves alternate between games and mix inside them.
         share = (0.0, 0.5, 1.0)[(k + g) % 3]
-        # make test: every 40th position in full, a leak hunt at every 80th (a few CPU
+        # make test: every 60th position in full, a leak hunt at every 120th (a few CPU
         # seconds for all the sets); the long run: every position, a leak hunt every 7th.
-        s, _ = play_checked(game, seed, share, check_every=1 if LONG else 40,
-                            leak_every=7 if LONG else 80)
+        s, _ = play_checked(game, seed, share, check_every=1 if LONG else 60,
+                            leak_every=7 if LONG else 120)
         _ENDINGS[(name, n, k)].update(end_reasons(s))
 
 
@@ -452,14 +345,23 @@ def test_every_option_value_is_in_some_set() -> None:
 
 
 def test_the_illegal_probe_can_fail() -> None:
-    """An action listed elsewhere but not here is what the check refuses: a state that took
-    one would fail it (the check is not vacuous)."""
-    s = new_game("scout", 2).new_initial_state(1)
-    seen: set[Action] = set()
-    other = new_game("scout", 2).new_initial_state(2)
-    seen.update(other.legal_actions())
-    assert seen - set(s.legal_actions())
-    check_position(s, seen, random.Random(0))
+    """The check refuses a state that takes a move it does not list (a SCOUT that lets any
+    move through), with probes from another position and from the action encoding."""
+
+    class Lax(ScoutState):
+        def _is_legal(self, action: Action) -> bool:
+            return True
+
+    game = new_game("scout", 2)
+    assert isinstance(game, ScoutGame)
+    honest = game.new_initial_state(1)
+    for seen in (set(game.new_initial_state(2).legal_actions()), set()):
+        lax = Lax(game, 1)
+        lax._deal()
+        assert lax == honest
+        check_position(honest, set(seen), random.Random(0))
+        with pytest.raises(pytest.fail.Exception, match="DID NOT RAISE"):
+            check_position(lax, set(seen), random.Random(0))
 
 
 def iter_endings() -> Iterator[str]:

@@ -28,13 +28,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from bigtop.core.errors import BigtopError, IllegalActionError  # noqa: E402
 from bigtop.interop import openspiel as bos  # noqa: E402
 from bigtop.interop.pettingzoo import BigtopEnv, env  # noqa: E402
-from tests.core.test_fuzz_options import (  # noqa: E402
-    EXTRA_SETS,
-    GAMES,
-    LONG,
-    option_sets,
-    player_counts,
-)
+from tests.core.option_cover import option_sets, player_counts  # noqa: E402
+from tests.core.test_fuzz_options import EXTRA_SETS, GAMES, LONG  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Observation space for each agent probably:UserWarning",
