@@ -30,10 +30,11 @@ summaries follow from what each other seat sees) and the games' brute-force read
 rulebook (``reference_legal``, ``check_effect``) run under the sets too.
 
 ``make test`` plays one game per option set, checking every 60th position in full and
-hunting leaks at every 120th (some five CPU seconds in all, compiled). The long run checks
-every position, hunts leaks at every 7th and prints how the games ended per option set::
+hunting leaks at every 120th (some six CPU seconds for the module, compiled). The long run
+checks every position, hunts leaks at every 7th and prints how the games ended per option
+set (3 games a set: a quarter of an hour, compiled)::
 
-    BIGTOP_FUZZ_OPTIONS=20 .venv/bin/pytest -p no:xdist -s tests/core/test_fuzz_options.py
+    BIGTOP_FUZZ_OPTIONS=3 .venv/bin/pytest -p no:xdist -s tests/core/test_fuzz_options.py
 
 (games per option set; ``BIGTOP_FUZZ_OPTION_SETS=N`` adds N random combinations per game and
 player count beyond the covering ones.)
