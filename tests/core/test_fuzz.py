@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.core.option_cover import option_sets, widest
 
 from bigtop.core.actions import Action, _field_types
 from bigtop.core.errors import BigtopError, MalformedActionError
@@ -52,23 +53,30 @@ GAMES = game_names()
 @cache
 def base_states(name: str) -> tuple[str, ...]:
     """Positions of a few seeded random games of ``name`` (each player count at its least
-    and one more, default options and the first alternative set), as JSON text."""
+    and one more, default options and the first alternative set; then, at the least and
+    the most players, the two sets of tests/core/option_cover.py's covering that change
+    the most options, every set of it in the long profile), as JSON text."""
     cls = get_game(name)
     out: list[str] = []
-    for n in sorted({cls.min_players, min(cls.min_players + 1, cls.max_players)}):
-        for opts in cls.conformance_options(n)[:2]:
-            game = new_game(name, n, opts)
-            for seed in range(2):
-                rng = random.Random(seed)
-                s = game.new_initial_state(seed)
-                step = 0
-                while True:
-                    if step % 7 == 0 or s.is_terminal():
-                        out.append(json.dumps(s.to_json()))
-                    if s.is_terminal() or step > 300:
-                        break
-                    _random_step(s, rng)
-                    step += 1
+    configs = [(n, opts) for n in sorted({cls.min_players,
+                                          min(cls.min_players + 1, cls.max_players)})
+               for opts in cls.conformance_options(n)[:2]]
+    for n in sorted({cls.min_players, cls.max_players}):
+        configs += [(n, opts) for opts in (option_sets(name, n) if PROFILE == "bigtop-long"
+                                           else widest(name, n, 2))]
+    for n, opts in configs:
+        game = new_game(name, n, opts)
+        for seed in range(2):
+            rng = random.Random(seed)
+            s = game.new_initial_state(seed)
+            step = 0
+            while True:
+                if step % 7 == 0 or s.is_terminal():
+                    out.append(json.dumps(s.to_json()))
+                if s.is_terminal() or step > 300:
+                    break
+                _random_step(s, rng)
+                step += 1
     return tuple(out)
 
 

@@ -98,13 +98,22 @@ def test_fuzz_what_a_seat_is_told_ignores_what_it_cannot_see(name: str) -> None:
     prop()
 
 
-def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int) -> int:
+MOVE_NOT_IN_VIEWS = ("so-ein-zirkus", "tricky-landing", "clown-15-go")
+"""Games whose views do not tell apart every two moves that their public lines name
+differently: So ein Zirkus records no clown's path, Tricky Landing no throw's aim and spin
+(two aims can land alike), Clown 15 Go's card put on the own open pile (advanced rule 2)
+can end the turn just as laying it down does. Their moves hold nothing hidden."""
+
+
+def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int,
+                      options: dict[str, object] | None = None) -> int:
     """Play a seeded random game; at every ``every``-th decision try the first ``widest``
     legal actions and note, for every other seat, (its view before, its view after) -> the
-    public describe line, and (views, line) -> the round and trick summaries. A second
-    text for the same key is a leak. Returns the number of keys compared."""
+    public describe line, and (views, line) -> the round and trick summaries and what the
+    log adds to the line for that seat (``outcome``, ``trick_result``). A second text for
+    the same key is a leak. Returns the number of keys compared."""
     lesson = teaching(name)
-    game = new_game(name, players)
+    game = new_game(name, players, options)
     s = game.new_initial_state(seed)
     rng = random.Random(seed)
     seen: dict[tuple[Any, ...], str] = {}
@@ -112,8 +121,6 @@ def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: in
     while not s.is_terminal():
         if not s.is_chance() and step % every == 0:
             mover = s.current_player()
-            # In a game without hidden parts (So ein Zirkus) the views do not record a
-            # clown's path, which the describe line names: nothing hidden, nothing to leak.
             hidden = any(s.resample_hidden(p, 1).to_json()["position"]
                          != s.to_json()["position"] for p in range(players))
             views = {p: json.dumps(s.observation(p), sort_keys=True)
@@ -129,10 +136,20 @@ def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: in
                     # A round's end deals afresh: the view after it no longer shows where
                     # the last card went, so only the summary is keyed there.
                     if hidden and summary == "[[], []]":
-                        key: tuple[Any, ...] = ("line", p, before, now)
+                        # Where the views do not record the whole move (a path, an aim),
+                        # the move itself is part of the key: it is public once played.
+                        played = (json.dumps(a.to_json()) if name in MOVE_NOT_IN_VIEWS
+                                  else None)
+                        key: tuple[Any, ...] = ("line", p, before, now, played)
                         assert seen.setdefault(key, line) == line, (name, step, p, line)
                     key = ("summary", p, before, now, line)
                     assert seen.setdefault(key, summary) == summary, (name, step, p, line)
+                    # What the log adds to the line once the move is played, as told to p
+                    # (where a throw landed, who took the trick).
+                    said = json.dumps([lesson.outcome(s, after, p),
+                                       lesson.trick_result(s, after, p)])
+                    key = ("outcome", p, before, now, line)
+                    assert seen.setdefault(key, said) == said, (name, step, p, said)
         if s.is_chance():
             s.apply_chance()
         else:

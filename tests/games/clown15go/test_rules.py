@@ -266,6 +266,21 @@ def test_g3_own_pile_loop_ends_the_turn() -> None:
     assert s.to_act == 1
 
 
+def test_the_line_of_a_card_on_the_own_pile_says_whether_the_turn_goes_on() -> None:
+    """Found by the option-combination fuzz (tests/core/test_fuzz_options.py): the line said
+    "and goes on" also where nothing can be turned over next (G3's loop rule above, or no
+    closed pile and a single open card to renew), so the turn is over."""
+    s = position(2, closed=[[], ["O14", "O13"]], open=[["R5"], ["O11"]], pending="R6",
+                 options={"own_pile": True}, filler=1)
+    assert s.describe(ToOwnPile()) == "P0 puts R6 on their own open pile and goes on"
+    assert s.describe(ToOwnPile(), 0) == "You put R6 on your own open pile and go on"
+    s.apply(ToOwnPile())
+    assert s.describe(ToOwnPile()) == "P0 puts R5 on their own open pile; their turn is over"
+    assert s.describe(ToOwnPile(), 0) == "You put R5 on your own open pile; your turn is over"
+    s.apply(ToOwnPile())
+    assert s.to_act == 1
+
+
 def test_bad_options_and_actions_are_rejected() -> None:
     with pytest.raises(RuleOptionError):
         new_game("clown-15-go", 2, {"sets": 9})

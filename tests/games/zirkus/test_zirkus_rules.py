@@ -247,6 +247,28 @@ def test_the_game_ends_as_soon_as_the_six_point_hole_is_filled() -> None:
     assert s.legal_actions() == []
 
 
+def test_the_line_of_a_move_that_ends_a_game_of_a_series_names_only_its_own_pushes() -> None:
+    """Found by the option-combination fuzz (tests/core/test_fuzz_options.py): when the
+    series went on, the line compared the clowns with the next game's set-up and said that
+    every clown off its start field had been pushed there; with secret clowns whether the
+    series goes on can hang on the hidden colours, so the line told them."""
+    holes = {"A3": "red"}
+    spec = clowns(("B7", ["yellow", "green"]), ("A1", []), ("C3", []))
+    series: dict[str, object] = {"tournament": "games", "tournament_games": 2}
+    for opts in ({}, series, {**series, "shoving": "shove"}):
+        s = load(game(4, **opts), phase="act", roll="green", turn=1, holes=holes, clowns=spec)
+        line = s.describe(Move(0, "FL"))
+        assert line == "P0 moves clown 0 B7-B8 (drops yellow into the 6-point hole at B8; " \
+            "the game ends)", (opts, line)
+    # A push on the way is named, series or not (Z6: the push and the step are one motion).
+    spec = clowns(("A7", ["yellow", "green"]), ("B8", []), ("C3", []))
+    shove: dict[str, object] = {"shoving": "shove"}
+    for opts in (shove, {**series, **shove}):
+        s = load(game(4, **opts), phase="act", roll="green", turn=1, holes=holes, clowns=spec)
+        assert s.describe(Move(0, "FR")) == "P0 moves clown 0 A7-A8-B8 (pushes clown 1 to " \
+            "C8; drops yellow into the 6-point hole at B8; the game ends)", opts
+
+
 # -- black ----------------------------------------------------------------------------------------
 
 

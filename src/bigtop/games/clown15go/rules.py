@@ -582,8 +582,15 @@ class Clown15GoState(State[Clown15GoGame]):
             return (f"{who} {t.verb('puts')} {src}{where} on P{action.player}'s open pile "
                     f"(on {top})")
         if isinstance(action, ToOwnPile):
-            return (f"{who} {t.verb('puts')} {src} on {t.their} own open pile and "
-                    f"{t.verb('goes')} on")
+            line = f"{who} {t.verb('puts')} {src} on {t.their} own open pile"
+            if action in self.legal_actions():
+                # The turn goes on only if a card can be turned over next: not with the
+                # closed pile empty and no renewal (G2's single card, G3's loop rule).
+                after = self.clone()
+                after.apply(action)
+                if after.to_act != p or after.is_terminal():
+                    return f"{line}; {t.their} turn is over"
+            return f"{line} and {t.verb('goes')} on"
         if isinstance(action, LayDown):
             return (f"{who} {t.verb('lays')} {src} on {t.their} own open pile; "
                     f"{t.their} turn is over")

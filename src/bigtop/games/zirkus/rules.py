@@ -385,6 +385,9 @@ class ZirkusState(State[ZirkusGame]):
         self.finished = False
         self.ending: str | None = None
         self._next_legal: list[Action] | None = None
+        # Set only on the copy a describe line plays a move on: a game that ends there
+        # leaves its board as it ended, even when the series goes on (see _describe).
+        self._keep_ended_board = False
 
     # -- set-up -----------------------------------------------------------------------------
     def _setup_game(self) -> None:
@@ -709,7 +712,8 @@ class ZirkusState(State[ZirkusGame]):
             self.phase = "roll"
             self.roll = -1
             return
-        self._setup_game()
+        if not self._keep_ended_board:
+            self._setup_game()
 
     # -- results ----------------------------------------------------------------------------
     def colour_points(self) -> list[int]:
@@ -784,6 +788,10 @@ class ZirkusState(State[ZirkusGame]):
         line = f"{who} {t.verb('moves')} clown {k} {'-'.join(fields)}"
         if action not in self.legal_actions():
             return line
+        # The board as the move left it, also when it ended a game and the series goes on:
+        # compared with the next game's set-up every clown would seem pushed, and whether
+        # the series goes on may hang on secret colours (Z5).
+        after._keep_ended_board = True
         after.apply(action)
         notes = []
         for j in range(NUM_CLOWNS):
@@ -1006,4 +1014,5 @@ class ZirkusState(State[ZirkusGame]):
         new.totals = list(self.totals)
         new._legal = None
         new._next_legal = None
+        new._keep_ended_board = self._keep_ended_board
         return new
