@@ -23,6 +23,7 @@ from bigtop.core.registry import capabilities, load_state, new_game
 from bigtop.core.rng import check_seed
 from bigtop.core.text import numbers
 from bigtop.games import teaching
+from bigtop.sim.output import umask
 
 
 def write_whole(path: str, write: Callable[[str], object]) -> None:
@@ -33,7 +34,7 @@ def write_whole(path: str, write: Callable[[str], object]) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder or ".", prefix=f".{base}.",
                                suffix=os.path.splitext(base)[1] or ".tmp")
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # as a plain new file (mkstemp's is 0600)
+        os.fchmod(fd, 0o666 & ~umask())  # as a plain new file (mkstemp's is 0600)
         os.close(fd)
         write(tmp)
         os.replace(tmp, path)
@@ -41,12 +42,6 @@ def write_whole(path: str, write: Callable[[str], object]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def load_state_file(path: str) -> State:

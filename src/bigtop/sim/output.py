@@ -138,7 +138,7 @@ def out_dir(path: str) -> Iterator[Path]:
                     moved.append(p / entry.name)
                 tmp.rmdir()
             else:
-                os.chmod(tmp, 0o777 & ~_umask())  # as a plain new folder (mkdtemp's: 0700)
+                os.chmod(tmp, 0o777 & ~umask())  # as a plain new folder (mkdtemp's: 0700)
                 os.replace(tmp, p)
         except OSError as e:
             raise BigtopError(f"--out {path}: cannot write the files ({e.strerror or e}); "
@@ -157,7 +157,9 @@ def out_dir(path: str) -> Iterator[Path]:
         raise
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's file-creation mask (read by setting it, then set back): what a plain
+    new file or folder would get, for the ones made by ``tempfile`` (0600, 0700)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
