@@ -424,8 +424,12 @@ class SecureWebSocket(WebSocketsSansIOProtocol):
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent:
+            # Checked before uvicorn decodes it again: ASCII (a move, a ping) is UTF-8, and
+            # bytes.isascii costs far less than a second decode of every message.
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
             try:
-                b"".join(self.frames).decode()
+                if not data.isascii():
+                    data.decode()
             except UnicodeDecodeError:
                 # uvicorn logged this as an error with a traceback, a line for every such
                 # socket; it is the client's error, told by the close code.
