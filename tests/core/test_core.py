@@ -113,6 +113,9 @@ def test_load_state_validates_the_envelope() -> None:
         ({**data, "position": []}, "position"),
         ({**data, "history": [{"type": "fly"}]}, "unknown action type"),
         ([], "JSON object"),
+        # A misspelt field would otherwise be dropped without a word (the seed, say).
+        ({**data, "sed": 5}, "unknown state field 'sed'"),
+        ({**data, "Seed": 5, "zz": 1}, "unknown state fields 'Seed', 'zz'"),
     ]:
         with pytest.raises(BigtopError, match=message):
             load_state(broken)

@@ -78,6 +78,10 @@ def _own_abc_caches(cls: type) -> None:
         init(cls)
 
 
+STATE_FIELDS: Final = ("game", "players", "options", "seed", "position", "history")
+"""The fields of a state's JSON form (:meth:`State.to_json`); a loader refuses any other."""
+
+
 # The type parameters let a game say its options' type (``Game[ScoutOptions]``) and a state
 # its game's (``State[ScoutGame]``) without re-declaring the attribute, which a compiled
 # (mypyc) class may not do. Games defined outside the compiled modules subclass them too.
@@ -162,6 +166,11 @@ class Game(ABC, Generic[_O]):
         is refused."""
         check_state_payload(data)
         assert isinstance(data, dict)
+        unknown = sorted(shown(k) for k in data if k not in STATE_FIELDS)
+        if unknown:
+            raise InvalidStateError(
+                f"unknown state field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                f"(a state has {', '.join(STATE_FIELDS)})")
         if data.get("game") != self.name:
             raise InvalidStateError(
                 f"state is for game {shown(data.get('game'))}, not {self.name!r}")
