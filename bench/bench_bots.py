@@ -25,7 +25,7 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,10 +44,10 @@ from bigtop.agents.neural import (
 )
 from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError
-from bigtop.core.game import CHANCE, Game
+from bigtop.core.game import CHANCE, Game, State
 from bigtop.core.registry import new_game
 from bigtop.core.rng import derive_seed
-from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH, last_round
+from bigtop.games.scout.bot import HEURISTIC_ROLLOUTS, SEARCH, last_round, resample_believed
 from bigtop.sim.stats import SequentialTest, mean_interval, wilson_interval
 
 # The repository's root, so that ``bench.*`` imports work when this file runs as a script.
@@ -136,6 +136,13 @@ def kept_action_policy(game: Game, tag: str) -> ActionPolicy:
     return policy
 
 
+DRAWS: dict[str, Callable[[State, int, int], State] | None] = {
+    "-believed": resample_believed, "-even": None}
+"""``<bot>-believed``, ``<bot>-even``: a SCOUT search bot with its determinizations drawn
+believing the others' public moves (``games/scout/bot.py``'s ``resample_believed``), or
+every hidden card equally likely anywhere (``State.resample_hidden``)."""
+
+
 YARDSTICK_PLANNING_PLAYER = "planning-player"
 """The public SCOUT AI project's baseline, the fixed point of its skill scale
 (``scout_planning_player.py``)."""
@@ -154,15 +161,30 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
             raise BigtopError(f"{name} is a SCOUT bot")
         from bench.scout_planning_player import PlanningPlayer
         return PlanningPlayer()
+    for suffix, draw in DRAWS.items():
+        if name.endswith(suffix):
+            # Another bot's search with the determinizations drawn the other way.
+            searcher = bot(name.removesuffix(suffix) + (f"@{iters}" if iters else ""), game,
+                           seat, seed)
+            if not isinstance(searcher, PlannerAgent | ISMCTSAgent) or game.name != "scout":
+                raise BigtopError(f"{name}: {suffix} is for SCOUT's searching bots")
+            assert searcher.profile is not None
+            searcher.profile = replace(searcher.profile, determinize=draw)
+            return searcher
     if name == "hard-v5":
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
+        # Its determinizations drawn evenly, as they were then.
         return PlannerAgent(int(iters) if iters else HARD_V5, seed,
-                            replace(SEARCH, final_stage=last_round))
-    if name.startswith("prior") and name[5:].isdigit():
-        # hard's deep planner searching only the action policy's top k candidates.
+                            replace(SEARCH, final_stage=last_round, determinize=None))
+    reply, _, prior = name.partition("-") if name.startswith("reply") else ("", "", name)
+    if prior.startswith("prior") and prior[5:].isdigit() and (not reply or reply[5:].isdigit()):
+        # hard's deep planner searching only the action policy's top k candidates; with
+        # ``replyF-``, the policy also plays each seat's first F moves of every rollout.
+        first = int(reply[5:]) if reply else None
         return PlannerAgent(int(iters) if iters else HARD_V5, seed,
-                            action_profile(search_profile(game, "deep"), top=int(name[5:])))
+                            action_profile(search_profile(game, "deep"), top=int(prior[5:]),
+                                           first=first))
     if name == "policy":
         return NeuralPolicyAgent()
     if name == "action-policy":
@@ -187,8 +209,10 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
         if game.name != "scout":
             raise BigtopError(f"{name} is a SCOUT bot")
         # hard-v3 counted a one-round game's reward against the best other seat's gain.
-        profile = (replace(SEARCH, against_best=True)
-                   if name == "hard-v3" and getattr(game, "rounds", None) == 1 else SEARCH)
+        # Their determinizations drawn evenly, as they were then.
+        even = replace(SEARCH, determinize=None)
+        profile = (replace(even, against_best=True)
+                   if name == "hard-v3" and getattr(game, "rounds", None) == 1 else even)
         return PlannerAgent(int(iters) if iters else OLD_SCOUT_PLANNER[name], seed, profile)
     if name in OLD_SCOUT_SEARCH:
         if game.name != "scout":

@@ -70,6 +70,10 @@ class SearchProfile:
     - ``summary``: one line saying what the search does in this game (``bigtop bots``).
     - ``game``: the name of the game it searches (``levels.search_profile`` sets it); a
       state of another game is refused by name. ``None`` = not checked.
+    - ``determinize``: how a determinization is drawn for a seat,
+      ``determinize(state, seat, seed)``, from what that seat sees only (e.g. weighting the
+      hidden cards by what the others' public moves suggest); ``None`` =
+      ``state.resample_hidden(seat, seed)``, every hidden card equally likely anywhere.
     """
 
     rollout: Callable[[Game, int], Agent] | None = None
@@ -84,6 +88,14 @@ class SearchProfile:
     final_stage: Callable[[State], bool] | None = None
     summary: str = "IS-MCTS"
     game: str | None = field(default=None, compare=False)
+    determinize: Callable[[State, int, int], State] | None = None
+
+
+def determinization(profile: SearchProfile | None, state: State, seat: int, seed: int) -> State:
+    """One determinization of ``state`` for ``seat``, drawn as ``profile`` says."""
+    if profile is None or profile.determinize is None:
+        return state.resample_hidden(seat, seed)
+    return profile.determinize(state, seat, seed)
 
 
 @dataclass(eq=False)
@@ -213,7 +225,7 @@ class ISMCTSAgent:
         for i in range(self.iterations):
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
-            det = state.resample_hidden(me, rng.getrandbits(63))
+            det = determinization(self.profile, state, me, rng.getrandbits(63))
             base = self._values(det)
             path = [root]
             node = root

@@ -28,7 +28,7 @@ import time
 from dataclasses import replace
 
 from bigtop.agents.base import Agent
-from bigtop.agents.ismcts import SearchProfile, playout, values
+from bigtop.agents.ismcts import SearchProfile, determinization, playout, values
 from bigtop.core.actions import Action
 from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State, seat_to_act
@@ -91,7 +91,7 @@ class PlannerAgent:
         for k in range(self.iterations):
             if deadline is not None and k and time.perf_counter() > deadline:
                 break
-            det = state.resample_hidden(me, self._rng.getrandbits(63))
+            det = determinization(profile, state, me, self._rng.getrandbits(63))
             base = [0.0] * game.num_players if standing else values(det, profile)
             rollout_seed = self._rng.getrandbits(63)
             for i, action in enumerate(legal):
