@@ -476,7 +476,15 @@ class ScoutState(State[ScoutGame]):
                 return f"position must be 0..{len(self.hands[p])}"
             return "after Scout & Show the card must go where a Show is still possible"
         if isinstance(action, TurnHand):
-            return "the hand may be turned only once per round, before your first action"
+            # The refusal names the reading of S1 in play (option hand_turn).
+            g = self.game
+            if g.turn_off:
+                return "the hand is never turned in this game (hand_turn=off)"
+            if g.turn_before_first:
+                return "the hand may be turned only once per round, before your first action"
+            if self.hand_decided[p]:
+                return "the hand may be turned only once per round, and yours was"
+            return "the hand may be turned only at the start of your turn"
         return "a pass is allowed only when nothing else is possible"
 
     def _apply(self, action: Action) -> None:
