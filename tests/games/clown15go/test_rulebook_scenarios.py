@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bigtop.core.errors import IllegalActionError
 from bigtop.core.registry import new_state
 from bigtop.games.clown15go.options import Clown15GoOptions
 from bigtop.games.clown15go.rules import (
@@ -227,6 +228,20 @@ def test_rule_1_a_one_on_top_of_the_open_pile_goes_to_the_middle() -> None:
     s = position(closed=[["O13"], ["O14"]], open=[["R1"], ["O2"]], filler=0, phase="turn",
                  options={"open_pile_first": True, "placing": "voluntary"})
     assert s.legal_actions() == [NewRow(), TurnOver()]
+
+
+def test_rule_1_with_an_empty_open_pile_a_placement_is_refused_in_words() -> None:
+    """Rule 1 plays "the card from your open pile" before turning over; with rule 3 the turn
+    can start with a choice (a borrow) while that pile is empty. A placement typed then has no
+    card to place, and the refusal says so instead of naming a card "?"."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[[], ["O3"]], rows=[["R1", "R2"]],
+                 filler=0, options={"open_pile_first": True, "borrowing": True})
+    assert s.phase == "turn" and s.legal_actions() == [Borrow(1, 0), TurnOver()]
+    for action in (ToRow(0), NewRow(), ToPile(1)):
+        with pytest.raises(IllegalActionError) as refused:
+            s.apply(action)
+        why = str(refused.value)
+        assert "?" not in why and "open pile is empty" in why, why
 
 
 def test_rule_2_the_own_pile_is_one_place_among_the_others() -> None:

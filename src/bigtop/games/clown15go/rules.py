@@ -324,8 +324,11 @@ class Clown15GoState(State[Clown15GoGame]):
         else:
             if isinstance(action, LayDown | ToOwnPile):
                 return "there is no turned card (turn one over first)"
-            if isinstance(action, NewRow | ToRow | ToPile) and not (
-                    self.game.options.open_pile_first):
+            if isinstance(action, NewRow | ToRow | ToPile) and self.card_in_play() is None:
+                # Rule 1 plays the open pile's top; without it (or with that pile empty)
+                # nothing is in play before turning over.
+                if self.game.options.open_pile_first:
+                    return "your open pile is empty: there is no card to place (turn one over)"
                 return "there is no turned card (turn one over first)"
         if isinstance(action, Borrow) and not self.game.options.borrowing:
             return "borrowing (advanced rule 3) is not in play"
