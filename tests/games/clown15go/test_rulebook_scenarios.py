@@ -253,6 +253,22 @@ def test_rule_2_the_own_pile_is_one_place_among_the_others() -> None:
     assert s.legal_actions() == [ToRow(0), ToPile(1), ToOwnPile()]
 
 
+def test_rule_2_a_card_that_does_not_fit_the_own_pile_is_refused_in_words() -> None:
+    """Rule 2: "you can also place it on your own open pile, if this card is 1 higher or lower
+    than the card that is there". A card that is not, or an own open pile with no card, is
+    refused with the reason, as for another player's open pile."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[["O9"], []], pending="R5", filler=0,
+                 options={"own_pile": True})
+    assert s.legal_actions() == [LayDown()]
+    with pytest.raises(IllegalActionError, match="R5 does not go on your own open pile's O9: "
+                       "it must be one higher or lower"):
+        s.apply(ToOwnPile())
+    empty = position(2, closed=[["R13"], ["O14"]], open=[[], ["O9"]], pending="R5", filler=0,
+                     options={"own_pile": True})
+    with pytest.raises(IllegalActionError, match="your own open pile is empty"):
+        empty.apply(ToOwnPile())
+
+
 def test_every_option_is_documented_with_its_default() -> None:
     """docs/clown-15-go.md's option table lists every rule option with the code's default, and
     every option but the G3 cap says which sentence of the rulebook (or the rulings) it

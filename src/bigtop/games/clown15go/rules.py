@@ -372,6 +372,12 @@ class Clown15GoState(State[Clown15GoGame]):
             if isinstance(action, ToPile):
                 return f"{card} does not go on P{q}'s {top}: it must be one higher or lower"
             return f"P{q}'s {top} does not fit there"
+        if isinstance(action, ToOwnPile):
+            own = self.open_piles[self.to_act]
+            if not own:
+                return "your own open pile is empty: there is no card to go on"
+            return (f"{card} does not go on your own open pile's {self.deck.text(own[-1])}: "
+                    "it must be one higher or lower")
         if isinstance(action, NewRow):
             return f"only a 1 starts a new row, not {card}"
         return f"{shown(action)} is not possible now (P{self.to_act} to act)"
