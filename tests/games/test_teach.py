@@ -81,6 +81,33 @@ def test_the_rules_follow_the_options() -> None:
         "next_leader": "trick-winner"})
 
 
+# An option that matters only beside another one is read with that one on.
+NEEDS: dict[tuple[str, str], dict[str, object]] = {
+    ("clown-15-go", "borrowing_when"): {"borrowing": True},
+}
+
+
+@pytest.mark.parametrize("name", sorted(game_names()))
+def test_every_alternative_of_a_rule_changes_the_rules_text(name: str) -> None:
+    """Each alternative of every rule option with named values (and every switch) is told: the
+    rules a player reads under it differ from the default's, so nobody plays one rule while
+    reading another (Tricky Landing's T8, shared_face_down=apart, read as the default)."""
+    t = teaching(name)
+    info = new_game(name, 3).options.info()
+    for option in info:
+        if option.choices is not None:
+            values: list[object] = [v for v in option.choices if v != option.default]
+        elif isinstance(option.default, bool):
+            values = [not option.default]
+        else:
+            continue
+        base = NEEDS.get((name, option.name), {})
+        default = t.rules_text(new_game(name, 3, base))
+        for value in values:
+            text = t.rules_text(new_game(name, 3, {**base, option.name: value}))
+            assert text != default, (option.name, value)
+
+
 def _summaries(name: str, players: int, options: dict[str, object],
                seed: int) -> tuple[list[list[str]], list[list[str]], State]:
     g = new_game(name, players, options)
