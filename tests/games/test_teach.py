@@ -81,6 +81,17 @@ def test_the_rules_follow_the_options() -> None:
         "next_leader": "trick-winner"})
 
 
+def test_clown_15_go_intro_names_the_goal_of_the_points_game() -> None:
+    """Advanced rule 4: "You can also win, if you are not the first to lose all your cards
+    ... The player with the most points wins!" The two lines read before the first move say
+    so, not the basic game's "Lose all your cards to win"."""
+    t = teaching("clown-15-go")
+    assert "Lose all your cards to win." in t.intro(new_game("clown-15-go", 3))
+    points = t.intro(new_game("clown-15-go", 3, {"points": True}))
+    assert "Lose all your cards to win" not in points and "most points wins" in points
+    assert len(points.splitlines()) <= 4
+
+
 # An option that matters only beside another one is read with that one on.
 NEEDS: dict[tuple[str, str], dict[str, object]] = {
     ("clown-15-go", "borrowing_when"): {"borrowing": True},

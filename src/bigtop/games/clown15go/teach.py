@@ -19,10 +19,12 @@ from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 def intro(game: Game) -> str:
     """Two lines to read before the first move."""
     assert isinstance(game, Clown15GoGame)
+    goal = ("Play on until all are out: going out early and finishing rows score; most "
+            "points wins." if game.options.points else "Lose all your cards to win.")
     return paragraphs([
         "Turn over your cards one by one and place each in the middle (rows 1, 2, 3 ... 15) "
         "or on another player's open pile (one higher or lower). A card that fits nowhere "
-        "ends your turn. Lose all your cards to win."])
+        f"ends your turn. {goal}"])
 
 
 def rules(game: Game) -> list[str]:
