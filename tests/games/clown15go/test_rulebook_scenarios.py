@@ -198,6 +198,27 @@ def test_points_for_going_out_30_25_20_15_and_the_turn_order_skips_who_is_out() 
     assert s.ranking() == [4, 1, 2, 3, 5]  # by points: 30, 25, 20, 15, 0
 
 
+def test_points_at_eight_players_the_last_places_score_nothing_and_the_last_one_out_ends_it(
+) -> None:
+    """Eight players, the most: "the first to lose his cards gets 30 points, the second ...
+    25 points, the third 20 etc." reaches 0 for the seventh and stays there for the eighth
+    (never below 0). The last player left plays on alone ("until all the cards are finished")
+    and, going out, ends the game; completing a one-colour row still scores 150."""
+    s = position(8, closed=[[], [], [], [], [], [], [], ["R15"]],
+                 open=[[] for _ in range(8)], rows=[[f"R{i}" for i in range(1, 14)]],
+                 pending="R14", to_act=6, out_order=[0, 1, 2, 3, 4, 5],
+                 options={"points": True, "sets": 1})
+    assert s.points == [30, 25, 20, 15, 10, 5, 0, 0]
+    s.apply(ToRow(0))  # P6's last card: out seventh, 30 - 6 x 5 = 0 points
+    assert s.out_order[-1] == 6 and s.points[6] == 0 and not s.is_terminal()
+    assert s.to_act == 7 and s.deck.text(s.pending) == "R15"  # alone, P7 turns over
+    s.apply(ToRow(0))  # the 15 completes the red row (150) and empties P7's piles
+    assert s.is_terminal() and s.end_reason == "all-out"
+    assert s.points == [30, 25, 20, 15, 10, 5, 0, 150]
+    assert s.completed == [(7, s.deck.parse_list([f"R{i}" for i in range(1, 16)], "row"))]
+    assert s.ranking() == [2, 3, 4, 5, 6, 7, 8, 1]
+
+
 def test_basic_game_ranking_after_someone_goes_out() -> None:
     """"You win the game if you have lost all your cards." The others are placed by the cards
     they still hold, fewest first, ties sharing a place (ruling G3's order)."""
