@@ -211,7 +211,7 @@ def test_points_at_eight_players_the_last_places_score_nothing_and_the_last_one_
     assert s.points == [30, 25, 20, 15, 10, 5, 0, 0]
     s.apply(ToRow(0))  # P6's last card: out seventh, 30 - 6 x 5 = 0 points
     assert s.out_order[-1] == 6 and s.points[6] == 0 and not s.is_terminal()
-    assert s.to_act == 7 and s.deck.text(s.pending) == "R15"  # alone, P7 turns over
+    assert s.to_act == 7 and s.observation(7)["pending"] == "R15"  # alone, P7 turns over
     s.apply(ToRow(0))  # the 15 completes the red row (150) and empties P7's piles
     assert s.is_terminal() and s.end_reason == "all-out"
     assert s.points == [30, 25, 20, 15, 10, 5, 0, 150]
