@@ -136,6 +136,18 @@ def test_a_refused_hand_turn_names_the_hand_turn_rule_in_play() -> None:
     assert "once per round" in refusal(once) and "first action" not in refusal(once)
 
 
+def test_a_refused_scout_of_the_last_card_names_the_rule() -> None:
+    """S2's alternative ``scout_last_card=forbidden``: the last card of the active set may not
+    be scouted; a Scout typed then is refused with that reason (the Scout & Show too)."""
+    s = position(3, hands=[[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]], active=[(9, 1)], owner=2,
+                 to_act=0, options={"scout_last_card": "forbidden"})
+    assert all(not isinstance(a, Scout) for a in s.legal_actions())
+    for scout in (Scout("left", False), Scout("left", True)):
+        with pytest.raises(IllegalActionError, match="last card of the active set may not "
+                           "be scouted"):
+            s.apply(scout)
+
+
 # -- Show: what beats what -------------------------------------------------------------------
 
 

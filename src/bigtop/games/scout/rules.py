@@ -462,6 +462,9 @@ class ScoutState(State[ScoutGame]):
                 return "there is no active set to scout from"
             if action.and_show and not self.show_tokens[p]:
                 return "your Scout & Show token is spent this round"
+            if len(self.active) == 1 and not self.game.scout_last_allowed:
+                return ("the last card of the active set may not be scouted in this game "
+                        "(scout_last_card=forbidden)")
             if action.end == "right" and len(self.active) == 1:
                 # Its one card is at both ends; the action list names it once, as left.
                 return ("a one-card active set is scouted from the left end (both ends are "
