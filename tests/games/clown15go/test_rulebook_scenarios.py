@@ -18,6 +18,7 @@ from bigtop.games.clown15go.rules import (
     Clown15GoState,
     LayDown,
     NewRow,
+    Pass,
     ToOwnPile,
     ToPile,
     ToRow,
@@ -272,6 +273,25 @@ def test_rule_2_the_own_pile_is_one_place_among_the_others() -> None:
                                                                           "O4", "O5"]],
                  pending="O6", filler=0, options={"own_pile": True})
     assert s.legal_actions() == [ToRow(0), ToPile(1), ToOwnPile()]
+
+
+@pytest.mark.parametrize(("pending", "placing", "told"), [
+    ("R5", "forced", "you have a turned card: place it"),  # fits on P1's 4: must be placed
+    ("R9", "forced", "you have a turned card: lay it down"),  # fits nowhere
+    ("R5", "voluntary", "you have a turned card: place it or lay it down"),
+])
+def test_turning_over_again_is_refused_with_what_the_turned_card_allows(
+        pending: str, placing: str, told: str) -> None:
+    """"You cannot place a card anywhere? Then your turn is over and you put the card in front
+    of your closed pile" (G1: a card that fits must be placed): with a turned card in hand a
+    player may not turn another; the refusal says what may be done with it, under G1 and its
+    option ``placing=voluntary``."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[[], ["O4"]], pending=pending, filler=0,
+                 options={"placing": placing})
+    for action in (TurnOver(), Pass()):
+        with pytest.raises(IllegalActionError) as refused:
+            s.apply(action)
+        assert str(refused.value) == told
 
 
 def test_rule_2_a_card_that_does_not_fit_the_own_pile_is_refused_in_words() -> None:

@@ -318,7 +318,13 @@ class Clown15GoState(State[Clown15GoGame]):
     def _why_illegal(self, action: Action) -> str:
         if self.phase == "card":
             if isinstance(action, TurnOver | Pass):
-                return "you have a turned card: place it (or lay it down)"
+                # Say what G1 (option placing) allows with this card.
+                legal = self.legal_actions()
+                lay = self.game.lay_down in legal
+                place = any(type(a) is not LayDown and type(a) is not Borrow for a in legal)
+                todo = ("place it or lay it down" if place and lay else
+                        "place it" if place else "lay it down")
+                return f"you have a turned card: {todo}"
             if isinstance(action, LayDown):
                 return "the turned card fits somewhere, so it must be placed"
         else:
