@@ -92,6 +92,15 @@ def test_clown_15_go_intro_names_the_goal_of_the_points_game() -> None:
     assert len(points.splitlines()) <= 4
 
 
+def test_zirkus_commands_name_the_restart_of_the_clumsy_clown() -> None:
+    """Clumsy clown: "The ejected clown returns to play on a starting square"; the mover
+    types where (``restart B1``), so the typing help names it, and only in that variant."""
+    t = teaching("so-ein-zirkus")
+    assert "'restart B1'" in t.commands(new_game("so-ein-zirkus", 2, {"shoving": "clumsy"}))
+    for shoving in ("off", "shove"):
+        assert "restart" not in t.commands(new_game("so-ein-zirkus", 2, {"shoving": shoving}))
+
+
 # An option that matters only beside another one is read with that one on.
 NEEDS: dict[tuple[str, str], dict[str, object]] = {
     ("clown-15-go", "borrowing_when"): {"borrowing": True},
