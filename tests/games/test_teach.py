@@ -101,6 +101,22 @@ def test_zirkus_commands_name_the_restart_of_the_clumsy_clown() -> None:
         assert "restart" not in t.commands(new_game("so-ein-zirkus", 2, {"shoving": shoving}))
 
 
+def test_the_typing_help_names_only_moves_the_rules_in_play_allow() -> None:
+    """Clown 15 Go turns a card over by itself unless rule 1 or 3 makes it a choice, and a
+    pass exists only under G2's ``last_card=stays``; SCOUT's hand is never turned under
+    ``hand_turn=off``: the typing help leaves those words out where they can never apply."""
+    def help_words(name: str, options: dict[str, object]) -> str:
+        return teaching(name).commands(new_game(name, 3, options))
+
+    basic = help_words("clown-15-go", {})
+    assert "'turn'" not in basic and "'pass'" not in basic and "'lay'" in basic
+    assert "'turn'" in help_words("clown-15-go", {"open_pile_first": True})
+    assert "'turn'" in help_words("clown-15-go", {"borrowing": True})
+    assert "'pass'" in help_words("clown-15-go", {"last_card": "stays"})
+    assert "'turn'" in help_words("scout", {})
+    assert "'turn'" not in help_words("scout", {"hand_turn": "off"})
+
+
 # An option that matters only beside another one is read with that one on.
 NEEDS: dict[tuple[str, str], dict[str, object]] = {
     ("clown-15-go", "borrowing_when"): {"borrowing": True},

@@ -74,7 +74,11 @@ def commands(game: Game) -> str:
     """How to type a move at ``bigtop play``'s prompt."""
     assert isinstance(game, Clown15GoGame)
     o = game.options
-    return ("Type a listed number, or 'new', 'row 2', 'pile 1', 'lay', 'turn', 'pass'"
+    # Turning over is a choice only beside rules 1 and 3; a pass exists only under G2's
+    # last_card=stays.
+    return ("Type a listed number, or 'new', 'row 2', 'pile 1', 'lay'"
+            + (", 'turn'" if o.open_pile_first or o.borrowing else "")
+            + (", 'pass'" if o.last_card == "stays" else "")
             + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".")
 
 
