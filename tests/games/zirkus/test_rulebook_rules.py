@@ -315,6 +315,20 @@ def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> 
     assert s.supply[:2] == [2, 3]
 
 
+def test_the_line_of_a_clumsy_push_says_off_the_board() -> None:
+    """Clumsy clown: "a player may push the other clowns beyond the edge of the board". The
+    log line says the pushed clown goes off the board (it said "to off the board"), to the
+    mover and to everyone else; a push on the board still names the field."""
+    g = game(2, shoving="clumsy")
+    s = load(g, phase="act", roll="red", turn=3,
+             clowns=clowns(("B6", ["red"]), ("C6", ["yellow"]), ("C1", [])))
+    assert s.describe(Move(0, "R"), 0) == "You move clown 0 B6-C6 (pushes clown 1 off the board)"
+    assert s.describe(Move(0, "R"), 1) == "P0 moves clown 0 B6-C6 (pushes clown 1 off the board)"
+    on_board = load(g, phase="act", roll="red", turn=3,
+                    clowns=clowns(("A2", ["red"]), ("B2", ["yellow"]), ("C1", [])))
+    assert "(pushes clown 1 to C2)" in on_board.describe(Move(0, "R"), 0)
+
+
 @pytest.mark.parametrize(("options", "told", "untold"), [
     ({}, ["exactly as long as the clown's 2 balls", "never passes through a clown"],
      ["1 to 2"]),

@@ -805,9 +805,9 @@ class ZirkusState(State[ZirkusGame]):
         notes = []
         for j in range(NUM_CLOWNS):
             if j != k and after.clown_field[j] != self.clown_field[j]:
-                to = (g.field_names[after.clown_field[j]] if after.clown_field[j] >= 0
+                to = (f"to {g.field_names[after.clown_field[j]]}" if after.clown_field[j] >= 0
                       else "off the board")
-                notes.append(f"pushes clown {j} to {to}")
+                notes.append(f"pushes clown {j} {to}")
         ended = len(after.games) > len(self.games)
         if ended:
             rec = after.games[len(self.games)]
