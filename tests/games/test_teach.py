@@ -117,6 +117,19 @@ def test_the_typing_help_names_only_moves_the_rules_in_play_allow() -> None:
     assert "'turn'" not in help_words("scout", {"hand_turn": "off"})
 
 
+def test_tricky_landing_intro_tells_what_a_miss_does() -> None:
+    """[Objective] "If a throw misses the target, the trump suit for the next trick is set.
+    However, if several players miss, everyone is penalized": a lone miss costs nothing, so
+    the intro says what a lone miss and several misses do (it said "Missing costs points"),
+    and under ``several_misses=discarded`` that several misses are discarded."""
+    t = teaching("tricky-landing")
+    default = " ".join(t.intro(new_game("tricky-landing", 3)).split())
+    assert "A lone miss sets the trump; several misses cost points." in default
+    discarded = " ".join(t.intro(new_game("tricky-landing", 3, {
+        "several_misses": "discarded"})).split())
+    assert "several misses are discarded" in discarded and "cost points" not in discarded
+
+
 # An option that matters only beside another one is read with that one on.
 NEEDS: dict[tuple[str, str], dict[str, object]] = {
     ("clown-15-go", "borrowing_when"): {"borrowing": True},

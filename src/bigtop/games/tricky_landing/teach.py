@@ -31,10 +31,14 @@ from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_tric
 def intro(game: Game) -> str:
     """Two lines to read before the first move."""
     assert isinstance(game, TrickyLandingGame)
+    # "If a throw misses the target, the trump suit for the next trick is set. However, if
+    # several players miss, everyone is penalized" (unless several_misses=discarded).
+    several = ("several misses cost points" if game.options.several_misses == "kept-face-up"
+               else "several misses are discarded")
     return paragraphs([
         "Throw one card a trick at the target card in the middle. Cards touching it form a "
-        "trick; the highest card of the lead suit (or a trump) wins it. Missing costs points. "
-        f"{count(game.rounds, 'round')}; most points wins."])
+        "trick; the highest card of the lead suit (or a trump) wins it. A lone miss sets the "
+        f"trump; {several}. {count(game.rounds, 'round')}; most points wins."])
 
 
 def rules(game: Game) -> list[str]:
