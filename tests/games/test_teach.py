@@ -81,6 +81,82 @@ def test_the_rules_follow_the_options() -> None:
         "next_leader": "trick-winner"})
 
 
+def test_clown_15_go_intro_names_the_goal_of_the_points_game() -> None:
+    """Advanced rule 4: "You can also win, if you are not the first to lose all your cards
+    ... The player with the most points wins!" The two lines read before the first move say
+    so, not the basic game's "Lose all your cards to win"."""
+    t = teaching("clown-15-go")
+    assert "Lose all your cards to win." in t.intro(new_game("clown-15-go", 3))
+    points = t.intro(new_game("clown-15-go", 3, {"points": True}))
+    assert "Lose all your cards to win" not in points and "most points wins" in points
+    assert len(points.splitlines()) <= 4
+
+
+def test_zirkus_commands_name_the_restart_of_the_clumsy_clown() -> None:
+    """Clumsy clown: "The ejected clown returns to play on a starting square"; the mover
+    types where (``restart B1``), so the typing help names it, and only in that variant."""
+    t = teaching("so-ein-zirkus")
+    assert "'restart B1'" in t.commands(new_game("so-ein-zirkus", 2, {"shoving": "clumsy"}))
+    for shoving in ("off", "shove"):
+        assert "restart" not in t.commands(new_game("so-ein-zirkus", 2, {"shoving": shoving}))
+
+
+def test_the_typing_help_names_only_moves_the_rules_in_play_allow() -> None:
+    """Clown 15 Go turns a card over by itself unless rule 1 or 3 makes it a choice, and a
+    pass exists only under G2's ``last_card=stays``; SCOUT's hand is never turned under
+    ``hand_turn=off``: the typing help leaves those words out where they can never apply."""
+    def help_words(name: str, options: dict[str, object]) -> str:
+        return teaching(name).commands(new_game(name, 3, options))
+
+    basic = help_words("clown-15-go", {})
+    assert "'turn'" not in basic and "'pass'" not in basic and "'lay'" in basic
+    assert "'turn'" in help_words("clown-15-go", {"open_pile_first": True})
+    assert "'turn'" in help_words("clown-15-go", {"borrowing": True})
+    assert "'pass'" in help_words("clown-15-go", {"last_card": "stays"})
+    assert "'turn'" in help_words("scout", {})
+    assert "'turn'" not in help_words("scout", {"hand_turn": "off"})
+
+
+def test_tricky_landing_intro_tells_what_a_miss_does() -> None:
+    """[Objective] "If a throw misses the target, the trump suit for the next trick is set.
+    However, if several players miss, everyone is penalized": a lone miss costs nothing, so
+    the intro says what a lone miss and several misses do (it said "Missing costs points"),
+    and under ``several_misses=discarded`` that several misses are discarded."""
+    t = teaching("tricky-landing")
+    default = " ".join(t.intro(new_game("tricky-landing", 3)).split())
+    assert "A lone miss sets the trump; several misses cost points." in default
+    discarded = " ".join(t.intro(new_game("tricky-landing", 3, {
+        "several_misses": "discarded"})).split())
+    assert "several misses are discarded" in discarded and "cost points" not in discarded
+
+
+# An option that matters only beside another one is read with that one on.
+NEEDS: dict[tuple[str, str], dict[str, object]] = {
+    ("clown-15-go", "borrowing_when"): {"borrowing": True},
+}
+
+
+@pytest.mark.parametrize("name", sorted(game_names()))
+def test_every_alternative_of_a_rule_changes_the_rules_text(name: str) -> None:
+    """Each alternative of every rule option with named values (and every switch) is told: the
+    rules a player reads under it differ from the default's, so nobody plays one rule while
+    reading another (Tricky Landing's T8, shared_face_down=apart, read as the default)."""
+    t = teaching(name)
+    info = new_game(name, 3).options.info()
+    for option in info:
+        if option.choices is not None:
+            values: list[object] = [v for v in option.choices if v != option.default]
+        elif isinstance(option.default, bool):
+            values = [not option.default]
+        else:
+            continue
+        base = NEEDS.get((name, option.name), {})
+        default = t.rules_text(new_game(name, 3, base))
+        for value in values:
+            text = t.rules_text(new_game(name, 3, {**base, option.name: value}))
+            assert text != default, (option.name, value)
+
+
 def _summaries(name: str, players: int, options: dict[str, object],
                seed: int) -> tuple[list[list[str]], list[list[str]], State]:
     g = new_game(name, players, options)

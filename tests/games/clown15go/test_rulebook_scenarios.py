@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bigtop.core.errors import IllegalActionError
 from bigtop.core.registry import new_state
 from bigtop.games.clown15go.options import Clown15GoOptions
 from bigtop.games.clown15go.rules import (
@@ -17,6 +18,7 @@ from bigtop.games.clown15go.rules import (
     Clown15GoState,
     LayDown,
     NewRow,
+    Pass,
     ToOwnPile,
     ToPile,
     ToRow,
@@ -197,6 +199,27 @@ def test_points_for_going_out_30_25_20_15_and_the_turn_order_skips_who_is_out() 
     assert s.ranking() == [4, 1, 2, 3, 5]  # by points: 30, 25, 20, 15, 0
 
 
+def test_points_at_eight_players_the_last_places_score_nothing_and_the_last_one_out_ends_it(
+) -> None:
+    """Eight players, the most: "the first to lose his cards gets 30 points, the second ...
+    25 points, the third 20 etc." reaches 0 for the seventh and stays there for the eighth
+    (never below 0). The last player left plays on alone ("until all the cards are finished")
+    and, going out, ends the game; completing a one-colour row still scores 150."""
+    s = position(8, closed=[[], [], [], [], [], [], [], ["R15"]],
+                 open=[[] for _ in range(8)], rows=[[f"R{i}" for i in range(1, 14)]],
+                 pending="R14", to_act=6, out_order=[0, 1, 2, 3, 4, 5],
+                 options={"points": True, "sets": 1})
+    assert s.points == [30, 25, 20, 15, 10, 5, 0, 0]
+    s.apply(ToRow(0))  # P6's last card: out seventh, 30 - 6 x 5 = 0 points
+    assert s.out_order[-1] == 6 and s.points[6] == 0 and not s.is_terminal()
+    assert s.to_act == 7 and s.observation(7)["pending"] == "R15"  # alone, P7 turns over
+    s.apply(ToRow(0))  # the 15 completes the red row (150) and empties P7's piles
+    assert s.is_terminal() and s.end_reason == "all-out"
+    assert s.points == [30, 25, 20, 15, 10, 5, 0, 150]
+    assert s.completed == [(7, s.deck.parse_list([f"R{i}" for i in range(1, 16)], "row"))]
+    assert s.ranking() == [2, 3, 4, 5, 6, 7, 8, 1]
+
+
 def test_basic_game_ranking_after_someone_goes_out() -> None:
     """"You win the game if you have lost all your cards." The others are placed by the cards
     they still hold, fewest first, ties sharing a place (ruling G3's order)."""
@@ -229,6 +252,20 @@ def test_rule_1_a_one_on_top_of_the_open_pile_goes_to_the_middle() -> None:
     assert s.legal_actions() == [NewRow(), TurnOver()]
 
 
+def test_rule_1_with_an_empty_open_pile_a_placement_is_refused_in_words() -> None:
+    """Rule 1 plays "the card from your open pile" before turning over; with rule 3 the turn
+    can start with a choice (a borrow) while that pile is empty. A placement typed then has no
+    card to place, and the refusal says so instead of naming a card "?"."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[[], ["O3"]], rows=[["R1", "R2"]],
+                 filler=0, options={"open_pile_first": True, "borrowing": True})
+    assert s.phase == "turn" and s.legal_actions() == [Borrow(1, 0), TurnOver()]
+    for action in (ToRow(0), NewRow(), ToPile(1)):
+        with pytest.raises(IllegalActionError) as refused:
+            s.apply(action)
+        why = str(refused.value)
+        assert "?" not in why and "open pile is empty" in why, why
+
+
 def test_rule_2_the_own_pile_is_one_place_among_the_others() -> None:
     """Rule 2: "you can also place it on your own open pile, if this card is 1 higher or lower
     than the card that is there" — beside the middle and the fellow players' piles."""
@@ -236,6 +273,41 @@ def test_rule_2_the_own_pile_is_one_place_among_the_others() -> None:
                                                                           "O4", "O5"]],
                  pending="O6", filler=0, options={"own_pile": True})
     assert s.legal_actions() == [ToRow(0), ToPile(1), ToOwnPile()]
+
+
+@pytest.mark.parametrize(("pending", "placing", "told"), [
+    ("R5", "forced", "you have a turned card: place it"),  # fits on P1's 4: must be placed
+    ("R9", "forced", "you have a turned card: lay it down"),  # fits nowhere
+    ("R5", "voluntary", "you have a turned card: place it or lay it down"),
+])
+def test_turning_over_again_is_refused_with_what_the_turned_card_allows(
+        pending: str, placing: str, told: str) -> None:
+    """"You cannot place a card anywhere? Then your turn is over and you put the card in front
+    of your closed pile" (G1: a card that fits must be placed): with a turned card in hand a
+    player may not turn another; the refusal says what may be done with it, under G1 and its
+    option ``placing=voluntary``."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[[], ["O4"]], pending=pending, filler=0,
+                 options={"placing": placing})
+    for action in (TurnOver(), Pass()):
+        with pytest.raises(IllegalActionError) as refused:
+            s.apply(action)
+        assert str(refused.value) == told
+
+
+def test_rule_2_a_card_that_does_not_fit_the_own_pile_is_refused_in_words() -> None:
+    """Rule 2: "you can also place it on your own open pile, if this card is 1 higher or lower
+    than the card that is there". A card that is not, or an own open pile with no card, is
+    refused with the reason, as for another player's open pile."""
+    s = position(2, closed=[["R13"], ["O14"]], open=[["O9"], []], pending="R5", filler=0,
+                 options={"own_pile": True})
+    assert s.legal_actions() == [LayDown()]
+    with pytest.raises(IllegalActionError, match="R5 does not go on your own open pile's O9: "
+                       "it must be one higher or lower"):
+        s.apply(ToOwnPile())
+    empty = position(2, closed=[["R13"], ["O14"]], open=[[], ["O9"]], pending="R5", filler=0,
+                     options={"own_pile": True})
+    with pytest.raises(IllegalActionError, match="your own open pile is empty"):
+        empty.apply(ToOwnPile())
 
 
 def test_every_option_is_documented_with_its_default() -> None:

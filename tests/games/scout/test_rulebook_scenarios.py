@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bigtop.core.errors import IllegalActionError
 from bigtop.core.registry import new_game, new_state
 from bigtop.games.scout.cards import FULL_DECK, canonical, deck_for
 from bigtop.games.scout.options import ScoutOptions
@@ -103,6 +104,48 @@ def test_hand_turn_any_turn_once_is_a_choice_at_a_later_turn() -> None:
     assert later.hands[0] == [(1, 3), (1, 2), (1, 6)] and later.to_act == 0
     assert TurnHand() not in later.legal_actions()
     assert TurnHand() not in game(None).legal_actions()
+
+
+def test_a_refused_hand_turn_names_the_hand_turn_rule_in_play() -> None:
+    """S1's three readings refuse a turn of the hand each for its own reason, and the refusal
+    says which: under ``hand_turn=off`` the hand may never be turned (not "before your first
+    action"); under ``any-turn-once`` it may be turned at the start of a turn, so not in the
+    middle of one (between a Scout and its Insert), and only once a round."""
+    def refusal(s: ScoutState) -> str:
+        with pytest.raises(IllegalActionError) as refused:
+            s.apply(TurnHand())
+        return str(refused.value)
+
+    def fresh(hand_turn: str) -> ScoutState:
+        return position(3, hands=[[(2, 1), (3, 1)], [(9, 2), (9, 3), (4, 1)], [(2, 5)]],
+                        active=[(6, 1), (7, 1), (8, 1)], owner=2, to_act=0,
+                        options={"hand_turn": hand_turn})
+
+    off = fresh("off")
+    assert TurnHand() not in off.legal_actions()
+    assert "never" in refusal(off) and "first action" not in refusal(off)
+    default = fresh("before-first-action")
+    default.apply(Scout("left", False))
+    assert "before your first action" in refusal(default)
+    mid_turn = fresh("any-turn-once")
+    mid_turn.apply(Scout("left", False))  # the hand is not decided yet, but a turn is under way
+    assert mid_turn.hand_decided[0] is False
+    assert "start of your turn" in refusal(mid_turn) and "first action" not in refusal(mid_turn)
+    once = fresh("any-turn-once")
+    once.apply(TurnHand())
+    assert "once per round" in refusal(once) and "first action" not in refusal(once)
+
+
+def test_a_refused_scout_of_the_last_card_names_the_rule() -> None:
+    """S2's alternative ``scout_last_card=forbidden``: the last card of the active set may not
+    be scouted; a Scout typed then is refused with that reason (the Scout & Show too)."""
+    s = position(3, hands=[[(2, 1), (3, 1)], [(4, 2)], [(2, 5)]], active=[(9, 1)], owner=2,
+                 to_act=0, options={"scout_last_card": "forbidden"})
+    assert all(not isinstance(a, Scout) for a in s.legal_actions())
+    for scout in (Scout("left", False), Scout("left", True)):
+        with pytest.raises(IllegalActionError, match="last card of the active set may not "
+                           "be scouted"):
+            s.apply(scout)
 
 
 # -- Show: what beats what -------------------------------------------------------------------

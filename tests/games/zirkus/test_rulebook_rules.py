@@ -313,3 +313,45 @@ def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> 
                                                  {"field": "B1", "balls": []},
                                                  {"field": "A1", "balls": []}]
     assert s.supply[:2] == [2, 3]
+
+
+def test_the_line_of_a_clumsy_push_says_off_the_board() -> None:
+    """Clumsy clown: "a player may push the other clowns beyond the edge of the board". The
+    log line says the pushed clown goes off the board (it said "to off the board"), to the
+    mover and to everyone else; a push on the board still names the field."""
+    g = game(2, shoving="clumsy")
+    s = load(g, phase="act", roll="red", turn=3,
+             clowns=clowns(("B6", ["red"]), ("C6", ["yellow"]), ("C1", [])))
+    assert s.describe(Move(0, "R"), 0) == "You move clown 0 B6-C6 (pushes clown 1 off the board)"
+    assert s.describe(Move(0, "R"), 1) == "P0 moves clown 0 B6-C6 (pushes clown 1 off the board)"
+    on_board = load(g, phase="act", roll="red", turn=3,
+                    clowns=clowns(("A2", ["red"]), ("B2", ["yellow"]), ("C1", [])))
+    assert "(pushes clown 1 to C2)" in on_board.describe(Move(0, "R"), 0)
+
+
+@pytest.mark.parametrize(("options", "told", "untold"), [
+    ({}, ["exactly as long as the clown's 2 balls", "never passes through a clown"],
+     ["1 to 2"]),
+    ({"lazy_clown": True}, ["1 to 2 steps"], ["exactly as long"]),
+    ({"short_move": "as-far-as-possible"}, ["as long as the clown's 2 balls, or as far as it "
+                                            "can go"], ["exactly as long"]),
+    ({"shoving": "shove"}, ["pushes at most one clown one field, onto a free field on the "
+                            "board"], ["never passes through a clown"]),
+    ({"shoving": "clumsy"}, ["pushes at most one clown one field, off the board too"],
+     ["never passes through a clown"]),
+])
+def test_a_refused_move_states_the_move_rules_in_play(options: dict[str, object],
+                                                      told: list[str],
+                                                      untold: list[str]) -> None:
+    """[Moving a Clown] "Where possible, the full move must be made" and "A square already
+    occupied by another clown may not be passed through" are the basic rules; the variants
+    change them: lazy clown ("You are not obliged to use all of the movement points"), Z2's
+    alternative, shoving and clumsy clown ("may also push another clown"). A refused path
+    names the rules of this game, not always the basic ones."""
+    s = load(game(2, **options), phase="act", roll="red", turn=1,
+             clowns=clowns(("B4", ["red", "red"]), ("A1", []), ("C1", [])))
+    with pytest.raises(IllegalActionError) as refused:
+        s.apply(Move(0, "FFF"))  # three steps for a clown of two balls: refused by all
+    why = str(refused.value)
+    assert all(words in why for words in told), why
+    assert not any(words in why for words in untold), why

@@ -318,14 +318,23 @@ class Clown15GoState(State[Clown15GoGame]):
     def _why_illegal(self, action: Action) -> str:
         if self.phase == "card":
             if isinstance(action, TurnOver | Pass):
-                return "you have a turned card: place it (or lay it down)"
+                # Say what G1 (option placing) allows with this card.
+                legal = self.legal_actions()
+                lay = self.game.lay_down in legal
+                place = any(type(a) is not LayDown and type(a) is not Borrow for a in legal)
+                todo = ("place it or lay it down" if place and lay else
+                        "place it" if place else "lay it down")
+                return f"you have a turned card: {todo}"
             if isinstance(action, LayDown):
                 return "the turned card fits somewhere, so it must be placed"
         else:
             if isinstance(action, LayDown | ToOwnPile):
                 return "there is no turned card (turn one over first)"
-            if isinstance(action, NewRow | ToRow | ToPile) and not (
-                    self.game.options.open_pile_first):
+            if isinstance(action, NewRow | ToRow | ToPile) and self.card_in_play() is None:
+                # Rule 1 plays the open pile's top; without it (or with that pile empty)
+                # nothing is in play before turning over.
+                if self.game.options.open_pile_first:
+                    return "your open pile is empty: there is no card to place (turn one over)"
                 return "there is no turned card (turn one over first)"
         if isinstance(action, Borrow) and not self.game.options.borrowing:
             return "borrowing (advanced rule 3) is not in play"
@@ -369,6 +378,12 @@ class Clown15GoState(State[Clown15GoGame]):
             if isinstance(action, ToPile):
                 return f"{card} does not go on P{q}'s {top}: it must be one higher or lower"
             return f"P{q}'s {top} does not fit there"
+        if isinstance(action, ToOwnPile):
+            own = self.open_piles[self.to_act]
+            if not own:
+                return "your own open pile is empty: there is no card to go on"
+            return (f"{card} does not go on your own open pile's {self.deck.text(own[-1])}: "
+                    "it must be one higher or lower")
         if isinstance(action, NewRow):
             return f"only a 1 starts a new row, not {card}"
         return f"{shown(action)} is not possible now (P{self.to_act} to act)"

@@ -19,10 +19,12 @@ from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 def intro(game: Game) -> str:
     """Two lines to read before the first move."""
     assert isinstance(game, Clown15GoGame)
+    goal = ("Play on until all are out: going out early and finishing rows score; most "
+            "points wins." if game.options.points else "Lose all your cards to win.")
     return paragraphs([
         "Turn over your cards one by one and place each in the middle (rows 1, 2, 3 ... 15) "
         "or on another player's open pile (one higher or lower). A card that fits nowhere "
-        "ends your turn. Lose all your cards to win."])
+        f"ends your turn. {goal}"])
 
 
 def rules(game: Game) -> list[str]:
@@ -72,7 +74,11 @@ def commands(game: Game) -> str:
     """How to type a move at ``bigtop play``'s prompt."""
     assert isinstance(game, Clown15GoGame)
     o = game.options
-    return ("Type a listed number, or 'new', 'row 2', 'pile 1', 'lay', 'turn', 'pass'"
+    # Turning over is a choice only beside rules 1 and 3; a pass exists only under G2's
+    # last_card=stays.
+    return ("Type a listed number, or 'new', 'row 2', 'pile 1', 'lay'"
+            + (", 'turn'" if o.open_pile_first or o.borrowing else "")
+            + (", 'pass'" if o.last_card == "stays" else "")
             + (", 'own'" if o.own_pile else "") + (", 'borrow 1 2'" if o.borrowing else "") + ".")
 
 

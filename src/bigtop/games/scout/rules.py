@@ -462,6 +462,9 @@ class ScoutState(State[ScoutGame]):
                 return "there is no active set to scout from"
             if action.and_show and not self.show_tokens[p]:
                 return "your Scout & Show token is spent this round"
+            if len(self.active) == 1 and not self.game.scout_last_allowed:
+                return ("the last card of the active set may not be scouted in this game "
+                        "(scout_last_card=forbidden)")
             if action.end == "right" and len(self.active) == 1:
                 # Its one card is at both ends; the action list names it once, as left.
                 return ("a one-card active set is scouted from the left end (both ends are "
@@ -476,7 +479,15 @@ class ScoutState(State[ScoutGame]):
                 return f"position must be 0..{len(self.hands[p])}"
             return "after Scout & Show the card must go where a Show is still possible"
         if isinstance(action, TurnHand):
-            return "the hand may be turned only once per round, before your first action"
+            # The refusal names the reading of S1 in play (option hand_turn).
+            g = self.game
+            if g.turn_off:
+                return "the hand is never turned in this game (hand_turn=off)"
+            if g.turn_before_first:
+                return "the hand may be turned only once per round, before your first action"
+            if self.hand_decided[p]:
+                return "the hand may be turned only once per round, and yours was"
+            return "the hand may be turned only at the start of your turn"
         return "a pass is allowed only when nothing else is possible"
 
     def _apply(self, action: Action) -> None:

@@ -70,8 +70,9 @@ def rules(game: Game) -> list[str]:
 def commands(game: Game) -> str:
     """How to type a move at ``bigtop play``'s prompt."""
     assert isinstance(game, ScoutGame)
+    turn = "" if game.options.hand_turn == "off" else "'turn', "
     return ("Type a listed number, or 'show 2 3' (3 cards from position 2), 'scout left', "
-            "'scout right and-show', 'insert 4' or 'insert 4 flip', 'turn', 'pass'.")
+            f"'scout right and-show', 'insert 4' or 'insert 4 flip', {turn}'pass'.")
 
 
 def featured(state: State) -> tuple[list[tuple[int, str]], str] | None:

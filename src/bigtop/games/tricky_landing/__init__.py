@@ -1,5 +1,5 @@
 """Tricky Landing: a dexterity trick-taking game where a thrown card's landing decides
-everything (the Tricky Landing rulebook, English edition; readings T1–T8 in
+everything (the Tricky Landing rulebook, English edition; readings T1–T10 in
 docs/tricky-landing.md)."""
 
 from bigtop.core.capabilities import Capabilities

@@ -1,4 +1,4 @@
-"""Tricky Landing's rule options (the readings T1–T8 of docs/tricky-landing.md and their
+"""Tricky Landing's rule options (the readings T1–T9 of docs/tricky-landing.md and their
 alternatives) and the physical parameters of the table, with units."""
 
 from __future__ import annotations

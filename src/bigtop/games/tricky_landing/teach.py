@@ -31,10 +31,14 @@ from bigtop.games.tricky_landing.tricks import Landing, Resolution, resolve_tric
 def intro(game: Game) -> str:
     """Two lines to read before the first move."""
     assert isinstance(game, TrickyLandingGame)
+    # "If a throw misses the target, the trump suit for the next trick is set. However, if
+    # several players miss, everyone is penalized" (unless several_misses=discarded).
+    several = ("several misses cost points" if game.options.several_misses == "kept-face-up"
+               else "several misses are discarded")
     return paragraphs([
         "Throw one card a trick at the target card in the middle. Cards touching it form a "
-        "trick; the highest card of the lead suit (or a trump) wins it. Missing costs points. "
-        f"{count(game.rounds, 'round')}; most points wins."])
+        "trick; the highest card of the lead suit (or a trump) wins it. A lone miss sets the "
+        f"trump; {several}. {count(game.rounds, 'round')}; most points wins."])
 
 
 def rules(game: Game) -> list[str]:
@@ -53,8 +57,10 @@ def rules(game: Game) -> list[str]:
     }.get(o.lead_suit, "")
     face_down = (", but the winner collects them too" if o.face_down_cards == "to-winners"
                  else " and are discarded")
-    ties = ("Equal highest cards share the trick." if o.ties == "share"
-            else "Of equal highest cards the first to land wins.")
+    split = ("face-up and face-down cards each split evenly" if o.shared_face_down == "apart"
+             else "split evenly")
+    ties = (f"Equal highest cards share the trick ({split}, the rest discarded)."
+            if o.ties == "share" else "Of equal highest cards the first to land wins.")
     miss = (" (one that landed face down is turned face up)" if o.face_down_miss ==
             "names-suit" else "; one that landed face down is discarded instead")
     misses = ("When several cards miss, each thrower keeps their card face up: -2 points "
@@ -72,11 +78,11 @@ def rules(game: Game) -> list[str]:
         "written suit letter and number, e.g. y7. Each trick, starting with the holder of "
         "the first player card, everyone throws one card at the target card in the middle "
         "of the table. A thrown card may land face up or face down.",
-        "When all have thrown: cards that touch the target, directly or through each other, "
+        "The cards touching the target, directly or through each other, "
         f"form a trick. {lead}{no_lead} The highest trump card wins; without one, the "
         "highest card of the lead suit (of any suit when there is none). Face-down cards "
-        f"never win{face_down}. {ties}",
-        f"A single card that misses becomes the new trump card{miss}. {misses}",
+        f"never win{face_down}.",
+        f"{ties} A single card that misses becomes the new trump card{miss}. {misses}",
         f"{leader} At the end of a round each card you won scores +1, each missed card "
         f"kept face up -2.{rounds}{starter} {count(game.rounds, 'round')}; most points "
         "wins.",

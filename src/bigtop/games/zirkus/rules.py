@@ -536,9 +536,18 @@ class ZirkusState(State[ZirkusGame]):
                 return f"the top ball of clown {k} is {COLOURS[stack[-1]]}, not {face}"
             if set(action.steps) - set(STEPS) or not action.steps:
                 return "steps are letters F (forward), L and R (sideways)"
-            return (f"clown {k} cannot go {action.steps}: a move is exactly as long as the "
-                    f"clown's {len(stack)} ball(s) where possible, stays on the board, never "
-                    f"passes through a clown nor goes back onto a field used in the move")
+            # The move rules of this game: the variants change the length and the pushing.
+            g = self.game
+            balls = f"{len(stack)} ball{'' if len(stack) == 1 else 's'}"
+            length = (f"1 to {len(stack)} steps" if g.lazy else
+                      f"as long as the clown's {balls}, or as far as it can go"
+                      if g.fill_short else f"exactly as long as the clown's {balls} where "
+                      "possible")
+            clowns = ("pushes at most one clown one field, off the board too" if g.clumsy else
+                      "pushes at most one clown one field, onto a free field on the board"
+                      if g.shove else "never passes through a clown")
+            return (f"clown {k} cannot go {action.steps}: a move is {length}, stays on the "
+                    f"board, {clowns} and never goes back onto a field used in the move")
         if isinstance(action, BackToStart):
             if face != "black":
                 return "only black sends a clown back to start"
@@ -796,9 +805,9 @@ class ZirkusState(State[ZirkusGame]):
         notes = []
         for j in range(NUM_CLOWNS):
             if j != k and after.clown_field[j] != self.clown_field[j]:
-                to = (g.field_names[after.clown_field[j]] if after.clown_field[j] >= 0
+                to = (f"to {g.field_names[after.clown_field[j]]}" if after.clown_field[j] >= 0
                       else "off the board")
-                notes.append(f"pushes clown {j} to {to}")
+                notes.append(f"pushes clown {j} {to}")
         ended = len(after.games) > len(self.games)
         if ended:
             rec = after.games[len(self.games)]

@@ -79,7 +79,9 @@ def commands(game: Game) -> str:
     assert isinstance(game, ZirkusGame)
     o = game.options
     return ("Type a listed number, or 'add 0 red', 'move 1 FFL' (F forward, L left, R right), "
-            "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "") + ".")
+            "'back 2 A1'" + (", 'upend 0'" if o.upside_down else "")
+            + (", 'restart B1' (a clown pushed off the board)" if o.shoving == "clumsy" else "")
+            + ".")
 
 
 def round_summary(before: State, after: State) -> list[str]:
