@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -247,6 +248,28 @@ def test_out_writes_rows_summary_replayable_games_and_plots(tmp_path: Path) -> N
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
     bad = cli.invoke(app, ["simulate", "scout", "--out", str(out / "games.csv")])
     assert bad.exit_code == 2 and "is not a folder" in bad.output
+
+
+def test_only_per_seat_result_fields_are_spread_over_seat_columns(tmp_path: Path) -> None:
+    """A result list is spread as ``_P0``, ``_P1``… only where it holds one value per seat
+    (Clown 15 Go's ``cards_left``), not whenever it happens to be as long as the seats are
+    many: SCOUT plays as many rounds as players by default, and its ``round_endings`` (one
+    per round) came out as ``round_endings_P0``…, the first round's ending under P0's name."""
+    for game, spread, kept in (("scout", [], "round_endings"),
+                               ("clown-15-go", ["cards_left"], "out_order")):
+        out = tmp_path / game
+        res = cli.invoke(app, ["simulate", game, "-p", "3", "-n", "2", "--seed", "1",
+                               "--workers", "1", "--out", str(out), "--json"])
+        assert res.exit_code == 0, res.output
+        results = json.loads(res.stdout)["results"]
+        with (out / "games.csv").open() as f:
+            rows = list(csv.DictReader(f))
+        seat_columns = {m[1] for k in rows[0] if (m := re.fullmatch(r"(.+)_P[012]", k))}
+        assert seat_columns == {"bot", "score", "place", "win_share", "decisions", *spread}
+        for row, result in zip(rows, results, strict=True):
+            assert json.loads(row[kept]) == result["extra"][kept]
+            for key in spread:
+                assert [int(row[f"{key}_P{p}"]) for p in range(3)] == result["extra"][key]
 
 
 def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
