@@ -77,7 +77,6 @@ def game_rows(records: Sequence[GameRecord], variant: str | None = None,
     ``per_seat`` names (:func:`seat_results`); any other list (per round, per player out)
     is JSON text, whatever its length."""
     rows: list[dict[str, Scalar]] = []
-    keys: dict[str, None] = {}
     for r in records:
         n = len(r.scores)
         row: dict[str, Scalar] = {"game": r.index, "deal": r.deal, "seed": r.seed}
@@ -100,21 +99,22 @@ def game_rows(records: Sequence[GameRecord], variant: str | None = None,
                 row[key] = value
             else:
                 row[key] = json.dumps(value, ensure_ascii=False)
-        keys.update(dict.fromkeys(row))
         rows.append(row)
-    # Every row has every column (a field a game leaves out is empty).
-    return [{k: row.get(k) for k in keys} for row in rows]
+    return rows
 
 
 def write_rows(rows: Sequence[dict[str, Scalar]], folder: Path) -> None:
-    """``games.csv`` and ``games.parquet``."""
+    """``games.csv`` and ``games.parquet``: every row gets every column (empty where its
+    game, or its variant, has no such field), in the order the columns first appear."""
     require_extra("lab", "pyarrow", what="games.parquet")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    rows = [{k: row.get(k) for k in columns} for row in rows]
     with (folder / "games.csv").open("w", newline="") as f:
         if rows:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer = csv.DictWriter(f, fieldnames=columns)
             writer.writeheader()
             writer.writerows(rows)
     pq.write_table(pa.Table.from_pylist(list(rows)), folder / "games.parquet")
