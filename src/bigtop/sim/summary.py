@@ -2,7 +2,7 @@
 
 Intervals are 95%. The independent unit is the deal: without rotation every game is its own
 deal and a win rate gets the Wilson score interval; with rotation the ``n`` games of a deal
-share their cards, so every statistic is the mean of per-deal means with a normal interval
+share their cards, so every statistic is the mean of per-deal means with Student's t interval
 (counting those games as independent would make the intervals too narrow).
 
 >>> from bigtop.sim.runner import simulate
@@ -27,7 +27,7 @@ from bigtop.sim.jobs import GameRecord
 from bigtop.sim.stats import equal_shares_test, mean_interval, wilson_interval
 
 WILSON = "Wilson score interval (games are independent)"
-DEAL_MEANS = "normal interval of per-deal means (the games of a deal share its cards)"
+DEAL_MEANS = "Student's t interval of per-deal means (the games of a deal share its cards)"
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def deals(records: Sequence[GameRecord]) -> list[list[GameRecord]]:
 def estimate(units: Sequence[Sequence[float]], proportion: bool = False) -> Estimate:
     """The mean of values grouped in independent units (units without values are left out):
     a proportion whose units are single trials gets the Wilson interval, anything else the
-    normal interval of the unit means (a proportion whose units all agree, where that
+    Student's t interval of the unit means (a proportion whose units all agree, where that
     interval shrinks to a point, gets the Wilson interval over units instead).
 
     >>> e = estimate([[1.0], [0.0], [1.0], [1.0]], proportion=True)
