@@ -326,27 +326,44 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
     try:
         # Planning 100,000 games takes seconds on a busy machine: wait for the two workers,
         # then for some games to finish. The workers may be the forkserver's children (with
-        # its command line), not the parent's: count the descendants but the parent's own
+        # its command line), not the parent's: take the descendants but the parent's own
         # helpers, the forkserver and the resource tracker (Linux lists children in /proc).
-        def workers() -> int:
-            found, todo = 0, [proc.pid]
+        def workers() -> list[int]:
+            found, todo = [], [proc.pid]
             while todo:
                 pid = todo.pop()
                 try:
                     kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
                     for kid in kids:
                         command = Path(f"/proc/{kid}/cmdline").read_bytes()
-                        found += not (pid == proc.pid and (b"resource_tracker" in command
-                                                           or b"forkserver" in command))
+                        if not (pid == proc.pid and (b"resource_tracker" in command
+                                                     or b"forkserver" in command)):
+                            found.append(int(kid))
                 except OSError:  # gone already
                     continue
                 todo.extend(int(k) for k in kids)
             return found
 
+        def cpu_seconds(pids: list[int]) -> float:
+            """CPU time the workers have spent (user + system, /proc/PID/stat)."""
+            ticks = 0
+            for pid in pids:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    ticks += int(fields[11]) + int(fields[12])
+                except (OSError, IndexError, ValueError):
+                    continue
+            return ticks / os.sysconf("SC_CLK_TCK")
+
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None and workers() < 2:
+        while time.monotonic() < deadline and proc.poll() is None and len(workers()) < 2:
             time.sleep(0.1)
-        time.sleep(1)
+        # Games have finished once the workers have played a while: half a CPU second is
+        # hundreds of games. A fixed second of wall time was not always enough with the
+        # machine's cores busy (the run then stopped before its first game, as it should).
+        while time.monotonic() < deadline and cpu_seconds(workers()) < 0.5:
+            time.sleep(0.1)
+        time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
         out, errors = proc.communicate(timeout=60)
     finally:
