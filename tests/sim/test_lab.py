@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 from bigtop.cli import app
 from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_GAMES
-from bigtop.core.registry import load_state
+from bigtop.core.registry import load_state, new_game
 from bigtop.sim import runner as sim_runner
 from bigtop.sim.runner import GameRecord, simulate, win_shares
+from bigtop.sim.stats import chi2_sf
 from bigtop.sim.summary import estimate
 
 cli = CliRunner()
@@ -287,6 +288,31 @@ def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_lab, "err", Console(file=io.StringIO()))
     with _lab.progress_bar(10, "x") as none:
         assert none is None  # no terminal, no bar
+
+
+def test_seat_test_is_exact_for_a_few_games() -> None:
+    """P0 winning all 3 games of a 3-player run is 1 chance in 9 with equal seats (3 of the
+    27 equally likely ways fall on one seat); Pearson's chi-square, whose approximation
+    needs several wins a seat, gave p = 0.0498 and called it a seat advantage. Where the
+    wins are whole and the ways they can fall few, the p-value is the exact multinomial
+    one; shared wins, or many games, keep the chi-square."""
+    from bigtop.sim.summary import Run
+
+    game = new_game("scout", 3)
+
+    def run(winners: list[list[int]]) -> Run:
+        records = [GameRecord(i, i, [0.0] * 3, [1 if p in w else 2 for p in range(3)], w,
+                              10, [1, 1, 1], {}, ["easy"] * 3, i)
+                   for i, w in enumerate(winners)]
+        return Run(game, 0, ["easy"] * 3, records)
+
+    test = run([[0], [0], [0]]).summary()["seat_test"]
+    assert test["chi2"] == 6.0 and test["df"] == 2
+    assert abs(test["p_value"] - 1 / 9) < 1e-12 and test["exact"]
+    two = run([[0], [1]]).summary()["seat_test"]  # any split of 2 wins is as likely
+    assert abs(two["p_value"] - 1.0) < 1e-12
+    shared = run([[0], [0], [0, 1]]).summary()["seat_test"]
+    assert not shared["exact"] and shared["p_value"] == chi2_sf(shared["chi2"], 2)
 
 
 def test_seat_test_only_where_it_means_seat_advantage() -> None:

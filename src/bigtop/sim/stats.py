@@ -170,6 +170,48 @@ def equal_shares_test(counts: Sequence[float]) -> tuple[float, int, float]:
     return (stat, k - 1, chi2_sf(stat, k - 1))
 
 
+EXACT_OUTCOMES = 20_000
+"""Above this many ways for the wins to fall on the seats, :func:`exact_equal_shares_p`
+leaves the test to the chi-square approximation (by then several wins a seat)."""
+
+
+def exact_equal_shares_p(counts: Sequence[float]) -> float | None:
+    """The exact p-value of Pearson's statistic for whole ``counts`` under equal shares:
+    the multinomial probability of every way the same total can fall on the seats with a
+    statistic at least as large. None where a count is fractional (shared wins) or the
+    ways number more than :data:`EXACT_OUTCOMES`.
+
+    >>> exact_equal_shares_p([4, 0]), exact_equal_shares_p([3, 0, 0])  # 2/16, 3/27
+    (0.125, 0.1111111111111111)
+    """
+    k = len(counts)
+    if k < 2 or any(c != int(c) or c < 0 for c in counts):
+        return None
+    total = int(sum(counts))
+    if total == 0 or math.comb(total + k - 1, k - 1) > EXACT_OUTCOMES:
+        return None
+
+    def stat(xs: Sequence[float]) -> float:
+        return sum((x * k - total) ** 2 for x in xs)  # Pearson's, times total / k
+
+    observed = stat(counts) - 1e-9 * total * total
+    log_ways = math.lgamma(total + 1) - total * math.log(k)
+    p = 0.0
+
+    def fill(seats: list[int], left: int) -> None:
+        nonlocal p
+        if len(seats) == k - 1:
+            xs = [*seats, left]
+            if stat(xs) >= observed:
+                p += math.exp(log_ways - sum(math.lgamma(x + 1) for x in xs))
+            return
+        for x in range(left + 1):
+            fill([*seats, x], left - x)
+
+    fill([], total)
+    return min(1.0, p)
+
+
 @dataclass(frozen=True)
 class SequentialTest:
     """A group-sequential test of a win share against a fair share: look every

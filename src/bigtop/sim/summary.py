@@ -24,7 +24,12 @@ from typing import Any
 
 from bigtop.core.game import Game
 from bigtop.sim.jobs import GameRecord
-from bigtop.sim.stats import equal_shares_test, mean_interval, wilson_interval
+from bigtop.sim.stats import (
+    equal_shares_test,
+    exact_equal_shares_p,
+    mean_interval,
+    wilson_interval,
+)
 
 WILSON = "Wilson score interval (games are independent)"
 DEAL_MEANS = "Student's t interval of per-deal means (the games of a deal share its cards)"
@@ -164,7 +169,8 @@ def bot_stats(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
 
 
 SEAT_TEST = ("Pearson chi-square of the seats' win shares against equal shares (one bot in "
-             "every seat, independent games)")
+             "every seat, independent games); the exact multinomial p-value where the wins "
+             "are whole and can fall in few ways")
 
 
 def seat_test(run: Run) -> dict[str, Any] | None:
@@ -175,7 +181,9 @@ def seat_test(run: Run) -> dict[str, Any] | None:
     n = run.game.num_players
     wins = [sum(r.shares()[p] for r in run.records) for p in range(n)]
     stat, df, p = equal_shares_test(wins)
-    return {"test": SEAT_TEST, "chi2": stat, "df": df, "p_value": p}
+    exact = exact_equal_shares_p(wins)
+    return {"test": SEAT_TEST, "chi2": stat, "df": df,
+            "p_value": p if exact is None else exact, "exact": exact is not None}
 
 
 def summarise(run: Run) -> dict[str, Any]:
