@@ -36,8 +36,9 @@ OPTIONAL_STACKS = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "alembic", "
 FIRST_MOVE = {"tricky-landing": "1"}
 
 #: Plays every game from the command line as a person would (random bots, the first listed
-#: move each turn), then `simulate` without files, then prints which of OPTIONAL_STACKS got
-#: imported. tests/test_wheel.py runs it in a venv made from the built wheel.
+#: move each turn), then `simulate` without files, lets every bot level decide a move in
+#: every game, then prints which of OPTIONAL_STACKS got imported. tests/test_wheel.py runs
+#: it in a venv made from the built wheel.
 CORE_SESSION = """
 import json, sys
 from typer.testing import CliRunner
@@ -56,6 +57,26 @@ for name in game_names():
                               "random", "--json"])
     assert res.exit_code == 0, (name, res.output[-2000:])
     assert json.loads(res.stdout)["summary"]["games"] == 2, res.stdout[:500]
+# Every bot level, and the trained one where its weights ship, decides a move in every game.
+from bigtop.agents.levels import BOT_NAMES, LEARNED, make_bot
+from bigtop.core.errors import BigtopError
+from bigtop.core.registry import new_game
+decided = {}
+for name in game_names():
+    for players in sorted({get_game(name).min_players, 4}):
+        game = new_game(name, players)
+        state = game.new_initial_state(5)
+        while state.is_chance():
+            state.apply_chance()
+        for level in BOT_NAMES + LEARNED:
+            try:
+                bot = make_bot(level, game, state.current_player(), 1)
+            except BigtopError:  # no trained network for this table
+                assert level in LEARNED, (name, level)
+                continue
+            state.clone().apply(bot.act(state))
+            decided[level] = True
+assert set(decided) >= set(BOT_NAMES), decided
 for command in (["games"], ["bots"], ["state", "scout", "-p", "3", "--actions", "5"]):
     res = runner.invoke(app, command)
     assert res.exit_code == 0, (command, res.output[-2000:])

@@ -388,12 +388,14 @@ def test_compare_takes_one_vs() -> None:
         res.output
 
 
-def test_compare_warns_when_a_few_deals_make_the_z_test_too_confident() -> None:
-    """Two deals of rounds=1 against rounds=2 printed p = 0.000 and '*' with nothing to say
-    that a normal approximation from two deals is no test."""
+def test_compare_does_not_call_two_deals_significant() -> None:
+    """Two deals of rounds=1 against rounds=2 printed p = 0.000 and '*': a normal
+    approximation from two deals. The paired t-test (1 degree of freedom) and, where both
+    deals differ alike, the sign test (p = 0.5) find nothing to call."""
     args = ["compare", "scout", "-p", "2", "-n", "2", "-w", "1", "-o", "rounds=1", "--vs",
-            "-o", "rounds=2"]
-    res = runner.invoke(app, args, env={"COLUMNS": "80"})
+            "-o", "rounds=2", "--json"]
+    res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
-    assert "few deals: 2; below about 30 the normal approximation" in " ".join(
-        res.output.split())
+    rows = json.loads(res.stdout)["differences"]
+    assert rows and all(r["deals"] == 2 and r["p_value"] >= 0.05 and not r["significant"]
+                        for r in rows)

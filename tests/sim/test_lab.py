@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -16,9 +17,10 @@ from typer.testing import CliRunner
 from bigtop.cli import app
 from bigtop.core.errors import BigtopError
 from bigtop.core.limits import MAX_GAMES
-from bigtop.core.registry import load_state
+from bigtop.core.registry import load_state, new_game
 from bigtop.sim import runner as sim_runner
 from bigtop.sim.runner import GameRecord, simulate, win_shares
+from bigtop.sim.stats import chi2_sf
 from bigtop.sim.summary import estimate
 
 cli = CliRunner()
@@ -249,6 +251,28 @@ def test_out_writes_rows_summary_replayable_games_and_plots(tmp_path: Path) -> N
     assert bad.exit_code == 2 and "is not a folder" in bad.output
 
 
+def test_only_per_seat_result_fields_are_spread_over_seat_columns(tmp_path: Path) -> None:
+    """A result list is spread as ``_P0``, ``_P1``… only where it holds one value per seat
+    (Clown 15 Go's ``cards_left``), not whenever it happens to be as long as the seats are
+    many: SCOUT plays as many rounds as players by default, and its ``round_endings`` (one
+    per round) came out as ``round_endings_P0``…, the first round's ending under P0's name."""
+    for game, spread, kept in (("scout", [], "round_endings"),
+                               ("clown-15-go", ["cards_left"], "out_order")):
+        out = tmp_path / game
+        res = cli.invoke(app, ["simulate", game, "-p", "3", "-n", "2", "--seed", "1",
+                               "--workers", "1", "--out", str(out), "--json"])
+        assert res.exit_code == 0, res.output
+        results = json.loads(res.stdout)["results"]
+        with (out / "games.csv").open() as f:
+            rows = list(csv.DictReader(f))
+        seat_columns = {m[1] for k in rows[0] if (m := re.fullmatch(r"(.+)_P[012]", k))}
+        assert seat_columns == {"bot", "score", "place", "win_share", "decisions", *spread}
+        for row, result in zip(rows, results, strict=True):
+            assert json.loads(row[kept]) == result["extra"][kept]
+            for key in spread:
+                assert [int(row[f"{key}_P{p}"]) for p in range(3)] == result["extra"][key]
+
+
 def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 
@@ -264,6 +288,31 @@ def test_progress_bar_counts_games_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_lab, "err", Console(file=io.StringIO()))
     with _lab.progress_bar(10, "x") as none:
         assert none is None  # no terminal, no bar
+
+
+def test_seat_test_is_exact_for_a_few_games() -> None:
+    """P0 winning all 3 games of a 3-player run is 1 chance in 9 with equal seats (3 of the
+    27 equally likely ways fall on one seat); Pearson's chi-square, whose approximation
+    needs several wins a seat, gave p = 0.0498 and called it a seat advantage. Where the
+    wins are whole and the ways they can fall few, the p-value is the exact multinomial
+    one; shared wins, or many games, keep the chi-square."""
+    from bigtop.sim.summary import Run
+
+    game = new_game("scout", 3)
+
+    def run(winners: list[list[int]]) -> Run:
+        records = [GameRecord(i, i, [0.0] * 3, [1 if p in w else 2 for p in range(3)], w,
+                              10, [1, 1, 1], {}, ["easy"] * 3, i)
+                   for i, w in enumerate(winners)]
+        return Run(game, 0, ["easy"] * 3, records)
+
+    test = run([[0], [0], [0]]).summary()["seat_test"]
+    assert test["chi2"] == 6.0 and test["df"] == 2
+    assert abs(test["p_value"] - 1 / 9) < 1e-12 and test["exact"]
+    two = run([[0], [1]]).summary()["seat_test"]  # any split of 2 wins is as likely
+    assert abs(two["p_value"] - 1.0) < 1e-12
+    shared = run([[0], [0], [0, 1]]).summary()["seat_test"]
+    assert not shared["exact"] and shared["p_value"] == chi2_sf(shared["chi2"], 2)
 
 
 def test_seat_test_only_where_it_means_seat_advantage() -> None:
@@ -303,27 +352,44 @@ def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:
     try:
         # Planning 100,000 games takes seconds on a busy machine: wait for the two workers,
         # then for some games to finish. The workers may be the forkserver's children (with
-        # its command line), not the parent's: count the descendants but the parent's own
+        # its command line), not the parent's: take the descendants but the parent's own
         # helpers, the forkserver and the resource tracker (Linux lists children in /proc).
-        def workers() -> int:
-            found, todo = 0, [proc.pid]
+        def workers() -> list[int]:
+            found, todo = [], [proc.pid]
             while todo:
                 pid = todo.pop()
                 try:
                     kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
                     for kid in kids:
                         command = Path(f"/proc/{kid}/cmdline").read_bytes()
-                        found += not (pid == proc.pid and (b"resource_tracker" in command
-                                                           or b"forkserver" in command))
+                        if not (pid == proc.pid and (b"resource_tracker" in command
+                                                     or b"forkserver" in command)):
+                            found.append(int(kid))
                 except OSError:  # gone already
                     continue
                 todo.extend(int(k) for k in kids)
             return found
 
+        def cpu_seconds(pids: list[int]) -> float:
+            """CPU time the workers have spent (user + system, /proc/PID/stat)."""
+            ticks = 0
+            for pid in pids:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    ticks += int(fields[11]) + int(fields[12])
+                except (OSError, IndexError, ValueError):
+                    continue
+            return ticks / os.sysconf("SC_CLK_TCK")
+
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None and workers() < 2:
+        while time.monotonic() < deadline and proc.poll() is None and len(workers()) < 2:
             time.sleep(0.1)
-        time.sleep(1)
+        # Games have finished once the workers have played a while: half a CPU second is
+        # hundreds of games. A fixed second of wall time was not always enough with the
+        # machine's cores busy (the run then stopped before its first game, as it should).
+        while time.monotonic() < deadline and cpu_seconds(workers()) < 0.5:
+            time.sleep(0.1)
+        time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
         out, errors = proc.communicate(timeout=60)
     finally:

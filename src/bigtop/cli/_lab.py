@@ -208,9 +208,9 @@ def print_footer(console: Console, summary: dict[str, Any]) -> None:
     test = summary["seat_test"]
     if test is not None:
         verdict = "a seat advantage" if test["p_value"] < 0.05 else "no seat advantage shown"
+        how = "exact p, few games" if test.get("exact") else "Pearson, win shares"
         console.print(f"equal seats? chi-square {test['chi2']:.2f} ({test['df']} df), "
-                      f"p = {test['p_value']:.3f}: {verdict} at α = 0.05 [dim](Pearson, "
-                      "win shares)[/]")
+                      f"p = {test['p_value']:.3f}: {verdict} at α = 0.05 [dim]({how})[/]")
     console.print(f"[dim]intervals: 95%, {summary['intervals']}[/]")
     if summary["interrupted"]:
         console.print(f"[bold yellow]interrupted:[/] {k} of {summary['requested_games']} "

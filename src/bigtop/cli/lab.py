@@ -32,8 +32,6 @@ from bigtop.core.limits import MAX_GAMES
 from bigtop.sim.runner import check_games
 
 VS_KEY = "bigtop.vs_options"
-FEW_DEALS = 30
-"""Below this many deals `compare` warns that its z-test is too confident."""
 
 
 def split_vs(args: list[str]) -> tuple[list[str], list[str]]:
@@ -147,12 +145,6 @@ def compare_cmd(
                       f"{row['p_value']:.3f}", "[bold]*[/]" if row["significant"] else "")
         console.print(t)
         console.print(f"* {TEST}")
-        deals = max((row["deals"] for row in doc["differences"]), default=0)
-        if deals < FEW_DEALS:
-            # The z-test takes the sample's spread for the true one: with few deals its
-            # p-values and intervals are too small (Student's t would be wider).
-            console.print(f"[bold yellow]few deals:[/] {deals}; below about {FEW_DEALS} the "
-                          "normal approximation makes p-values and intervals too small")
         if doc["interrupted"]:
             console.print(f"[bold yellow]interrupted:[/] {doc['games']} of "
                           f"{doc['requested_games']} pairs finished (the first ones)")

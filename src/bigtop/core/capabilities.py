@@ -86,6 +86,10 @@ class Capabilities:
     option alone: Tricky Landing's ``skill``, since a person's flick is their own precision
     (the engine's release errors then model only the card). Bots keep the option's default.
     """
+    seat_results: tuple[str, ...] = ()
+    """The fields of ``State.result()`` that hold one value per seat (Clown 15 Go's
+    ``cards_left``): the lab's data files give each seat its own column, ``cards_left_P2``.
+    Other lists (per round, per player out) stay whole, whatever their length."""
 
     @property
     def hidden_information(self) -> bool:

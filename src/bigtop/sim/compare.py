@@ -4,7 +4,7 @@ Game ``i`` of variant A and game ``i`` of variant B get the same state seed and 
 (common random numbers), so a difference between them is the rules' doing and deal luck
 largely cancels. Each statistic (win rate and mean score per seat, win rate per bot, games
 with no winner, game length, the share of each way a game ended) is differenced per deal,
-B − A; its mean gets a normal 95% interval and a two-sided paired z-test, and the
+B − A; its mean gets Student's t 95% interval and a two-sided paired t-test, and the
 Holm–Bonferroni procedure over all the rows decides which differences are significant at
 α = 0.05 (so twenty rows do not make one lucky "significant" difference).
 
@@ -33,25 +33,28 @@ from bigtop.sim.runner import (
     run_jobs,
     seat_lineup,
 )
-from bigtop.sim.stats import Z95, mean_interval
+from bigtop.sim.stats import mean_interval, t_two_sided_p
 from bigtop.sim.summary import bot_names, deals, outcomes
 
 ALPHA = 0.05
-TEST = ("paired z-test on per-deal differences B − A (normal approximation, two-sided); "
-        "significant: Holm–Bonferroni over all rows at α = 0.05")
+TEST = ("paired t-test on per-deal differences B − A (two-sided); significant: "
+        "Holm–Bonferroni over all rows at α = 0.05")
 
 
 def p_value(mean: float, sd: float, n: int) -> float:
-    """Two-sided normal p-value of a mean difference (1 when nothing varies and nothing
-    differs, 0 when nothing varies but everything differs).
+    """Two-sided p-value of a mean difference over ``n`` deals: the paired t-test (``n - 1``
+    degrees of freedom); where every deal differs by the same amount the spread says nothing
+    and the sign test does: all ``n`` deals moved the same way, ``2 / 2^n`` (1 when nothing
+    differs, and for one deal).
 
-    >>> round(p_value(0.196, 1.0, 100), 3)
-    0.05
+    >>> round(p_value(0.196, 1.0, 100), 4), p_value(0.0, 0.0, 5), p_value(1.0, 0.0, 3)
+    (0.0528, 1.0, 0.25)
     """
-    if n < 2 or sd == 0:
-        return 1.0 if mean == 0 or n < 2 else 0.0
-    z = abs(mean) / (sd / math.sqrt(n))
-    return math.erfc(z / math.sqrt(2))
+    if n < 2 or (mean == 0 and sd == 0):
+        return 1.0
+    if sd == 0:
+        return min(1.0, 2.0 ** (1 - n))
+    return t_two_sided_p(abs(mean) / (sd / math.sqrt(n)), n - 1)
 
 
 def holm(p_values: Sequence[float], alpha: float = ALPHA) -> list[bool]:
@@ -166,7 +169,7 @@ class Comparison:
                 "B": {"options": b.game.options.to_json(), "changed": b.game.options.changed(),
                       "summary": b.summary()},
             },
-            "test": TEST, "z": Z95,
+            "test": TEST,
             "differences": self.differences(),
             "results": {"A": [asdict(r) for r in a.records],
                         "B": [asdict(r) for r in b.records]},

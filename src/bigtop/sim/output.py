@@ -16,15 +16,17 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bigtop.core.errors import BigtopError
 from bigtop.core.extras import require_extra
+from bigtop.core.registry import capabilities
 
 if TYPE_CHECKING:
+    from bigtop.core.game import Game
     from bigtop.sim.compare import Comparison
     from bigtop.sim.jobs import GameRecord
     from bigtop.sim.summary import Run
@@ -58,11 +60,23 @@ def _scalar(v: object) -> bool:
     return v is None or isinstance(v, str | int | float | bool)
 
 
-def game_rows(records: Sequence[GameRecord], variant: str | None = None) -> list[dict[str, Scalar]]:
-    """One flat row per game: seats as ``_P0``, ``_P1``… columns; a result field with one
-    value per seat is spread the same way, other lists are JSON text."""
+def seat_results(game: Game) -> tuple[str, ...]:
+    """The game's result fields with one value per seat (its capability record's
+    ``seat_results``).
+
+    >>> from bigtop.core.registry import new_game
+    >>> seat_results(new_game("clown-15-go", 3)), seat_results(new_game("scout", 3))
+    (('cards_left',), ())
+    """
+    return capabilities(game.name).seat_results
+
+
+def game_rows(records: Sequence[GameRecord], variant: str | None = None,
+              per_seat: Collection[str] = ()) -> list[dict[str, Scalar]]:
+    """One flat row per game: seats as ``_P0``, ``_P1``… columns, and so the result fields
+    ``per_seat`` names (:func:`seat_results`); any other list (per round, per player out)
+    is JSON text, whatever its length."""
     rows: list[dict[str, Scalar]] = []
-    keys: dict[str, None] = {}
     for r in records:
         n = len(r.scores)
         row: dict[str, Scalar] = {"game": r.index, "deal": r.deal, "seed": r.seed}
@@ -77,28 +91,30 @@ def game_rows(records: Sequence[GameRecord], variant: str | None = None) -> list
         row["no_winner"] = r.no_winner
         row["actions"] = r.actions
         for key, value in r.extra.items():
-            if isinstance(value, list) and len(value) == n and all(map(_scalar, value)):
+            if (key in per_seat and isinstance(value, list) and len(value) == n
+                    and all(map(_scalar, value))):
                 for p in range(n):
                     row[f"{key}_P{p}"] = value[p]
             elif _scalar(value):
                 row[key] = value
             else:
                 row[key] = json.dumps(value, ensure_ascii=False)
-        keys.update(dict.fromkeys(row))
         rows.append(row)
-    # Every row has every column (a field a game leaves out is empty).
-    return [{k: row.get(k) for k in keys} for row in rows]
+    return rows
 
 
 def write_rows(rows: Sequence[dict[str, Scalar]], folder: Path) -> None:
-    """``games.csv`` and ``games.parquet``."""
+    """``games.csv`` and ``games.parquet``: every row gets every column (empty where its
+    game, or its variant, has no such field), in the order the columns first appear."""
     require_extra("lab", "pyarrow", what="games.parquet")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    rows = [{k: row.get(k) for k in columns} for row in rows]
     with (folder / "games.csv").open("w", newline="") as f:
         if rows:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer = csv.DictWriter(f, fieldnames=columns)
             writer.writeheader()
             writer.writerows(rows)
     pq.write_table(pa.Table.from_pylist(list(rows)), folder / "games.parquet")
@@ -174,7 +190,7 @@ def write_run(run: Run, doc: dict[str, Any], path: str) -> Path:
     from bigtop.sim.plots import plot_run
 
     with out_dir(path) as folder:
-        write_rows(game_rows(run.records), folder)
+        write_rows(game_rows(run.records, per_seat=seat_results(run.game)), folder)
         write_json(doc, folder)
         write_states(run.states, run.records, folder)
         plot_run(run.game.title, doc["summary"], run.records, folder)
@@ -188,7 +204,8 @@ def write_comparison(c: Comparison, doc: dict[str, Any], path: str) -> Path:
     from bigtop.sim.plots import plot_differences, plot_run
 
     with out_dir(path) as folder:
-        write_rows(game_rows(c.a.records, "A") + game_rows(c.b.records, "B"), folder)
+        write_rows(game_rows(c.a.records, "A", seat_results(c.a.game))
+                   + game_rows(c.b.records, "B", seat_results(c.b.game)), folder)
         write_json(doc, folder)
         for name, run in (("A", c.a), ("B", c.b)):
             write_states(run.states, run.records, folder, f"{name}-")
@@ -203,7 +220,7 @@ def write_tournament(t: Tournament, doc: dict[str, Any], path: str) -> Path:
     from bigtop.sim.plots import plot_ratings
 
     with out_dir(path) as folder:
-        write_rows(game_rows(t.records), folder)
+        write_rows(game_rows(t.records, per_seat=seat_results(t.game)), folder)
         write_json(doc, folder)
         write_states(t.states, t.records, folder)
         plot_ratings(f"{t.game.title}: round robin ({len(t.records)} games)", doc["leaderboard"],

@@ -2,7 +2,7 @@
 
 Intervals are 95%. The independent unit is the deal: without rotation every game is its own
 deal and a win rate gets the Wilson score interval; with rotation the ``n`` games of a deal
-share their cards, so every statistic is the mean of per-deal means with a normal interval
+share their cards, so every statistic is the mean of per-deal means with Student's t interval
 (counting those games as independent would make the intervals too narrow).
 
 >>> from bigtop.sim.runner import simulate
@@ -24,10 +24,15 @@ from typing import Any
 
 from bigtop.core.game import Game
 from bigtop.sim.jobs import GameRecord
-from bigtop.sim.stats import equal_shares_test, mean_interval, wilson_interval
+from bigtop.sim.stats import (
+    equal_shares_test,
+    exact_equal_shares_p,
+    mean_interval,
+    wilson_interval,
+)
 
 WILSON = "Wilson score interval (games are independent)"
-DEAL_MEANS = "normal interval of per-deal means (the games of a deal share its cards)"
+DEAL_MEANS = "Student's t interval of per-deal means (the games of a deal share its cards)"
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ def deals(records: Sequence[GameRecord]) -> list[list[GameRecord]]:
 def estimate(units: Sequence[Sequence[float]], proportion: bool = False) -> Estimate:
     """The mean of values grouped in independent units (units without values are left out):
     a proportion whose units are single trials gets the Wilson interval, anything else the
-    normal interval of the unit means (a proportion whose units all agree, where that
+    Student's t interval of the unit means (a proportion whose units all agree, where that
     interval shrinks to a point, gets the Wilson interval over units instead).
 
     >>> e = estimate([[1.0], [0.0], [1.0], [1.0]], proportion=True)
@@ -164,7 +169,8 @@ def bot_stats(records: Sequence[GameRecord]) -> list[dict[str, Any]]:
 
 
 SEAT_TEST = ("Pearson chi-square of the seats' win shares against equal shares (one bot in "
-             "every seat, independent games)")
+             "every seat, independent games); the exact multinomial p-value where the wins "
+             "are whole and can fall in few ways")
 
 
 def seat_test(run: Run) -> dict[str, Any] | None:
@@ -175,7 +181,9 @@ def seat_test(run: Run) -> dict[str, Any] | None:
     n = run.game.num_players
     wins = [sum(r.shares()[p] for r in run.records) for p in range(n)]
     stat, df, p = equal_shares_test(wins)
-    return {"test": SEAT_TEST, "chi2": stat, "df": df, "p_value": p}
+    exact = exact_equal_shares_p(wins)
+    return {"test": SEAT_TEST, "chi2": stat, "df": df,
+            "p_value": p if exact is None else exact, "exact": exact is not None}
 
 
 def summarise(run: Run) -> dict[str, Any]:

@@ -43,6 +43,7 @@ CAPABILITIES = Capabilities(
     observation_tensor=Clown15GoLayout,
     picture=PICTURES,
     action_features=(FEATURES, action_features),
+    seat_results=("cards_left",),
 )
 """What the game provides, declared once (:mod:`bigtop.core.capabilities`)."""
 
