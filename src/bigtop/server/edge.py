@@ -69,7 +69,9 @@ HEAVY = re.compile(r"/api/(lobby|ratings/[^/]+|players/me|tables/[^/]+/(picture\
 docs/server.md): the lobby (up to ``max_lobby_tables`` tables), a picture not yet kept, a
 player's own tables (up to ``max_my_tables``), a leaderboard (``max_leaderboard`` rows), an
 export (the whole game). A replay costs one or two views' work at a game of ordinary length
-and is stepped through move by move (``?at=``): one token."""
+and is stepped through move by move (``?at=``): one token here; one whose step list is
+longer than a view's log takes the rest of a heavy read in its route (routers/records.py),
+which knows the game's length."""
 
 API = "/api/"
 PAGES = (API, "/docs", "/openapi.json")
