@@ -1,5 +1,12 @@
 """What every request to the API passes first, whatever its route: no secret in the URL,
-the address's read budget and bound on refused writes, and HEAD answered like GET.
+the address's read budget and bound on refused writes, and HEAD answered like GET; and
+every HTTP request, the API's or not: the address's bound on requests in progress.
+
+- **Requests in progress per client address** (``Limits.max_requests_per_client``, in the
+  worker's memory): one more is answered 429 at once. Behind a trusted proxy the
+  connections are the proxy's (server/protocol.py's cap per address counts none of a
+  client's), and a proxy that passes a body on as it comes (Caddy) let one address's
+  slow bodies hold every connection of the worker.
 
 - **No secret in a URL.** A query parameter named like a secret (:data:`SECRET_PARAMS`:
   ``token``, ``key``…) is refused on every ``/api`` route and WebSocket, before any route
@@ -43,7 +50,7 @@ from urllib.parse import parse_qsl
 from fastapi.responses import JSONResponse
 
 from bigtop.server import errors
-from bigtop.server.net import SCOPE_KEY
+from bigtop.server.net import SCOPE_KEY, ClientCount
 from bigtop.server.runtime import RateLimiter
 
 if TYPE_CHECKING:
@@ -146,6 +153,9 @@ class Edge:
         self.refusals = refusals if refusals is not None else RateLimiter(
             reads.rate, reads.burst)
         """The refused writes of each client address (a bucket like the read budget's)."""
+        self.in_progress = ClientCount(limits.max_requests_per_client)
+        """The HTTP requests each client address has in progress (``Limits
+        .max_requests_per_client``)."""
 
     def _counting_refusals(self, key: str, send: Send) -> Send:
         """``send``, taking a token of ``key``'s refusals when the answer is a refusal (any
@@ -163,6 +173,24 @@ class Edge:
         return self.reads.take(scope.get(SCOPE_KEY) or "", cost=cost)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._pass(scope, receive, send)
+            return
+        # Every request is counted while it is in progress, a body still coming included:
+        # behind a proxy its connection is the proxy's, which the HTTP layer's cap per
+        # address (server/protocol.py) does not count.
+        key = scope.get(SCOPE_KEY) or ""
+        if not self.in_progress.take(key):
+            await problem_response(errors.TooManyRequests(
+                f"one address may have {self.in_progress.cap} requests in progress at once; "
+                "try again once one is answered", retry_after=1.0))(scope, receive, send)
+            return
+        try:
+            await self._pass(scope, receive, send)
+        finally:
+            self.in_progress.give_back(key)
+
+    async def _pass(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind in ("http", "websocket") and "\x00" in scope["path"] \
                 and scope["path"].startswith(API):

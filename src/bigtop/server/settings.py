@@ -119,6 +119,14 @@ class Limits:
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
     each worker's memory."""
+    max_requests_per_client: int = 64
+    """HTTP requests one client address has in progress at once in one worker (from the
+    head's arrival to the answer's end, a body still coming included); one more is
+    answered 429 at once, before any route reads it (server/edge.py). Behind a trusted
+    proxy every connection is the proxy's, so :attr:`max_connections_per_client` counts
+    none of a client's; Caddy passes a body on as it comes, and one address's thousand
+    slow bodies held every one of :attr:`max_connections` for the request timeout, again
+    and again (docs/deploy.md)."""
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers); more is answered 431 and the
     connection closed, as soon as that many bytes came (server/protocol.py)."""
@@ -264,7 +272,8 @@ class Limits:
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
                      "ws_max_frames", "max_connections_per_client",
-                     "max_pipelined_requests", "max_table_events"):
+                     "max_pipelined_requests", "max_table_events",
+                     "max_requests_per_client"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
