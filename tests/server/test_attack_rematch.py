@@ -1,5 +1,6 @@
-"""A rematch makes a table: it counts toward the asking address's rate of new tables
-(``tables_per_hour``, ``table_burst``) like ``POST /api/tables``. It took nothing, so a
+"""A rematch makes a table, and the asking address is its creator: it counts toward that
+address's rate of new tables (``tables_per_hour``, ``table_burst``) like ``POST
+/api/tables``, and among its open tables. It took nothing, so a
 client chained rematches past that rate: a person against a bot at a table with a
 five-second clock and ``"on_timeout": "lose"`` is finished by the sweep without a move, its
 rematch likewise, and so on: twenty such chains (the open tables one address may hold) make
@@ -62,3 +63,21 @@ def test_a_chain_of_rematches_counts_toward_the_rate_of_new_tables(sqlite_url: s
         r = c.post(f"/api/tables/{table}/rematch", headers=by(B, token))
         assert r.status_code == 200, r.text
         assert stored_tables(c) == before + 1
+
+
+def test_a_rematch_counts_among_the_open_tables_of_whoever_asked(sqlite_url: str) -> None:
+    """The rematch counted among the old creator's open tables, whoever asked: a stranger
+    who sat at a host's tables (from the lobby) and asked for the rematch of each, which
+    nobody then played (every seat claimed: open until it idles, seven days), filled the
+    host's ``max_open_tables_per_client`` and kept the host from making tables."""
+    with make_client(sqlite_url, peer="127.0.0.1",
+                     limits=Limits(max_open_tables_per_client=1)) as c:
+        made = c.post("/api/tables", json={"game": "scout", "players": 2},
+                      headers=by(A)).json()
+        finish(c, made["table"])
+        stranger = made["seats"][1]["token"]
+        r = c.post(f"/api/tables/{made['table']}/rematch", headers=by(B, stranger))
+        assert r.status_code == 200, r.text
+        assert c.post("/api/tables", json=VS_BOT, headers=by(A)).status_code == 201
+        body = limited(c.post("/api/tables", json=VS_BOT, headers=by(B)))
+        assert "this address has 1 open tables, its limit" in body["detail"]

@@ -512,14 +512,17 @@ class TableMaster:
             return Created(raced, {})
         return Created(table_id, tokens)
 
-    def rematch(self, table_id: str, seat: int, token: str) -> tuple[str, int, str | None]:
+    def rematch(self, table_id: str, seat: int, token: str,
+                asker: str = "") -> tuple[str, int, str | None]:
         """The rematch of a finished table (made by the first of its people to ask): the
         same people and bots, a new seed, seats rotated. Answers the new table, the caller's
         seat there and its token, derived from the caller's own seat token (the same
         answer each time they ask; nobody else can derive it); None when ``token`` is the
         caller's player key, which opens the new seat as it opened the old one. ``token``
         must open ``seat``: checked here, and again in the transactions that make the new
-        table and give the new seat its token (403, nothing stored)."""
+        table and give the new seat its token (403, nothing stored). ``asker``: the
+        caller's client address, the new table's creator (its open tables count it; ""
+        a trusted caller's, not counted)."""
         loaded = self.load(table_id)
         secret_hash = hash_token(token)
         if not opens_seat(loaded.seats[seat], secret_hash):
@@ -540,7 +543,7 @@ class TableMaster:
                                    for k in order),
                              m.listed, m.takeover_after, m.takeover_level,
                              chat_spectators_read=m.chat_spectators_read,
-                             bot_seconds=m.bot_seconds, creator=m.creator, clock=m.clock,
+                             bot_seconds=m.bot_seconds, creator=asker, clock=m.clock,
                              on_timeout=m.on_timeout, rated=m.rated)
             # A new seed from the CSPRNG (seed None), committed in every view like any.
             with refused_as_wrong_token(table_id):

@@ -352,11 +352,14 @@ async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep,
     loaded, seat = await open_table(runtime, table_id, token)
     if seat is None or token is None:
         raise errors.Unauthorized("a rematch is asked for by a seat's token or player key")
+    client = client_address(request)
     if loaded.meta.rematch_id is None and loaded.meta.status == FINISHED:
         # The first to ask makes a table: counted as one created (else a chain of rematches
-        # of tables lost on time made tables past the rate without a move).
-        await take_table_rate(runtime, client_address(request))
-    new_id, new_seat, new_tok = await runtime.db(runtime.master.rematch, table_id, seat, token)
+        # of tables lost on time made tables past the rate without a move), and among the
+        # asker's open tables (the old creator's let a stranger fill a host's).
+        await take_table_rate(runtime, client)
+    new_id, new_seat, new_tok = await runtime.db(runtime.master.rematch, table_id, seat, token,
+                                                 client)
     await runtime.publish(table_id)
     runtime.kick(await runtime.db(runtime.master.load, new_id))
     return Rematched(table=new_id, seat=new_seat, token=new_tok,
