@@ -27,6 +27,11 @@ every HTTP request, the API's or not: the address's bound on requests in progres
   read's work (a table loaded to find the token opens no seat there) and took no read token:
   ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
   take-back past its rate (the table loaded before the rate refused it).
+- **No write from another site's page**: an API write the browser marks as another
+  site's (``Sec-Fetch-Site: cross-site``, ``same-site``) is refused, 403 ``cross-site``,
+  before any route. ``POST …/join`` needs no token and no body: a page of any site had
+  each of its visitors take a lobby seat (a "simple" request, sent without asking), from
+  the visitor's own address, its token in an answer nobody could read.
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -223,7 +228,11 @@ class Edge:
                     await problem_response(too_many_refusals(wait, self.limits))(
                         scope, receive, send)
                     return
-                await self.app(scope, receive, self._counting_refusals(key, send))
+                send = self._counting_refusals(key, send)
+                if _from_another_site(scope):
+                    await problem_response(errors.CrossSite(CROSS_SITE))(scope, receive, send)
+                    return
+                await self.app(scope, receive, send)
                 return
             if path.startswith(API):
                 wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))
@@ -243,6 +252,22 @@ class Edge:
                 await refuse_socket(scope, receive, send, too_many_reads(wait, self.limits))
                 return
         await self.app(scope, receive, send)
+
+
+CROSS_SITE = ("a write from another site's page is refused (its browser said so: "
+              "Sec-Fetch-Site); write from this site's pages, or from a client that is "
+              "no browser")
+
+
+def _from_another_site(scope: Scope) -> bool:
+    """Whether the browser says the request comes from another site's page
+    (``Sec-Fetch-Site: cross-site`` or ``same-site``, a sibling host). A request without
+    the header (a script, an older browser) is not refused: the tokens in headers guard
+    every write but a join, which needs none."""
+    for name, value in scope.get("headers", []):
+        if name == b"sec-fetch-site":
+            return value.strip().lower() in (b"cross-site", b"same-site")
+    return False
 
 
 def _headers_only(send: Send) -> Send:
