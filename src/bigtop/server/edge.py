@@ -27,11 +27,13 @@ every HTTP request, the API's or not: the address's bound on requests in progres
   read's work (a table loaded to find the token opens no seat there) and took no read token:
   ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
   take-back past its rate (the table loaded before the rate refused it).
-- **No write from another site's page**: an API write the browser marks as another
-  site's (``Sec-Fetch-Site: cross-site``, ``same-site``) is refused, 403 ``cross-site``,
-  before any route. ``POST …/join`` needs no token and no body: a page of any site had
-  each of its visitors take a lobby seat (a "simple" request, sent without asking), from
-  the visitor's own address, its token in an answer nobody could read.
+- **No write or WebSocket from another site's page**: an API write or WebSocket the
+  browser marks as another site's (``Sec-Fetch-Site: cross-site``, ``same-site``) is
+  refused, 403 ``cross-site`` (a WebSocket: that ``error`` message, close 4403), before
+  any route. ``POST …/join`` needs no token and no body: a page of any site had each of
+  its visitors take a lobby seat (a "simple" request, sent without asking), from the
+  visitor's own address, its token in an answer nobody could read; and its visitors'
+  sockets held a table's spectator slots.
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -247,6 +249,9 @@ class Edge:
             if scope.get("query_string") and secret_param(scope["query_string"]) is not None:
                 await refuse_socket(scope, receive, send, errors.TokenInUrl(TOKEN_IN_URL))
                 return
+            if _from_another_site(scope):  # its visitors held a table's spectator slots
+                await refuse_socket(scope, receive, send, errors.CrossSite(CROSS_SITE))
+                return
             wait = self._take(scope, 1)
             if wait:
                 await refuse_socket(scope, receive, send, too_many_reads(wait, self.limits))
@@ -254,9 +259,9 @@ class Edge:
         await self.app(scope, receive, send)
 
 
-CROSS_SITE = ("a write from another site's page is refused (its browser said so: "
-              "Sec-Fetch-Site); write from this site's pages, or from a client that is "
-              "no browser")
+CROSS_SITE = ("a write or live connection from another site's page is refused (its "
+              "browser said so: Sec-Fetch-Site); use this site's pages, or a client that "
+              "is no browser")
 
 
 def _from_another_site(scope: Scope) -> bool:
