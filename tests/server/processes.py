@@ -21,6 +21,7 @@ ONE_CLIENT_MANY_TABLES = ("--limit", "table_burst=100000", "--limit",
                           "--limit", "max_sockets_per_client=100000",
                           "--limit", "max_connections=100000",
                           "--limit", "max_connections_per_client=100000",
+                          "--limit", "max_requests_per_client=100000",
                           "--limit", "read_burst=100000", "--limit", "reads_per_minute=1e9",
                           # every invite link a browser test opens is exchanged: a seat taken
                           "--limit", "join_burst=100000",
@@ -31,7 +32,8 @@ ONE_CLIENT_MANY_TABLES = ("--limit", "table_burst=100000", "--limit",
 one address (tests/server/test_limits.py tests the limits themselves; the load benchmark
 holds two WebSockets a table, all from one address: 2,000 sockets at 1,000 tables, past a
 worker's default connection limits (its own, and one address's where that address is no
-trusted proxy); each socket's connect takes a read token)."""
+trusted proxy); each socket's connect takes a read token; with ``--moves http`` its
+requests in progress pass ``max_requests_per_client``)."""
 
 
 class Server:

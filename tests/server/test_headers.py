@@ -86,3 +86,30 @@ def test_an_unhandled_error_answers_500_with_the_security_headers(sqlite_url: st
         assert secure.status_code == 500
         has_security_headers(secure)
         assert secure.headers["strict-transport-security"] == "max-age=31536000"
+
+
+def test_api_answers_are_not_stored_by_caches(client: TestClient) -> None:
+    """A seat's view holds its hidden hand, the host's invite list every friend's token: an
+    API answer says ``Cache-Control: no-store`` (none said anything, so a browser's disk
+    cache, or a proxy's, could keep them, for whoever uses the machine next). A picture
+    keeps its own caching (ETag, ``private`` for a seat's), static files theirs."""
+    anna = client.post("/api/players", json={"name": "Anna"}).json()
+    made = client.post("/api/tables", json={"game": "scout", "players": 3},
+                       headers={"authorization": f"Bearer {anna['key']}"}).json()
+    t, tok = made["table"], made["seats"][0]["token"]
+    seat = {"authorization": f"Bearer {tok}"}
+    join = client.post(f"/api/tables/{t}/join")
+    assert join.status_code == 200
+    for r in (client.get(f"/api/tables/{t}", headers=seat),
+              client.get(f"/api/tables/{t}/invites", headers=seat),
+              client.get("/api/players/me", headers={"authorization": f"Bearer {anna['key']}"}),
+              join, client.get("/api/tables/nope"), client.head(f"/api/tables/{t}")):
+        assert r.status_code in (200, 404), r.text
+        assert r.headers.get("cache-control") == "no-store", (r.url, r.headers)
+        has_security_headers(r)
+    started = client.post("/api/tables", json={"game": "scout", "players": 2}).json()
+    picture = client.get(f"/api/tables/{started['table']}/picture.svg", headers={
+        "authorization": f"Bearer {started['seats'][0]['token']}"})
+    assert picture.status_code == 200
+    assert picture.headers["cache-control"] == "private, no-cache"
+    assert "no-store" not in client.get("/js/api.js").headers.get("cache-control", "")

@@ -1,5 +1,12 @@
 """What every request to the API passes first, whatever its route: no secret in the URL,
-the address's read budget and bound on refused writes, and HEAD answered like GET.
+the address's read budget and bound on refused writes, and HEAD answered like GET; and
+every HTTP request, the API's or not: the address's bound on requests in progress.
+
+- **Requests in progress per client address** (``Limits.max_requests_per_client``, in the
+  worker's memory): one more is answered 429 at once. Behind a trusted proxy the
+  connections are the proxy's (server/protocol.py's cap per address counts none of a
+  client's), and a proxy that passes a body on as it comes (Caddy) let one address's
+  slow bodies hold every connection of the worker.
 
 - **No secret in a URL.** A query parameter named like a secret (:data:`SECRET_PARAMS`:
   ``token``, ``key``…) is refused on every ``/api`` route and WebSocket, before any route
@@ -20,6 +27,13 @@ the address's read budget and bound on refused writes, and HEAD answered like GE
   read's work (a table loaded to find the token opens no seat there) and took no read token:
   ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
   take-back past its rate (the table loaded before the rate refused it).
+- **No write or WebSocket from another site's page**: an API write or WebSocket the
+  browser marks as another site's (``Sec-Fetch-Site: cross-site``, ``same-site``) is
+  refused, 403 ``cross-site`` (a WebSocket: that ``error`` message, close 4403), before
+  any route. ``POST …/join`` needs no token and no body: a page of any site had each of
+  its visitors take a lobby seat (a "simple" request, sent without asking), from the
+  visitor's own address, its token in an answer nobody could read; and its visitors'
+  sockets held a table's spectator slots.
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -43,7 +57,7 @@ from urllib.parse import parse_qsl
 from fastapi.responses import JSONResponse
 
 from bigtop.server import errors
-from bigtop.server.net import SCOPE_KEY
+from bigtop.server.net import SCOPE_KEY, ClientCount
 from bigtop.server.runtime import RateLimiter
 
 if TYPE_CHECKING:
@@ -69,7 +83,9 @@ HEAVY = re.compile(r"/api/(lobby|ratings/[^/]+|players/me|tables/[^/]+/(picture\
 docs/server.md): the lobby (up to ``max_lobby_tables`` tables), a picture not yet kept, a
 player's own tables (up to ``max_my_tables``), a leaderboard (``max_leaderboard`` rows), an
 export (the whole game). A replay costs one or two views' work at a game of ordinary length
-and is stepped through move by move (``?at=``): one token."""
+and is stepped through move by move (``?at=``): one token here; one whose step list is
+longer than a view's log takes the rest of a heavy read in its route (routers/records.py),
+which knows the game's length."""
 
 API = "/api/"
 PAGES = (API, "/docs", "/openapi.json")
@@ -144,6 +160,9 @@ class Edge:
         self.refusals = refusals if refusals is not None else RateLimiter(
             reads.rate, reads.burst)
         """The refused writes of each client address (a bucket like the read budget's)."""
+        self.in_progress = ClientCount(limits.max_requests_per_client)
+        """The HTTP requests each client address has in progress (``Limits
+        .max_requests_per_client``)."""
 
     def _counting_refusals(self, key: str, send: Send) -> Send:
         """``send``, taking a token of ``key``'s refusals when the answer is a refusal (any
@@ -161,6 +180,24 @@ class Edge:
         return self.reads.take(scope.get(SCOPE_KEY) or "", cost=cost)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._pass(scope, receive, send)
+            return
+        # Every request is counted while it is in progress, a body still coming included:
+        # behind a proxy its connection is the proxy's, which the HTTP layer's cap per
+        # address (server/protocol.py) does not count.
+        key = scope.get(SCOPE_KEY) or ""
+        if not self.in_progress.take(key):
+            await problem_response(errors.TooManyRequests(
+                f"one address may have {self.in_progress.cap} requests in progress at once; "
+                "try again once one is answered", retry_after=1.0))(scope, receive, send)
+            return
+        try:
+            await self._pass(scope, receive, send)
+        finally:
+            self.in_progress.give_back(key)
+
+    async def _pass(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind in ("http", "websocket") and "\x00" in scope["path"] \
                 and scope["path"].startswith(API):
@@ -193,7 +230,11 @@ class Edge:
                     await problem_response(too_many_refusals(wait, self.limits))(
                         scope, receive, send)
                     return
-                await self.app(scope, receive, self._counting_refusals(key, send))
+                send = self._counting_refusals(key, send)
+                if _from_another_site(scope):
+                    await problem_response(errors.CrossSite(CROSS_SITE))(scope, receive, send)
+                    return
+                await self.app(scope, receive, send)
                 return
             if path.startswith(API):
                 wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))
@@ -208,11 +249,30 @@ class Edge:
             if scope.get("query_string") and secret_param(scope["query_string"]) is not None:
                 await refuse_socket(scope, receive, send, errors.TokenInUrl(TOKEN_IN_URL))
                 return
+            if _from_another_site(scope):  # its visitors held a table's spectator slots
+                await refuse_socket(scope, receive, send, errors.CrossSite(CROSS_SITE))
+                return
             wait = self._take(scope, 1)
             if wait:
                 await refuse_socket(scope, receive, send, too_many_reads(wait, self.limits))
                 return
         await self.app(scope, receive, send)
+
+
+CROSS_SITE = ("a write or live connection from another site's page is refused (its "
+              "browser said so: Sec-Fetch-Site); use this site's pages, or a client that "
+              "is no browser")
+
+
+def _from_another_site(scope: Scope) -> bool:
+    """Whether the browser says the request comes from another site's page
+    (``Sec-Fetch-Site: cross-site`` or ``same-site``, a sibling host). A request without
+    the header (a script, an older browser) is not refused: the tokens in headers guard
+    every write but a join, which needs none."""
+    for name, value in scope.get("headers", []):
+        if name == b"sec-fetch-site":
+            return value.strip().lower() in (b"cross-site", b"same-site")
+    return False
 
 
 def _headers_only(send: Send) -> Send:

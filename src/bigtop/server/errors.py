@@ -62,6 +62,10 @@ class InviteUsed(Forbidden):
     slug, title = "invite-used", "This invite link was opened already"
 
 
+class CrossSite(Forbidden):
+    status, slug, title = 403, "cross-site", "A write from another site's page"
+
+
 class NotFound(Problem):
     status, slug, title = 404, "not-found", "Not found"
 

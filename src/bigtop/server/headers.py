@@ -17,6 +17,8 @@ from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bigtop.server.edge import API
+
 CSP = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
@@ -38,10 +40,17 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
 )
 
+NO_STORE = (b"cache-control", b"no-store")
+"""What an API answer says of caching unless its route says otherwise (a picture: its
+ETag, ``private`` for a seat's): a seat's view holds its hidden hand, the host's invite
+list every friend's token, a creation answer every seat's; none may be kept in a browser's
+or a proxy's cache for whoever comes next."""
+
 
 class SecurityHeaders:
     """ASGI middleware: adds :data:`SECURITY_HEADERS` to every HTTP response (pages, API,
-    errors, static files), replacing any the app set itself; over HTTPS (as the client
+    errors, static files), replacing any the app set itself, and :data:`NO_STORE` to an
+    API answer without a ``Cache-Control`` of its own; over HTTPS (as the client
     reached us: a trusted proxy's ``X-Forwarded-Proto``, server/net.py) also
     ``Strict-Transport-Security`` for ``hsts_seconds`` (0: never)."""
 
@@ -56,11 +65,14 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         extra = [*SECURITY_HEADERS, *(self.hsts if scope.get("scheme") == "https" else [])]
+        api = scope["path"].startswith(API)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", [])
                            if k.lower() not in self.names]
+                if api and not any(k.lower() == b"cache-control" for k, _ in headers):
+                    headers.append(NO_STORE)
                 message = {**message, "headers": [*headers, *extra]}
             await send(message)
 

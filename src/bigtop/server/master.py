@@ -248,6 +248,15 @@ def refused_as_wrong_token(table_id: str) -> Iterator[None]:
         raise wrong_token(table_id) from None
 
 
+def check_room_for_event(loaded: Loaded, limit: int, then: str) -> None:
+    """409 when ``loaded`` has logged ``limit`` events (``Limits.max_table_events``);
+    ``then``: what follows from it."""
+    logged = sum(1 for e in loaded.log if e.kind != "move")
+    if logged >= limit:
+        raise errors.Conflict(f"table {loaded.table_id} has logged {logged:,} take-backs and "
+                              f"seat changes, its limit: {then}", version=loaded.version)
+
+
 def rated_now(loaded: Loaded) -> bool:
     """Whether the table's end will change ratings: it is rated and no person's seat is
     held without an identity (a token alone)."""
@@ -503,14 +512,17 @@ class TableMaster:
             return Created(raced, {})
         return Created(table_id, tokens)
 
-    def rematch(self, table_id: str, seat: int, token: str) -> tuple[str, int, str | None]:
+    def rematch(self, table_id: str, seat: int, token: str,
+                asker: str = "") -> tuple[str, int, str | None]:
         """The rematch of a finished table (made by the first of its people to ask): the
         same people and bots, a new seed, seats rotated. Answers the new table, the caller's
         seat there and its token, derived from the caller's own seat token (the same
         answer each time they ask; nobody else can derive it); None when ``token`` is the
         caller's player key, which opens the new seat as it opened the old one. ``token``
         must open ``seat``: checked here, and again in the transactions that make the new
-        table and give the new seat its token (403, nothing stored)."""
+        table and give the new seat its token (403, nothing stored). ``asker``: the
+        caller's client address, the new table's creator (its open tables count it; ""
+        a trusted caller's, not counted)."""
         loaded = self.load(table_id)
         secret_hash = hash_token(token)
         if not opens_seat(loaded.seats[seat], secret_hash):
@@ -531,7 +543,7 @@ class TableMaster:
                                    for k in order),
                              m.listed, m.takeover_after, m.takeover_level,
                              chat_spectators_read=m.chat_spectators_read,
-                             bot_seconds=m.bot_seconds, creator=m.creator, clock=m.clock,
+                             bot_seconds=m.bot_seconds, creator=asker, clock=m.clock,
                              on_timeout=m.on_timeout, rated=m.rated)
             # A new seed from the CSPRNG (seed None), committed in every view like any.
             with refused_as_wrong_token(table_id):
@@ -906,6 +918,7 @@ class TableMaster:
                                   version=m.version)
         if not m.started:
             raise errors.Waiting(waiting_line(loaded), version=m.version)
+        check_room_for_event(loaded, self.limits.max_table_events, "no more take-backs")
         if m.pending_undo is not None:
             raise errors.Conflict(f"{loaded.seats[m.pending_undo['seat']].shown_name} asked "
                                   "for a take-back already; answer it first",
@@ -989,6 +1002,9 @@ class TableMaster:
 
     def _take_back(self, loaded: Loaded, request: dict[str, Any], state: State) -> Loaded:
         """Go back to ``state``, the position :meth:`_back_to` gave for ``request``."""
+        # Counted again in the load whose seat revision guards the write (every event
+        # moves it on): events logged since the ask are counted.
+        check_room_for_event(loaded, self.limits.max_table_events, "no more take-backs")
         table_id = loaded.table_id
         to = request["to"]
         p = state.current_player()
@@ -1102,14 +1118,19 @@ class TableMaster:
         seat token or player key (None: a trusted caller); the seat is given back only if
         it still opens it, checked in the transaction that gives it back (the storage's:
         that change is guarded by who plays the seat, not by the seat revision)."""
-        left = self.load(table_id).seats[seat].clock_left
+        loaded = self.load(table_id)
+        left = loaded.seats[seat].clock_left
         if left is not None and left <= 0:
             raise errors.Conflict("your game clock ran out: the bot plays your seat "
                                   "to the end")
-        loaded = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
-                                 None, only_if="taken",
-                                 secret_hash=None if token is None else hash_token(token))
-        return loaded if loaded is not None else self.load(table_id)
+        if loaded.seats[seat].bot_playing is not None:
+            # A reclaim is the one event a person brings about again and again (each
+            # takeover needs one first): the bound holds it.
+            check_room_for_event(loaded, self.limits.max_table_events, "the bot plays on")
+        back = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
+                               None, only_if="taken",
+                               secret_hash=None if token is None else hash_token(token))
+        return back if back is not None else self.load(table_id)
 
     def sweep(self) -> list[str]:
         """Bots take over absent seats whose table allows it; idle tables and tables nobody

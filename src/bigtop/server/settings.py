@@ -119,6 +119,14 @@ class Limits:
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
     each worker's memory."""
+    max_requests_per_client: int = 64
+    """HTTP requests one client address has in progress at once in one worker (from the
+    head's arrival to the answer's end, a body still coming included); one more is
+    answered 429 at once, before any route reads it (server/edge.py). Behind a trusted
+    proxy every connection is the proxy's, so :attr:`max_connections_per_client` counts
+    none of a client's; Caddy passes a body on as it comes, and one address's thousand
+    slow bodies held every one of :attr:`max_connections` for the request timeout, again
+    and again (docs/deploy.md)."""
     max_header_bytes: int = 16 * 1024
     """Largest request head (request line and headers); more is answered 431 and the
     connection closed, as soon as that many bytes came (server/protocol.py)."""
@@ -156,6 +164,13 @@ class Limits:
     reaches it stops (status ``expired``, 410 on moves). At most half the core's
     ``MAX_HISTORY`` (100,000), so its export loads in ``bigtop replay``; the longest games
     seen in play are far shorter (docs/server.md)."""
+    max_table_events: int = 1000
+    """Events a table logs at most beside its moves (take-backs, takeovers, reclaims,
+    time-outs): past it a take-back is refused (409) and so is a reclaim (the bot that
+    took the seat plays on; a takeover, the server's own, is never refused, and each
+    further one needs a reclaim). A take-back deletes its moves but logs an event, so moving
+    and taking back, on and on, grew a table's log without end at version 0, and every
+    view with it (events of one version come whole, whatever ``max_view_log`` says)."""
 
     reads_per_minute: float = 1200.0
     """Sustained read tokens one client address may spend a minute (token bucket, in each
@@ -257,7 +272,8 @@ class Limits:
                      "read_burst", "heavy_read_tokens", "picture_cache_entries",
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
                      "ws_max_frames", "max_connections_per_client",
-                     "max_pipelined_requests"):
+                     "max_pipelined_requests", "max_table_events",
+                     "max_requests_per_client"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

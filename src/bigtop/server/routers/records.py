@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from bigtop.core.limits import MAX_INT
 from bigtop.server import errors
 from bigtop.server.deps import RuntimeDep, TokenDep
+from bigtop.server.edge import too_many_reads
 from bigtop.server.master import state_at, waiting_line
 from bigtop.server.model import FINISHED
+from bigtop.server.net import client_address
 from bigtop.server.routers.tables import PROBLEMS, open_table
 from bigtop.server.runtime import fairness, in_thread
 from bigtop.server.schemas import Replay, ReplayStep, Summary
@@ -21,7 +23,7 @@ router = APIRouter(prefix="/api/tables", tags=["records"])
 
 @router.get("/{table_id}/replay", response_model=Replay, responses=PROBLEMS)
 async def replay(
-    table_id: str, runtime: RuntimeDep, token: TokenDep,
+    table_id: str, runtime: RuntimeDep, token: TokenDep, request: Request,
     at: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Also show the position "
                                                                   "after this many moves.")] = None,
     steps: Annotated[bool, Query(description="false: leave the step list out (null), for a "
@@ -34,6 +36,15 @@ async def replay(
     step list out: stepping through a long game, each position then costs what it shows,
     not the whole list again."""
     loaded, seat = await open_table(runtime, table_id, token)
+    lim = runtime.limits
+    if steps and loaded.version > lim.max_view_log:
+        # Longer than a view's log, the step list grows with the game as an export does
+        # (20,000 steps, 2 MB, cost some fifty views): a heavy read, its tokens taken
+        # before it is made (server/edge.py took one).
+        wait = request.app.state.reads.take(client_address(request),
+                                            cost=lim.heavy_read_tokens - 1)
+        if wait:
+            raise too_many_reads(wait, lim)
     finished = loaded.meta.status == FINISHED
     history = loaded.state.history
     names = [s.name for s in loaded.seats]

@@ -85,9 +85,7 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
     person's seat gets a secret token and an invite link (shown only here). With a player
     key (``Authorization: Bearer KEY``) its identity sits in the first person's seat."""
     client = client_address(request)
-    lim = runtime.limits
-    await runtime.creates.check(client, f"one address may create {lim.table_burst} tables "
-                                        f"at once and {lim.tables_per_hour:g} an hour")
+    await take_table_rate(runtime, client)
     player = None if key is None else await runtime.db(runtime.master.player, key)
     seats = tuple(SeatSpec(s.kind, s.level, s.invite) for s in body.seats) if body.seats else ()
     spec = TableSpec(game=body.game, players=body.players, options=body.options,
@@ -113,6 +111,14 @@ async def create_table(body: CreateTable, runtime: RuntimeDep, key: KeyDep,
                for s in loaded.seats],
         seed_commitment=loaded.meta.seed_commitment,
         seed_chosen_by_creator=loaded.meta.seed_chosen)
+
+
+async def take_table_rate(runtime: Runtime, client: str) -> None:
+    """Count a table made (created, or a rematch) toward the client address's rate, or
+    429."""
+    lim = runtime.limits
+    await runtime.creates.check(client, f"one address may create {lim.table_burst} tables "
+                                        f"at once and {lim.tables_per_hour:g} an hour")
 
 
 @router.get("/{table_id}", response_model=TableViewModel, responses=PROBLEMS)
@@ -338,14 +344,22 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
 
 
 @router.post("/{table_id}/rematch", response_model=Rematched, responses=PROBLEMS)
-async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Rematched:
+async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                  request: Request) -> Rematched:
     """After the end: the same people and bots at a new table, a new seed, seats rotated.
     The first to ask makes it; everyone asks with their own seat token (or player key) and
     learns only their own new seat token. The old table's view names it (``rematch``)."""
-    _, seat = await open_table(runtime, table_id, token)
+    loaded, seat = await open_table(runtime, table_id, token)
     if seat is None or token is None:
         raise errors.Unauthorized("a rematch is asked for by a seat's token or player key")
-    new_id, new_seat, new_tok = await runtime.db(runtime.master.rematch, table_id, seat, token)
+    client = client_address(request)
+    if loaded.meta.rematch_id is None and loaded.meta.status == FINISHED:
+        # The first to ask makes a table: counted as one created (else a chain of rematches
+        # of tables lost on time made tables past the rate without a move), and among the
+        # asker's open tables (the old creator's let a stranger fill a host's).
+        await take_table_rate(runtime, client)
+    new_id, new_seat, new_tok = await runtime.db(runtime.master.rematch, table_id, seat, token,
+                                                 client)
     await runtime.publish(table_id)
     runtime.kick(await runtime.db(runtime.master.load, new_id))
     return Rematched(table=new_id, seat=new_seat, token=new_tok,
