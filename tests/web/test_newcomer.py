@@ -11,6 +11,7 @@ from playwright.sync_api import Dialog
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
+from tests.web.test_friends import finish, table_of
 
 # Every element that reaches past the window's right edge, or whose text is cut inside it.
 _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
@@ -506,3 +507,50 @@ def test_scout_and_show_of_a_set_s_last_card_says_any_set_may_follow(
             return
         drive.play_scout_turn(page, rng)
     raise AssertionError("no Scout & Show of a single card in 30 turns")
+
+
+def test_recent_tables_say_whose_turn_it_is(server: Server, browsers: Browsers) -> None:
+    """Someone without a name, back in the lobby after closing the table's tab, found their
+    tables only as "SCOUT · table 6NebB6PzqW9y · P0" and a date: not whether the table waits
+    for them, for a friend, or is over. Each now says it as *My games* does, with who sits
+    there, or that the server no longer has it; read from the public view, no seat token sent
+    (it would mark them "here")."""
+    page = browsers.new_page()
+    # A table of our own and bots, left at our turn (P0 starts SCOUT).
+    drive.fill_lobby_form(page, server.url, "scout", 3, {1: "bot:random", 2: "bot:random"},
+                          {"rounds": "1"})
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?*")
+    assert drive.wait_ready(page) == "turn"
+    ours = table_of(page)
+    # A table waiting for a friend.
+    drive.fill_lobby_form(page, server.url, "scout", 2, {1: "invite"}, {})
+    page.fill("#invite-name-1", "Ben")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    waiting = page.input_value("#spectator-link").split("table=")[1]
+    # A table played to its end (through the API), remembered as the page remembers one.
+    made = server.create("scout", 2, [{}, {"kind": "bot", "level": "random"}], {"rounds": 1},
+                         seed=4)
+    over, token = made["table"], made["seats"][0]["token"]
+    finish(server, over, [token], random.Random(4))
+    page.evaluate("""([table, token]) => { const list = JSON.parse(localStorage['bigtop.recent']);
+      list.push({table, seat: 0, token, game: 'scout', title: 'SCOUT', at: Date.now()},
+                {table: 'gone-table', seat: 1, token: 'x', game: 'scout', title: 'SCOUT', at: 0});
+      localStorage['bigtop.recent'] = JSON.stringify(list); }""", [over, token])
+    sent: list[dict[str, str]] = []
+    page.on("request", lambda r: sent.append(r.headers) if "/api/tables/" in r.url else None)
+    page.goto(server.url + "/")
+    for table, state, badge, who in (
+            (ours, "your_turn", "Your turn", "SCOUT · you, bot (random), bot (random)"),
+            (waiting, "waiting", "Waiting", "SCOUT · you, Ben (invited)"),
+            (over, "finished", "Finished", "SCOUT · you, bot (random)")):
+        item = f"#recent-tables li[data-table='{table}']"
+        page.wait_for_selector(f"{item}[data-state='{state}']")
+        assert page.inner_text(f"{item} .badge") == badge
+        assert page.inner_text(f"{item} a") == who
+    # A table the server no longer has (expired, deleted) says so.
+    page.wait_for_selector("#recent-tables li[data-table='gone-table'] .badge:text-is('Gone')")
+    browsers.allow_network_errors()  # (its 404)
+    assert len(sent) == 4 and not any("authorization" in h for h in sent), sent
+    browsers.axe(page, "the lobby's recent tables")
