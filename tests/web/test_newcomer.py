@@ -255,6 +255,9 @@ def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
                               ".width")
         assert board >= 170, board
         face = page.evaluate("document.querySelector('#board .die').textContent")
+        # Our own roll is ours ("P0 rolled" beside "Your turn. You are P0." read as somebody
+        # else's), as the lost turn's line says it.
+        assert page.inner_text("#board .die-line .label") == "You rolled"
         assert page.inner_text("#die-means") == (
             f"{face.capitalize()}: add a {face} ball to a clown with room, or move a clown "
             f"whose top ball is {face}.")

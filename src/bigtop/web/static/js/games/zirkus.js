@@ -179,7 +179,9 @@ function facts(obs, ctx) {
   // On your turn, what the face lets you do (the rules panel says it, far from the die).
   const means = ctx.myTurn && obs.roll ? h("p", {class: "hint die-means", id: "die-means"}, dieMeans(obs.roll, ctx)) : null;
   return h("div", {class: "zirkus-side"},
-    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die), means,
+    // Your own roll is said as yours, as a lost turn is ("You rolled green: …").
+    h("div", {class: "die-line"}, h("span", {class: "label"},
+      `${obs.turn_of === ctx.seat ? "You" : who(obs.turn_of)} rolled`), die), means,
     h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
 }
 
