@@ -557,3 +557,39 @@ def test_recent_tables_say_whose_turn_it_is(server: Server, browsers: Browsers) 
     browsers.allow_network_errors()  # (its 404)
     assert len(sent) == 4 and not any("authorization" in h for h in sent), sent
     browsers.axe(page, "the lobby's recent tables")
+
+
+def test_scout_says_another_seat_s_hand_at_once(server: Server, browsers: Browsers) -> None:
+    """A screen reader read every other seat's hand card by card: "a hidden card" eleven
+    times a seat, 22 images before the active set at three players. Each hand is now one
+    picture said at once: how many cards, how many hidden, and the cards it scouted, shown to
+    everyone, with their place in the hand."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], seed=6)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.goto(server.table_url(table, token))
+    rng = random.Random(6)
+    for _ in range(40):
+        assert drive.wait_ready(page) == "turn"
+        assert page.get_by_role("img", name="a hidden card").count() == 0
+        hands = server.api("GET", f"/api/tables/{table}", token=token)["observation"]["hands"]
+        if drive.version(page) != server.api("GET", f"/api/tables/{table}",
+                                             token=token)["version"]:
+            continue  # (a move in between: read both again)
+        said = [page.get_attribute(f"#board [data-spot='seat-{p}'] .mini-hand", "aria-label")
+                for p in (1, 2)]
+        for p, words in zip((1, 2), said, strict=True):
+            hand = hands[p]
+            hidden = sum(card is None for card in hand)
+            expect = f"{len(hand)} cards in hand, {hidden} hidden"
+            shown = [f"card {c[0]} over {c[1]} (place {i + 1})"
+                     for i, c in enumerate(hand) if c is not None]
+            if shown:
+                expect += "; shown: " + ", ".join(shown)
+            assert words == expect
+        if any("shown" in (words or "") for words in said):
+            browsers.axe(page, "SCOUT with a scouted card in another hand")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no seat ever held a scouted card: the test proved little")
