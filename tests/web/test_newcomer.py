@@ -593,3 +593,40 @@ def test_scout_says_another_seat_s_hand_at_once(server: Server, browsers: Browse
             return
         drive.play_scout_turn(page, rng)
     raise AssertionError("no seat ever held a scouted card: the test proved little")
+
+
+def test_so_ein_zirkus_says_where_the_holes_are_and_each_clown_s_balls(
+        server: Server, browsers: Browsers) -> None:
+    """A screen reader heard "empty 6-point hole" (and its number again) but not where the
+    hole is, though every path is said by its fields ("move clown 1 B1 to B2 to B3"), and
+    "clown 1 at B1 with 2 balls" but not which colour is on top, the one that moves it.
+    Holes now say their field, clowns their balls, top last."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=7)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.goto(server.table_url(table, token))
+    rng = random.Random(7)
+    for _ in range(3):  # a few balls in the clowns
+        assert drive.wait_ready(page) == "turn"
+        drive.play_zirkus_turn(page, rng)
+    assert drive.wait_ready(page) == "turn"
+    position = server.api("GET", f"/api/tables/{table}", token=token)["observation"]
+    assert position is not None
+    snapshot = page.locator("#board svg.zirkus-board").aria_snapshot()
+    for field, points in position["board"]["holes"].items():
+        ball = position["holes"].get(field)
+        said = (f"{points}-point hole at {field} with a {ball} ball" if ball
+                else f"{points}-point hole at {field}, empty")
+        assert f'img "{said}"' in snapshot, snapshot
+    assert not re.search(r'^\s*- text: "?\d"?$', snapshot, re.M), snapshot  # no bare numbers
+    balls = 0
+    for i, clown in enumerate(position["clowns"]):
+        if not clown["field"]:
+            continue
+        held = clown["balls"]
+        balls += len(held)
+        said = f"clown {i} at {clown['field']}, " + (
+            f"balls {', '.join(held)} ({held[-1]} on top)" if held else "no balls")
+        assert f'"{said}"' in snapshot, snapshot
+    assert balls, "no clown held a ball: the test proved little"
+    browsers.axe(page, "So ein Zirkus, clowns with balls")
