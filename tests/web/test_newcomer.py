@@ -630,3 +630,27 @@ def test_so_ein_zirkus_says_where_the_holes_are_and_each_clown_s_balls(
         assert f'"{said}"' in snapshot, snapshot
     assert balls, "no clown held a ball: the test proved little"
     browsers.axe(page, "So ein Zirkus, clowns with balls")
+
+
+def test_clown_15_go_says_a_middle_row_at_once(server: Server, browsers: Browsers) -> None:
+    """A screen reader read every card of every middle row by colour ("yellow 1, white 2,
+    orange 3, …"), some fifty images at the end of a three-player game, though in a row only
+    its numbers count and only the top takes a card. Each row now says what lies under its top
+    as one picture ("under it: 1, 2, 3"), the top its button."""
+    table = finished_bot_table(server, "clown-15-go", 3, {})
+    rows = server.api("GET", f"/api/tables/{table}")["observation"]["rows"]
+    assert any(len(row) > 2 for row in rows), rows
+    page = browsers.new_page()
+    page.goto(server.table_url(table))
+    page.wait_for_function("document.body.dataset.status === 'finished'")
+    middle = page.locator("#board .c15-middle")
+    for r, row in enumerate(rows):
+        under = [c[1:] for c in row[:-1]]
+        names = middle.locator(f".c15-row[data-row='{r}'] [role='img']").evaluate_all(
+            "els => els.filter(e => !e.closest('[aria-hidden], .c15-place'))"
+            ".map(e => e.getAttribute('aria-label'))")
+        assert names == ([f"under it: {', '.join(under)}"] if under else []), (r, names)
+    snapshot = middle.aria_snapshot()
+    pictures = len(re.findall(r"^\s*- '?img ", snapshot, re.M))
+    assert pictures == sum(1 for row in rows if len(row) > 1) + len(rows), snapshot
+    browsers.axe(page, "Clown 15 Go's middle rows at the end")
