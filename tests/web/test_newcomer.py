@@ -7,7 +7,7 @@ import random
 import re
 import time
 
-from playwright.sync_api import Dialog
+from playwright.sync_api import Dialog, Page
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
@@ -22,6 +22,18 @@ _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
       cut.push(`${e.tagName}#${e.id}.${e.getAttribute('class') || ''}`);
   }
   return cut; }"""
+
+
+def aria_tree(page: Page, selector: str) -> str:
+    """The element's accessibility tree as a screen reader gets it. A redraw (a view come
+    again over the socket) can replace the element while it is read, which reads nothing:
+    read again."""
+    for _ in range(20):
+        tree = page.locator(selector).aria_snapshot()
+        if tree:
+            return tree
+        time.sleep(0.1)
+    raise AssertionError(f"{selector} has no accessibility tree")
 
 
 def finished_bot_table(server: Server, game: str, players: int,
@@ -612,7 +624,7 @@ def test_so_ein_zirkus_says_where_the_holes_are_and_each_clown_s_balls(
     assert drive.wait_ready(page) == "turn"
     position = server.api("GET", f"/api/tables/{table}", token=token)["observation"]
     assert position is not None
-    snapshot = page.locator("#board svg.zirkus-board").aria_snapshot()
+    snapshot = aria_tree(page, "#board svg.zirkus-board")
     for field, points in position["board"]["holes"].items():
         ball = position["holes"].get(field)
         said = (f"{points}-point hole at {field} with a {ball} ball" if ball
@@ -642,7 +654,8 @@ def test_clown_15_go_says_a_middle_row_at_once(server: Server, browsers: Browser
     assert any(len(row) > 2 for row in rows), rows
     page = browsers.new_page()
     page.goto(server.table_url(table))
-    page.wait_for_function("document.body.dataset.status === 'finished'")
+    page.wait_for_function("document.body.dataset.status === 'finished' && "
+                           "document.body.dataset.idle === 'yes'")
     middle = page.locator("#board .c15-middle")
     for r, row in enumerate(rows):
         under = [c[1:] for c in row[:-1]]
@@ -650,7 +663,7 @@ def test_clown_15_go_says_a_middle_row_at_once(server: Server, browsers: Browser
             "els => els.filter(e => !e.closest('[aria-hidden], .c15-place'))"
             ".map(e => e.getAttribute('aria-label'))")
         assert names == ([f"under it: {', '.join(under)}"] if under else []), (r, names)
-    snapshot = middle.aria_snapshot()
+    snapshot = aria_tree(page, "#board .c15-middle")
     pictures = len(re.findall(r"^\s*- '?img ", snapshot, re.M))
     assert pictures == sum(1 for row in rows if len(row) > 1) + len(rows), snapshot
     browsers.axe(page, "Clown 15 Go's middle rows at the end")
