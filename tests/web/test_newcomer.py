@@ -667,3 +667,51 @@ def test_clown_15_go_says_a_middle_row_at_once(server: Server, browsers: Browser
     pictures = len(re.findall(r"^\s*- '?img ", snapshot, re.M))
     assert pictures == sum(1 for row in rows if len(row) > 1) + len(rows), snapshot
     browsers.axe(page, "Clown 15 Go's middle rows at the end")
+
+
+def test_a_message_out_of_view_is_said_where_you_look(server: Server,
+                                                      browsers: Browsers) -> None:
+    """On a phone the chat lies below the board and the panels: a friend's "your turn,
+    hurry!" came and nothing in view said so. A message from someone else while the chat is
+    out of view now shows at the bottom of the window; a click there brings the chat into view
+    (and goes away, as it does once the chat is seen). Our own messages show nothing. (And
+    the chat named the friend invited as Ben, who chose no name, "P1".)"""
+    made = server.api("POST", "/api/tables", {"game": "scout", "players": 3,
+                                              "options": {"rounds": 1},
+                                              "seats": [{}, {"invite": "Ben"},
+                                                        {"kind": "bot", "level": "random"}]})
+    table = made["table"]
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(table, made["seats"][0]["token"]))
+    page.wait_for_selector("#invite-1")
+    friend = server.api("POST", f"/api/tables/{table}/accept",
+                        {"token": made["seats"][1]["token"]})["token"]
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    in_view = """() => { const r = document.getElementById('chat-list').getBoundingClientRect();
+      return r.bottom > 0 && r.top < window.innerHeight; }"""
+    assert not page.evaluate(in_view)
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "your turn, <b>hurry</b>!"},
+               token=friend)
+    page.wait_for_selector("#chat-new:not([hidden])")
+    assert page.inner_text("#chat-new") == "Ben: your turn, <b>hurry</b>! (the chat ↓)"
+    # (The chat itself names him as the page does: it said "P1", his seat invited as Ben.)
+    assert page.inner_text("#chat-list li >> nth=-1 >> .from") == "Ben"
+    box = page.evaluate("document.getElementById('chat-new').getBoundingClientRect().bottom")
+    assert box <= 740
+    browsers.axe(page, "a message out of view")
+    page.click("#chat-new")
+    page.wait_for_function(in_view)
+    assert page.locator("#chat-new").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "chat-input"
+    # Our own message (from another device of ours), the chat out of view again: nothing.
+    page.evaluate("window.scrollTo(0, 0)")
+    assert not page.evaluate(in_view)
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "coming"},
+               token=made["seats"][0]["token"])
+    page.wait_for_function("document.body.dataset.chat === '2'")
+    assert page.locator("#chat-new").is_hidden()
+    # Seen in place: the line goes away by itself.
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "ok"}, token=friend)
+    page.wait_for_selector("#chat-new:not([hidden])")
+    page.locator("#chat-list").scroll_into_view_if_needed()
+    page.wait_for_selector("#chat-new", state="hidden")
