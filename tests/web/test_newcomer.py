@@ -715,3 +715,23 @@ def test_a_message_out_of_view_is_said_where_you_look(server: Server,
     page.wait_for_selector("#chat-new:not([hidden])")
     page.locator("#chat-list").scroll_into_view_if_needed()
     page.wait_for_selector("#chat-new", state="hidden")
+
+
+def test_a_spectator_s_chat_marks_no_message_as_theirs(server: Server,
+                                                       browsers: Browsers) -> None:
+    """A spectator's page (no seat: its data-seat is "") took seat 0 for its own and drew P0's
+    messages as a player's own are drawn (in the accent colour)."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1},
+                         seed=8)
+    table = made["table"]
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "hello"},
+               token=made["seats"][0]["token"])
+    page = browsers.new_page()
+    page.goto(server.table_url(table))
+    page.wait_for_function("document.body.dataset.chat === '1'")
+    assert page.locator("#chat-list li.mine").count() == 0
+    player = browsers.new_page()
+    player.goto(server.table_url(table, made["seats"][0]["token"]))
+    player.wait_for_function("document.body.dataset.chat === '1'")
+    assert player.locator("#chat-list li.mine").count() == 1  # the writer's own, marked

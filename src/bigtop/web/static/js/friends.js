@@ -297,7 +297,7 @@ function drawChat() {
     fill(list, h("li", {class: "hint empty"}, "No messages yet."));
     return;
   }
-  const me = Number(document.body.dataset.seat);
+  const me = mySeat();
   fillKeeping(list, all.map((m) => h("li", {dataset: {id: m.id, seat: m.seat}, class: m.seat === me ? "mine" : ""},
     h("strong", {class: "from"}, sender(m)), " ", h("span", {class: "text"}, m.text))));
   list.scrollTop = list.scrollHeight;
