@@ -11,7 +11,7 @@ from playwright.sync_api import Dialog, Page
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
-from tests.web.test_friends import finish, table_of
+from tests.web.test_friends import finish, move, table_of
 
 # Every element that reaches past the window's right edge, or whose text is cut inside it.
 _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
@@ -673,13 +673,12 @@ def test_a_message_out_of_view_is_said_where_you_look(server: Server,
                                                       browsers: Browsers) -> None:
     """On a phone the chat lies below the board and the panels: a friend's "your turn,
     hurry!" came and nothing in view said so. A message from someone else while the chat is
-    out of view now shows at the bottom of the window; a click there brings the chat into view
-    (and goes away, as it does once the chat is seen). Our own messages show nothing. (And
+    out of view now shows in the status line above the table; a click there brings the chat
+    into view (and goes away, as it does once the chat is seen). Our own messages show nothing. (And
     the chat named the friend invited as Ben, who chose no name, "P1".)"""
-    made = server.api("POST", "/api/tables", {"game": "scout", "players": 3,
-                                              "options": {"rounds": 1},
-                                              "seats": [{}, {"invite": "Ben"},
-                                                        {"kind": "bot", "level": "random"}]})
+    # So ein Zirkus: on a phone its buttons lie at the window's foot.
+    made = server.api("POST", "/api/tables", {"game": "so-ein-zirkus", "players": 2,
+                                              "seats": [{}, {"invite": "Ben"}]})
     table = made["table"]
     page = browsers.new_page(360, 740)
     page.goto(server.table_url(table, made["seats"][0]["token"]))
@@ -696,8 +695,24 @@ def test_a_message_out_of_view_is_said_where_you_look(server: Server,
     assert page.inner_text("#chat-new") == "Ben: your turn, <b>hurry</b>! (the chat ↓)"
     # (The chat itself names him as the page does: it said "P1", his seat invited as Ben.)
     assert page.inner_text("#chat-list li >> nth=-1 >> .from") == "Ben"
+    # In view, and over nothing: every button of the table is where a tap finds it (fixed at
+    # the window's foot, the line lay over So ein Zirkus's "red → clown 1" on a phone).
     box = page.evaluate("document.getElementById('chat-new').getBoundingClientRect().bottom")
     assert box <= 740
+    # Our turn with the die's buttons (Ben moves through the API; a roll can lose a turn).
+    for _ in range(20):
+        page.wait_for_function("document.body.dataset.idle === 'yes'")
+        if page.evaluate("document.body.dataset.myTurn") == "yes" and \
+                page.locator("#play .controls button").count():
+            break
+        move(server, table, friend)
+        time.sleep(0.2)
+    covered = page.evaluate("""() => [...document.querySelectorAll('#play button')]
+      .filter((c) => { const r = c.getBoundingClientRect(), x = r.left + r.width / 2;
+        return r.width && !c.contains(document.elementFromPoint(x, r.bottom - 4)); })
+      .map((c) => c.textContent)""")
+    assert page.locator("#play button").count() >= 3
+    assert covered == [], covered
     browsers.axe(page, "a message out of view")
     page.click("#chat-new")
     page.wait_for_function(in_view)
