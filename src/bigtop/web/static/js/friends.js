@@ -280,8 +280,8 @@ function sender(m) {
 }
 
 /** A message from someone else while the chat is out of view (on a phone it lies below the
- * board and the panels): said at the bottom of the window until the chat is seen or the line
- * clicked. Not a live region: the chat's list says it to screen readers already. */
+ * board and the panels): said in the status line above the table until the chat is seen or
+ * the line clicked. Not a live region: the chat's list says it to screen readers already. */
 function sayNew(m) {
   const r = $("chat-list").getBoundingClientRect();
   if (r.bottom > 0 && r.top < window.innerHeight) return;

@@ -111,8 +111,8 @@ function drawClowns(svg, obs, ctx) {
       } : undefined});
     g.append(s("rect", {x: x - 14, y: y - 26, width: 28, height: 52, rx: 10, class: "tube"}));
     // The letters and the number are drawn over it, beside the button rather than in it: its
-    // name says them, and text in a button must be in its name (a screen reader's user
-    // who speaks to the page names what they see). Moved with it (data-key; the walk).
+    // name says them, and a button's text must be in its name (voice control users say what
+    // they see). Moved with it (data-key; the walk).
     const marks = s("g", {class: "clown-marks", "aria-hidden": "true", dataset: {key: `clown-${i}-marks`}},
       // (Its box the tube's, so that a ball added moves nothing.)
       s("rect", {x: x - 14, y: y - 26, width: 28, height: 52, fill: "none"}));
