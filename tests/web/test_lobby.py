@@ -75,7 +75,8 @@ def test_invite_spectate_join_and_recent_tables(server: Server, browsers: Browse
 
     # The host's lobby remembers the table; the guest's does too (it opened an invite).
     host.goto(server.url + "/")
-    host.wait_for_selector(f"#recent-tables a[href*='{table}']")
+    # (with where the table stands, read after the list is drawn)
+    host.wait_for_selector(f"#recent-tables li[data-table='{table}'][data-state]")
     browsers.shot(host, "lobby-recent")
 
     # Sitting down at an open table from the lobby.

@@ -7,10 +7,11 @@ import random
 import re
 import time
 
-from playwright.sync_api import Dialog
+from playwright.sync_api import Dialog, Page
 
 from tests.web import drive
 from tests.web.conftest import SPEED, Browsers, Server
+from tests.web.test_friends import finish, move, table_of
 
 # Every element that reaches past the window's right edge, or whose text is cut inside it.
 _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
@@ -21,6 +22,18 @@ _CUT = """(root) => { const W = document.documentElement.clientWidth, cut = [];
       cut.push(`${e.tagName}#${e.id}.${e.getAttribute('class') || ''}`);
   }
   return cut; }"""
+
+
+def aria_tree(page: Page, selector: str) -> str:
+    """The element's accessibility tree as a screen reader gets it. A redraw (a view come
+    again over the socket) can replace the element while it is read, which reads nothing:
+    read again."""
+    for _ in range(20):
+        tree = page.locator(selector).aria_snapshot()
+        if tree:
+            return tree
+        time.sleep(0.1)
+    raise AssertionError(f"{selector} has no accessibility tree")
 
 
 def finished_bot_table(server: Server, game: str, players: int,
@@ -254,6 +267,9 @@ def test_so_ein_zirkus_says_what_the_die_allows_and_a_lost_turn(server: Server,
                               ".width")
         assert board >= 170, board
         face = page.evaluate("document.querySelector('#board .die').textContent")
+        # Our own roll is ours ("P0 rolled" beside "Your turn. You are P0." read as somebody
+        # else's), as the lost turn's line says it.
+        assert page.inner_text("#board .die-line .label") == "You rolled"
         assert page.inner_text("#die-means") == (
             f"{face.capitalize()}: add a {face} ball to a clown with room, or move a clown "
             f"whose top ball is {face}.")
@@ -506,3 +522,232 @@ def test_scout_and_show_of_a_set_s_last_card_says_any_set_may_follow(
             return
         drive.play_scout_turn(page, rng)
     raise AssertionError("no Scout & Show of a single card in 30 turns")
+
+
+def test_recent_tables_say_whose_turn_it_is(server: Server, browsers: Browsers) -> None:
+    """Someone without a name, back in the lobby after closing the table's tab, found their
+    tables only as "SCOUT · table 6NebB6PzqW9y · P0" and a date: not whether the table waits
+    for them, for a friend, or is over. Each now says it as *My games* does, with who sits
+    there, or that the server no longer has it; read from the public view, no seat token sent
+    (it would mark them "here")."""
+    page = browsers.new_page()
+    # A table of our own and bots, left at our turn (P0 starts SCOUT).
+    drive.fill_lobby_form(page, server.url, "scout", 3, {1: "bot:random", 2: "bot:random"},
+                          {"rounds": "1"})
+    page.click("#create-button")
+    page.wait_for_url("**/table.html?*")
+    assert drive.wait_ready(page) == "turn"
+    ours = table_of(page)
+    # A table waiting for a friend.
+    drive.fill_lobby_form(page, server.url, "scout", 2, {1: "invite"}, {})
+    page.fill("#invite-name-1", "Ben")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    waiting = page.input_value("#spectator-link").split("table=")[1]
+    # A table played to its end (through the API), remembered as the page remembers one.
+    made = server.create("scout", 2, [{}, {"kind": "bot", "level": "random"}], {"rounds": 1},
+                         seed=4)
+    over, token = made["table"], made["seats"][0]["token"]
+    finish(server, over, [token], random.Random(4))
+    page.evaluate("""([table, token]) => { const list = JSON.parse(localStorage['bigtop.recent']);
+      list.push({table, seat: 0, token, game: 'scout', title: 'SCOUT', at: Date.now()},
+                {table: 'gone-table', seat: 1, token: 'x', game: 'scout', title: 'SCOUT', at: 0});
+      localStorage['bigtop.recent'] = JSON.stringify(list); }""", [over, token])
+    sent: list[dict[str, str]] = []
+    page.on("request", lambda r: sent.append(r.headers) if "/api/tables/" in r.url else None)
+    page.goto(server.url + "/")
+    for table, state, badge, who in (
+            (ours, "your_turn", "Your turn", "SCOUT · you, bot (random), bot (random)"),
+            (waiting, "waiting", "Waiting", "SCOUT · you, Ben (invited)"),
+            (over, "finished", "Finished", "SCOUT · you, bot (random)")):
+        item = f"#recent-tables li[data-table='{table}']"
+        page.wait_for_selector(f"{item}[data-state='{state}']")
+        assert page.inner_text(f"{item} .badge") == badge
+        assert page.inner_text(f"{item} a") == who
+    # A table the server no longer has (expired, deleted) says so.
+    page.wait_for_selector("#recent-tables li[data-table='gone-table'] .badge:text-is('Gone')")
+    browsers.allow_network_errors()  # (its 404)
+    assert len(sent) == 4 and not any("authorization" in h for h in sent), sent
+    browsers.axe(page, "the lobby's recent tables")
+
+
+def test_scout_says_another_seat_s_hand_at_once(server: Server, browsers: Browsers) -> None:
+    """A screen reader read every other seat's hand card by card: "a hidden card" eleven
+    times a seat, 22 images before the active set at three players. Each hand is now one
+    picture said at once: how many cards, how many hidden, and the cards it scouted, shown to
+    everyone, with their place in the hand."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], seed=6)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.goto(server.table_url(table, token))
+    rng = random.Random(6)
+    for _ in range(40):
+        assert drive.wait_ready(page) == "turn"
+        assert page.get_by_role("img", name="a hidden card").count() == 0
+        hands = server.api("GET", f"/api/tables/{table}", token=token)["observation"]["hands"]
+        if drive.version(page) != server.api("GET", f"/api/tables/{table}",
+                                             token=token)["version"]:
+            continue  # (a move in between: read both again)
+        said = [page.get_attribute(f"#board [data-spot='seat-{p}'] .mini-hand", "aria-label")
+                for p in (1, 2)]
+        for p, words in zip((1, 2), said, strict=True):
+            hand = hands[p]
+            hidden = sum(card is None for card in hand)
+            expect = f"{len(hand)} cards in hand, {hidden} hidden"
+            shown = [f"card {c[0]} over {c[1]} (place {i + 1})"
+                     for i, c in enumerate(hand) if c is not None]
+            if shown:
+                expect += "; shown: " + ", ".join(shown)
+            assert words == expect
+        if any("shown" in (words or "") for words in said):
+            browsers.axe(page, "SCOUT with a scouted card in another hand")
+            return
+        drive.play_scout_turn(page, rng)
+    raise AssertionError("no seat ever held a scouted card: the test proved little")
+
+
+def test_so_ein_zirkus_says_where_the_holes_are_and_each_clown_s_balls(
+        server: Server, browsers: Browsers) -> None:
+    """A screen reader heard "empty 6-point hole" (and its number again) but not where the
+    hole is, though every path is said by its fields ("move clown 1 B1 to B2 to B3"), and
+    "clown 1 at B1 with 2 balls" but not which colour is on top, the one that moves it.
+    Holes now say their field, clowns their balls, top last."""
+    made = server.create("so-ein-zirkus", 2, [{}, {"kind": "bot", "level": "random"}], seed=7)
+    table, token = made["table"], made["seats"][0]["token"]
+    page = browsers.new_page()
+    page.goto(server.table_url(table, token))
+    rng = random.Random(7)
+    for _ in range(3):  # a few balls in the clowns
+        assert drive.wait_ready(page) == "turn"
+        drive.play_zirkus_turn(page, rng)
+    assert drive.wait_ready(page) == "turn"
+    position = server.api("GET", f"/api/tables/{table}", token=token)["observation"]
+    assert position is not None
+    snapshot = aria_tree(page, "#board svg.zirkus-board")
+    for field, points in position["board"]["holes"].items():
+        ball = position["holes"].get(field)
+        said = (f"{points}-point hole at {field} with a {ball} ball" if ball
+                else f"{points}-point hole at {field}, empty")
+        assert f'img "{said}"' in snapshot, snapshot
+    assert not re.search(r'^\s*- text: "?\d"?$', snapshot, re.M), snapshot  # no bare numbers
+    balls = 0
+    for i, clown in enumerate(position["clowns"]):
+        if not clown["field"]:
+            continue
+        held = clown["balls"]
+        balls += len(held)
+        said = f"clown {i} at {clown['field']}, " + (
+            f"balls {', '.join(held)} ({held[-1]} on top)" if held else "no balls")
+        assert f'"{said}"' in snapshot, snapshot
+    assert balls, "no clown held a ball: the test proved little"
+    browsers.axe(page, "So ein Zirkus, clowns with balls")
+
+
+def test_clown_15_go_says_a_middle_row_at_once(server: Server, browsers: Browsers) -> None:
+    """A screen reader read every card of every middle row by colour ("yellow 1, white 2,
+    orange 3, …"), some fifty images at the end of a three-player game, though in a row only
+    its numbers count and only the top takes a card. Each row now says what lies under its top
+    as one picture ("under it: 1, 2, 3"), the top its button."""
+    table = finished_bot_table(server, "clown-15-go", 3, {})
+    rows = server.api("GET", f"/api/tables/{table}")["observation"]["rows"]
+    assert any(len(row) > 2 for row in rows), rows
+    page = browsers.new_page()
+    page.goto(server.table_url(table))
+    page.wait_for_function("document.body.dataset.status === 'finished' && "
+                           "document.body.dataset.idle === 'yes'")
+    middle = page.locator("#board .c15-middle")
+    for r, row in enumerate(rows):
+        under = [c[1:] for c in row[:-1]]
+        names = middle.locator(f".c15-row[data-row='{r}'] [role='img']").evaluate_all(
+            "els => els.filter(e => !e.closest('[aria-hidden], .c15-place'))"
+            ".map(e => e.getAttribute('aria-label'))")
+        assert names == ([f"under it: {', '.join(under)}"] if under else []), (r, names)
+    snapshot = aria_tree(page, "#board .c15-middle")
+    pictures = len(re.findall(r"^\s*- '?img ", snapshot, re.M))
+    assert pictures == sum(1 for row in rows if len(row) > 1) + len(rows), snapshot
+    browsers.axe(page, "Clown 15 Go's middle rows at the end")
+
+
+def test_a_message_out_of_view_is_said_where_you_look(server: Server,
+                                                      browsers: Browsers) -> None:
+    """On a phone the chat lies below the board and the panels: a friend's "your turn,
+    hurry!" came and nothing in view said so. A message from someone else while the chat is
+    out of view now shows in the status line above the table; a click there brings the chat
+    into view (and goes away, as it does once the chat is seen). Our own messages show nothing. (And
+    the chat named the friend invited as Ben, who chose no name, "P1".)"""
+    # So ein Zirkus: on a phone its buttons lie at the window's foot.
+    made = server.api("POST", "/api/tables", {"game": "so-ein-zirkus", "players": 2,
+                                              "seats": [{}, {"invite": "Ben"}]})
+    table = made["table"]
+    page = browsers.new_page(360, 740)
+    page.goto(server.table_url(table, made["seats"][0]["token"]))
+    page.wait_for_selector("#invite-1")
+    friend = server.api("POST", f"/api/tables/{table}/accept",
+                        {"token": made["seats"][1]["token"]})["token"]
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    in_view = """() => { const r = document.getElementById('chat-list').getBoundingClientRect();
+      return r.bottom > 0 && r.top < window.innerHeight; }"""
+    assert not page.evaluate(in_view)
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "your turn, <b>hurry</b>!"},
+               token=friend)
+    page.wait_for_selector("#chat-new:not([hidden])")
+    assert page.inner_text("#chat-new") == "Ben: your turn, <b>hurry</b>! (the chat ↓)"
+    # (The chat itself names him as the page does: it said "P1", his seat invited as Ben.)
+    assert page.inner_text("#chat-list li >> nth=-1 >> .from") == "Ben"
+    # In view, and over nothing: every button of the table in the window is where a tap finds
+    # it (fixed at the window's foot, the line lay over So ein Zirkus's "red → clown 1").
+    box = page.evaluate("document.getElementById('chat-new').getBoundingClientRect().bottom")
+    assert box <= 740
+    # Our turn with the die's buttons (Ben moves through the API; a roll can lose a turn).
+    for _ in range(20):
+        page.wait_for_function("document.body.dataset.idle === 'yes'")
+        if page.evaluate("document.body.dataset.myTurn") == "yes" and \
+                page.locator("#play .controls button").count():
+            break
+        move(server, table, friend)
+        time.sleep(0.2)
+    covered = page.evaluate("""() => [...document.querySelectorAll('#play button')]
+      .filter((c) => { const r = c.getBoundingClientRect(), x = r.left + r.width / 2;
+        return r.width && r.bottom <= window.innerHeight &&
+          !c.contains(document.elementFromPoint(x, r.bottom - 4)); })
+      .map((c) => c.textContent)""")
+    assert page.locator("#play button").count() >= 3
+    assert covered == [], covered
+    browsers.axe(page, "a message out of view")
+    page.click("#chat-new")
+    page.wait_for_function(in_view)
+    assert page.locator("#chat-new").is_hidden()
+    assert page.evaluate("document.activeElement.id") == "chat-input"
+    # Our own message (from another device of ours), the chat out of view again: nothing.
+    page.evaluate("window.scrollTo(0, 0)")
+    assert not page.evaluate(in_view)
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "coming"},
+               token=made["seats"][0]["token"])
+    page.wait_for_function("document.body.dataset.chat === '2'")
+    assert page.locator("#chat-new").is_hidden()
+    # Seen in place: the line goes away by itself.
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "ok"}, token=friend)
+    page.wait_for_selector("#chat-new:not([hidden])")
+    page.locator("#chat-list").scroll_into_view_if_needed()
+    page.wait_for_selector("#chat-new", state="hidden")
+
+
+def test_a_spectator_s_chat_marks_no_message_as_theirs(server: Server,
+                                                       browsers: Browsers) -> None:
+    """A spectator's page (no seat: its data-seat is "") took seat 0 for its own and drew P0's
+    messages as a player's own are drawn (in the accent colour)."""
+    made = server.create("scout", 3, [{}, {"kind": "bot", "level": "random"},
+                                      {"kind": "bot", "level": "random"}], {"rounds": 1},
+                         seed=8)
+    table = made["table"]
+    server.api("POST", f"/api/tables/{table}/chat", {"text": "hello"},
+               token=made["seats"][0]["token"])
+    page = browsers.new_page()
+    page.goto(server.table_url(table))
+    page.wait_for_function("document.body.dataset.chat === '1'")
+    assert page.locator("#chat-list li.mine").count() == 0
+    player = browsers.new_page()
+    player.goto(server.table_url(table, made["seats"][0]["token"]))
+    player.wait_for_function("document.body.dataset.chat === '1'")
+    assert player.locator("#chat-list li.mine").count() == 1  # the writer's own, marked

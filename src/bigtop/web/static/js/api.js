@@ -55,6 +55,9 @@ export const api = {
   // With a player key the creator's identity sits in the first person's seat.
   createTable: (spec, key = null) => request("POST", "/api/tables", {body: spec, token: key}),
   view: (table, token) => request("GET", `/api/tables/${enc(table)}`, {token}),
+  // The public view without its log (`since` past any version): where a table stands, for a
+  // list of tables. No token: a seat's would mark its person "here" at every table listed.
+  glance: (table) => request("GET", `/api/tables/${enc(table)}?since=${Number.MAX_SAFE_INTEGER}`),
   rules: (table) => request("GET", `/api/tables/${enc(table)}/rules`),
   move: (table, token, version, action) =>
     request("POST", `/api/tables/${enc(table)}/moves`, {token, body: {version, action}}),

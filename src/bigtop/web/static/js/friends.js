@@ -2,7 +2,7 @@
 // the host's invite links for every unclaimed seat, the chat, undo by agreement, and the
 // rematch that takes everyone to the next table. Names and messages are text, never HTML (h() makes text nodes).
 import { ApiError, api, identity, tableUrl } from "./api.js";
-import { copyText, fill, fillKeeping, h, seatName, who } from "./dom.js";
+import { copyText, fill, fillKeeping, h, loggedName, seatName, who } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,6 +21,21 @@ const friends = {
 export function setupFriends(table, token, asMe) {
   Object.assign(friends, {table, token, asMe});
   $("chat-form").onsubmit = send;
+  const line = $("chat-new");
+  line.onclick = () => {
+    line.hidden = true;
+    $("chat").scrollIntoView({block: "nearest"});
+    ($("chat-form").hidden ? $("chat-list") : $("chat-input")).focus({preventScroll: true});
+  };
+  // Seen in place (scrolled to), the line has said what it had to.
+  new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) line.hidden = true; })
+    .observe($("chat-list"));
+}
+
+/** This page's seat, or null for a spectator (whose body's data-seat is ""). */
+function mySeat() {
+  const seat = document.body.dataset.seat;
+  return seat === undefined || seat === "" ? null : Number(seat);
 }
 
 // -- who sits where --------------------------------------------------------------------
@@ -255,6 +270,24 @@ export function onChat(message) {
   if (!message || typeof message.id !== "number") return;
   friends.messages.set(message.id, message);
   drawChat();
+  if (message.seat !== mySeat()) sayNew(message);
+}
+
+/** Who wrote a message: their name then, else what the table calls the seat now (the name
+ * the host invited them by: "Ben", as everywhere else on the page, not "P1"). */
+function sender(m) {
+  return m.name || loggedName(m.seat);
+}
+
+/** A message from someone else while the chat is out of view (on a phone it lies below the
+ * board and the panels): said in the status line above the table until the chat is seen or
+ * the line clicked. Not a live region: the chat's list says it to screen readers already. */
+function sayNew(m) {
+  const r = $("chat-list").getBoundingClientRect();
+  if (r.bottom > 0 && r.top < window.innerHeight) return;
+  const line = $("chat-new");
+  line.textContent = `${sender(m)}: ${m.text} (the chat ↓)`;
+  line.hidden = false;
 }
 
 function drawChat() {
@@ -264,9 +297,9 @@ function drawChat() {
     fill(list, h("li", {class: "hint empty"}, "No messages yet."));
     return;
   }
-  const me = Number(document.body.dataset.seat);
+  const me = mySeat();
   fillKeeping(list, all.map((m) => h("li", {dataset: {id: m.id, seat: m.seat}, class: m.seat === me ? "mine" : ""},
-    h("strong", {class: "from"}, m.name || `P${m.seat}`), " ", h("span", {class: "text"}, m.text))));
+    h("strong", {class: "from"}, sender(m)), " ", h("span", {class: "text"}, m.text))));
   list.scrollTop = list.scrollHeight;
   document.body.dataset.chat = String(all.length);
 }

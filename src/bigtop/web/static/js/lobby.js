@@ -282,17 +282,45 @@ async function join(t, seat) {
   }
 }
 
+/** The tables this browser sat at, each with where you stand there (your turn, waiting,
+ * finished) and who sits there, as My games says them: a person without a name, back in the
+ * lobby, has only this list to find the table that waits for them. */
 function drawRecent() {
   const list = recent.list();
   if (!list.length) {
     fill($("recent-tables"), h("li", {class: "hint"}, "None yet."));
     return;
   }
-  fill($("recent-tables"), list.map((e) => h("li", {},
-    h("a", {href: tableUrl(e.table, e.token)}, `${e.title || e.game} · table ${e.table} · P${e.seat}`),
-    ` ${new Date(e.at).toLocaleString()} `,
-    h("button", {type: "button", class: "act small", "aria-label": `forget table ${e.table}`,
-      onclick: () => { recent.forget(e.table); drawRecent(); }}, "Forget"))));
+  fill($("recent-tables"), list.map((e) => {
+    const badge = h("span", {class: "badge"}, "…");
+    const link = h("a", {href: tableUrl(e.table, e.token)}, `${e.title || e.game} · table ${e.table} · P${e.seat}`);
+    const item = h("li", {dataset: {table: e.table}}, badge, " ", link,
+      h("span", {class: "hint"}, ` · ${new Date(e.at).toLocaleString()} `),
+      h("button", {type: "button", class: "act small", "aria-label": `forget table ${e.table}`,
+        onclick: () => { recent.forget(e.table); drawRecent(); }}, "Forget"));
+    api.glance(e.table).then((view) => {
+      const stand = standing(view, e.seat);
+      item.dataset.state = stand;
+      badge.className = `badge ${stand}`;
+      badge.textContent = STATES[stand];
+      link.textContent = `${view.title} · ${view.seats.map((s, p) => seatWho(s, p, e.seat)).join(", ")}`;
+    }, (err) => {
+      item.dataset.state = "unknown";
+      badge.textContent = err instanceof ApiError && err.status === 404 ? "Gone" : "?";
+      badge.title = err instanceof ApiError && err.status === 404
+        ? "This table is no longer on the server." : `Not known now: ${err.message}`;
+    });
+    return item;
+  }));
+}
+
+/** Where a seat stands at a table, from its public view: the server's rule for My games
+ * (players.table_state), so that both lists say the same. */
+function standing(view, seat) {
+  if (view.status === "waiting") return "waiting";
+  if (view.status !== "playing") return "finished";
+  const s = view.seats[seat];
+  return view.current_player === seat && s && s.kind !== "bot" && !s.bot_playing ? "your_turn" : "waiting";
 }
 
 // -- you: a name without a password, and your games ---------------------------------------
@@ -407,11 +435,15 @@ async function drawMyGames() {
       ` · ${new Date(t.updated_at * 1000).toLocaleString()}`))));
 }
 
-/** A seat in a list: the person's name, a bot's level, or the seat label of a free seat. */
+/** A seat in a list: a bot's level, else what the table calls its person (their name, else
+ * the name the host invited them by, else the seat label: the server's shown_name), marked
+ * while the seat is still empty. */
 function seatWho(seat, p, mine) {
   if (p === mine) return "you";
   if (seat.kind === "bot") return `bot (${seat.level})`;
-  return seat.name || (seat.claimed ? `P${p}` : `P${p} (free)`);
+  const who = seat.name || seat.invite || `P${p}`;
+  if (seat.claimed) return who;
+  return seat.invite ? `${who} (invited)` : `${who} (free)`;
 }
 
 async function start() {

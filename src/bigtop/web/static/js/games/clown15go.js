@@ -36,7 +36,7 @@ function target(ctx, action, label, content) {
 function rows(obs, ctx) {
   const out = obs.rows.map((row, r) => h("div", {class: "c15-row", dataset: {row: r}},
     h("span", {class: "label"}, `row ${r}`),
-    h("span", {class: "c15-row-cards"}, row.slice(0, -1).map((c) => card(c, "under"))),
+    underTop(row),
     target(ctx, {type: "row", row: r}, `row ${r}, top ${cardName(obs.rows[r].at(-1))}`,
       card(row.at(-1), "top", {dataset: {key: `row-${r}-${row.length}`, from: "turned"}}))));
   const canNew = findLegal(ctx.legal, {type: "new-row"});
@@ -47,6 +47,16 @@ function rows(obs, ctx) {
   if (!out.length) out.push(h("p", {class: "hint"}, "No rows yet: a turned 1 starts one."));
   return h("section", {class: "c15-middle", "aria-label": "middle rows"},
     h("div", {class: "label"}, `Middle rows (${obs.completed.length} completed)`), out);
+}
+
+/** A row's cards under its top, said at once by their numbers ("under it: 1, 2, 3"): card
+ * by card by colour, a screen reader read some fifty images of the middle, where only the
+ * numbers count and only the top takes a card (its button says it). */
+function underTop(row) {
+  const under = row.slice(0, -1);
+  return h("span", {class: "c15-row-cards", role: under.length ? "img" : undefined,
+    "aria-label": under.length ? `under it: ${under.map((c) => c.slice(1)).join(", ")}` : undefined},
+  under.map((c) => card(c, "under", {role: null, "aria-label": null})));
 }
 
 /** One seat: its closed pile (the count), its open pile (a place a card may go), facts. */

@@ -27,8 +27,17 @@ function cardKey([a, b]) {
   return `card-${Math.min(a, b)}-${Math.max(a, b)}`;
 }
 
+/** A card's back: drawn only; its hand says it (handWords). */
 function hiddenCard() {
-  return h("span", {class: "scout-card back", role: "img", "aria-label": "a hidden card"}, "");
+  return h("span", {class: "scout-card back"}, "");
+}
+
+/** Another seat's hand as one picture said at once ("12 cards in hand, 11 hidden; shown:
+ * card 8 over 4 (place 8)"): its backs one by one were "a hidden card" eleven times a seat. */
+function handWords(hand) {
+  const shown = hand.flatMap((c, i) => (c ? [`card ${c[0]} over ${c[1]} (place ${i + 1})`] : []));
+  const words = `${hand.length} cards in hand, ${hand.length - shown.length} hidden`;
+  return shown.length ? `${words}; shown: ${shown.join(", ")}` : words;
 }
 
 function selectCard(index, ctx) {
@@ -57,7 +66,7 @@ function seat(obs, ctx, p) {
     h("div", {class: "seat-facts"},
       `${obs.hand_sizes[p]} cards · captured ${obs.captured[p]} · tokens ${obs.scout_tokens[p]}`,
       obs.show_tokens[p] ? " · S&S left" : ""),
-    h("div", {class: "mini-hand"}, known));
+    h("div", {class: "mini-hand", role: "img", "aria-label": handWords(obs.hands[p])}, known));
   box.dataset.spot = `seat-${p}`;
   return box;
 }

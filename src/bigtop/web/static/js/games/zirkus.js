@@ -53,9 +53,12 @@ function drawBoard(obs, ctx) {
     const ball = obs.holes[f];
     // A ball that just fell in drops into view (with motion on).
     const fell = ball && ctx.motion && ctx.prev && !ctx.prev.holes[f];
+    // Said with its field, as the paths are ("move clown 1 B1 to B2"), so that a screen
+    // reader can aim for it; its number drawn only (the name says it).
     svg.append(s("circle", {cx: x, cy: y, r: CELL * 0.3, class: `hole${fell ? " fell" : ""}`, dataset: {hole: f}, role: "img",
-      fill: ball ? BALL[ball] : "#3a2a1a", "aria-label": ball ? `${points}-point hole with a ${ball} ball` : `empty ${points}-point hole`}));
-    svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`}, points));
+      fill: ball ? BALL[ball] : "#3a2a1a",
+      "aria-label": `${points}-point hole at ${f}${ball ? ` with a ${ball} ball` : ", empty"}`}));
+    svg.append(s("text", {x, y: y + 6, class: `hole-points${ball === "yellow" ? " dark" : ""}`, "aria-hidden": "true"}, points));
   }
   // Field names along the edges, so typed moves and the log ("A1-A2") can be followed.
   for (let c = 0; c < board.columns; c++) {
@@ -99,21 +102,29 @@ function drawClowns(svg, obs, ctx) {
     const selectable = ctx.myTurn && movers.has(i);
     const g = s("g", {class: `clown${selectable ? " legal" : ""}${ui.clown === i ? " selected" : ""}`,
       dataset: {clown: i, key: `clown-${i}`}, tabindex: selectable ? 0 : undefined, role: selectable ? "button" : "img",
-      "aria-label": `clown ${i} at ${clown.field} with ${clown.balls.length} balls`,
+      // Its balls bottom first, and the top one named: the colour that moves it.
+      "aria-label": `clown ${i} at ${clown.field}, ${clown.balls.length
+        ? `balls ${clown.balls.join(", ")} (${clown.balls.at(-1)} on top)` : "no balls"}`,
       onclick: selectable ? () => { ui.clown = ui.clown === i ? null : i; ctx.redraw(); } : undefined,
       onkeydown: selectable ? (ev) => {
         if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ui.clown = ui.clown === i ? null : i; ctx.redraw(); }
       } : undefined});
     g.append(s("rect", {x: x - 14, y: y - 26, width: 28, height: 52, rx: 10, class: "tube"}));
+    // The letters and the number are drawn over it, beside the button rather than in it: its
+    // name says them, and a button's text must be in its name (voice control users say what
+    // they see). Moved with it (data-key; the walk).
+    const marks = s("g", {class: "clown-marks", "aria-hidden": "true", dataset: {key: `clown-${i}-marks`}},
+      // (Its box the tube's, so that a ball added moves nothing.)
+      s("rect", {x: x - 14, y: y - 26, width: 28, height: 52, fill: "none"}));
     // Balls bottom first: the top ball (the one that counts for moving) is drawn highest.
     clown.balls.forEach((ball, k) => {
       g.append(s("circle", {cx: x, cy: y + 16 - k * 16, r: 7.5, fill: BALL[ball], class: "ball"}));
       // Its colour's letter (k: black), so that no ball relies on colour alone.
-      g.append(s("text", {x, y: y + 19 - k * 16, class: "ball-letter",
+      marks.append(s("text", {x, y: y + 19 - k * 16, class: "ball-letter",
         fill: ["black", "red", "blue", "green"].includes(ball) ? "#fff" : "#222"}, ball === "black" ? "k" : ball[0]));
     });
-    g.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
-    svg.append(g);
+    marks.append(s("text", {x: x + 20, y: y - 18, class: "clown-label"}, i));
+    svg.append(g, marks);
   });
 }
 
@@ -179,7 +190,9 @@ function facts(obs, ctx) {
   // On your turn, what the face lets you do (the rules panel says it, far from the die).
   const means = ctx.myTurn && obs.roll ? h("p", {class: "hint die-means", id: "die-means"}, dieMeans(obs.roll, ctx)) : null;
   return h("div", {class: "zirkus-side"},
-    h("div", {class: "die-line"}, h("span", {class: "label"}, `${who(obs.turn_of)} rolled`), die), means,
+    // Your own roll is said as yours, as a lost turn is ("You rolled green: …").
+    h("div", {class: "die-line"}, h("span", {class: "label"},
+      `${obs.turn_of === ctx.seat ? "You" : who(obs.turn_of)} rolled`), die), means,
     h("div", {class: "label"}, "Supply: ", supply), seat(obs, ctx, ctx.seat ?? 0));
 }
 
@@ -245,17 +258,20 @@ export default {
     const walk = /clown (\d) ([A-Z]\d+(?:-[A-Z]\d+)+)/.exec(ctx.moveLine || "");
     if (!walk || !next.clowns[Number(walk[1])].field) return;
     const g = root.querySelector(`g.clown[data-clown="${walk[1]}"]`);
+    const marks = root.querySelector(`g.clown-marks[data-key="clown-${walk[1]}-marks"]`);
     const fields = walk[2].split("-");
     if (!g || fields.at(-1) !== next.clowns[Number(walk[1])].field) return;
     const [ex, ey] = centre(next.board, fields.at(-1));
-    for (const a of g.getAnimations()) a.cancel(); // the straight glide: the walk replaces it
     const frames = fields.map((f) => {
       const [x, y] = centre(next.board, f);
       return {transform: `translate(${x - ex}px, ${y - ey}px)`};
     });
     countMotion();
-    const walking = g.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
-    await walking.finished.catch(() => null);
+    const walks = [g, marks].filter(Boolean).map((e) => {
+      for (const a of e.getAnimations()) a.cancel(); // the straight glide: the walk replaces it
+      return e.animate(frames, {duration: 260 * (fields.length - 1) * (ctx.speed ?? 1), easing: "linear"});
+    });
+    await Promise.all(walks.map((w) => w.finished.catch(() => null)));
   },
   held: (prev, next, seat, lines) => lostTurn(lines || [], seat),
   roundOf: (obs) => obs.game_number - 1,
