@@ -468,7 +468,7 @@ NEIGHBOUR_ODDS = (1.8, 3.0, 0.35)
 (index 0), one apart (1) or further (2) than an unweighted draw makes it: a scouted card
 goes where it joins a set. Measured at single four-player rounds of ``medium`` (4,538
 such neighbours seen by seat 0: equal 0.170 against 0.094 drawn evenly, one apart 0.583
-against 0.194, further 0.247 against 0.712; docs/bots.md#the-others-hands-believed)."""
+against 0.194, further 0.247 against 0.712; docs/bots.md#the-others-hands-believed-eighth-round)."""
 
 
 def resample_believed(state: State, seat: int, seed: int) -> State:
