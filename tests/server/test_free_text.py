@@ -62,3 +62,18 @@ def test_a_name_or_chat_line_that_shows_nothing_is_refused(client: TestClient,
             422, "invalid")
     assert client.get(f"/api/tables/{t}/chat", headers=auth(tok)).json()["messages"] == []
     assert client.post("/api/players", json={"name": "e\u0301"}).status_code == 201
+
+
+@pytest.mark.parametrize("char", ["\x00", "\n", "\x1b", "\u2028", "\ue000"])
+def test_a_boards_name_or_note_holds_no_control_character(client: TestClient,
+                                                          char: str) -> None:
+    """As a name or a chat line may not (model.plain_text): a NUL, a line break, an escape,
+    a line separator, a private-use character in a So ein Zirkus board's name or note was
+    taken (a NUL cannot be written into a picture's XML). Refused with 422, no table."""
+    good = json.loads(board("a note"))
+    for field in ("name", "note"):
+        r = client.post("/api/tables", json={
+            "game": "so-ein-zirkus", "players": 2,
+            "options": {"board": json.dumps({**good, field: f"ab{char}cd"})}})
+        assert "no control characters" in problem(r, 422, "invalid")["detail"], field
+    assert client.get("/api/lobby").json()["tables"] == []

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -199,23 +200,49 @@ around them, so a name, a chat line or a board's name could show as something el
 turn around the line it is shown in ("Trojan Source")."""
 
 
+UNSHOWN_CATEGORIES: Final = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories that free text may not hold: control characters (NUL among them,
+which PostgreSQL refuses in text and XML in a picture), surrogates, private-use and
+unassigned code points, line and paragraph separators."""
+
+
+def text_problem(text: str) -> str | None:
+    """What makes ``text`` no single line of free text to show other people (a bidirectional
+    control mark, :data:`BIDI_CONTROLS`; a control character or line break,
+    :data:`UNSHOWN_CATEGORIES`), with the first such character and its place; None if
+    nothing does.
+
+    >>> text_problem("Anna")
+    >>> text_problem("A" + chr(10) + "B")
+    'no control characters or line breaks (U+000A at 2)'
+    """
+    for i, ch in enumerate(text, 1):
+        if ch in BIDI_CONTROLS:
+            return f"no bidirectional control marks (U+{ord(ch):04X} at {i})"
+        if unicodedata.category(ch) in UNSHOWN_CATEGORIES:
+            return f"no control characters or line breaks (U+{ord(ch):04X} at {i})"
+    return None
+
+
 def check_text(value: object, what: str = "input") -> None:
-    """:func:`check_unicode`, and no bidirectional control mark (:data:`BIDI_CONTROLS`) in
-    any string of ``value``: the check of free text that people show each other (names,
-    chat, a board's name and note).
+    """:func:`check_unicode`, and no string of ``value`` with a :func:`text_problem`: the
+    check of free text that people show each other (names, chat, a board's name and note).
 
     >>> check_text(["Anna", "سلام"])
     >>> check_text({"name": "abc" + chr(0x202E) + "gpj.exe"}, "board")
     Traceback (most recent call last):
     ...
     bigtop.core.errors.InputLimitError: board: no bidirectional control marks (U+202E at 4)
+    >>> check_text(["x" + chr(0)], "board")
+    Traceback (most recent call last):
+    ...
+    bigtop.core.errors.InputLimitError: board: no control characters or line breaks (U+0000 at 2)
     """
     check_unicode(value, what)
     for v in _strings(value):
-        if not BIDI_CONTROLS.isdisjoint(v):
-            i = next(i for i, ch in enumerate(v) if ch in BIDI_CONTROLS)
-            raise InputLimitError(
-                f"{what}: no bidirectional control marks (U+{ord(v[i]):04X} at {i + 1})")
+        problem = text_problem(v)
+        if problem is not None:
+            raise InputLimitError(f"{what}: {problem}")
 
 
 _DECODER: Final = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float,

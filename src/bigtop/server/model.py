@@ -16,7 +16,7 @@ from typing import Any
 
 from bigtop.agents.levels import DEFAULT_LEVEL
 from bigtop.core.game import State
-from bigtop.core.limits import BIDI_CONTROLS
+from bigtop.core.limits import text_problem
 from bigtop.core.verify import seed_commitment  # the one definition, beside its check
 
 PLAYING, FINISHED, EXPIRED = "playing", "finished", "expired"
@@ -68,13 +68,9 @@ def plain_text(raw: str, what: str, max_chars: int) -> str:
         raise ValueError(f"{what}: empty")
     if len(text) > max_chars:
         raise ValueError(f"{what}: at most {max_chars} characters, not {len(text)}")
-    for i, ch in enumerate(text, 1):
-        if ch in BIDI_CONTROLS:  # the core's list (core/limits.py), as for a board's name
-            raise ValueError(
-                f"{what}: no bidirectional control marks (U+{ord(ch):04X} at {i})")
-        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise ValueError(
-                f"{what}: no control characters or line breaks (U+{ord(ch):04X} at {i})")
+    problem = text_problem(text)  # the core's rule (core/limits.py), as for a board's name
+    if problem is not None:
+        raise ValueError(f"{what}: {problem}")
     if not any(unicodedata.category(ch)[0] not in "ZMC" and ch not in BLANK_LETTERS
                for ch in text):
         # A name or a chat line that shows as nothing (zero-width spaces, a byte-order
