@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
+from collections import defaultdict
 from pathlib import Path
 
 from bigtop.core.game import State
@@ -32,8 +32,8 @@ from bench.bench_bots import bot
 KINDS = ("equal", "one apart", "further")
 
 
-def _pairs(counts: Counter[tuple[str, str]], state: ScoutState, known: list[list[bool]],
-           weight: float) -> None:
+def _pairs(counts: defaultdict[tuple[str, str], float], state: ScoutState,
+           known: list[list[bool]], weight: float) -> None:
     for q in range(1, len(state.hands)):
         hand, seen = state.hands[q], known[q]
         for i in range(len(hand) - 1):
@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5000)
     args = ap.parse_args(argv)
     game = new_game("scout", 4, {"rounds": 1})
-    true: Counter[tuple[str, str]] = Counter()
-    drawn: Counter[tuple[str, str]] = Counter()
+    true: defaultdict[tuple[str, str], float] = defaultdict(float)
+    drawn: defaultdict[tuple[str, str], float] = defaultdict(float)
     for r in range(args.rounds):
         state = game.new_initial_state(args.seed + r)
         bots = [bot(args.bot, game, q, args.seed + 4 * r + q) for q in range(4)]
