@@ -244,6 +244,16 @@ def play_tricky_turn(page: Page, rng: random.Random) -> None:
     wait_after(page, before)
 
 
+def play_turns(page: Page, turn: Any, rng: random.Random, turns: int) -> None:
+    """Play at most `turns` of our turns with `turn(page, rng)`, fewer if the game ends,
+    then wait until the page is ready again."""
+    for _ in range(turns):
+        if wait_ready(page) == "over":
+            break
+        turn(page, rng)
+    wait_ready(page)
+
+
 def play_to_end(page: Page, turn: Any, rng: random.Random, max_turns: int = 400) -> None:
     """Play our turns with `turn(page, rng)` until the page says the game is over."""
     for _ in range(max_turns):

@@ -358,11 +358,7 @@ def test_live_regions_speak_what_is_new(server: Server, browsers: Browsers) -> N
           for (const m of ms) window.spoken[key] += m.addedNodes.length;
         }).observe(document.getElementById(id), {childList: true, subtree: true}); }""")
     lines = page.evaluate("document.querySelectorAll('#log-list li').length")
-    for _ in range(3):
-        if drive.wait_ready(page) == "over":
-            break
-        drive.play_zirkus_turn(page, rng)
-    drive.wait_ready(page)
+    drive.play_turns(page, drive.play_zirkus_turn, rng, 3)
     spoken = page.evaluate("window.spoken")
     new = page.evaluate("document.querySelectorAll('#log-list li').length") - lines
     assert spoken["log"] == new, (spoken, new)  # each new line once, no old one again

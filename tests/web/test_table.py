@@ -152,11 +152,7 @@ def test_moves_glide_and_end_in_place(server: Server, browsers: Browsers) -> Non
     check_layout(page, "scout, after the moves")
     page.select_option("#motion", "0")
     moved = page.evaluate("document.body.dataset.moved")
-    for _ in range(2):
-        if drive.wait_ready(page) == "over":
-            break
-        drive.play_scout_turn(page, rng)
-    drive.wait_ready(page)
+    drive.play_turns(page, drive.play_scout_turn, rng, 2)
     assert page.evaluate("document.body.dataset.moved") == moved
 
 
