@@ -250,6 +250,13 @@ class Storage(Protocol):
         bot of that level plays the seat from now on; else the game ends there with
         ``result`` (and ``rating`` changes). False: not changed (a move came first)."""
 
+    def resign(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+               text: str, result: Any, rating: RatingUpdate | None) -> bool:
+        """``seat`` gives up, if the open table's row still has this version and seat
+        revision: the game ends with ``result`` (and ``rating`` changes); ``result`` None:
+        the table closes unplayed (expires). A public ``resign`` event, the clock and any
+        take-back asked for cleared. False: not changed (something came first)."""
+
     def clocks_due(self, now: float, limit: int) -> list[str]:
         """Up to ``limit`` open tables whose running clock ran out before ``now`` (an index
         finds them), the earliest first."""

@@ -326,6 +326,10 @@ class Group:
     """The generations whose commit failed (nothing of their moves is stored), and why."""
 
 
+_SPENT = case((seats.c.clock_left.is_(None), None), else_=0.0)
+"""A seat's game clock, spent (a table without a game clock keeps none)."""
+
+
 class SqlStorage:
     """:class:`bigtop.server.storage.Storage` on one SQLAlchemy engine (thread-safe)."""
 
@@ -1068,37 +1072,72 @@ class SqlStorage:
                  text: str, level: str | None, result: Any,
                  rating: RatingUpdate | None) -> bool:
         with self._write() as conn:
-            values: dict[str, Any] = {"seat_rev": tables.c.seat_rev + 1,
-                                      "turn_started": None, "clock_deadline": None}
             if level is None:  # the game ends here
-                values.update(status=FINISHED, result=result, updated_at=now,
-                              idle_bucket=None, bot_waiting_since=None)
-            else:  # the bot is to move now
-                values.update(bot_waiting_since=now)
+                if not self._end_early(conn, table_id, version, seat_rev, seat, now=now,
+                                       kind="timeout", text=text, status=FINISHED,
+                                       result=result, rating=rating,
+                                       due=tables.c.clock_deadline <= now):
+                    return False
+                conn.execute(update(seats).where(seats.c.table_id == table_id,
+                                                 seats.c.seat == seat)
+                             .values(clock_left=_SPENT))
+                conn.commit()
+                return True
             if conn.execute(update(tables).where(
                     tables.c.id == table_id, tables.c.version == version,
                     tables.c.seat_rev == seat_rev, tables.c.status == PLAYING,
-                    tables.c.clock_deadline <= now).values(**values)).rowcount != 1:
+                    tables.c.clock_deadline <= now).values(
+                        seat_rev=tables.c.seat_rev + 1, turn_started=None,
+                        clock_deadline=None, bot_waiting_since=now)).rowcount != 1:
                 conn.rollback()
                 return False
-            seat_values: dict[str, Any] = {"away_at": None}
-            if level is not None:
-                seat_values["bot_playing"] = level
+            # The bot is to move now; the seat's game clock is spent.
             conn.execute(update(seats).where(seats.c.table_id == table_id,
                                              seats.c.seat == seat)
-                         .values(clock_left=case((seats.c.clock_left.is_(None), None),
-                                                 else_=0.0), **seat_values))
-            if level is None:
-                conn.execute(update(seats).where(seats.c.table_id == table_id)
-                             .values(away_at=None))
+                         .values(clock_left=_SPENT, away_at=None, bot_playing=level))
             conn.execute(insert(events).values(table_id=table_id, at_version=version,
                                                seat=seat, kind="timeout", text=text,
                                                created_at=now))
-            if rating is not None:
-                self._rate(conn, rating, now)
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    def resign(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+               text: str, result: Any, rating: RatingUpdate | None) -> bool:
+        with self._write() as conn:
+            if not self._end_early(conn, table_id, version, seat_rev, seat, now=now,
+                                   kind="resign", text=text,
+                                   status=EXPIRED if result is None else FINISHED,
+                                   result=result, rating=rating, due=None):
+                return False
+            conn.commit()
+            return True
+
+    def _end_early(self, conn: Connection, table_id: str, version: int, seat_rev: int,
+                   seat: int, *, now: float, kind: str, text: str, status: str,
+                   result: Any, rating: RatingUpdate | None, due: Any) -> bool:
+        """End the open table before its game did (a seat lost on time, or resigned), in
+        the caller's transaction, if its row still has this version and seat revision (and
+        ``due`` holds, where given): ``status`` with ``result``, the clock and any take-back
+        asked for cleared, nobody away, a public event. The caller commits (False: rolled
+        back, nothing changed)."""
+        cond = [tables.c.id == table_id, tables.c.version == version,
+                tables.c.seat_rev == seat_rev, tables.c.status == PLAYING]
+        if due is not None:
+            cond.append(due)
+        if conn.execute(update(tables).where(*cond).values(
+                seat_rev=tables.c.seat_rev + 1, turn_started=None, clock_deadline=None,
+                status=status, result=result, undo=None, updated_at=now, idle_bucket=None,
+                bot_waiting_since=None)).rowcount != 1:
+            conn.rollback()
+            return False
+        conn.execute(update(seats).where(seats.c.table_id == table_id).values(away_at=None))
+        conn.execute(insert(events).values(table_id=table_id, at_version=version, seat=seat,
+                                           kind=kind, text=text, created_at=now))
+        if rating is not None:
+            self._rate(conn, rating, now)
+        self._notify(conn, table_id)
+        return True
 
     def clocks_due(self, now: float, limit: int) -> list[str]:
         # Through the index on clock_deadline: only tables that are due are read.
