@@ -1106,6 +1106,12 @@ class TableMaster:
             self.load(table_id)
         return done
 
+    def close_by_host(self, table_id: str) -> bool:
+        """The server's host ends an open table now (``bigtop host close``): it expires,
+        unplayed from here; every page is told. False: no such open table."""
+        return self.storage.close_table(table_id, _now(),
+                                        "The server's host closed this table")
+
     def resign(self, table_id: str, seat: int, token: str | None = None) -> Loaded:
         """The person of ``seat`` gives up: the game ends there, they place last and every
         other player shares first (as a game lost on time; rated tables rate it so). Before
@@ -1454,8 +1460,12 @@ class TableMaster:
         """The identity of a player key (401: none sent, or no such key)."""
         if not key:
             raise errors.NoPlayerKey("send your player key: 'Authorization: Bearer KEY'")
-        found = self.storage.player_by_key(hash_token(key))
+        digest = hash_token(key)
+        found = self.storage.player_by_key(digest)
         if found is None:
+            # Only a key not found pays for this look; the host's note stays the host's.
+            if self.storage.blocked_note(digest) is not None:
+                raise errors.Blocked("this identity is blocked by the server's host")
             raise errors.NoPlayerKey("that player key is not known here")
         return found
 

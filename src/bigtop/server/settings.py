@@ -376,11 +376,18 @@ class Settings:
     default trusts only this machine (a proxy on the same host, as docs/deploy.md sets it
     up); ``()`` trusts nobody."""
 
+    blocked: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) the host turned away (``bigtop serve --block``): every
+    request and WebSocket from a client there (the real client, behind trusted proxies) is
+    answered 403 ``blocked`` before any other work (server/edge.py)."""
+
     def __post_init__(self) -> None:
         from bigtop.server.net import trusted_networks
 
         object.__setattr__(self, "trusted_proxies", tuple(self.trusted_proxies))
+        object.__setattr__(self, "blocked", tuple(self.blocked))
         trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
+        trusted_networks(self.blocked, "blocked")
 
     @property
     def is_postgresql(self) -> bool:
