@@ -90,6 +90,12 @@ def test_a_blocked_identity_opens_nothing_until_unblocked(db_url: str) -> None:
             problem(c.get(f"/api/tables/{t}", headers=auth(ben["key"])), 403, "wrong-token")
         assert "spam" not in a.get("/api/players/me", headers=auth(ben["key"])).text
         assert host(db_url, "players", "--name", "ben").split("\t")[3] == "blocked"
+        # A name nobody should see, changed by the host (the rule for names holds).
+        said = host(db_url, "rename", ben["id"], "  Player 7 ")
+        assert said == f"renamed {ben['id']}: Player 7\n"
+        host(db_url, "rename", ben["id"], "x" * 33, code=2)
+        host(db_url, "rename", "nobody", "Y", code=2)
+        assert a.get(f"/api/tables/{t}").json()["seats"][0]["name"] == "Player 7"
         assert a.get("/api/players/me", headers=auth(anna["key"])).status_code == 200
         assert host(db_url, "unblock", ben["id"]) == f"unblocked {ben['id']}\n"
         host(db_url, "unblock", ben["id"], code=2)

@@ -1,6 +1,6 @@
 """`bigtop host …`: the server's host looks after its community, on the server's database
 (the running server need not stop): find identities and chat messages, remove messages,
-block an identity (its key opens nothing) or lift that, and close a table. Addresses are
+block an identity (its key opens nothing) or lift that, rename one, and close a table. Addresses are
 turned away with `bigtop serve --block`. docs/server.md, "Looking after a server", says
 what each does to the pages open at the time."""
 
@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 host_app = _GuardedTyper(no_args_is_help=True, add_completion=False,
                          help="Look after a server's community: find identities and chat, "
-                              "remove messages, block an identity, close a table.")
+                              "remove messages, block or rename an identity, close a table.")
 app.add_typer(host_app, name="host",
               short_help="Look after a server's community: find identities and chat, "
-                         "remove messages, block an identity, close a table.")
+                         "remove messages, block or rename an identity, close a table.")
 
 DbOption = Annotated[str | None, typer.Option(
     help="The server's database URL, as given to `bigtop serve --db` (default: SQLite in "
@@ -136,6 +136,19 @@ def unblock(player: Annotated[str, typer.Argument(help="The identity's id.")],
     if not _master(db).storage.unblock_player(player):
         raise BigtopError(f"identity {player!r} is not blocked")
     typer.echo(f"unblocked {player}")
+
+
+@host_app.command()
+def rename(player: Annotated[str, typer.Argument(help="The identity's id.")],
+           name: Annotated[str, typer.Argument(help="Its new name.")],
+           db: DbOption = None) -> None:
+    """Rename an identity (a name nobody should see): its open tables show the new one."""
+    master = _master(db)
+    shown = master.name_of(name)  # the server's rule for names (422 → one line)
+    if master.storage.player_name(player) is None:
+        raise BigtopError(f"no identity {player!r}")
+    master.storage.rename_player(player, shown)
+    typer.echo(f"renamed {player}: {shown}")
 
 
 @host_app.command()

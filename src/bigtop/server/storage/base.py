@@ -344,6 +344,9 @@ class Storage(Protocol):
         case; None: all): ``id``, ``name``, ``created_at``, ``blocked`` (the host's note,
         or None) and ``tables`` (seats held at open tables)."""
 
+    def player_name(self, player_id: str) -> str | None:
+        """The identity's name (None: no such identity)."""
+
     def chat_lines(self, table_id: str | None, player_id: str | None,
                    limit: int) -> list[dict[str, Any]]:
         """Up to ``limit`` chat messages, the newest first, of one table and/or one

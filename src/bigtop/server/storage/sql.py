@@ -1264,6 +1264,12 @@ class SqlStorage:
                      "blocked": r.note, "tables": r.open_seats}
                     for r in conn.execute(query)]
 
+    def player_name(self, player_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            name: str | None = conn.execute(select(players.c.name).where(
+                players.c.id == player_id)).scalar()
+        return name
+
     def chat_lines(self, table_id: str | None, player_id: str | None,
                    limit: int) -> list[dict[str, Any]]:
         query = (select(chat.c.id, chat.c.table_id, chat.c.seat, chat.c.text,
