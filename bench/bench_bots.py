@@ -39,6 +39,7 @@ from bigtop.agents.neural import (
     Network,
     NeuralPolicyAgent,
     NeuralSearch,
+    action_policy_for,
     action_profile,
     neural_profile,
 )
@@ -136,6 +137,13 @@ def kept_action_policy(game: Game, tag: str) -> ActionPolicy:
     return policy
 
 
+def _policy_scorer(game: Game) -> Callable[[], Any]:
+    def make() -> Any:
+        policy = action_policy_for(game)
+        return lambda state, legal: policy.score_actions(state, legal).tolist()
+    return make
+
+
 DRAWS: dict[str, Callable[[State, int, int], State] | None] = {
     "-believed": resample_believed, "-even": None}
 """``<bot>-believed``, ``<bot>-even``: a SCOUT search bot with its determinizations drawn
@@ -161,6 +169,19 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
             raise BigtopError(f"{name} is a SCOUT bot")
         from bench.scout_planning_player import PlanningPlayer
         return PlanningPlayer()
+    if name.endswith("-inferred"):
+        # The deals believed, then weighed by the others' moves this round (the shipped
+        # action policy as their model: bench/scout_inference.py; weaker, docs/bots.md).
+        searcher = bot(name.removesuffix("-inferred") + (f"@{iters}" if iters else ""), game,
+                       seat, seed)
+        if not isinstance(searcher, PlannerAgent | ISMCTSAgent) or game.name != "scout":
+            raise BigtopError(f"{name}: -inferred is for SCOUT's searching bots")
+        assert searcher.profile is not None
+        from bench.scout_inference import inferred
+
+        searcher.profile = replace(searcher.profile, determinize=inferred(
+            resample_believed, _policy_scorer(game)))
+        return searcher
     for suffix, draw in DRAWS.items():
         if name.endswith(suffix):
             # Another bot's search with the determinizations drawn the other way.
