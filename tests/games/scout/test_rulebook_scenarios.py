@@ -391,6 +391,20 @@ def test_positions_that_break_the_rules_are_refused() -> None:
     assert ok.phase == "insert" and ok.pending_and_show
 
 
+def test_a_position_with_an_emptied_hand_is_refused() -> None:
+    """*"Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat"*: the round ends
+    the moment a Show empties a hand, so no live position has a player with no cards, whoever
+    is to act (the player with none would otherwise scout cards back into an empty hand)."""
+    from bigtop.core.errors import InvalidStateError
+
+    for to_act, empty in [(0, 1), (0, 2), (1, 0)]:
+        hands: list[list[tuple[int, int]]] = [[(6, 1), (2, 5)], [(4, 2)], [(2, 7)]]
+        hands[empty] = []
+        with pytest.raises(InvalidStateError, match=f"P{empty} has no cards"):
+            position(3, hands=hands, active=[(9, 3)], owner=2 if to_act != 2 else 0,
+                     to_act=to_act)
+
+
 def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
     """The docs' *Rulebook coverage* checklist stays true: every test it names is defined in
     this directory."""

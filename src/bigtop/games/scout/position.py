@@ -298,11 +298,12 @@ def problems(s: ScoutPosition) -> list[str]:
             out.append("phase 'show' follows a spent Scout & Show token")
         if s.pending_and_show and not spent:
             out.append("Scout & Show without spending the token")
-        if s.phase == "turn":
-            if not s.hands[p]:
-                out.append("the player to act has no cards (the round would be over)")
-            if p == s.active_owner:
-                out.append("play came back to the active set's owner: the round is over")
+        # A Show that empties a hand ends the round at once, so in a live round every
+        # player holds cards (not only the one to act).
+        out.extend(f"P{q} has no cards (the round would be over)"
+                   for q, hand in enumerate(s.hands) if not hand)
+        if s.phase == "turn" and p == s.active_owner:
+            out.append("play came back to the active set's owner: the round is over")
     if g.options.hand_turn == "off" and not all(s.hand_decided):
         out.append("hand_turn=off, yet a hand may be turned")
     return out
