@@ -315,6 +315,26 @@ def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> 
     assert s.supply[:2] == [2, 3]
 
 
+def test_a_position_waiting_for_a_restart_is_refused_where_none_could_wait() -> None:
+    """Only clumsy clown pushes a clown off the board (shoving: *"a clown may not be pushed
+    beyond the edge of the board"*), and the mover chooses its start field only when there is
+    a choice (Z16: with one free start field it goes there at once). A position in phase
+    'restart' is refused without the variant or with one free start field; with two it
+    waits for the mover."""
+    from bigtop.core.errors import InvalidStateError
+
+    waiting = {"phase": "restart", "roll": "red", "turn": 3, "ejected": 2}
+    two_free = clowns(("A2", ["red"]), ("B1", []), (None, []))
+    for options in [{}, {"shoving": "shove"}]:
+        with pytest.raises(InvalidStateError, match="only clumsy clown"):
+            load(game(2, **options), clowns=two_free, **waiting)
+    with pytest.raises(InvalidStateError, match="goes there at once"):
+        load(game(2, shoving="clumsy"), clowns=clowns(("A1", ["red"]), ("B1", []), (None, [])),
+             **waiting)
+    s = load(game(2, shoving="clumsy"), clowns=two_free, **waiting)
+    assert [str(a) for a in s.legal_actions()] == ["Restart(field='A1')", "Restart(field='C1')"]
+
+
 def test_the_line_of_a_clumsy_push_says_off_the_board() -> None:
     """Clumsy clown: "a player may push the other clowns beyond the edge of the board". The
     log line says the pushed clown goes off the board (it said "to off the board"), to the

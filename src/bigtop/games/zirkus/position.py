@@ -248,8 +248,15 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
                                         f"bottom ball would have dropped")
     if s.phase == "roll" and s.turn >= opts.turn_limit:
         raise InvalidStateError("the turn limit is reached, so this game is over")
-    if s.phase == "restart" and not s._free_starts():
-        raise InvalidStateError("no free start field for the ejected clown")
+    if s.phase == "restart":
+        # Only clumsy clown pushes a clown off the board, and the mover places it only when
+        # there is a choice (Z16: one free start field takes it at once).
+        if opts.shoving != "clumsy":
+            raise InvalidStateError("no clown is pushed off the board here: only clumsy clown "
+                                    "(shoving=clumsy) pushes clowns beyond the edge")
+        if len(s._free_starts()) < 2:
+            raise InvalidStateError("with one free start field the ejected clown goes there "
+                                    "at once (Z16): there is nothing to choose")
     if s.phase == "act" and not s._act_actions():
         raise InvalidStateError(f"after rolling {FACES[s.roll]} nothing is possible; the "
                                 f"turn would have been lost")
