@@ -297,6 +297,21 @@ def test_z10_a_ball_added_over_the_empty_six_point_hole_falls_in_and_ends_the_ga
     assert s.scores() == [0.0, 6.0] and s.stacks[0] == []
 
 
+def test_an_empty_clown_over_an_empty_hole_needs_a_push() -> None:
+    """Z10's hollow tube over an empty hole arises only from a push: a clown that walks onto
+    a hole holds a ball there (it drops at most one per field, and a move is never longer
+    than its balls), and start fields hold no holes. Without shoving such a position is
+    refused; with it, it loads."""
+    from bigtop.core.errors import InvalidStateError
+
+    spec = clowns(("A3", []), ("A1", ["red"]), ("C1", []))
+    for options in [{}, {"drop_on_stop": False}, {"lazy_clown": True}]:
+        with pytest.raises(InvalidStateError, match="only a push"):
+            load(game(2, **options), clowns=spec)
+    for shoving in ["shove", "clumsy"]:
+        assert load(game(2, shoving=shoving), clowns=spec).stacks[0] == []
+
+
 def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> None:
     """[Optional Rules] Clumsy clown: "The ejected clown returns to play on a starting square
     without any balls. The balls are available again." (Z16: the mover chooses the field,

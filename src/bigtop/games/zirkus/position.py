@@ -246,6 +246,15 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
             if h >= 0 and s.hole_ball[h] < 0 and s.stacks[k]:
                 raise InvalidStateError(f"clown {k} holds balls over an empty hole; its "
                                         f"bottom ball would have dropped")
+    if opts.shoving == "off":
+        # A clown walks onto a hole holding a ball (one drops per field at most, and a move
+        # is never longer than its balls), so an empty clown stands over an empty hole only
+        # where it was pushed.
+        for k, f in enumerate(s.clown_field):
+            h = game.hole_at[f] if f >= 0 else -1
+            if h >= 0 and s.hole_ball[h] < 0 and not s.stacks[k]:
+                raise InvalidStateError(f"clown {k} stands empty over an empty hole, which "
+                                        f"only a push (shoving) leaves")
     if s.phase == "roll" and s.turn >= opts.turn_limit:
         raise InvalidStateError("the turn limit is reached, so this game is over")
     if s.phase == "restart":
