@@ -391,6 +391,27 @@ def test_positions_that_break_the_rules_are_refused() -> None:
     assert ok.phase == "insert" and ok.pending_and_show
 
 
+def test_a_position_where_a_player_scouts_their_own_set_is_refused() -> None:
+    """*"kukaan pelaajista ei ole kierroksella onnistuneesti Esittänyt vahvempaa settiä
+    (ainoastaan houkutellut)"*: when play comes back to the owner of the active set the round
+    is over, so nobody ever scouts from their own set (and pays themselves a scout token). A
+    position with the owner inserting a scouted card, or about to show after Scout & Show,
+    is refused as in phase 'turn'."""
+    from bigtop.core.errors import InvalidStateError
+
+    hands = [[(6, 1), (2, 5)], [(4, 2)], [(2, 7)]]
+    for and_show in [False, True]:
+        with pytest.raises(InvalidStateError, match="the active set's owner"):
+            position(3, hands=hands, active=[(9, 3)], owner=0, phase="insert",
+                     pending={"card": [8, 3], "and_show": and_show},
+                     show_tokens=[not and_show, True, True])
+    with pytest.raises(InvalidStateError, match="the active set's owner"):
+        position(3, hands=hands, active=[(9, 3)], owner=0)
+    ok = position(3, hands=hands, active=[(9, 3)], owner=2, phase="insert",
+                  pending={"card": [8, 3], "and_show": False})
+    assert ok.to_act == 0 and ok.phase == "insert"
+
+
 def test_a_position_with_an_emptied_hand_is_refused() -> None:
     """*"Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat"*: the round ends
     the moment a Show empties a hand, so no live position has a player with no cards, whoever

@@ -302,7 +302,9 @@ def problems(s: ScoutPosition) -> list[str]:
         # player holds cards (not only the one to act).
         out.extend(f"P{q} has no cards (the round would be over)"
                    for q, hand in enumerate(s.hands) if not hand)
-        if s.phase == "turn" and p == s.active_owner:
+        # In any phase: a player never scouts from (or acts after) their own set, because
+        # play coming back to its owner ends the round.
+        if p == s.active_owner:
             out.append("play came back to the active set's owner: the round is over")
     if g.options.hand_turn == "off" and not all(s.hand_decided):
         out.append("hand_turn=off, yet a hand may be turned")
