@@ -333,12 +333,17 @@ def test_a_positions_first_player_card_follows_the_rounds_and_tricks() -> None:
         load_state(_round_two_position(starter=0))
     with pytest.raises(InvalidStateError, match="first player card"):
         load_state(_round_two_position(starter=1, leader=2))
+    deck = deck_for(3)
+    second_trick: dict[str, Any] = {
+        "trick": 1, "discard": [deck[k] for k in (11, 23, 35)],
+        "hands": [list(deck[0:11]), list(deck[12:23]), list(deck[24:35])]}
     with pytest.raises(InvalidStateError, match="first player card"):
-        load_state(_round_two_position(starter=1, leader=0, trick=1,
-                                       hands=[list(deck_for(3)[0:11]),
-                                              list(deck_for(3)[12:23]),
-                                              list(deck_for(3)[24:35])],
-                                       discard=[deck_for(3)[k] for k in (11, 23, 35)]))
+        load_state(_round_two_position(starter=1, leader=0, **second_trick))
+    # Under next_leader=trick-winner the card went to the trick's winner; the round's
+    # starter is still first_player + round.
+    v = load_state(_round_two_position({"next_leader": "trick-winner"}, leader=0,
+                                       **second_trick))
+    assert isinstance(v, TrickyLandingState) and (v.starter, v.leader) == (1, 0)
     # Under the alternatives another holder can arise, and loads.
     u = load_state(_round_two_position({"next_round_leader": "card-holder"}, starter=0))
     assert isinstance(u, TrickyLandingState) and u.leader == 0

@@ -161,13 +161,16 @@ def load_position(s: TrickyLandingPosition, pos: dict[str, Any]) -> None:
     if not isinstance(finished, bool):
         raise InvalidStateError("finished must be true or false")
     s.finished = finished
-    if "leader" in pos:
-        s.leader = _int(pos["leader"], 0, n - 1, "leader")
-        s.starter = _int(pos.get("starter", (s.leader - s.trick) % n), 0, n - 1, "starter")
-    else:
-        s.starter = _int(pos.get("starter", _round_starter(game, s.round)), 0, n - 1,
-                         "starter")
-        s.leader = (s.starter + s.trick) % n
+    o = game.options
+    leader = _int(pos["leader"], 0, n - 1, "leader") if "leader" in pos else None
+    if "starter" in pos:
+        s.starter = _int(pos["starter"], 0, n - 1, "starter")
+    elif o.next_round_leader == "after-round-starter" or s.round == 0 or leader is None:
+        s.starter = _round_starter(game, s.round)
+    else:  # card-holder after the first round: known only from the card's holder
+        s.starter = ((leader - s.trick) % n if o.next_leader == "clockwise" or s.trick == 0
+                     else o.first_player)
+    s.leader = (s.starter + s.trick) % n if leader is None else leader
     hands = pos.get("hands")
     if not isinstance(hands, list) or len(hands) != n:
         raise InvalidStateError(f"hands must list {n} hands")
@@ -288,7 +291,10 @@ def problems(s: TrickyLandingPosition) -> list[str]:
             out.append(f"round {min(s.round, g.rounds - 1) + 1} is started by P{first} "
                        f"(first_player P{o.first_player}, then clockwise), not P{s.starter}")
     holder = (s.starter + s.trick) % n
-    if (s.trick == 0 or o.next_leader == "clockwise") and s.leader != holder:
+    if s.trick == 0 and s.leader != holder:
+        out.append(f"the round's starter P{s.starter} holds the first player card at its "
+                   f"first trick, not P{s.leader}")
+    elif o.next_leader == "clockwise" and s.leader != holder:
         out.append(f"the first player card passes clockwise after every trick from the "
                    f"starter P{s.starter}: trick {s.trick + 1} is led by P{holder}, "
                    f"not P{s.leader}")
