@@ -391,6 +391,32 @@ def test_positions_that_break_the_rules_are_refused() -> None:
     assert ok.phase == "insert" and ok.pending_and_show
 
 
+def test_a_hand_written_position_knows_who_may_still_turn_the_hand() -> None:
+    """S1: the hand may be turned *"once, after the deal, before the first turn of the
+    round"* — before that player's first action. A hand-written position shows who has
+    acted: P0 started the round and owns the active set, P1 is to act, and P2 has captured
+    cards (it beat a set). Left out, ``hand_decided`` is true for P0 and P2; after P1 scouts,
+    P2 may not turn its hand. Said false for P2, the position is refused; under
+    ``hand_turn=any-turn-once`` P2 may still turn it once."""
+    from bigtop.core.errors import InvalidStateError
+
+    hands = [[(6, 1), (2, 5)], [(4, 2), (8, 3)], [(2, 7), (5, 1)]]
+    s = position(3, hands=hands, active=[(9, 3)], owner=0, to_act=1, filler=2)
+    assert s.hand_decided == [True, False, True]
+    assert TurnHand() in s.legal_actions()  # P1 has not acted yet
+    s.apply(Scout("left", False))
+    s.apply(Insert(0, False))
+    assert s.to_act == 2 and TurnHand() not in s.legal_actions()
+    with pytest.raises(IllegalActionError, match="before your first action"):
+        s.apply(TurnHand())
+    with pytest.raises(InvalidStateError, match="P2 beat a set"):
+        position(3, hands=hands, active=[(9, 3)], owner=0, to_act=1, filler=2,
+                 hand_decided=[True, False, False])
+    t = position(3, hands=hands, active=[(9, 3)], owner=0, to_act=2, filler=2,
+                 options={"hand_turn": "any-turn-once"})
+    assert TurnHand() in t.legal_actions()
+
+
 def test_a_position_where_a_player_scouts_their_own_set_is_refused() -> None:
     """*"kukaan pelaajista ei ole kierroksella onnistuneesti Esittänyt vahvempaa settiä
     (ainoastaan houkutellut)"*: when play comes back to the owner of the active set the round
