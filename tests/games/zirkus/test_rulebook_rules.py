@@ -330,6 +330,24 @@ def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> 
     assert s.supply[:2] == [2, 3]
 
 
+def test_a_hand_written_position_without_to_act_follows_the_turn_order() -> None:
+    """Setup: *"The first player, chosen by lot, takes the coloured die."* (Z9: option
+    first_player; the start passes clockwise each game of a series), then each roll is one
+    turn and play passes on. A hand-written position that leaves out ``to_act`` gives the die
+    to the player that order makes: P2 at the start under first_player=2, P0 after four rolls,
+    P1 while acting on the third roll, and P0 at the start of a series' second game."""
+    start = clowns(("A1", []), ("B1", []), ("C1", []))
+    g = game(3, first_player=2)
+    assert load(g, clowns=start).to_act == 2
+    assert load(g, clowns=start, turn=4).to_act == 0
+    assert load(g, clowns=start, turn=3, phase="act", roll="red").to_act == 1
+    series = game(3, first_player=2, tournament="games")
+    record = {"scores": [0, 0, 0], "colours": ["red", "yellow", "blue"], "ending": "turn-limit",
+              "turns": 1000, "holes": {f: None for f in ("A3", "C4", "B5", "A6", "C7", "B8")}}
+    assert load(series, clowns=start, games=[record]).to_act == 0
+    assert load(g, clowns=start, to_act=1).to_act == 1  # as given
+
+
 def test_a_position_waiting_for_a_restart_is_refused_where_none_could_wait() -> None:
     """Only clumsy clown pushes a clown off the board (shoving: *"a clown may not be pushed
     beyond the edge of the board"*), and the mover chooses its start field only when there is

@@ -132,9 +132,6 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
         s.roll = FACES.index(roll)
     elif roll is not None:
         raise InvalidStateError("roll must be null in phase 'roll'")
-    s.to_act = _whole(pos.get("to_act", 0), "to_act")
-    if s.to_act >= n:
-        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
     s.turn = _whole(pos.get("turn", 0 if s.phase == "roll" else 1), "turn")
     if s.turn > game.options.turn_limit:
         raise InvalidStateError(f"turn {s.turn} is past the turn limit")
@@ -210,6 +207,13 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
     if not isinstance(games, list):
         raise InvalidStateError("games must be a list of finished games")
     s.games = [_game_record(game, r, f"games[{i}]") for i, r in enumerate(games)]
+    # Left out, the player to act is the one the turn order gives (Z9: first_player starts
+    # the first game, the start passes clockwise each game; each roll is one turn).
+    rolls = s.turn - (0 if s.phase == "roll" else 1)
+    s.to_act = _whole(pos.get("to_act", (game.options.first_player + len(s.games) + rolls) % n),
+                      "to_act")
+    if s.to_act >= n:
+        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
     sums = [sum(r["scores"][p] for r in s.games) for p in range(n)]
     totals = pos.get("totals", sums)
     if totals != sums:
