@@ -214,7 +214,7 @@ SCOUT_DEAD_INSERT: dict[str, Any] = {
         "active": [[8, 6], [8, 2], [8, 1]], "active_owner": 0,
         "captured": [[], [], [[4, 7], [2, 3], [5, 8], [1, 9], [2, 6], [5, 3], [9, 2], [1, 2]]],
         "scout_tokens": [1, 0, 0], "show_tokens": [True, False, True],
-        "hand_decided": [True, True, False], "pending": {"card": [5, 1], "and_show": True},
+        "hand_decided": [True, True, True], "pending": {"card": [5, 1], "and_show": True},
         "unused": [], "totals": [0, 0, 0], "round_scores": [], "round_log": [],
         "finished": False}}
 

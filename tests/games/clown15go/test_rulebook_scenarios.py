@@ -325,6 +325,41 @@ def test_every_option_is_documented_with_its_default() -> None:
         assert info.quote, info.name
 
 
+def test_a_hand_written_position_without_to_act_follows_the_turn_order() -> None:
+    """*"Determine which player can start first. This game is played in the clockwise
+    direction."*: a hand-written position that leaves out ``to_act`` gives the turn to the
+    player that order makes (option first_player, then one seat per finished turn), so the
+    turned card of a first turn under first_player=2 is P2's, and after four turns P0 plays."""
+    opts = {"first_player": 2}
+    first = position(3, closed=[[], ["R7"], ["O7"]], pending="R4", filler=0, options=opts)
+    assert first.to_act == 2 and first.cards_left(2) == 2
+    later = position(3, closed=[[], ["R7"], ["O7"]], pending="R4", filler=0, options=opts,
+                     turns=4)
+    assert later.to_act == 0
+    given = position(3, closed=[[], ["R7"], ["O7"]], pending="R4", filler=0, options=opts,
+                     to_act=1)
+    assert given.to_act == 1
+
+
+def test_g3_options_quote_the_amended_ruling() -> None:
+    """G3 (amended): *"The game ends when `stall_rounds` whole rounds of turns pass with no card
+    placed anywhere but on the players' own open piles (default 20 …), at once when a whole
+    round consists of G2 passes, or after `max_turns` turns; players are ranked by fewest
+    cards left."* The two options' quotes (what ``bigtop games`` and the docs table show)
+    quote these words, not the superseded one-round sentence, which reads as stall_rounds=1
+    while the default is 20."""
+    quotes = {i.name: i.quote for i in Clown15GoOptions.info()}
+    assert quotes["stall_rounds"] == (
+        "The game ends when `stall_rounds` whole rounds of turns pass with no card placed "
+        "anywhere but on the players' own open piles")
+    assert quotes["max_turns"] == ("or after `max_turns` turns; players are ranked by fewest "
+                                   "cards left")
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    for name in ("stall_rounds", "max_turns"):
+        assert f'G3 (amended) — *"{quotes[name]}"*' in text, name
+    assert "If a whole round of turns passes" not in text
+
+
 def test_every_colour_of_the_default_box_is_drawn_in_its_colour() -> None:
     """"you can try to make a series in one color": the pictures must tell the colours apart,
     so each letter of the default box has its own face colour (violet ``V`` was drawn grey)."""

@@ -244,8 +244,7 @@ def test_g3_default_is_twenty_quiet_rounds() -> None:
 
 
 def test_g3_turn_cap() -> None:
-    """G3: "or after a configurable number of turns, the game ends; players are ranked by
-    fewest cards left"."""
+    """G3 (amended): "or after `max_turns` turns; players are ranked by fewest cards left"."""
     s = new_state("clown-15-go", 3, seed=2, options={"max_turns": 4})
     assert isinstance(s, Clown15GoState)
     while not s.is_terminal():

@@ -391,6 +391,67 @@ def test_positions_that_break_the_rules_are_refused() -> None:
     assert ok.phase == "insert" and ok.pending_and_show
 
 
+def test_a_hand_written_position_knows_who_may_still_turn_the_hand() -> None:
+    """S1: the hand may be turned *"once, after the deal, before the first turn of the
+    round"* — before that player's first action. A hand-written position shows who has
+    acted: P0 started the round and owns the active set, P1 is to act, and P2 has captured
+    cards (it beat a set). Left out, ``hand_decided`` is true for P0 and P2; after P1 scouts,
+    P2 may not turn its hand. Said false for P2, the position is refused; under
+    ``hand_turn=any-turn-once`` P2 may still turn it once."""
+    from bigtop.core.errors import InvalidStateError
+
+    hands = [[(6, 1), (2, 5)], [(4, 2), (8, 3)], [(2, 7), (5, 1)]]
+    s = position(3, hands=hands, active=[(9, 3)], owner=0, to_act=1, filler=2)
+    assert s.hand_decided == [True, False, True]
+    assert TurnHand() in s.legal_actions()  # P1 has not acted yet
+    s.apply(Scout("left", False))
+    s.apply(Insert(0, False))
+    assert s.to_act == 2 and TurnHand() not in s.legal_actions()
+    with pytest.raises(IllegalActionError, match="before your first action"):
+        s.apply(TurnHand())
+    with pytest.raises(InvalidStateError, match="P2 beat a set"):
+        position(3, hands=hands, active=[(9, 3)], owner=0, to_act=1, filler=2,
+                 hand_decided=[True, False, False])
+    t = position(3, hands=hands, active=[(9, 3)], owner=0, to_act=2, filler=2,
+                 options={"hand_turn": "any-turn-once"})
+    assert TurnHand() in t.legal_actions()
+
+
+def test_a_position_where_a_player_scouts_their_own_set_is_refused() -> None:
+    """*"kukaan pelaajista ei ole kierroksella onnistuneesti Esittänyt vahvempaa settiä
+    (ainoastaan houkutellut)"*: when play comes back to the owner of the active set the round
+    is over, so nobody ever scouts from their own set (and pays themselves a scout token). A
+    position with the owner inserting a scouted card, or about to show after Scout & Show,
+    is refused as in phase 'turn'."""
+    from bigtop.core.errors import InvalidStateError
+
+    hands = [[(6, 1), (2, 5)], [(4, 2)], [(2, 7)]]
+    for and_show in [False, True]:
+        with pytest.raises(InvalidStateError, match="the active set's owner"):
+            position(3, hands=hands, active=[(9, 3)], owner=0, phase="insert",
+                     pending={"card": [8, 3], "and_show": and_show},
+                     show_tokens=[not and_show, True, True])
+    with pytest.raises(InvalidStateError, match="the active set's owner"):
+        position(3, hands=hands, active=[(9, 3)], owner=0)
+    ok = position(3, hands=hands, active=[(9, 3)], owner=2, phase="insert",
+                  pending={"card": [8, 3], "and_show": False})
+    assert ok.to_act == 0 and ok.phase == "insert"
+
+
+def test_a_position_with_an_emptied_hand_is_refused() -> None:
+    """*"Kierros loppuu jos Esittämisen jälkeen pelaajan käsikortit loppuvat"*: the round ends
+    the moment a Show empties a hand, so no live position has a player with no cards, whoever
+    is to act (the player with none would otherwise scout cards back into an empty hand)."""
+    from bigtop.core.errors import InvalidStateError
+
+    for to_act, empty in [(0, 1), (0, 2), (1, 0)]:
+        hands: list[list[tuple[int, int]]] = [[(6, 1), (2, 5)], [(4, 2)], [(2, 7)]]
+        hands[empty] = []
+        with pytest.raises(InvalidStateError, match=f"P{empty} has no cards"):
+            position(3, hands=hands, active=[(9, 3)], owner=2 if to_act != 2 else 0,
+                     to_act=to_act)
+
+
 def test_the_rulebook_coverage_table_names_tests_that_exist() -> None:
     """The docs' *Rulebook coverage* checklist stays true: every test it names is defined in
     this directory."""

@@ -306,6 +306,49 @@ def test_inconsistent_positions_are_rejected(change: Any, message: str) -> None:
         g.state_from_json(data)
 
 
+def _round_two_position(options: dict[str, Any] | None = None,
+                        **fields: Any) -> dict[str, Any]:
+    """A hand-written 3-player position at the first throw of round 2 (round 1 scored 0 each:
+    every card discarded), under ``options``, with ``fields`` added."""
+    deck = list(deck_for(3))
+    pos: dict[str, Any] = {"round": 1, "hands": [deck[0:12], deck[12:24], deck[24:36]],
+                           "round_scores": [[0, 0, 0]], "round_piles": [[[0, 0]] * 3]}
+    pos.update(fields)
+    return {"game": "tricky-landing", "players": 3, "seed": 0,
+            "options": new_game("tricky-landing", 3, options or {}).options.to_json(),
+            "position": pos}
+
+
+def test_a_positions_first_player_card_follows_the_rounds_and_tricks() -> None:
+    """*"The turn order moves clockwise, and the next player leads the first trick of the next
+    round"* and *"The first player card passes clockwise … after every trick"*: a hand-written
+    position without ``starter`` starts round r at first_player + r, and one whose card
+    holder could not arise in play under those rules is refused."""
+    s = load_state(_round_two_position())
+    assert isinstance(s, TrickyLandingState)
+    assert (s.starter, s.leader, s.dealer, s.current_player()) == (1, 1, 0, 1)
+    t = load_state(_round_two_position({"first_player": 2}))
+    assert isinstance(t, TrickyLandingState) and t.starter == 0
+    with pytest.raises(InvalidStateError, match="round 2 is started by P1"):
+        load_state(_round_two_position(starter=0))
+    with pytest.raises(InvalidStateError, match="first player card"):
+        load_state(_round_two_position(starter=1, leader=2))
+    deck = deck_for(3)
+    second_trick: dict[str, Any] = {
+        "trick": 1, "discard": [deck[k] for k in (11, 23, 35)],
+        "hands": [list(deck[0:11]), list(deck[12:23]), list(deck[24:35])]}
+    with pytest.raises(InvalidStateError, match="first player card"):
+        load_state(_round_two_position(starter=1, leader=0, **second_trick))
+    # Under next_leader=trick-winner the card went to the trick's winner; the round's
+    # starter is still first_player + round.
+    v = load_state(_round_two_position({"next_leader": "trick-winner"}, leader=0,
+                                       **second_trick))
+    assert isinstance(v, TrickyLandingState) and (v.starter, v.leader) == (1, 0)
+    # Under the alternatives another holder can arise, and loads.
+    u = load_state(_round_two_position({"next_round_leader": "card-holder"}, starter=0))
+    assert isinstance(u, TrickyLandingState) and u.leader == 0
+
+
 def test_options_are_validated() -> None:
     with pytest.raises(RuleOptionError):
         TrickyLandingGame(4, {"lead_suit": "whatever"})

@@ -297,6 +297,21 @@ def test_z10_a_ball_added_over_the_empty_six_point_hole_falls_in_and_ends_the_ga
     assert s.scores() == [0.0, 6.0] and s.stacks[0] == []
 
 
+def test_an_empty_clown_over_an_empty_hole_needs_a_push() -> None:
+    """Z10's hollow tube over an empty hole arises only from a push: a clown that walks onto
+    a hole holds a ball there (it drops at most one per field, and a move is never longer
+    than its balls), and start fields hold no holes. Without shoving such a position is
+    refused; with it, it loads."""
+    from bigtop.core.errors import InvalidStateError
+
+    spec = clowns(("A3", []), ("A1", ["red"]), ("C1", []))
+    for options in [{}, {"drop_on_stop": False}, {"lazy_clown": True}]:
+        with pytest.raises(InvalidStateError, match="only a push"):
+            load(game(2, **options), clowns=spec)
+    for shoving in ["shove", "clumsy"]:
+        assert load(game(2, shoving=shoving), clowns=spec).stacks[0] == []
+
+
 def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> None:
     """[Optional Rules] Clumsy clown: "The ejected clown returns to play on a starting square
     without any balls. The balls are available again." (Z16: the mover chooses the field,
@@ -313,6 +328,44 @@ def test_clumsy_an_ejected_clown_goes_to_the_only_free_start_field_at_once() -> 
                                                  {"field": "B1", "balls": []},
                                                  {"field": "A1", "balls": []}]
     assert s.supply[:2] == [2, 3]
+
+
+def test_a_hand_written_position_without_to_act_follows_the_turn_order() -> None:
+    """Setup: *"The first player, chosen by lot, takes the coloured die."* (Z9: option
+    first_player; the start passes clockwise each game of a series), then each roll is one
+    turn and play passes on. A hand-written position that leaves out ``to_act`` gives the die
+    to the player that order makes: P2 at the start under first_player=2, P0 after four rolls,
+    P1 while acting on the third roll, and P0 at the start of a series' second game."""
+    start = clowns(("A1", []), ("B1", []), ("C1", []))
+    g = game(3, first_player=2)
+    assert load(g, clowns=start).to_act == 2
+    assert load(g, clowns=start, turn=4).to_act == 0
+    assert load(g, clowns=start, turn=3, phase="act", roll="red").to_act == 1
+    series = game(3, first_player=2, tournament="games")
+    record = {"scores": [0, 0, 0], "colours": ["red", "yellow", "blue"], "ending": "turn-limit",
+              "turns": 1000, "holes": {f: None for f in ("A3", "C4", "B5", "A6", "C7", "B8")}}
+    assert load(series, clowns=start, games=[record]).to_act == 0
+    assert load(g, clowns=start, to_act=1).to_act == 1  # as given
+
+
+def test_a_position_waiting_for_a_restart_is_refused_where_none_could_wait() -> None:
+    """Only clumsy clown pushes a clown off the board (shoving: *"a clown may not be pushed
+    beyond the edge of the board"*), and the mover chooses its start field only when there is
+    a choice (Z16: with one free start field it goes there at once). A position in phase
+    'restart' is refused without the variant or with one free start field; with two it
+    waits for the mover."""
+    from bigtop.core.errors import InvalidStateError
+
+    waiting = {"phase": "restart", "roll": "red", "turn": 3, "ejected": 2}
+    two_free = clowns(("A2", ["red"]), ("B1", []), (None, []))
+    for options in [{}, {"shoving": "shove"}]:
+        with pytest.raises(InvalidStateError, match="only clumsy clown"):
+            load(game(2, **options), clowns=two_free, **waiting)
+    with pytest.raises(InvalidStateError, match="goes there at once"):
+        load(game(2, shoving="clumsy"), clowns=clowns(("A1", ["red"]), ("B1", []), (None, [])),
+             **waiting)
+    s = load(game(2, shoving="clumsy"), clowns=two_free, **waiting)
+    assert [str(a) for a in s.legal_actions()] == ["Restart(field='A1')", "Restart(field='C1')"]
 
 
 def test_the_line_of_a_clumsy_push_says_off_the_board() -> None:

@@ -125,19 +125,19 @@ class Clown15GoOptions(RuleOptions):
         20, minimum=1, maximum=1000,
         doc="G3: the game ends when this many whole rounds of turns pass with no card placed "
         "anywhere but on the players' own open piles (a round: one turn of every player still "
-        "in; 1 = the ruling's words, which cut most games short in their first rounds, see "
+        "in; 1 = the literal one-round reading, which cuts most games short in their first "
+        "rounds, see "
         "the docs); a whole round in which every player passed (G2) always ends the game at "
         "once, as nothing can change any more. Players are then ranked by fewest cards left "
         "(points game: by points).",
-        quote="If a whole round of turns passes with no card placed anywhere but on the "
-        "players' own open piles, or after a configurable number of turns, the game ends",
+        quote="The game ends when `stall_rounds` whole rounds of turns pass with no card placed "
+        "anywhere but on the players' own open piles",
     )
     max_turns: int = option(
         1000, minimum=1, maximum=1_000_000,
         doc="G3: hard cap on the number of turns; when it is reached the game ends and players "
         "are ranked by fewest cards left (points game: by points).",
-        quote="or after a configurable number of turns, the game ends; players are ranked by "
-        "fewest cards left",
+        quote="or after `max_turns` turns; players are ranked by fewest cards left",
     )
 
     def validate_for(self, num_players: int) -> None:

@@ -122,7 +122,6 @@ def load_position(s: Clown15GoPosition, pos: JSON) -> None:
     if phase not in PHASES:
         raise InvalidStateError(f"phase must be one of {', '.join(PHASES)}")
     s.phase = phase
-    s.to_act = _int(pos.get("to_act", 0), "to_act", 0, n - 1)
     if "points" in pos:
         points = pos["points"]
         if not isinstance(points, list) or len(points) != n or any(
@@ -132,6 +131,12 @@ def load_position(s: Clown15GoPosition, pos: JSON) -> None:
     elif len(set(s.out_order)) == len(s.out_order):
         s.points = _expected(s)
     s.turns = _int(pos.get("turns", 0), "turns", 0, o.max_turns)
+    # Left out, the player to act is the one the turn order gives: first_player, then
+    # clockwise once per finished turn (exact while nobody is out; past those who are).
+    to_act = (o.first_player + s.turns) % n
+    while to_act in s.out_order and len(set(s.out_order)) < n:
+        to_act = (to_act + 1) % n
+    s.to_act = _int(pos.get("to_act", to_act), "to_act", 0, n - 1)
     s.quiet_turns = _int(pos.get("quiet_turns", 0), "quiet_turns", 0, s.turns)
     s.pass_streak = _int(pos.get("pass_streak", 0), "pass_streak", 0, s.quiet_turns)
     s.placed_this_turn = _bool(pos.get("placed_this_turn", False), "placed_this_turn")

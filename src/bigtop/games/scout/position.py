@@ -175,8 +175,8 @@ def load_position(s: ScoutPosition, pos: JSON) -> None:
         s.captured = [_cards(c, f"captured[{q}]") for q, c in enumerate(captured)]
     s.scout_tokens = _int_list(pos.get("scout_tokens"), n, "scout_tokens", 0)
     s.show_tokens = _int_list(pos.get("show_tokens"), n, "show_tokens", True)
-    s.hand_decided = _int_list(pos.get("hand_decided"), n, "hand_decided",
-                               game.options.hand_turn == "off")
+    decided = pos.get("hand_decided")
+    s.hand_decided = _int_list(decided, n, "hand_decided", game.options.hand_turn == "off")
     s.totals = _int_list(pos.get("totals"), n, "totals", 0)
     rs = pos.get("round_scores", [])
     if not isinstance(rs, list) or len(rs) != s.round:
@@ -208,6 +208,10 @@ def load_position(s: ScoutPosition, pos: JSON) -> None:
     else:
         listed = {canonical(c) for c in _all_cards(s)}
         s.unused = sorted(game.deck_set - listed) if n == 2 else []
+    if (decided is None and game.options.hand_turn == "before-first-action"
+            and not s.finished):
+        # S1: whoever has evidently acted this round may no longer turn the hand.
+        s.hand_decided = [why is not None for why in acted_this_round(s)]
     trouble = problems(s)
     if trouble:
         raise inconsistent("SCOUT", trouble)
@@ -221,6 +225,25 @@ def _all_cards(s: ScoutPosition) -> list[Card]:
     if s.pending is not None:
         out.append(s.pending)
     return out
+
+
+def acted_this_round(s: ScoutPosition) -> list[str | None]:
+    """For each player, what shows that they have acted in this round (None: nothing the
+    position holds does): under hand_turn=before-first-action their chance to turn the hand
+    is gone (S1). Turns go clockwise from the round's start player, so the players from it up
+    to the one to act have had a turn."""
+    n = len(s.hands)
+    start = s.start_player
+    return [
+        "showed the active set" if q == s.active_owner else
+        "beat a set" if s.captured[q] else
+        "holds a scout token" if s.scout_tokens[q] else
+        "scouted a card" if any(s.known[q]) else
+        "used Scout & Show" if not s.show_tokens[q] else
+        "is scouting" if q == s.to_act and s.phase != "turn" else
+        f"had a turn before P{s.to_act} (this round started with P{start})"
+        if (q - start) % n < (s.to_act - start) % n else None
+        for q in range(n)]
 
 
 def problems(s: ScoutPosition) -> list[str]:
@@ -298,11 +321,19 @@ def problems(s: ScoutPosition) -> list[str]:
             out.append("phase 'show' follows a spent Scout & Show token")
         if s.pending_and_show and not spent:
             out.append("Scout & Show without spending the token")
-        if s.phase == "turn":
-            if not s.hands[p]:
-                out.append("the player to act has no cards (the round would be over)")
-            if p == s.active_owner:
-                out.append("play came back to the active set's owner: the round is over")
+        # A Show that empties a hand ends the round at once, so in a live round every
+        # player holds cards (not only the one to act).
+        out.extend(f"P{q} has no cards (the round would be over)"
+                   for q, hand in enumerate(s.hands) if not hand)
+        # In any phase: a player never scouts from (or acts after) their own set, because
+        # play coming back to its owner ends the round.
+        if p == s.active_owner:
+            out.append("play came back to the active set's owner: the round is over")
     if g.options.hand_turn == "off" and not all(s.hand_decided):
         out.append("hand_turn=off, yet a hand may be turned")
+    if g.options.hand_turn == "before-first-action" and not s.finished:
+        out.extend(f"P{q} {why}, so (S1) their hand may no longer be turned this round: "
+                   f"hand_decided[{q}] must be true"
+                   for q, why in enumerate(acted_this_round(s))
+                   if why is not None and not s.hand_decided[q])
     return out

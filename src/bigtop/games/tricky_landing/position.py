@@ -161,12 +161,16 @@ def load_position(s: TrickyLandingPosition, pos: dict[str, Any]) -> None:
     if not isinstance(finished, bool):
         raise InvalidStateError("finished must be true or false")
     s.finished = finished
-    if "leader" in pos:
-        s.leader = _int(pos["leader"], 0, n - 1, "leader")
-        s.starter = _int(pos.get("starter", (s.leader - s.trick) % n), 0, n - 1, "starter")
-    else:
-        s.starter = _int(pos.get("starter", game.options.first_player), 0, n - 1, "starter")
-        s.leader = (s.starter + s.trick) % n
+    o = game.options
+    leader = _int(pos["leader"], 0, n - 1, "leader") if "leader" in pos else None
+    if "starter" in pos:
+        s.starter = _int(pos["starter"], 0, n - 1, "starter")
+    elif o.next_round_leader == "after-round-starter" or s.round == 0 or leader is None:
+        s.starter = _round_starter(game, s.round)
+    else:  # card-holder after the first round: known only from the card's holder
+        s.starter = ((leader - s.trick) % n if o.next_leader == "clockwise" or s.trick == 0
+                     else o.first_player)
+    s.leader = (s.starter + s.trick) % n if leader is None else leader
     hands = pos.get("hands")
     if not isinstance(hands, list) or len(hands) != n:
         raise InvalidStateError(f"hands must list {n} hands")
@@ -227,6 +231,16 @@ def _all_cards(s: TrickyLandingPosition) -> list[str]:
     return out
 
 
+def _round_starter(game: TrickyLandingTable, round_: int) -> int:
+    """Who starts round ``round_`` (0-based; the last round once the game is over): the
+    seat of option first_player, then "the next player leads the first trick of the next
+    round" (R1). Under next_round_leader=card-holder only the first round's is known."""
+    o = game.options
+    if o.next_round_leader != "after-round-starter":
+        return o.first_player
+    return (o.first_player + min(round_, game.rounds - 1)) % game.num_players
+
+
 def problems(s: TrickyLandingPosition) -> list[str]:
     """Every broken invariant of ``s`` (empty when the state is consistent)."""
     g = s.game
@@ -269,6 +283,21 @@ def problems(s: TrickyLandingPosition) -> list[str]:
                 out.append(f"P{q} holds {count(len(s.hands[q]), 'card')}; trick {s.trick + 1} with "
                            f"{count(len(s.table), 'card')} on the table needs {want}")
                 break
+    # The first player card: dealt to the round's starter, then passed on after each trick.
+    o = g.options
+    if o.next_round_leader == "after-round-starter" or s.round == 0:
+        first = _round_starter(g, s.round)
+        if s.starter != first:
+            out.append(f"round {min(s.round, g.rounds - 1) + 1} is started by P{first} "
+                       f"(first_player P{o.first_player}, then clockwise), not P{s.starter}")
+    holder = (s.starter + s.trick) % n
+    if s.trick == 0 and s.leader != holder:
+        out.append(f"the round's starter P{s.starter} holds the first player card at its "
+                   f"first trick, not P{s.leader}")
+    elif o.next_leader == "clockwise" and s.leader != holder:
+        out.append(f"the first player card passes clockwise after every trick from the "
+                   f"starter P{s.starter}: trick {s.trick + 1} is led by P{holder}, "
+                   f"not P{s.leader}")
     played = sum(map(len, s.won)) + sum(map(len, s.penalty)) + len(s.discard) + (
         1 if s.trump_card is not None else 0)
     if played != n * s.trick:

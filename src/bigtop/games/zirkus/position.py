@@ -132,9 +132,6 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
         s.roll = FACES.index(roll)
     elif roll is not None:
         raise InvalidStateError("roll must be null in phase 'roll'")
-    s.to_act = _whole(pos.get("to_act", 0), "to_act")
-    if s.to_act >= n:
-        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
     s.turn = _whole(pos.get("turn", 0 if s.phase == "roll" else 1), "turn")
     if s.turn > game.options.turn_limit:
         raise InvalidStateError(f"turn {s.turn} is past the turn limit")
@@ -210,6 +207,13 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
     if not isinstance(games, list):
         raise InvalidStateError("games must be a list of finished games")
     s.games = [_game_record(game, r, f"games[{i}]") for i, r in enumerate(games)]
+    # Left out, the player to act is the one the turn order gives (Z9: first_player starts
+    # the first game, the start passes clockwise each game; each roll is one turn).
+    rolls = s.turn - (0 if s.phase == "roll" else 1)
+    s.to_act = _whole(pos.get("to_act", (game.options.first_player + len(s.games) + rolls) % n),
+                      "to_act")
+    if s.to_act >= n:
+        raise InvalidStateError(f"to_act must be a player 0..{n - 1}")
     sums = [sum(r["scores"][p] for r in s.games) for p in range(n)]
     totals = pos.get("totals", sums)
     if totals != sums:
@@ -246,10 +250,26 @@ def _fill(s: ZirkusPosition, pos: JSON) -> None:
             if h >= 0 and s.hole_ball[h] < 0 and s.stacks[k]:
                 raise InvalidStateError(f"clown {k} holds balls over an empty hole; its "
                                         f"bottom ball would have dropped")
+    if opts.shoving == "off":
+        # A clown walks onto a hole holding a ball (one drops per field at most, and a move
+        # is never longer than its balls), so an empty clown stands over an empty hole only
+        # where it was pushed.
+        for k, f in enumerate(s.clown_field):
+            h = game.hole_at[f] if f >= 0 else -1
+            if h >= 0 and s.hole_ball[h] < 0 and not s.stacks[k]:
+                raise InvalidStateError(f"clown {k} stands empty over an empty hole, which "
+                                        f"only a push (shoving) leaves")
     if s.phase == "roll" and s.turn >= opts.turn_limit:
         raise InvalidStateError("the turn limit is reached, so this game is over")
-    if s.phase == "restart" and not s._free_starts():
-        raise InvalidStateError("no free start field for the ejected clown")
+    if s.phase == "restart":
+        # Only clumsy clown pushes a clown off the board, and the mover places it only when
+        # there is a choice (Z16: one free start field takes it at once).
+        if opts.shoving != "clumsy":
+            raise InvalidStateError("no clown is pushed off the board here: only clumsy clown "
+                                    "(shoving=clumsy) pushes clowns beyond the edge")
+        if len(s._free_starts()) < 2:
+            raise InvalidStateError("with one free start field the ejected clown goes there "
+                                    "at once (Z16): there is nothing to choose")
     if s.phase == "act" and not s._act_actions():
         raise InvalidStateError(f"after rolling {FACES[s.roll]} nothing is possible; the "
                                 f"turn would have been lost")
