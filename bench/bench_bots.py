@@ -182,17 +182,6 @@ def bot(spec: str, game: Game, seat: int, seed: int) -> Agent:
         searcher.profile = replace(searcher.profile, determinize=inferred(
             resample_believed, _policy_scorer(game)))
         return searcher
-    if name.endswith("-weighed"):
-        # Believed deals, each counted by how likely the others' moves were with it.
-        searcher = bot(name.removesuffix("-weighed") + (f"@{iters}" if iters else ""), game,
-                       seat, seed)
-        if not isinstance(searcher, PlannerAgent) or game.name != "scout":
-            raise BigtopError(f"{name}: -weighed is for SCOUT's planners")
-        from bench.scout_inference import likelihood_weights
-
-        searcher.profile = replace(searcher.profile,
-                                   weigh=likelihood_weights(_policy_scorer(game)))
-        return searcher
     for suffix, draw in DRAWS.items():
         if name.endswith(suffix):
             # Another bot's search with the determinizations drawn the other way.

@@ -248,28 +248,6 @@ def inferred(draw: Callable[[ScoutState, int, int], State], scorer: Callable[[],
     return determinize
 
 
-def likelihood_weights(scorer: Callable[[], Scorer], temperature: float = TEMPERATURE
-                       ) -> Callable[[State, int, Sequence[State]], list[float]]:
-    """A ``SearchProfile.weigh``: each determinization counts by how likely the others'
-    moves this round were had it been the real deal (each the same where nobody else had a
-    choice yet). ``scorer`` makes the model when first needed."""
-    made: list[Scorer] = []
-
-    def weigh(state: State, seat: int, dets: Sequence[State]) -> list[float]:
-        if not made:
-            made.append(scorer())
-        scout = cast(ScoutState, state)
-        origin = round_origin(scout)
-        scored = [move_likelihood(scout, cast(ScoutState, d), seat, made[0], temperature,
-                                  origin) for d in dets]
-        top = max(like for like, _ in scored)
-        if not any(n for _, n in scored) or top == -math.inf:
-            return [1.0] * len(dets)
-        return [math.exp(like - top) for like, _ in scored]
-
-    return weigh
-
-
 def _measure(players: int, rounds: int, size: int = 24) -> dict[str, float]:
     """At some of seat 0's decisions in rounds of ``medium``: the share of the others'
     hidden slots whose number a determinization gets right, drawn evenly, believed, and

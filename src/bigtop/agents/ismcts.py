@@ -74,10 +74,6 @@ class SearchProfile:
       ``determinize(state, seat, seed)``, from what that seat sees only (e.g. weighting the
       hidden cards by what the others' public moves suggest); ``None`` =
       ``state.resample_hidden(seat, seed)``, every hidden card equally likely anywhere.
-    - ``weigh``: planner only — how much each of a decision's determinizations counts,
-      ``weigh(state, seat, determinizations)`` (e.g. how likely the others' moves so far
-      were, had each been the real deal), from what the seat sees only; ``None`` = each
-      the same.
     """
 
     rollout: Callable[[Game, int], Agent] | None = None
@@ -93,7 +89,6 @@ class SearchProfile:
     summary: str = "IS-MCTS"
     game: str | None = field(default=None, compare=False)
     determinize: Callable[[State, int, int], State] | None = None
-    weigh: Callable[[State, int, Sequence[State]], Sequence[float]] | None = None
 
 
 def determinization(profile: SearchProfile | None, state: State, seat: int, seed: int) -> State:

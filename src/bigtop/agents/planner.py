@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import replace
 
 from bigtop.agents.base import Agent
@@ -89,23 +88,12 @@ class PlannerAgent:
         if standing:
             profile = replace(profile, against_best=True)
         deadline = (time.perf_counter() + self.time_limit) if self.time_limit else None
-        weights: Sequence[float] | None = None
-        if profile.weigh is not None:
-            # Every determinization drawn first (the seeds in the same order as below),
-            # to be weighed together.
-            seeds = [(self._rng.getrandbits(63), self._rng.getrandbits(63))
-                     for _ in range(self.iterations)]
-            dets = [determinization(profile, state, me, d) for d, _ in seeds]
-            weights = profile.weigh(state, me, dets)
         for k in range(self.iterations):
             if deadline is not None and k and time.perf_counter() > deadline:
                 break
-            if weights is not None:
-                det, rollout_seed = dets[k], seeds[k][1]
-            else:
-                det = determinization(profile, state, me, self._rng.getrandbits(63))
-                rollout_seed = self._rng.getrandbits(63)
+            det = determinization(profile, state, me, self._rng.getrandbits(63))
             base = [0.0] * game.num_players if standing else values(det, profile)
+            rollout_seed = self._rng.getrandbits(63)
             for i, action in enumerate(legal):
                 copy = det.clone()
                 copy.apply(action)
@@ -113,44 +101,28 @@ class PlannerAgent:
                 rewards = playout(copy, base, profile, players, random.Random(rollout_seed),
                                   self.limit)
                 rewards_of[i].append(rewards[me])
-        w = None if weights is None else list(weights[:len(rewards_of[0])])
-        totals = [sum(r) if w is None else sum(x * y for x, y in zip(r, w, strict=True))
-                  for r in rewards_of]
+        totals = [sum(r) for r in rewards_of]
         best = max(range(len(legal)), key=lambda i: (totals[i], legal[i] == default))
         if profile.keep_default > 0 and default in legal and legal[best] != default:
             d = legal.index(default)
-            if not _clearly_better(rewards_of[best], rewards_of[d], profile.keep_default, w):
+            if not _clearly_better(rewards_of[best], rewards_of[d], profile.keep_default):
                 return default
         return legal[best]
 
 
-def _clearly_better(a: list[float], b: list[float], z: float,
-                    weights: list[float] | None = None) -> bool:
+def _clearly_better(a: list[float], b: list[float], z: float) -> bool:
     """Whether the paired differences ``a - b`` (same determinizations) have a mean above
-    ``z`` standard errors. With ``weights`` (how much each determinization counts) the mean
-    is weighted and its standard error counts the weights' effective number of samples
-    (Kish's: a few heavy samples are a few samples).
+    ``z`` standard errors.
 
     >>> _clearly_better([1.0, 0.9, 1.0], [0.0, 0.1, 0.0], 2.0)
     True
     >>> _clearly_better([1.0, 0.0, 0.6], [0.0, 0.9, 0.5], 1.0)
     False
-    >>> _clearly_better([1.0, 0.9, 1.0], [0.0, 0.1, 0.0], 2.0, [1.0, 1e-9, 1e-9])
-    False
     """
     n = len(a)
     diffs = [x - y for x, y in zip(a, b, strict=True)]
-    if weights is None:
-        mean = sum(diffs) / n
-        if n < 2:
-            return mean > 0
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean > z * math.sqrt(var / n)
-    total = sum(weights)
-    effective = total * total / sum(w * w for w in weights) if total > 0 else 0.0
-    if effective < 2:  # one deal's difference is no evidence
-        return False
-    mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-    var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-    var *= effective / (effective - 1)  # unbiased, for the effective number of samples
-    return mean > z * math.sqrt(var / effective)
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean > 0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
