@@ -796,9 +796,16 @@ class Runtime:
     def add(self, conn: Connection) -> None:
         """Count ``conn`` in its table: spectators' sockets and seats' sockets each up to
         ``max_connections_per_table``, so that strangers holding every spectator slot
-        (a table's id is public) never keep its players from their live view."""
+        (a table's id is public) never keep its players from their live view; and each
+        seat's up to ``max_connections_per_seat``, so that one player (a stranger who took
+        a listed table's free seat) never keeps the others from theirs."""
         conns = self.connections.setdefault(conn.table_id, set())
         spectator = conn.seat is None
+        if not spectator:
+            own = sum(1 for c in conns if c.seat == conn.seat)
+            if own >= self.limits.max_connections_per_seat:
+                raise errors.Unavailable(f"seat {conn.seat} of table {conn.table_id} has "
+                                         f"{own} connections, its limit")
         alike = sum(1 for c in conns if (c.seat is None) == spectator)
         if alike >= self.limits.max_connections_per_table:
             whose = "spectators'" if spectator else "seats'"

@@ -103,6 +103,11 @@ class Limits:
     """WebSocket connections one table accepts at once from spectators, and as many from
     its seats (each counted apart: spectators filling the table never keep its players
     from their live view)."""
+    max_connections_per_seat: int = 8
+    """WebSocket connections one seat holds at once (a person's tabs and devices): one
+    player filling the seats' share kept every other player from their live view. Times
+    the largest table's players (8) it is at most ``max_connections_per_table``, so a seat
+    at its own cap never finds the table's full."""
     ws_send_seconds: float = 10.0
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
