@@ -65,24 +65,27 @@ def test_a_socket_from_another_sites_page_is_refused(sqlite_url: str) -> None:
                 assert ws.receive_json()["type"] == "view"
 
 
-def test_a_read_another_sites_script_asks_for_is_refused_before_any_work(
+def test_a_read_for_another_sites_page_is_refused_before_any_work(
         sqlite_url: str) -> None:
-    """Another site's script may read the API without asking (``fetch`` with ``mode:
-    "no-cors"``, a ``<script src>``, a prefetch) but never see the answer, which no CORS
-    header lets it read: the only effect was the server's work, from each visitor's own
-    address, so no per-address budget held the page's visitors together. The lobby, the
-    heaviest read (about 29 ms, 15 views), cost 40 at once and 2 a second for each visitor
-    while the page was open. Such a read is refused before any work and takes nothing of the
-    visitor's budget; a link followed from another site (a navigation) and a picture shown
-    there (an image) are served, as are the server's own pages and clients that are no
-    browser."""
+    """Another site's page may have the API read without asking (``fetch`` with ``mode:
+    "no-cors"``, a ``<script src>``, a prefetch, an ``<iframe>``, an ``<img>``) but never
+    see the answer, which no CORS header lets it read and no frame of another site shows
+    (``frame-ancestors 'none'``): the only effect was the server's work, from each
+    visitor's own address, so no per-address budget held the page's visitors together.
+    The lobby, the heaviest read (about 29 ms, 15 views), cost 40 at once and 2 a second
+    for each visitor while the page was open. Such a read is refused before any work and
+    takes nothing of the visitor's budget; a link followed from another site (the window's
+    navigation) and a picture shown there (an image) are served, as are the server's own
+    pages and clients that are no browser."""
     # The budget is what the reads served below take (1 + 2 + 2): the refused took none.
     limits = Limits(reads_per_minute=1, read_burst=5, heavy_read_tokens=2)
     with make_client(sqlite_url, limits=limits) as c:
         t = create(c)["table"]
         storage = runtime_of(c).master.storage
         with mock.patch.object(storage, "lobby_ids", wraps=storage.lobby_ids) as lobby:
-            for mode, dest in (("no-cors", "empty"), ("cors", "empty"), ("no-cors", "script")):
+            for mode, dest in (("no-cors", "empty"), ("cors", "empty"), ("no-cors", "script"),
+                               ("no-cors", "image"), ("navigate", "iframe"),
+                               ("no-cors", "object")):
                 for path in ("/api/lobby", f"/api/tables/{t}"):
                     for _ in range(3):  # past the burst, were they counted
                         body = problem(c.get(path, headers={
