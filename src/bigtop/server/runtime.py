@@ -1068,18 +1068,30 @@ class Runtime:
             self._thinking.discard(table_id)
 
     # -- periodic work --------------------------------------------------------------------
+    async def _still_there(self, table_id: str) -> Loaded | None:
+        """The table as stored now; None when another worker's sweep deleted it meanwhile
+        (ended past its retention: an expired table's last change is its last move, so one
+        worker may expire a table the other deletes in the same round). Its load failed
+        the whole round: the tables after it were never announced."""
+        try:
+            loaded: Loaded = await self.db(self.master.load, table_id)
+        except errors.NotFound:
+            return None
+        return loaded
+
     async def _sweeper(self) -> None:
         while True:
             try:
                 # Bot turns nobody took (after a restart): only those (an index finds them).
                 for table_id in await self.db(self.master.tables_waiting_for_bots):
-                    loaded = self.master.cached(table_id)
-                    self.kick(loaded if loaded is not None
-                              else await self.db(self.master.load, table_id))
+                    loaded = self.master.cached(table_id) or await self._still_there(table_id)
+                    if loaded is not None:
+                        self.kick(loaded)
                 await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await self.db(self.master.sweep):
-                    loaded = await self.db(self.master.load, table_id)
-                    await self.after_change(loaded)
+                    loaded = await self._still_there(table_id)
+                    if loaded is not None:
+                        await self.after_change(loaded)
             except asyncio.CancelledError:
                 raise
             except Exception:
