@@ -16,8 +16,11 @@ import time
 from typing import Any
 from unittest import mock
 
+import pytest
 from sqlalchemy import delete
 
+from bigtop.core.errors import BigtopError
+from bigtop.server import Limits, Settings
 from bigtop.server.schema import tables
 from bigtop.server.storage import SqlStorage
 from tests.server.conftest import LogLines, make_client, runtime_of
@@ -61,3 +64,17 @@ def test_a_table_another_worker_deleted_does_not_fail_the_sweep(sqlite_url: str)
     finally:
         logging.getLogger("bigtop.server").removeHandler(lines)
     assert not [line for line in lines.lines if "sweep failed" in line]
+
+
+def test_an_idle_time_too_short_for_postgresql_is_refused_at_start(pg_url: str) -> None:
+    """A table's idle bucket is its last change in 64ths of ``idle_table_seconds``, in a
+    32-bit INTEGER column on PostgreSQL: below about 54 s (today's time over 2**31, times
+    64) every table made answered 500, its traceback logged. Such a setting is refused
+    before the server starts; SQLite's integers are 64 bits, and the tests' short idle
+    times stay."""
+    with pytest.raises(BigtopError, match="idle_table_seconds must be at least 120"):
+        Settings(db_url=pg_url, limits=Limits(idle_table_seconds=60.0))
+    Settings(db_url=pg_url, limits=Limits(idle_table_seconds=120.0))
+    Settings(db_url="sqlite://", limits=Limits(idle_table_seconds=0.3))
+    with make_client(pg_url, limits=Limits(idle_table_seconds=120.0)) as c:
+        create(c)  # the shortest allowed still fits the column

@@ -300,6 +300,13 @@ class Limits:
             raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
 
+PG_MIN_IDLE_SECONDS = 120.0
+"""The shortest ``Limits.idle_table_seconds`` on PostgreSQL: a table's idle bucket (its last
+change in 64ths of that time, ``tables.idle_bucket``) is a 32-bit INTEGER there, which at
+120 s holds until the year 2097 (below about 54 s it overflows today, and every
+table made answered 500); SQLite's integers are 64 bits."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How one server process runs. ``db_url`` is an SQLAlchemy-style URL
@@ -393,6 +400,11 @@ class Settings:
         object.__setattr__(self, "blocked", tuple(self.blocked))
         trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
         trusted_networks(self.blocked, "blocked")
+        if self.is_postgresql and self.limits.idle_table_seconds < PG_MIN_IDLE_SECONDS:
+            raise BigtopError(
+                f"idle_table_seconds must be at least {PG_MIN_IDLE_SECONDS:g} on PostgreSQL "
+                "(a table's idle bucket, its last change in 64ths of it, is a 32-bit "
+                "integer there)")
 
     @property
     def is_postgresql(self) -> bool:
