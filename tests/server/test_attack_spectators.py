@@ -11,6 +11,7 @@ import contextlib
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from bigtop.core.errors import BigtopError
 from bigtop.core.registry import game_names, get_game
 from bigtop.server import Limits
 from tests.server.conftest import make_client
@@ -79,3 +80,5 @@ def test_every_seat_of_the_largest_table_fits_the_tables_cap() -> None:
     limits = Limits()
     largest = max(get_game(name).max_players for name in game_names())
     assert largest * limits.max_connections_per_seat <= limits.max_connections_per_table
+    with pytest.raises(BigtopError, match="max_connections_per_seat must be above 0"):
+        Limits(max_connections_per_seat=0)  # no seat could ever connect

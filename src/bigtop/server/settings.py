@@ -284,7 +284,7 @@ class Limits:
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
                      "ws_max_frames", "max_connections_per_client",
                      "max_pipelined_requests", "max_table_events",
-                     "max_requests_per_client"):
+                     "max_requests_per_client", "max_connections_per_seat"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
