@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.test_api import problem
+from tests.server.conftest import make_client
+from tests.server.test_api import auth, create, problem
 
 
 def test_a_405_says_which_methods_the_path_answers(client: TestClient) -> None:
@@ -25,3 +26,25 @@ def test_a_405_says_which_methods_the_path_answers(client: TestClient) -> None:
             r = client.request(method, path)
             problem(r, 405, "http")
             assert r.headers["allow"] == allow, (method, path)
+
+
+def test_every_answer_with_a_log_holds_every_kind_of_entry(sqlite_url: str) -> None:
+    """A view's log line had a kind the answer's model did not know (``resign``, and the
+    host's ``closed``): ``POST …/reclaim``, whose answer the framework checks against the
+    model, answered 500 at any table someone resigned at or the host closed, its traceback
+    logged, and the API description named five kinds of seven."""
+    with make_client(sqlite_url) as c:
+        made = create(c, seats=[{"kind": "human"}, {"kind": "human"}])
+        t, tok = made["table"], made["seats"][0]["token"]
+        assert c.post(f"/api/tables/{t}/resign", headers=auth(tok)).status_code == 200
+        r = c.post(f"/api/tables/{t}/reclaim", headers=auth(tok))
+        assert r.status_code == 200, r.text
+        assert "resign" in [e["kind"] for e in r.json()["log"]]
+        waiting = create(c, wait=True)
+        w, host = waiting["table"], waiting["seats"][0]["token"]
+        assert c.post(f"/api/tables/{w}/resign", headers=auth(host)).status_code == 200
+        r = c.post(f"/api/tables/{w}/reclaim", headers=auth(host))
+        assert r.status_code == 200, r.text
+        kinds = c.get("/openapi.json").json()["components"]["schemas"]["LogLine"][
+            "properties"]["kind"]["enum"]
+        assert {"resign", "closed"} <= set(kinds)
