@@ -16,7 +16,7 @@ from unittest import mock
 from bigtop.server import Limits
 from tests.server.conftest import make_client, runtime_of
 from tests.server.test_attack_rematch import VS_BOT, finish
-from tests.server.test_limits import A, B, by, limited
+from tests.server.test_limits import A, B, C, by, limited
 
 BOTS = [{"kind": "bot", "level": "random"}] * 2
 READS = Limits(reads_per_minute=1, read_burst=4, heavy_read_tokens=1)
@@ -63,3 +63,24 @@ def test_a_reclaim_with_no_bot_to_send_away_writes_nothing_and_takes_a_read_toke
             body = limited(c.post(url, headers=by(A, token)))
             assert "one address may read 4 times at once" in body["detail"]
         assert c.post(url, headers=by(B, token)).status_code == 200
+
+
+def test_one_identity_renamed_from_many_addresses_is_bounded(sqlite_url: str) -> None:
+    """Renames were bounded per address only, so one identity's key used from many
+    addresses (a botnet's) renamed it ``rename_burst`` times at once from each, every rename
+    a write of every open table the identity sits at and a new view to every socket there
+    (other people's too, at the tables it joined). The identity has the same allowance of
+    its own, whatever the addresses; another identity from the same address has its own."""
+    limits = Limits(renames_per_hour=0.001, rename_burst=2)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        anna, ben = (c.post("/api/players", json={"name": n}, headers=by(A)).json()
+                     for n in ("Anna", "Ben"))
+        for address, name in ((A, "Anne"), (B, "Annie")):
+            r = c.patch("/api/players/me", json={"name": name}, headers=by(address, anna["key"]))
+            assert r.status_code == 200, r.text
+        body = limited(c.patch("/api/players/me", json={"name": "Ann"},
+                               headers=by(C, anna["key"])))
+        assert "one identity may be renamed 2 times at once" in body["detail"]
+        assert c.get("/api/players/me", headers=by(C, anna["key"])).json()["name"] == "Annie"
+        r = c.patch("/api/players/me", json={"name": "Benny"}, headers=by(C, ben["key"]))
+        assert r.status_code == 200, r.text
