@@ -112,10 +112,12 @@ def test_renames_are_rate_limited_per_client_address(sqlite_url: str) -> None:
                                   headers=auth(anna["key"])), 429, "rate-limited")
         assert refused["retry_after"] >= 1
         assert c.get("/api/players/me", headers=auth(anna["key"])).json()["name"] == "Annie"
-        # Another address has its own allowance.
+        # Another address has its own allowance (for another identity: an identity has
+        # the same allowance of its own, test_attack_repeats.py).
         other = TestClient(c.app, client=("203.0.113.5", 4000))
-        assert other.patch("/api/players/me", json={"name": "Ann"},
-                           headers=auth(anna["key"])).status_code == 200
+        ben = new_player(other)
+        assert other.patch("/api/players/me", json={"name": "Ben"},
+                           headers=auth(ben["key"])).status_code == 200
     assert Limits().rename_burst > 0 and Limits().renames_per_hour > 0
 
 

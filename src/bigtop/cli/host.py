@@ -113,8 +113,8 @@ def block(player: Annotated[str, typer.Argument(help="The identity's id (`bigtop
           note: Annotated[str, typer.Option(help="Why, for the host's own records (never "
                                                  "shown to the player).")] = "") -> None:
     """Block an identity: its player key opens nothing any more (no seat, no new table,
-    no chat), on every worker; it is told 403 "blocked". Its seats play on with a bot
-    once it is away, as for anyone away."""
+    no chat), nor do its seats' own tokens, on every worker; it is told 403 "blocked".
+    Its seats play on with a bot once it is away, as for anyone away."""
     import time
 
     from bigtop.core.limits import text_problem

@@ -28,6 +28,7 @@ from fastapi.exceptions import (
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bigtop import __version__
@@ -205,10 +206,13 @@ def create_app(settings: Settings) -> FastAPI:
         await socket.close(code=4000 + p.status)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         p = errors.Problem(str(exc.detail))
         p.status, p.title, p.slug = exc.status_code, str(exc.detail), "http"
-        return problem_response(p)
+        answer = problem_response(p)
+        if exc.status_code == 405:  # RFC 9110: a 405 says which methods the path answers
+            answer.headers["Allow"] = allowed_methods(app, request.scope)
+        return answer
 
     @app.exception_handler(Exception)
     async def _crash(_r: Request, exc: Exception) -> JSONResponse:
@@ -236,6 +240,31 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.reads = app.reads
     app.add_middleware(BodyLimit, limit=settings.limits.max_body_bytes)
     return app
+
+
+METHODS = ("DELETE", "GET", "PATCH", "POST", "PUT")
+"""The methods a route of the API may answer (HEAD: wherever GET is)."""
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> str:
+    """The methods the path of ``scope`` answers, for a 405's ``Allow``: those of every
+    route of the API there (the framework named only its first route's, and the static
+    files, which lie under every path and refuse all but GET and HEAD, none), HEAD
+    wherever GET is (server/edge.py answers it); a path no route has is a static file's.
+
+    >>> from bigtop.server.settings import Settings
+    >>> app = create_app(Settings(db_url="sqlite://"))
+    >>> allowed_methods(app, {"type": "http", "path": "/api/tables/abc"})
+    'GET, HEAD, PATCH'
+    >>> allowed_methods(app, {"type": "http", "path": "/img/x.png"})
+    'GET, HEAD'
+    """
+    routes = [r for r in app.router.routes if not isinstance(r, Mount)]
+    methods = {m for m in METHODS
+               if any(r.matches({**scope, "method": m})[0] == Match.FULL for r in routes)}
+    if not methods or "GET" in methods:
+        methods |= {"GET", "HEAD"}
+    return ", ".join(sorted(methods))
 
 
 def app_from_env() -> FastAPI:

@@ -27,13 +27,17 @@ every HTTP request, the API's or not: the address's bound on requests in progres
   read's work (a table loaded to find the token opens no seat there) and took no read token:
   ``POST …/start`` without a token was an unbounded read, and so was a seat's chat or
   take-back past its rate (the table loaded before the rate refused it).
-- **No write or WebSocket from another site's page**: an API write or WebSocket the
-  browser marks as another site's (``Sec-Fetch-Site: cross-site``, ``same-site``) is
-  refused, 403 ``cross-site`` (a WebSocket: that ``error`` message, close 4403), before
-  any route. ``POST …/join`` needs no token and no body: a page of any site had each of
-  its visitors take a lobby seat (a "simple" request, sent without asking), from the
-  visitor's own address, its token in an answer nobody could read; and its visitors'
-  sockets held a table's spectator slots.
+- **No write, WebSocket or read for another site's page**: an API write or
+  WebSocket the browser marks as another site's (``Sec-Fetch-Site: cross-site``,
+  ``same-site``) is refused, 403 ``cross-site`` (a WebSocket: that ``error`` message,
+  close 4403), before any route; so is a read such a page asks for its own use (a
+  script's, a frame's, an ``<img>``'s but a picture's: :func:`_read_for_another_site`),
+  before any read token is taken.
+  ``POST …/join`` needs no token and no body: a page of any site had each of its visitors
+  take a lobby seat (a "simple" request, sent without asking), from the visitor's own
+  address, its token in an answer nobody could read; its visitors' sockets held a table's
+  spectator slots; and their reads (the lobby's, heavy) cost the server work whose answer
+  nobody could read.
 - **HEAD** on an API route is answered as GET would be, without the body (FastAPI's routes
   answered it 405; Starlette's static files answer HEAD themselves).
 
@@ -250,6 +254,9 @@ class Edge:
                 await self.app(scope, receive, send)
                 return
             if path.startswith(API):
+                if _read_for_another_site(scope):  # before any work: nobody sees the answer
+                    await problem_response(errors.CrossSite(CROSS_SITE))(scope, receive, send)
+                    return
                 wait = self._take(scope, read_cost(path, self.limits.heavy_read_tokens))
                 if wait:
                     await problem_response(too_many_reads(wait, self.limits))(
@@ -272,9 +279,9 @@ class Edge:
         await self.app(scope, receive, send)
 
 
-CROSS_SITE = ("a write or live connection from another site's page is refused (its "
-              "browser said so: Sec-Fetch-Site); use this site's pages, or a client that "
-              "is no browser")
+CROSS_SITE = ("a write, a live connection or a script's read from another site's page is "
+              "refused (its browser said so: Sec-Fetch-Site); use this site's pages, or a "
+              "client that is no browser")
 
 
 def _from_another_site(scope: Scope) -> bool:
@@ -286,6 +293,31 @@ def _from_another_site(scope: Scope) -> bool:
         if name == b"sec-fetch-site":
             return value.strip().lower() in (b"cross-site", b"same-site")
     return False
+
+
+def _read_for_another_site(scope: Scope) -> bool:
+    """Whether the browser says another site's page (``Sec-Fetch-Site``, as for writes)
+    asks for the read for its own use: from a script (``Sec-Fetch-Mode: cors``,
+    ``no-cors``: a ``fetch``, a ``<script src>``, a prefetch) or in a frame, an ``<img>``
+    or an ``<object>`` (``Sec-Fetch-Dest``), but a picture's. No CORS header here lets that
+    page read the answer, and no API answer is shown in another site's frame
+    (``frame-ancestors 'none'``), so its only effect was the server's work, from each
+    visitor's own address (the lobby, 15 views' work, 40 at once and 2 a second for each
+    visitor while the page was open). A link followed from another site (a navigation of
+    the window), a picture shown there and requests without the headers are served."""
+    site = mode = dest = b""
+    for name, value in scope.get("headers", []):
+        if name == b"sec-fetch-site":
+            site = value.strip().lower()
+        elif name == b"sec-fetch-mode":
+            mode = value.strip().lower()
+        elif name == b"sec-fetch-dest":
+            dest = value.strip().lower()
+    if site not in (b"cross-site", b"same-site") or not mode:
+        return False
+    if dest == b"image":
+        return not scope["path"].endswith("/picture.svg")
+    return not (mode == b"navigate" and dest in (b"document", b""))
 
 
 def _headers_only(send: Send) -> Send:

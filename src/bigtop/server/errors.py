@@ -63,7 +63,7 @@ class InviteUsed(Forbidden):
 
 
 class CrossSite(Forbidden):
-    status, slug, title = 403, "cross-site", "A write from another site's page"
+    status, slug, title = 403, "cross-site", "A request from another site's page"
 
 
 class Blocked(Forbidden):

@@ -561,6 +561,10 @@ class TableMaster:
         if by_key:
             return new_id, new_seat, None
         mine = rematch_token(token, new_id)
+        if self.load(new_id).seats[new_seat].token_hash == hash_token(mine):
+            # Asked before: the seat holds this token already. Written again, it moved the
+            # seat revision on, a new view for every socket there, at each ask.
+            return new_id, new_seat, mine
         # Derived from an invite token not yet exchanged, the new token is one the host can
         # derive too: an invite still, which the page exchanges in its turn.
         with refused_as_wrong_token(table_id):
@@ -1167,10 +1171,11 @@ class TableMaster:
         if left is not None and left <= 0:
             raise errors.Conflict("your game clock ran out: the bot plays your seat "
                                   "to the end")
-        if loaded.seats[seat].bot_playing is not None:
-            # A reclaim is the one event a person brings about again and again (each
-            # takeover needs one first): the bound holds it.
-            check_room_for_event(loaded, self.limits.max_table_events, "the bot plays on")
+        if loaded.seats[seat].bot_playing is None:
+            return loaded  # no bot to send away: nothing to write
+        # A reclaim is the one event a person brings about again and again (each takeover
+        # needs one first): the bound holds it.
+        check_room_for_event(loaded, self.limits.max_table_events, "the bot plays on")
         back = self.seat_event(table_id, seat, "reclaim", f"P{seat} is back and plays again",
                                None, only_if="taken",
                                secret_hash=None if token is None else hash_token(token))

@@ -796,9 +796,16 @@ class Runtime:
     def add(self, conn: Connection) -> None:
         """Count ``conn`` in its table: spectators' sockets and seats' sockets each up to
         ``max_connections_per_table``, so that strangers holding every spectator slot
-        (a table's id is public) never keep its players from their live view."""
+        (a table's id is public) never keep its players from their live view; and each
+        seat's up to ``max_connections_per_seat``, so that one player (a stranger who took
+        a listed table's free seat) never keeps the others from theirs."""
         conns = self.connections.setdefault(conn.table_id, set())
         spectator = conn.seat is None
+        if not spectator:
+            own = sum(1 for c in conns if c.seat == conn.seat)
+            if own >= self.limits.max_connections_per_seat:
+                raise errors.Unavailable(f"seat {conn.seat} of table {conn.table_id} has "
+                                         f"{own} connections, its limit")
         alike = sum(1 for c in conns if (c.seat is None) == spectator)
         if alike >= self.limits.max_connections_per_table:
             whose = "spectators'" if spectator else "seats'"
@@ -1061,18 +1068,30 @@ class Runtime:
             self._thinking.discard(table_id)
 
     # -- periodic work --------------------------------------------------------------------
+    async def _still_there(self, table_id: str) -> Loaded | None:
+        """The table as stored now; None when another worker's sweep deleted it meanwhile
+        (ended past its retention: an expired table's last change is its last move, so one
+        worker may expire a table the other deletes in the same round). Its load failed
+        the whole round: the tables after it were never announced."""
+        try:
+            loaded: Loaded = await self.db(self.master.load, table_id)
+        except errors.NotFound:
+            return None
+        return loaded
+
     async def _sweeper(self) -> None:
         while True:
             try:
                 # Bot turns nobody took (after a restart): only those (an index finds them).
                 for table_id in await self.db(self.master.tables_waiting_for_bots):
-                    loaded = self.master.cached(table_id)
-                    self.kick(loaded if loaded is not None
-                              else await self.db(self.master.load, table_id))
+                    loaded = self.master.cached(table_id) or await self._still_there(table_id)
+                    if loaded is not None:
+                        self.kick(loaded)
                 await self._heartbeat()  # first, so present people are not taken over
                 for table_id in await self.db(self.master.sweep):
-                    loaded = await self.db(self.master.load, table_id)
-                    await self.after_change(loaded)
+                    loaded = await self._still_there(table_id)
+                    if loaded is not None:
+                        await self.after_change(loaded)
             except asyncio.CancelledError:
                 raise
             except Exception:

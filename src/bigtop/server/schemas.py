@@ -123,7 +123,9 @@ class SeatInfo(BaseModel):
 
 class LogLine(BaseModel):
     id: str
-    kind: Literal["move", "takeover", "reclaim", "timeout", "undo"]
+    # Every kind the table master logs: one missing made an answer the framework checks
+    # against this model (a reclaim's) a 500 at every table holding such a line.
+    kind: Literal["move", "takeover", "reclaim", "timeout", "undo", "resign", "closed"]
     version: int
     seat: int
     text: str

@@ -109,6 +109,11 @@ class Limits:
     """WebSocket connections one table accepts at once from spectators, and as many from
     its seats (each counted apart: spectators filling the table never keep its players
     from their live view)."""
+    max_connections_per_seat: int = 8
+    """WebSocket connections one seat holds at once (a person's tabs and devices): one
+    player filling the seats' share kept every other player from their live view. Times
+    the largest table's players (8) it is at most ``max_connections_per_table``, so a seat
+    at its own cap never finds the table's full."""
     ws_send_seconds: float = 10.0
     """The longest a message to a WebSocket may wait for its client to take it (the
     socket's buffers full: a client that stopped reading); past it the socket is dropped
@@ -279,7 +284,7 @@ class Limits:
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
                      "ws_max_frames", "max_connections_per_client",
                      "max_pipelined_requests", "max_table_events",
-                     "max_requests_per_client"):
+                     "max_requests_per_client", "max_connections_per_seat"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):
@@ -293,6 +298,13 @@ class Limits:
             raise BigtopError("ipv6_prefix must be 1 to 128")
         if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
             raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
+
+
+PG_MIN_IDLE_SECONDS = 120.0
+"""The shortest ``Limits.idle_table_seconds`` on PostgreSQL: a table's idle bucket (its last
+change in 64ths of that time, ``tables.idle_bucket``) is a 32-bit INTEGER there, which at
+120 s holds until the year 2097 (below about 54 s it overflows today, and every
+table made answered 500); SQLite's integers are 64 bits."""
 
 
 @dataclass(frozen=True)
@@ -388,6 +400,11 @@ class Settings:
         object.__setattr__(self, "blocked", tuple(self.blocked))
         trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
         trusted_networks(self.blocked, "blocked")
+        if self.is_postgresql and self.limits.idle_table_seconds < PG_MIN_IDLE_SECONDS:
+            raise BigtopError(
+                f"idle_table_seconds must be at least {PG_MIN_IDLE_SECONDS:g} on PostgreSQL "
+                "(a table's idle bucket, its last change in 64ths of it, is a 32-bit "
+                "integer there)")
 
     @property
     def is_postgresql(self) -> bool:

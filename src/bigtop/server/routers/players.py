@@ -89,6 +89,11 @@ async def rename(body: NewPlayer, request: Request, runtime: RuntimeDep,
                                 f"at most {lim.rename_burst} renames at once and "
                                 f"{lim.renames_per_hour:g} an hour from one address")
     player = await runtime.db(runtime.master.player, key)
+    # And per identity: its key used from many addresses renamed it as often as each of
+    # them may (every rename writes every open table it sits at, other people's too).
+    await runtime.renames.check(f"player {player.id}",
+                                f"one identity may be renamed {lim.rename_burst} times at "
+                                f"once and {lim.renames_per_hour:g} times an hour")
     renamed, changed = await runtime.db(runtime.master.rename, player, body.name)
     for table_id in changed:
         await runtime.publish(table_id)

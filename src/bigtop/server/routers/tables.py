@@ -225,6 +225,17 @@ async def invites(table_id: str, runtime: RuntimeDep, token: TokenDep) -> Invite
         for s, t in found], unavailable=[s.seat for s in lost], note=lost_invites_note(lost))
 
 
+def take_read(runtime: Runtime, request: Request) -> None:
+    """Take a token of the address's read budget (server/edge.py; a POST takes none there)
+    for a write that may change nothing and is answered 200 all the same (an exchange of a
+    token of one's own, a rematch asked again, a reclaim with no bot to send away): it loads
+    the table as a view does, and without a rate or a refusal to count it was an unbounded
+    read (a repeated rematch also rewrote a seat, until master.rematch wrote nothing)."""
+    wait = request.app.state.reads.take(client_address(request))
+    if wait:
+        raise too_many_reads(wait, runtime.limits)
+
+
 @router.post("/{table_id}/accept", response_model=Accepted, responses=PROBLEMS)
 async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
                  request: Request) -> Accepted:
@@ -232,12 +243,7 @@ async def accept(table_id: str, body: AcceptIn, runtime: RuntimeDep,
     only you know (the host, who can work the link out again, opens your seat no more; the
     seat is taken). Open the seat with the token answered from then on. A token that is
     yours already is answered unchanged; an invite opened already is refused (403)."""
-    # The table is loaded as for a view, so it takes a token of the address's read budget
-    # first (server/edge.py; a POST takes none there): answered 200 without a rate of its
-    # own, a token of one's own was an unbounded read.
-    wait = request.app.state.reads.take(client_address(request))
-    if wait:
-        raise too_many_reads(wait, runtime.limits)
+    take_read(runtime, request)  # a token of one's own is answered unchanged
     own = runtime.master.own_seat(await runtime.db(runtime.master.load, table_id), body.token)
     if own is not None:
         # Nothing to exchange, nothing written: not counted as taking a seat (a page asks
@@ -331,8 +337,10 @@ async def _seat_act(runtime: Runtime, table_id: str, token: str | None, act: Any
 
 
 @router.post("/{table_id}/reclaim", response_model=TableViewModel, responses=PROBLEMS)
-async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[str, Any]:
+async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                  request: Request) -> dict[str, Any]:
     """Take your seat back from the bot that played it while you were away."""
+    take_read(runtime, request)  # with no bot there it changes nothing
     loaded, seat = await open_table(runtime, table_id, token)
     if seat is None:
         raise errors.Unauthorized("reclaiming a seat needs its token")
@@ -359,6 +367,7 @@ async def rematch(table_id: str, runtime: RuntimeDep, token: TokenDep,
     """After the end: the same people and bots at a new table, a new seed, seats rotated.
     The first to ask makes it; everyone asks with their own seat token (or player key) and
     learns only their own new seat token. The old table's view names it (``rematch``)."""
+    take_read(runtime, request)  # asked again, the same answer
     loaded, seat = await open_table(runtime, table_id, token)
     if seat is None or token is None:
         raise errors.Unauthorized("a rematch is asked for by a seat's token or player key")

@@ -1312,6 +1312,11 @@ class SqlStorage:
             # A hash no key has (hex digits only): the key opens no seat, makes nothing.
             conn.execute(update(players).where(players.c.id == player_id)
                          .values(key_hash="!" + player_id))
+            # Nor do its seats' own tokens, which its pages hold (the creation answer's, a
+            # lobby join's, a rematch's): with them it chatted and played on. Its key alone
+            # opens those seats again once it is unblocked.
+            conn.execute(update(seats).where(seats.c.player_id == player_id)
+                         .values(token_hash=None))
             self._player_seats_changed(conn, player_id)
             conn.commit()
             return True
