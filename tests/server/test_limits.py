@@ -440,3 +440,15 @@ def test_a_stuck_send_is_cut_and_no_other_cancellation_is_swallowed(sqlite_url: 
         assert await answer is False and mute.dropped
 
     asyncio.run(scene())
+
+
+def test_one_address_fills_no_more_than_its_share_of_the_lobby(db_url: str) -> None:
+    """The lobby lists at most ``lobby_tables_per_client`` tables of one creating address
+    (its newest): one address's many open tables no longer push everybody else's out."""
+    limits = Limits(lobby_tables_per_client=2, max_lobby_tables=4)
+    with make_client(db_url, peer="127.0.0.1", limits=limits) as c:
+        theirs = [new_table(c, B, listed=True).json()["table"]]
+        mine = [new_table(c, A, listed=True).json()["table"] for _ in range(5)]
+        theirs.append(new_table(c, C, listed=True).json()["table"])
+        listed = [t["table"] for t in c.get("/api/lobby").json()["tables"]]
+        assert listed == [theirs[1], mine[4], mine[3], theirs[0]]

@@ -1498,5 +1498,8 @@ class TableMaster:
         return [dataclasses.asdict(r) for r in self.storage.move_records(table_id)]
 
     def lobby(self) -> list[Loaded]:
-        """Listed open tables with a free person's seat, newest first."""
-        return [self.load(i) for i in self.storage.lobby_ids(self.limits.max_lobby_tables)]
+        """Listed open tables with a free person's seat, newest first (at most
+        ``lobby_tables_per_client`` of one creating address)."""
+        lim = self.limits
+        return [self.load(i) for i in self.storage.lobby_ids(lim.max_lobby_tables,
+                                                              lim.lobby_tables_per_client)]

@@ -99,6 +99,10 @@ class Limits:
     """Shortest such limit (so a bot cannot snatch a seat between two packets)."""
     max_lobby_tables: int = 200
     """Most tables one lobby answer lists (newest first)."""
+    lobby_tables_per_client: int = 5
+    """Most tables of one creating address the lobby lists (its newest): a few addresses'
+    open tables (``max_open_tables_per_client`` each) filled the whole lobby, and
+    everybody else's tables dropped out of it."""
     max_options_bytes: int = 4096
     """A table's rule options as compact JSON (free text such as a So ein Zirkus board's
     name and note included); more is refused with 422. Stored once, in the table's row."""
@@ -284,7 +288,8 @@ class Limits:
                      "picture_cache_bytes", "ws_messages_per_second", "ws_message_burst",
                      "ws_max_frames", "max_connections_per_client",
                      "max_pipelined_requests", "max_table_events",
-                     "max_requests_per_client", "max_connections_per_seat"):
+                     "max_requests_per_client", "max_connections_per_seat",
+                     "lobby_tables_per_client"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

@@ -328,8 +328,9 @@ class Storage(Protocol):
     def move_records(self, table_id: str) -> list[MoveRecord]:
         """The whole stored log of a table, oldest first."""
 
-    def lobby_ids(self, limit: int) -> list[str]:
-        """Listed open tables with a free person's seat, newest first."""
+    def lobby_ids(self, limit: int, per_creator: int) -> list[str]:
+        """Listed open tables with a free person's seat, newest first: at most
+        ``per_creator`` of those one client address created (its newest)."""
 
     def open_ids(self) -> list[str]:
         """Every open table."""

@@ -607,15 +607,19 @@ class SqlStorage:
                 select(moves.c.idx, moves.c.seat, moves.c.action, moves.c.text, moves.c.by_bot)
                 .where(moves.c.table_id == table_id).order_by(moves.c.idx))]
 
-    def lobby_ids(self, limit: int) -> list[str]:
+    def lobby_ids(self, limit: int, per_creator: int) -> list[str]:
+        free = (select(tables.c.id, tables.c.created_at, func.row_number().over(
+                    partition_by=tables.c.creator,
+                    order_by=(tables.c.created_at.desc(), tables.c.id)).label("nth"))
+                .where(tables.c.status == PLAYING, tables.c.listed.is_(True),
+                       select(seats.c.seat).where(
+                           seats.c.table_id == tables.c.id, seats.c.kind == HUMAN,
+                           seats.c.claimed.is_(False)).exists())
+                .subquery())
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(
-                select(tables.c.id).join(seats, seats.c.table_id == tables.c.id)
-                .where(tables.c.status == PLAYING, tables.c.listed.is_(True),
-                       seats.c.kind == HUMAN, seats.c.claimed.is_(False))
-                .group_by(tables.c.id, tables.c.created_at)
-                .order_by(tables.c.created_at.desc())
-                .limit(limit))]
+                select(free.c.id).where(free.c.nth <= per_creator)
+                .order_by(free.c.created_at.desc(), free.c.id).limit(limit))]
 
     def open_ids(self) -> list[str]:
         with self.engine.connect() as conn:
