@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from bigtop.cli import app
+from bigtop.server import Limits
 from tests.server.conftest import make_client
 from tests.server.test_api import auth, problem
 from tests.server.test_players import new_player
@@ -141,3 +142,21 @@ def test_a_blocked_address_is_turned_away(sqlite_url: str) -> None:
         assert c.get("/api/games", headers={"x-forwarded-for": "198.51.100.1"}).status_code \
             == 200
         assert c.get("/api/games").status_code == 200
+
+
+def test_the_sweep_forgets_identities_nobody_used(db_url: str) -> None:
+    """``unused_player_seconds`` after it was made, an identity that sits at no table and
+    has no rating is deleted (one address could make 60 an hour, kept forever); one that
+    sits somewhere, or that the host blocked, stays."""
+    import time
+
+    with make_client(db_url, limits=Limits(unused_player_seconds=1.0)) as c:
+        idle, seated_one, blocked = (new_player(c, n) for n in ("Idle", "Sits", "Troll"))
+        seated(c, seated_one["key"])
+        host(db_url, "block", blocked["id"])
+        time.sleep(1.5)  # the sweep runs every 0.1 s here
+        fresh = new_player(c, "Fresh")
+        problem(c.get("/api/players/me", headers=auth(idle["key"])), 401, "player-key-required")
+        for kept in (seated_one, fresh):
+            assert c.get("/api/players/me", headers=auth(kept["key"])).status_code == 200
+        problem(c.get("/api/players/me", headers=auth(blocked["key"])), 403, "blocked")

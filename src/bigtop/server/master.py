@@ -1184,7 +1184,8 @@ class TableMaster:
     def sweep(self) -> list[str]:
         """Bots take over absent seats whose table allows it; idle tables and tables nobody
         joined expire; ended tables past their retention are deleted; full rate-limit
-        buckets are forgotten. Returns the ids of tables that changed."""
+        buckets and identities nobody used are forgotten. Returns the ids of tables that
+        changed."""
         now = _now()
         batch = self.settings.sweep_batch
         timed_out = [t for t in self.storage.clocks_due(now, batch) if self.time_out(t)]
@@ -1195,6 +1196,10 @@ class TableMaster:
                                                 batch)
         changed += self.storage.mark_gone(now - self.settings.presence_seconds, batch)
         self.storage.forget_full_buckets(now, batch)  # rate limits: only buckets in use stay
+        forgotten = self.storage.forget_unused_players(
+            now - self.limits.unused_player_seconds, batch)
+        if forgotten:
+            log.info("deleted %d identities nobody used", forgotten)
         gone = self.storage.delete_ended(now - self.limits.finished_table_seconds, batch)
         if gone:
             with self._lock:

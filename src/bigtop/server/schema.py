@@ -151,6 +151,7 @@ players = Table(
     Column("name", String(255), nullable=False),
     Column("key_hash", String(64), nullable=False, unique=True),
     Column("created_at", Float, nullable=False),
+    Index("ix_players_created", "created_at"),
 )
 
 blocked_players = Table(

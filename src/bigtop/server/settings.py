@@ -90,6 +90,10 @@ class Limits:
     unjoined_table_seconds: float = 6 * 3600.0
     """A table with a person's seat nobody has taken this long after it was created
     expires (it no longer counts toward the open tables of the server or its creator)."""
+    unused_player_seconds: float = 30 * 24 * 3600.0
+    """An identity made this long ago that sits at no table and has no rating is deleted
+    by the sweep (its key then opens nothing; a page that held it asks for a name again):
+    one address may make ``new_players_per_hour`` of them, which were kept forever."""
     finished_table_seconds: float = 30 * 24 * 3600.0
     """A finished or expired table is kept this long after its last change (replay,
     export), then deleted with its log."""
@@ -289,7 +293,7 @@ class Limits:
                      "ws_max_frames", "max_connections_per_client",
                      "max_pipelined_requests", "max_table_events",
                      "max_requests_per_client", "max_connections_per_seat",
-                     "lobby_tables_per_client"):
+                     "lobby_tables_per_client", "unused_player_seconds"):
             if not getattr(self, name) > 0:
                 raise BigtopError(f"{name} must be above 0")
         for name in ("max_body_bytes", "max_ws_message_bytes"):

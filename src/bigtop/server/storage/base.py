@@ -305,6 +305,11 @@ class Storage(Protocol):
         """Expire open tables created before ``created_before`` with a person's seat nobody
         has taken (at most ``limit``); their ids."""
 
+    def forget_unused_players(self, before: float, limit: int) -> int:
+        """Delete up to ``limit`` identities made before ``before`` that sit at no table
+        and have no rating (nor a host's block, which stays); how many (an index finds
+        the candidates, oldest first)."""
+
     def delete_ended(self, before: float, limit: int) -> list[str]:
         """Delete finished and expired tables whose last change was before ``before``, with
         their seats, log, events, snapshots and chat (at most ``limit``); their ids."""

@@ -1457,6 +1457,28 @@ class SqlStorage:
                 .order_by(tables.c.created_at).limit(limit))]
         return self._expire(ids, tables.c.created_at < created_before, unjoined)
 
+    def forget_unused_players(self, before: float, limit: int) -> int:
+        unused = (select(players.c.id).where(
+            players.c.created_at < before,
+            ~select(seats.c.seat).where(seats.c.player_id == players.c.id).exists(),
+            ~select(ratings.c.game).where(ratings.c.player_id == players.c.id).exists(),
+            ~select(blocked_players.c.player_id).where(
+                blocked_players.c.player_id == players.c.id).exists())
+            .order_by(players.c.created_at).limit(limit))
+        with self._write() as conn:
+            ids = [r[0] for r in conn.execute(unused)]
+            if ids:
+                # Checked again in the deleting statement: a seat taken meanwhile keeps it.
+                gone = conn.execute(delete(players).where(
+                    players.c.id.in_(ids),
+                    ~select(seats.c.seat).where(seats.c.player_id == players.c.id).exists(),
+                    ~select(ratings.c.game).where(
+                        ratings.c.player_id == players.c.id).exists())).rowcount
+            else:
+                gone = 0
+            conn.commit()
+            return int(gone)
+
     def delete_ended(self, before: float, limit: int) -> list[str]:
         # Through the (status, updated_at) index: only tables that are due are read.
         with self.engine.connect() as conn:
