@@ -1465,17 +1465,17 @@ class SqlStorage:
             ~select(blocked_players.c.player_id).where(
                 blocked_players.c.player_id == players.c.id).exists())
             .order_by(players.c.created_at).limit(limit))
-        with self._write() as conn:
+        with self.engine.connect() as conn:  # through the index; mostly nothing is due
             ids = [r[0] for r in conn.execute(unused)]
-            if ids:
-                # Checked again in the deleting statement: a seat taken meanwhile keeps it.
-                gone = conn.execute(delete(players).where(
-                    players.c.id.in_(ids),
-                    ~select(seats.c.seat).where(seats.c.player_id == players.c.id).exists(),
-                    ~select(ratings.c.game).where(
-                        ratings.c.player_id == players.c.id).exists())).rowcount
-            else:
-                gone = 0
+        if not ids:
+            return 0
+        with self._write() as conn:
+            # Checked again in the deleting statement: a seat taken meanwhile keeps it.
+            gone = conn.execute(delete(players).where(
+                players.c.id.in_(ids),
+                ~select(seats.c.seat).where(seats.c.player_id == players.c.id).exists(),
+                ~select(ratings.c.game).where(
+                    ratings.c.player_id == players.c.id).exists())).rowcount
             conn.commit()
             return int(gone)
 
