@@ -121,7 +121,8 @@ def test_the_host_closes_a_table(sqlite_url: str) -> None:
         host(sqlite_url, "close", "nope", code=2)
         view = c.get(f"/api/tables/{t}", headers=auth(token)).json()
         assert view["status"] == "expired" and view["result"] is None
-        assert view["log"][-1]["text"] == "The server's host closed this table"
+        closed = [e for e in view["log"] if e["kind"] == "closed"]
+        assert [e["text"] for e in closed] == ["The server's host closed this table"]
         assert t not in [e["table"] for e in c.get("/api/lobby").json()["tables"]]
         problem(c.post(f"/api/tables/{t}/resign", headers=auth(token)), 409, "game-over")
 
