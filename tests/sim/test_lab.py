@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -329,6 +330,21 @@ def test_seat_test_only_where_it_means_seat_advantage() -> None:
     res = cli.invoke(app, ["simulate", "scout", "-p", "3", "-n", "30", "--seed", "1",
                            "--bots", "easy"])
     assert "equal seats? chi-square" in res.stdout
+
+
+def test_chi2_tail_holds_with_many_degrees_of_freedom() -> None:
+    """``chi2_sf`` against SciPy's (in the lock, for the tests only) from 1 to 5,000 degrees
+    of freedom: with hundreds, ``exp(-x/2)`` underflowed while the series' terms
+    overflowed (2,001 degrees of freedom at x = 2,100 gave 1.0, not 0.061)."""
+    from scipy.stats import chi2  # type: ignore[import-untyped]
+
+    from bigtop.sim.stats import chi2_sf
+
+    rng = random.Random(4)
+    for df in (1, 2, 3, 7, 58, 299, 300, 301, 1000, 2001, 5000):
+        for _ in range(30):
+            x = rng.uniform(0.0, 3.0 * df + 20.0)
+            assert abs(chi2_sf(x, df) - float(chi2.sf(x, df))) < 1e-10, (x, df)
 
 
 def test_a_real_ctrl_c_stops_every_worker_and_reports(tmp_path: Path) -> None:

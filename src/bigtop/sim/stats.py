@@ -129,27 +129,28 @@ def t_quantile(q: float, df: int) -> float:
 
 def chi2_sf(x: float, df: int) -> float:
     """P(X ≥ x) for a chi-square variable with ``df`` degrees of freedom (closed forms of
-    the regularised upper gamma function for whole ``df``).
+    the regularised upper gamma function for whole ``df``, each term worked out in logs:
+    with many degrees of freedom ``exp(-x/2)`` underflowed while the series' terms
+    overflowed, and 2,001 degrees of freedom at x = 2,100 gave 1.0 for 0.061).
 
     >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(7.814727903251178, 3), 6)
     (0.05, 0.05)
+    >>> round(chi2_sf(2100.0, 2001), 4)
+    0.0605
     """
     if df < 1:
         raise ValueError("df must be at least 1")
     if x <= 0:
         return 1.0
     h = x / 2
-    if df % 2 == 0:
-        term, total = 1.0, 1.0
-        for i in range(1, df // 2):
-            term *= h / i
-            total += term
-        return min(1.0, math.exp(-h) * total)
-    total = math.erfc(math.sqrt(h))
-    term = math.sqrt(h) / math.gamma(1.5)  # h^(1/2) / Γ(3/2)
-    for i in range(1, (df + 1) // 2):
-        total += math.exp(-h) * term
-        term *= h / (i + 0.5)
+    log_h = math.log(h)
+    if df % 2 == 0:  # the sum over i < df/2 of e^-h h^i / i!
+        total = math.fsum(math.exp(i * log_h - math.lgamma(i + 1) - h)
+                          for i in range(df // 2))
+    else:  # erfc(sqrt h) + the sum over 1 <= i <= (df-1)/2 of e^-h h^(i-1/2) / Γ(i+1/2)
+        total = math.erfc(math.sqrt(h)) + math.fsum(
+            math.exp((i - 0.5) * log_h - math.lgamma(i + 0.5) - h)
+            for i in range(1, (df + 1) // 2))
     return min(1.0, total)
 
 
