@@ -65,6 +65,21 @@ def test_one_ipv6_network_is_one_client(sqlite_url: str) -> None:
         assert new_table(c, "2001:db8:5:7::1").status_code == 201  # another network
 
 
+def test_one_wider_ipv6_network_takes_a_few_clients_allowances(sqlite_url: str) -> None:
+    """A customer's /48 holds 65,536 /64s, each a client with a fresh allowance: the
+    database's rates also count the /48 (``ipv6_wide_prefix``), ``ipv6_wide_share`` times
+    one client's."""
+    limits = Limits(table_burst=2, ipv6_wide_share=2, max_open_tables_per_client=100)
+    with make_client(sqlite_url, peer="127.0.0.1", limits=limits) as c:
+        for net in ("2001:db8:5:1::", "2001:db8:5:2::"):
+            assert new_table(c, net + "1").status_code == 201
+            assert new_table(c, net + "2").status_code == 201
+        body = limited(new_table(c, "2001:db8:5:3::1"))  # a fresh /64, its /48 spent
+        assert "its /48 network 2 times that" in body["detail"]
+        assert new_table(c, "2001:db8:6:1::1").status_code == 201  # another /48
+        assert new_table(c, "198.51.100.9").status_code == 201  # IPv4: as before
+
+
 def test_open_tables_per_address(sqlite_url: str) -> None:
     limits = Limits(max_open_tables_per_client=2, table_burst=100)
     # The bots wait a little before each move: their table must still be open while the

@@ -143,6 +143,29 @@ def limit_key(address: str, ipv6_prefix: int = 64) -> str:
     return address if ip is None else str(ip)
 
 
+def wider_key(key: str, prefix: int) -> str | None:
+    """The wider network of a limit key that ends in an IPv6 network (``"address
+    2001:db8:1:2::/64"``), as the same key of ``prefix`` bits; None for any other key (an
+    IPv4 address, a seat, an identity) or one already that wide.
+
+    >>> wider_key("2001:db8:1:2::/64", 48), wider_key("address 2001:db8:1:2::/64", 48)
+    ('2001:db8:1::/48', 'address 2001:db8:1::/48')
+    >>> wider_key("203.0.113.9", 48), wider_key("seat abc 1", 48), wider_key("::/32", 48)
+    (None, None, None)
+    """
+    head, _, last = key.rpartition(" ")
+    if ":" not in last or "/" not in last:
+        return None
+    try:
+        net = ipaddress.IPv6Network(last, strict=False)
+    except ValueError:
+        return None
+    if net.prefixlen <= prefix:
+        return None
+    wide = str(net.supernet(new_prefix=prefix))
+    return f"{head} {wide}" if head else wide
+
+
 def forwarded_scheme(scheme: str, peer: str, forwarded_proto: Sequence[bytes],
                      trusted: Sequence[Network]) -> str:
     """``scheme`` ("http"/"ws"), or its secure form when a trusted proxy says the client

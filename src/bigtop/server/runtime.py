@@ -52,6 +52,7 @@ from bigtop.server.model import (
     Seat,
     hash_token,
 )
+from bigtop.server.net import wider_key
 from bigtop.server.settings import Settings
 from bigtop.server.storage.sql import parse_note
 from bigtop.server.views import named, seat_view, summary
@@ -423,10 +424,19 @@ class SharedLimiter:
         return bucket
 
     async def check(self, key: str, what: str) -> None:
-        """Take a token of ``key`` (in the database) or refuse: 429 with Retry-After."""
+        """Take a token of ``key`` (in the database) or refuse: 429 with Retry-After. A key
+        of an IPv6 client's network takes one of its wider network's too
+        (``Limits.ipv6_wide_prefix``: a bucket ``ipv6_wide_share`` times as large)."""
         storage = self.runtime.master.storage
         refuse(await self.runtime.db(storage.take_token, self.bucket(key), time.time(),
                                      self.rate, self.burst), what)
+        lim = self.runtime.limits
+        wide = wider_key(key, lim.ipv6_wide_prefix)
+        if wide is not None:
+            share = lim.ipv6_wide_share
+            refuse(await self.runtime.db(storage.take_token, self.bucket(wide), time.time(),
+                                         self.rate * share, self.burst * share),
+                   f"{what} (and its /{lim.ipv6_wide_prefix} network {share} times that)")
 
 
 class SeatPart(NamedTuple):

@@ -134,6 +134,14 @@ class Limits:
     address (server/net.py): a home line or a rented server routinely gets a whole /64, so
     keyed by address one client could take a fresh allowance with each of its 2^64
     addresses. 128: each address on its own. IPv4 clients are keyed by address."""
+    ipv6_wide_prefix: int = 48
+    """A wider IPv6 network, for the rates counted in the database (new tables, seats
+    taken, identities, renames, chat, a host's changes): one such network may take
+    ``ipv6_wide_share`` times one client's allowance, whichever of its ``ipv6_prefix``
+    networks asks. Many providers give one customer a /56 or a /48: 256 to 65,536 /64s,
+    each with a fresh allowance. At least 1, at most ``ipv6_prefix``."""
+    ipv6_wide_share: int = 8
+    """How many clients' allowances one ``ipv6_wide_prefix`` network may take."""
     max_sockets_per_client: int = 32
     """WebSocket connections one client address (server/net.py) holds at once in one
     worker, over all tables; one more is refused (error message, close 4429). Counted in
@@ -305,6 +313,10 @@ class Limits:
                               "read could never be made)")
         if not 1 <= self.ipv6_prefix <= 128:
             raise BigtopError("ipv6_prefix must be 1 to 128")
+        if not 1 <= self.ipv6_wide_prefix <= self.ipv6_prefix:
+            raise BigtopError("ipv6_wide_prefix must be 1 to ipv6_prefix")
+        if self.ipv6_wide_share < 1:
+            raise BigtopError("ipv6_wide_share must be at least 1")
         if not 1 <= self.max_table_moves <= MAX_HISTORY // 2:
             raise BigtopError(f"max_table_moves must be 1 to {MAX_HISTORY // 2}")
 
