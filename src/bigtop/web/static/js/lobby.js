@@ -229,8 +229,12 @@ async function create(ev) {
     links.length ? h("p", {}, "Send each invited person their own link (it is their seat's key):") : null,
     h("ul", {class: "links"}, links.map((s) => {
       const url = tableUrl(made.table, s.token);
-      return h("li", {}, `P${s.seat}: `, h("input", {type: "text", readonly: true, value: url, class: "link",
-        "aria-label": `invite link for P${s.seat}`}),
+      // Whom each link is for, by the name the host typed: the seat alone left them to
+      // work out who was P1.
+      const invite = seats[s.seat].invite;
+      const whom = invite ? `${invite} (P${s.seat})` : `P${s.seat}`;
+      return h("li", {}, `${whom}: `, h("input", {type: "text", readonly: true, value: url, class: "link",
+        "aria-label": `invite link for ${whom}`}),
       h("button", {type: "button", class: "act small", onclick: () => copyText(url)}, "Copy"));
     })),
     h("p", {}, "Spectators (they see no hidden cards): ", h("input", {type: "text", readonly: true,
