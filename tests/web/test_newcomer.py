@@ -553,16 +553,31 @@ def test_recent_tables_say_whose_turn_it_is(server: Server, browsers: Browsers) 
                          seed=4)
     over, token = made["table"], made["seats"][0]["token"]
     finish(server, over, [token], random.Random(4))
-    page.evaluate("""([table, token]) => { const list = JSON.parse(localStorage['bigtop.recent']);
-      list.push({table, seat: 0, token, game: 'scout', title: 'SCOUT', at: Date.now()},
-                {table: 'gone-table', seat: 1, token: 'x', game: 'scout', title: 'SCOUT', at: 0});
-      localStorage['bigtop.recent'] = JSON.stringify(list); }""", [over, token])
+    # A table where Ben, who came, is to move after our move: the badge said "Waiting", as
+    # for a table nobody had come to yet, and not whose turn it was.
+    made = server.api("POST", "/api/tables", {"game": "scout", "players": 2, "listed": False,
+                                              "seats": [{}, {"invite": "Ben"}]})
+    bens, ben = made["table"], made["seats"][1]["token"]
+    for seat_token in (made["seats"][0]["token"], ben):  # each opens their seat
+        server.api("GET", f"/api/tables/{bens}", token=seat_token)
+    view = server.api("GET", f"/api/tables/{bens}", token=made["seats"][0]["token"])
+    show = next(a for a in view["legal_actions"] if a["action"]["type"] == "show")
+    server.api("POST", f"/api/tables/{bens}/moves",  # (a Show ends our turn)
+               {"version": view["version"], "index": show["index"]},
+               token=made["seats"][0]["token"])
+    page.evaluate("""(tables) => { const list = JSON.parse(localStorage['bigtop.recent']);
+      for (const [table, token] of tables)
+        list.push({table, seat: 0, token, game: 'scout', title: 'SCOUT', at: Date.now()});
+      list.push({table: 'gone-table', seat: 1, token: 'x', game: 'scout', title: 'SCOUT', at: 0});
+      localStorage['bigtop.recent'] = JSON.stringify(list); }""",
+                  [[over, token], [bens, made["seats"][0]["token"]]])
     sent: list[dict[str, str]] = []
     page.on("request", lambda r: sent.append(r.headers) if "/api/tables/" in r.url else None)
     page.goto(server.url + "/")
     for table, state, badge, who in (
             (ours, "your_turn", "Your turn", "SCOUT · you, bot (random), bot (random)"),
-            (waiting, "waiting", "Waiting", "SCOUT · you, Ben (invited)"),
+            (waiting, "waiting", "Waiting for Ben", "SCOUT · you, Ben (invited)"),
+            (bens, "waiting", "Ben's turn", "SCOUT · you, Ben"),
             (over, "finished", "Finished", "SCOUT · you, bot (random)")):
         item = f"#recent-tables li[data-table='{table}']"
         page.wait_for_selector(f"{item}[data-state='{state}']")
@@ -571,7 +586,7 @@ def test_recent_tables_say_whose_turn_it_is(server: Server, browsers: Browsers) 
     # A table the server no longer has (expired, deleted) says so.
     page.wait_for_selector("#recent-tables li[data-table='gone-table'] .badge:text-is('Gone')")
     browsers.allow_network_errors()  # (its 404)
-    assert len(sent) == 4 and not any("authorization" in h for h in sent), sent
+    assert len(sent) == 5 and not any("authorization" in h for h in sent), sent
     browsers.axe(page, "the lobby's recent tables")
 
 
