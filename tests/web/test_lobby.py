@@ -259,3 +259,18 @@ def test_the_invite_links_name_whom_they_are_for(server: Server, browsers: Brows
         "Ben (P1)", "Cleo (P2)", "P3"]
     assert [lines.nth(k).locator("input").get_attribute("aria-label") for k in range(3)] == [
         "invite link for Ben (P1)", "invite link for Cleo (P2)", "invite link for P3"]
+
+
+def test_what_happens_at_a_time_out_is_asked_only_with_a_clock(server: Server,
+                                                               browsers: Browsers) -> None:
+    """"Clock: none" stood beside "then a bot plays for them": a choice about a time that never
+    runs out. It comes with a clock, and goes with it."""
+    page = browsers.new_page(360, 740)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")  # the lobby has started
+    assert page.locator("#on-timeout").is_hidden()
+    page.select_option("#clock", label="30 s a move")
+    assert page.locator("#on-timeout").is_visible()
+    page.select_option("#on-timeout", "lose")
+    page.select_option("#clock", label="none")
+    assert page.locator("#on-timeout").is_hidden()

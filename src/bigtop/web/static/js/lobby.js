@@ -487,6 +487,10 @@ async function start() {
   fill($("game"), state.games.map((g) => h("option", {value: g.name}, g.title)));
   $("game").onchange = () => { drawOptions(); drawPlayers(true); };
   $("players").onchange = () => drawSeats();
+  // What happens when time runs out is asked only with a clock ("Clock: none — then a bot
+  // plays for them" asked about a time that never runs out).
+  $("clock").onchange = () => { $("on-timeout").hidden = !$("clock").value; };
+  $("clock").onchange();
   $("create").onsubmit = create;
   $("refresh").onclick = drawOpen;
   drawOptions();
