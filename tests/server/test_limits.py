@@ -46,12 +46,12 @@ def limited(r: Any) -> dict[str, Any]:
     return body
 
 
-def test_the_eleventh_table_from_one_address_waits(sqlite_url: str) -> None:
+def test_the_twenty_first_table_from_one_address_waits(sqlite_url: str) -> None:
     with make_client(sqlite_url, peer="127.0.0.1") as c:
-        for _ in range(10):
+        for _ in range(20):
             assert new_table(c, A).status_code == 201
         body = limited(new_table(c, A))
-        assert "one address may create 10 tables at once" in body["detail"]
+        assert "one address may create 20 tables at once" in body["detail"]
         assert new_table(c, B).status_code == 201  # another address still can
 
 

@@ -11,6 +11,7 @@ from bigtop.cli import (  # noqa: F401  (registers the commands)
     bots,
     catalog,
     files,
+    host,
     lab,
     play,
     serve,

@@ -116,6 +116,10 @@ def serve(
         "--trusted-proxy", help="Address or network (CIDR) of a reverse proxy whose "
         "X-Forwarded-For/-Proto are believed; repeat for several (default: 127.0.0.1 and "
         "::1; 'none': nobody).")] = None,
+    block: Annotated[list[str] | None, typer.Option(
+        "--block", help="Address or network (CIDR) to turn away: every request from a "
+        "client there is refused 403 (behind a proxy: the real client); repeatable.")
+    ] = None,
     http: Annotated[str, typer.Option(
         "--http", hidden=True, help="HTTP protocol: bounded (default), or uvicorn's own "
         "httptools or h11 WITHOUT the head/time/connection limits (bench_server.py compares "
@@ -162,7 +166,7 @@ def serve(
             bot_processes = max(1, (os.cpu_count() or 1) // workers)
         settings = Settings(db_url=url, limits=limits, bot_processes=bot_processes,
                             bot_delay_seconds=bot_delay, migrate_on_start=False,
-                            trusted_proxies=proxies)
+                            trusted_proxies=proxies, blocked=tuple(block or ()))
         if workers > 1 and not settings.is_postgresql:
             raise BigtopError("--workers above 1 needs --db postgresql://… "
                               "(SQLite serves one process)")

@@ -38,7 +38,7 @@ from bigtop.server.db import make_engine, migrate
 from bigtop.server.edge import Edge, problem_response
 from bigtop.server.headers import DOCS_PAGE, SWAGGER, SecurityHeaders
 from bigtop.server.master import TableMaster
-from bigtop.server.net import ClientCount, RealClient
+from bigtop.server.net import ClientCount, RealClient, trusted_networks
 from bigtop.server.routers import (
     chat,
     games,
@@ -147,7 +147,8 @@ class BigtopApp(FastAPI):
         s = self.bigtop_settings
         # Everything inside the headers sees the real client address and scheme (HSTS
         # only over HTTPS as the proxy reports it).
-        edge = Edge(super().build_middleware_stack(), self.reads, s.limits)
+        edge = Edge(super().build_middleware_stack(), self.reads, s.limits,
+                    blocked=trusted_networks(s.blocked, "blocked"))
         return RealClient(SecurityHeaders(edge, hsts_seconds=s.hsts_seconds),
                           trusted_proxies=s.trusted_proxies,
                           ipv6_prefix=s.limits.ipv6_prefix)

@@ -89,17 +89,25 @@ def check_clock(raw: Mapping[str, Any] | None, on_timeout: str, limits: Limits) 
                  None if game is None else float(game), float(increment))
 
 
-def time_out_result(scores: list[float], seat: int) -> dict[str, Any]:
-    """The result of a game lost on time by ``seat``: it places last, alone; every other
-    player shares first place (the same in every game; docs/server.md, Clocks, says why).
-    ``scores`` (the game's so far) are kept for the record and rank nobody.
+LOSS_KEYS = {"time": "timed_out", "resigned": "resigned"}
+"""How a game ended that one seat lost before its end (its ``ending``), and the result's key
+naming that seat."""
+
+
+def time_out_result(scores: list[float], seat: int, ending: str = "time") -> dict[str, Any]:
+    """The result of a game lost on time by ``seat`` (or, ``ending="resigned"``, given up by
+    it): it places last, alone; every other player shares first place (the same in every
+    game; docs/server.md, Clocks, says why). ``scores`` (the game's so far) are kept for the
+    record and rank nobody.
 
     >>> time_out_result([3.0, 9.0, 1.0], 1)["ranking"]
     [1, 3, 1]
     >>> time_out_result([3.0, 9.0], 0)["winners"]
     [1]
+    >>> time_out_result([3.0, 9.0], 1, "resigned")["resigned"]
+    1
     """
     n = len(scores)
     ranking = [n if p == seat else 1 for p in range(n)]
-    return {"ending": "time", "timed_out": seat, "ranking": ranking,
+    return {"ending": ending, LOSS_KEYS[ending]: seat, "ranking": ranking,
             "winners": [p for p in range(n) if p != seat], "scores": list(scores)}

@@ -88,7 +88,7 @@ def _alembic_config(connection: Connection) -> Any:
     return cfg
 
 
-HEAD = "0023"
+HEAD = "0024"
 """The newest migration (a test checks it against the scripts): a database already there
 starts without loading Alembic at all, which makes restarts quicker."""
 

@@ -57,10 +57,12 @@ from urllib.parse import parse_qsl
 from fastapi.responses import JSONResponse
 
 from bigtop.server import errors
-from bigtop.server.net import SCOPE_KEY, ClientCount
+from bigtop.server.net import SCOPE_KEY, ClientCount, Network, in_networks
 from bigtop.server.runtime import RateLimiter
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
     from bigtop.server.settings import Limits
@@ -153,8 +155,11 @@ class Edge:
     them)."""
 
     def __init__(self, app: ASGIApp, reads: RateLimiter, limits: Limits,
-                 refusals: RateLimiter | None = None) -> None:
+                 refusals: RateLimiter | None = None,
+                 blocked: Sequence[Network] = ()) -> None:
         self.app = app
+        self.blocked = tuple(blocked)
+        """The networks the host turned away (``Settings.blocked``)."""
         self.reads = reads
         self.limits = limits
         self.refusals = refusals if refusals is not None else RateLimiter(
@@ -180,6 +185,14 @@ class Edge:
         return self.reads.take(scope.get(SCOPE_KEY) or "", cost=cost)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.blocked and scope["type"] in ("http", "websocket") \
+                and in_networks((scope.get("client") or ("",))[0], self.blocked):
+            turned = errors.Blocked("this address is blocked by the server's host")
+            if scope["type"] == "http":
+                await problem_response(turned)(scope, receive, send)
+            else:
+                await refuse_socket(scope, receive, send, turned)
+            return
         if scope["type"] != "http":
             await self._pass(scope, receive, send)
             return

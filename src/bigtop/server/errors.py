@@ -66,6 +66,10 @@ class CrossSite(Forbidden):
     status, slug, title = 403, "cross-site", "A write from another site's page"
 
 
+class Blocked(Forbidden):
+    status, slug, title = 403, "blocked", "Blocked by this server's host"
+
+
 class NotFound(Problem):
     status, slug, title = 404, "not-found", "Not found"
 

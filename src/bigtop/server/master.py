@@ -274,6 +274,11 @@ def rated_now(loaded: Loaded) -> bool:
         s.kind == HUMAN and s.claimed and s.player_id is None for s in loaded.seats)
 
 
+ENDED_BY = {"timeout": "time", "resign": "resigned"}
+"""The events after which a finished table's game may have ended early (not every timeout
+ends it: a bot may play on), and the ``ending`` its result names."""
+
+
 def timed_out_seats(loaded: Loaded) -> list[int]:
     """The seats that ran out of time at the table, in order."""
     return [e.seat for e in loaded.log if e.kind == "timeout"]
@@ -286,8 +291,10 @@ def table_result(loaded: Loaded) -> Any:
         return None
     if loaded.state.is_terminal():
         return loaded.state.result()
-    out = timed_out_seats(loaded)
-    return time_out_result(loaded.state.scores(), out[-1]) if out else None
+    # Ended before the game did: the last seat that lost on time, or resigned.
+    lost = [e for e in loaded.log if e.kind in ENDED_BY]
+    return (time_out_result(loaded.state.scores(), lost[-1].seat, ENDED_BY[lost[-1].kind])
+            if lost else None)
 
 
 def waiting_line(loaded: Loaded) -> str:
@@ -510,8 +517,8 @@ class TableMaster:
         except Full as e:
             if e.creator is not None:
                 raise errors.TooManyRequests(
-                    f"this address has {e.open_tables} open tables, its limit: finish or "
-                    "leave some first (a table nobody joined expires after "
+                    f"this address has {e.open_tables} open tables, its limit: finish, "
+                    "resign or close some first (a table nobody joined expires after "
                     f"{self.limits.unjoined_table_seconds / 3600:g} h)",
                     retry_after=60.0) from None
             raise errors.Unavailable(
@@ -1149,6 +1156,43 @@ class TableMaster:
             self.load(table_id)
         return done
 
+    def close_by_host(self, table_id: str) -> bool:
+        """The server's host ends an open table now (``bigtop host close``): it expires,
+        unplayed from here; every page is told. False: no such open table."""
+        return self.storage.close_table(table_id, _now(),
+                                        "The server's host closed this table")
+
+    def resign(self, table_id: str, seat: int, token: str | None = None) -> Loaded:
+        """The person of ``seat`` gives up: the game ends there, they place last and every
+        other player shares first (as a game lost on time; rated tables rate it so). Before
+        the game starts, the host closes the table so instead (it expires, unplayed).
+        ``token``: their seat token or player key (None: a trusted caller), checked against
+        the load whose version and seat revision guard the write (:meth:`_check_holder`),
+        so a token revoked or a move made since changes nothing (409)."""
+        loaded = self.load(table_id)
+        self._check_holder(loaded, seat, token)
+        m = loaded.meta
+        if m.status != PLAYING:
+            raise errors.GameOver(f"table {table_id} is {m.status}: nothing to give up")
+        if loaded.seats[seat].kind != HUMAN:
+            raise errors.Conflict(f"seat {seat} is a bot's seat", version=m.version)
+        if not m.started:
+            if seat != m.host_seat:
+                raise errors.NotHost(f"only the host (seat {m.host_seat}) closes table "
+                                     f"{table_id} before it starts")
+            result, rating = None, None
+            # Seats by number: a name is free text, stored once (the seat's row).
+            text = f"P{seat} closed the table before the game started"
+        else:
+            result = time_out_result(loaded.state.scores(), seat, "resigned")
+            rating = self._rating(loaded, result["ranking"])
+            text = f"P{seat} resigned and places last: the game ends"
+        if not self.storage.resign(table_id, m.version, m.seat_rev, seat, now=_now(),
+                                   text=text, result=result, rating=rating):
+            raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
+                                  version=self.load(table_id).version)
+        return self.load(table_id)
+
     # -- ratings --------------------------------------------------------------------------
     @staticmethod
     def _rating(loaded: Loaded, ranking: Any) -> RatingUpdate | None:
@@ -1466,8 +1510,12 @@ class TableMaster:
         """The identity of a player key (401: none sent, or no such key)."""
         if not key:
             raise errors.NoPlayerKey("send your player key: 'Authorization: Bearer KEY'")
-        found = self.storage.player_by_key(hash_token(key))
+        digest = hash_token(key)
+        found = self.storage.player_by_key(digest)
         if found is None:
+            # Only a key not found pays for this look; the host's note stays the host's.
+            if self.storage.blocked_note(digest) is not None:
+                raise errors.Blocked("this identity is blocked by the server's host")
             raise errors.NoPlayerKey("that player key is not known here")
         return found
 

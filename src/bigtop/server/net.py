@@ -42,8 +42,10 @@ MAX_HOPS = 32
 """Hops of X-Forwarded-For looked at (a longer chain is cut from the left: the client's end)."""
 
 
-def trusted_networks(entries: Iterable[str]) -> tuple[Network, ...]:
-    """The networks of ``Settings.trusted_proxies`` (addresses or CIDR blocks).
+def trusted_networks(entries: Iterable[str], what: str = "trusted_proxies"
+                     ) -> tuple[Network, ...]:
+    """The networks of ``Settings.trusted_proxies`` (or of the setting ``what``: addresses
+    or CIDR blocks).
 
     >>> trusted_networks(["::1", "192.168.0.0/16"])
     (IPv6Network('::1/128'), IPv4Network('192.168.0.0/16'))
@@ -58,7 +60,7 @@ def trusted_networks(entries: Iterable[str]) -> tuple[Network, ...]:
             out.append(ipaddress.ip_network(entry.strip(), strict=False))
         except ValueError:
             raise BigtopError(
-                f"trusted_proxies: {entry!r} is not an IP address or network") from None
+                f"{what}: {entry!r} is not an IP address or network") from None
     return tuple(out)
 
 
@@ -80,6 +82,19 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 def _trusted(ip: ipaddress.IPv4Address | ipaddress.IPv6Address | None,
              trusted: Sequence[Network]) -> bool:
     return ip is not None and any(ip.version == n.version and ip in n for n in trusted)
+
+
+def in_networks(address: str, networks: Sequence[Network]) -> bool:
+    """Whether ``address`` lies in one of ``networks`` (an IPv4 client seen through an
+    IPv6 socket as itself).
+
+    >>> blocked = trusted_networks(["203.0.113.0/24", "2001:db8::/32"], "blocked")
+    >>> in_networks("203.0.113.9", blocked), in_networks("::ffff:203.0.113.9", blocked)
+    (True, True)
+    >>> in_networks("198.51.100.1", blocked), in_networks("x", blocked)
+    (False, False)
+    """
+    return _trusted(_ip(address), networks)
 
 
 def is_trusted(peer: str, trusted: Sequence[Network]) -> bool:

@@ -153,6 +153,19 @@ players = Table(
     Column("created_at", Float, nullable=False),
 )
 
+blocked_players = Table(
+    "blocked_players", metadata,
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("note", Text, nullable=False),
+    Column("blocked_at", Float, nullable=False),
+)
+"""Identities the server's host blocked (``bigtop host block``): the key's hash is kept
+here and the player's row holds one no key hashes to (``"!"`` and its id), so the key opens
+nothing, on every worker, with no check added to any path that reads keys; unblocking puts
+it back."""
+
 chat = Table(
     "chat", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),

@@ -30,6 +30,12 @@ class Limits:
     outside (nesting, string and array lengths, numbers, no NaN, no key twice) is checked by
     the core's :mod:`bigtop.core.limits`, the same as for files and the command line.
 
+    The per-address allowances for making things (tables, seats taken, identities) are
+    sized for one address shared by many people: a family's or a school's NAT, or every
+    browser of the machine `make run` serves on 127.0.0.1 (one address for all). They bound
+    what one address makes an hour; the sizes, per-seat rates and socket counts bound what
+    each thing costs.
+
     Where each is counted: the rates of creating tables, taking seats, new identities,
     renames and chat messages, and the open tables per client, in the database, shared by
     every worker (``rate_buckets``, ``tables``); the move rates (per seat, per client
@@ -58,22 +64,22 @@ class Limits:
     and tables; more: 429 with Retry-After. Counted in each worker's memory."""
     client_move_burst: int = 60
     """Moves one client address may send at once before that rate applies."""
-    tables_per_hour: float = 30.0
+    tables_per_hour: float = 60.0
     """Tables one client address may create per hour, sustained (token bucket); more: 429
     with Retry-After. Counted in the database: shared by every worker."""
-    table_burst: int = 10
+    table_burst: int = 20
     """Tables one client address may create at once before that rate applies."""
-    joins_per_hour: float = 120.0
+    joins_per_hour: float = 240.0
     """Free seats one client address may take per hour (joined, or claimed with a player
     key), sustained; more: 429. Counted in the database: shared by every worker."""
-    join_burst: int = 20
+    join_burst: int = 40
     """Seats one client address may take at once before that rate applies."""
     host_changes_per_hour: float = 120.0
     """Changes one client address may make to its tables' settings per hour (a host
     listing a table in the lobby or taking it out), sustained; more: 429."""
     host_change_burst: int = 20
     """Such changes one client address may make at once before that rate applies."""
-    max_open_tables_per_client: int = 20
+    max_open_tables_per_client: int = 50
     """Open tables (not finished or expired) created from one client address; one more is
     refused with 429 until one of them ends or expires (counted in the database: shared by
     every worker)."""
@@ -208,10 +214,10 @@ class Limits:
 
     max_name_chars: int = 32
     """Longest player name (after trimming; no control characters)."""
-    new_players_per_hour: float = 20.0
+    new_players_per_hour: float = 60.0
     """Sustained identities one client address may create (POST /api/players) an hour.
     Counted in the database: shared by every worker."""
-    new_player_burst: int = 5
+    new_player_burst: int = 20
     """Identities a client address may create at once before that rate applies."""
     renames_per_hour: float = 60.0
     """Sustained renames (PATCH /api/players/me) one client address may make an hour
@@ -370,11 +376,18 @@ class Settings:
     default trusts only this machine (a proxy on the same host, as docs/deploy.md sets it
     up); ``()`` trusts nobody."""
 
+    blocked: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) the host turned away (``bigtop serve --block``): every
+    request and WebSocket from a client there (the real client, behind trusted proxies) is
+    answered 403 ``blocked`` before any other work (server/edge.py)."""
+
     def __post_init__(self) -> None:
         from bigtop.server.net import trusted_networks
 
         object.__setattr__(self, "trusted_proxies", tuple(self.trusted_proxies))
+        object.__setattr__(self, "blocked", tuple(self.blocked))
         trusted_networks(self.trusted_proxies)  # refuse a malformed entry at once
+        trusted_networks(self.blocked, "blocked")
 
     @property
     def is_postgresql(self) -> bool:

@@ -286,14 +286,14 @@ async def ask_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
     """Ask to take back your last move (and everything after it): every other person at
     the table must accept (``POST …/undo/accept``); bots accept. With nobody to ask it is
     taken back at once."""
-    return await _undo(runtime, table_id, token, runtime.master.ask_undo, request)
+    return await _seat_act(runtime, table_id, token, runtime.master.ask_undo, request)
 
 
 @router.post("/{table_id}/undo/accept", response_model=TableViewModel, responses=PROBLEMS)
 async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
                       request: Request) -> Response:
     """Accept the take-back asked for; the last to accept takes the moves back."""
-    return await _undo(runtime, table_id, token,
+    return await _seat_act(runtime, table_id, token,
                        functools.partial(_answer, runtime, accept=True), request)
 
 
@@ -301,7 +301,7 @@ async def accept_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
 async def decline_undo(table_id: str, runtime: RuntimeDep, token: TokenDep,
                        request: Request) -> Response:
     """Decline the take-back asked for (the one who asked withdraws it so)."""
-    return await _undo(runtime, table_id, token,
+    return await _seat_act(runtime, table_id, token,
                        functools.partial(_answer, runtime, accept=False), request)
 
 
@@ -310,20 +310,21 @@ def _answer(runtime: Runtime, table_id: str, seat: int, token: str | None, *,
     return runtime.master.answer_undo(table_id, seat, accept, token)
 
 
-async def _undo(runtime: Runtime, table_id: str, token: str | None, act: Any,
-                request: Request) -> Response:
+async def _seat_act(runtime: Runtime, table_id: str, token: str | None, act: Any,
+                    request: Request) -> Response:
+    """A seat's change to the table other than a move (a take-back's steps, resigning):
+    counted as a move, of the seat and of the client address (as play() counts one)."""
     _, seat = await open_table(runtime, table_id, token)
     if seat is None:
-        raise errors.Unauthorized("a take-back is asked and answered by a seat's token or key")
-    lim = runtime.limits  # every take-back step changes the table: counted as a move,
-    # of the seat and of the client address (as play() counts one)
+        raise errors.Unauthorized("this needs a seat's token or player key")
+    lim = runtime.limits
     runtime.moves.check((table_id, seat), f"a seat may move {lim.move_burst} times at once "
                                           f"and {lim.moves_per_second:g} times a second")
     runtime.client_moves.check(client_address(request),
                                f"one address may move {lim.client_move_burst} times at once "
                                f"and {lim.client_moves_per_second:g} a second")
-    # The token is checked again against the table the take-back's write is guarded by
-    # (its seat revision): one revoked since open_table changes nothing (403 or 409).
+    # The token is checked again against the table the write is guarded by (its seat
+    # revision): one revoked since open_table changes nothing (403 or 409).
     done = await runtime.db(act, table_id, seat, token)
     await runtime.after_change(done)
     return Response(runtime.view_text(done, seat), media_type="application/json")
@@ -341,6 +342,15 @@ async def reclaim(table_id: str, runtime: RuntimeDep, token: TokenDep) -> dict[s
     done = await runtime.db(runtime.master.reclaim, table_id, seat, token)
     await runtime.after_change(done)
     return await in_thread(runtime.view, done, seat)
+
+
+@router.post("/{table_id}/resign", response_model=TableViewModel, responses=PROBLEMS)
+async def resign(table_id: str, runtime: RuntimeDep, token: TokenDep,
+                 request: Request) -> Response:
+    """Give up: the game ends now, you place last and everyone else shares first (a rated
+    table rates it so). The host of a table still waiting for people closes it so, unplayed.
+    Either way the table no longer counts among its creator's open tables."""
+    return await _seat_act(runtime, table_id, token, runtime.master.resign, request)
 
 
 @router.post("/{table_id}/rematch", response_model=Rematched, responses=PROBLEMS)

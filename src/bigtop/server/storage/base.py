@@ -250,6 +250,13 @@ class Storage(Protocol):
         bot of that level plays the seat from now on; else the game ends there with
         ``result`` (and ``rating`` changes). False: not changed (a move came first)."""
 
+    def resign(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+               text: str, result: Any, rating: RatingUpdate | None) -> bool:
+        """``seat`` gives up, if the open table's row still has this version and seat
+        revision: the game ends with ``result`` (and ``rating`` changes); ``result`` None:
+        the table closes unplayed (expires). A public ``resign`` event, the clock and any
+        take-back asked for cleared. False: not changed (something came first)."""
+
     def clocks_due(self, now: float, limit: int) -> list[str]:
         """Up to ``limit`` open tables whose running clock ran out before ``now`` (an index
         finds them), the earliest first."""
@@ -330,3 +337,38 @@ class Storage(Protocol):
     def listen(self, stop: threading.Event, heard: Callable[[str], None]) -> None:
         """Call ``heard(table_id)`` for every change another worker commits, until ``stop``
         (returns at once where there are no other workers to hear)."""
+
+    # -- the host's tools (``bigtop host``) ---------------------------------------------------
+    def find_players(self, name: str | None, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` identities, the newest first, whose name holds ``name`` (any
+        case; None: all): ``id``, ``name``, ``created_at``, ``blocked`` (the host's note,
+        or None) and ``tables`` (seats held at open tables)."""
+
+    def player_name(self, player_id: str) -> str | None:
+        """The identity's name (None: no such identity)."""
+
+    def chat_lines(self, table_id: str | None, player_id: str | None,
+                   limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` chat messages, the newest first, of one table and/or one
+        identity (None: any): ``id``, ``table``, ``seat``, ``player`` (the identity sitting
+        there, or None), ``name``, ``text``, ``created_at``."""
+
+    def remove_chat(self, ids: Sequence[int], player_id: str | None) -> int:
+        """Delete the chat messages with these ids, and every one written from a seat
+        ``player_id`` sits at; how many were deleted."""
+
+    def block_player(self, player_id: str, note: str, now: float) -> bool:
+        """Block the identity: its key opens nothing from now on, on every worker (its
+        hash kept aside, the tables where it sits told their seats changed). False: no
+        such identity, or blocked already."""
+
+    def unblock_player(self, player_id: str) -> bool:
+        """Undo :meth:`block_player`. False: the identity is not blocked."""
+
+    def blocked_note(self, key_hash: str) -> str | None:
+        """The host's note on the blocked identity of this key (None: not blocked)."""
+
+    def close_table(self, table_id: str, now: float, text: str) -> bool:
+        """The host ends an open table now: expired, unplayed from here, its clock and
+        any take-back cleared, a public ``closed`` event. False: no such open table."""
+

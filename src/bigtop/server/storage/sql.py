@@ -59,6 +59,7 @@ from bigtop.server.model import (
 )
 from bigtop.server.ratings import RatingUpdate, ordinal
 from bigtop.server.schema import (
+    blocked_players,
     chat,
     events,
     moves,
@@ -324,6 +325,10 @@ class Group:
     """What runs after the next commit (:meth:`SqlStorage.after_commit`)."""
     failed: dict[int, BaseException] = field(default_factory=dict)
     """The generations whose commit failed (nothing of their moves is stored), and why."""
+
+
+_SPENT = case((seats.c.clock_left.is_(None), None), else_=0.0)
+"""A seat's game clock, spent (a table without a game clock keeps none)."""
 
 
 class SqlStorage:
@@ -1068,37 +1073,72 @@ class SqlStorage:
                  text: str, level: str | None, result: Any,
                  rating: RatingUpdate | None) -> bool:
         with self._write() as conn:
-            values: dict[str, Any] = {"seat_rev": tables.c.seat_rev + 1,
-                                      "turn_started": None, "clock_deadline": None}
             if level is None:  # the game ends here
-                values.update(status=FINISHED, result=result, updated_at=now,
-                              idle_bucket=None, bot_waiting_since=None)
-            else:  # the bot is to move now
-                values.update(bot_waiting_since=now)
+                if not self._end_early(conn, table_id, version, seat_rev, seat, now=now,
+                                       kind="timeout", text=text, status=FINISHED,
+                                       result=result, rating=rating,
+                                       due=tables.c.clock_deadline <= now):
+                    return False
+                conn.execute(update(seats).where(seats.c.table_id == table_id,
+                                                 seats.c.seat == seat)
+                             .values(clock_left=_SPENT))
+                conn.commit()
+                return True
             if conn.execute(update(tables).where(
                     tables.c.id == table_id, tables.c.version == version,
                     tables.c.seat_rev == seat_rev, tables.c.status == PLAYING,
-                    tables.c.clock_deadline <= now).values(**values)).rowcount != 1:
+                    tables.c.clock_deadline <= now).values(
+                        seat_rev=tables.c.seat_rev + 1, turn_started=None,
+                        clock_deadline=None, bot_waiting_since=now)).rowcount != 1:
                 conn.rollback()
                 return False
-            seat_values: dict[str, Any] = {"away_at": None}
-            if level is not None:
-                seat_values["bot_playing"] = level
+            # The bot is to move now; the seat's game clock is spent.
             conn.execute(update(seats).where(seats.c.table_id == table_id,
                                              seats.c.seat == seat)
-                         .values(clock_left=case((seats.c.clock_left.is_(None), None),
-                                                 else_=0.0), **seat_values))
-            if level is None:
-                conn.execute(update(seats).where(seats.c.table_id == table_id)
-                             .values(away_at=None))
+                         .values(clock_left=_SPENT, away_at=None, bot_playing=level))
             conn.execute(insert(events).values(table_id=table_id, at_version=version,
                                                seat=seat, kind="timeout", text=text,
                                                created_at=now))
-            if rating is not None:
-                self._rate(conn, rating, now)
             self._notify(conn, table_id)
             conn.commit()
             return True
+
+    def resign(self, table_id: str, version: int, seat_rev: int, seat: int, *, now: float,
+               text: str, result: Any, rating: RatingUpdate | None) -> bool:
+        with self._write() as conn:
+            if not self._end_early(conn, table_id, version, seat_rev, seat, now=now,
+                                   kind="resign", text=text,
+                                   status=EXPIRED if result is None else FINISHED,
+                                   result=result, rating=rating, due=None):
+                return False
+            conn.commit()
+            return True
+
+    def _end_early(self, conn: Connection, table_id: str, version: int, seat_rev: int,
+                   seat: int, *, now: float, kind: str, text: str, status: str,
+                   result: Any, rating: RatingUpdate | None, due: Any) -> bool:
+        """End the open table before its game did (a seat lost on time, or resigned), in
+        the caller's transaction, if its row still has this version and seat revision (and
+        ``due`` holds, where given): ``status`` with ``result``, the clock and any take-back
+        asked for cleared, nobody away, a public event. The caller commits (False: rolled
+        back, nothing changed)."""
+        cond = [tables.c.id == table_id, tables.c.version == version,
+                tables.c.seat_rev == seat_rev, tables.c.status == PLAYING]
+        if due is not None:
+            cond.append(due)
+        if conn.execute(update(tables).where(*cond).values(
+                seat_rev=tables.c.seat_rev + 1, turn_started=None, clock_deadline=None,
+                status=status, result=result, undo=None, updated_at=now, idle_bucket=None,
+                bot_waiting_since=None)).rowcount != 1:
+            conn.rollback()
+            return False
+        conn.execute(update(seats).where(seats.c.table_id == table_id).values(away_at=None))
+        conn.execute(insert(events).values(table_id=table_id, at_version=version, seat=seat,
+                                           kind=kind, text=text, created_at=now))
+        if rating is not None:
+            self._rate(conn, rating, now)
+        self._notify(conn, table_id)
+        return True
 
     def clocks_due(self, now: float, limit: int) -> list[str]:
         # Through the index on clock_deadline: only tables that are due are read.
@@ -1206,6 +1246,120 @@ class SqlStorage:
             row = conn.execute(select(players.c.id, players.c.name, players.c.created_at)
                                .where(players.c.key_hash == key_hash)).first()
         return None if row is None else Player(row.id, row.name, row.created_at)
+
+    # -- the host's tools ---------------------------------------------------------------------
+    def find_players(self, name: str | None, limit: int) -> list[dict[str, Any]]:
+        open_seats = (select(func.count()).select_from(seats.join(tables))
+                      .where(seats.c.player_id == players.c.id,
+                             tables.c.status == PLAYING).scalar_subquery())
+        query = (select(players.c.id, players.c.name, players.c.created_at,
+                        blocked_players.c.note, open_seats.label("open_seats"))
+                 .select_from(players.outerjoin(blocked_players))
+                 .order_by(players.c.created_at.desc(), players.c.id).limit(limit))
+        if name:
+            query = query.where(func.lower(players.c.name).contains(name.lower(),
+                                                                    autoescape=True))
+        with self.engine.connect() as conn:
+            return [{"id": r.id, "name": r.name, "created_at": r.created_at,
+                     "blocked": r.note, "tables": r.open_seats}
+                    for r in conn.execute(query)]
+
+    def player_name(self, player_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            name: str | None = conn.execute(select(players.c.name).where(
+                players.c.id == player_id)).scalar()
+        return name
+
+    def chat_lines(self, table_id: str | None, player_id: str | None,
+                   limit: int) -> list[dict[str, Any]]:
+        query = (select(chat.c.id, chat.c.table_id, chat.c.seat, chat.c.text,
+                        chat.c.created_at, seats.c.player_id, players.c.name)
+                 .select_from(chat.outerjoin(seats, (seats.c.table_id == chat.c.table_id)
+                                             & (seats.c.seat == chat.c.seat))
+                              .outerjoin(players, players.c.id == seats.c.player_id))
+                 .order_by(chat.c.id.desc()).limit(limit))
+        if table_id is not None:
+            query = query.where(chat.c.table_id == table_id)
+        if player_id is not None:
+            query = query.where(seats.c.player_id == player_id)
+        with self.engine.connect() as conn:
+            return [{"id": r.id, "table": r.table_id, "seat": r.seat, "player": r.player_id,
+                     "name": r.name, "text": r.text, "created_at": r.created_at}
+                    for r in conn.execute(query)]
+
+    def remove_chat(self, ids: Sequence[int], player_id: str | None) -> int:
+        with self._write() as conn:
+            done = 0
+            if ids:
+                done += conn.execute(delete(chat).where(chat.c.id.in_(list(ids)))).rowcount
+            if player_id is not None:
+                theirs = select(seats.c.table_id).where(
+                    seats.c.table_id == chat.c.table_id, seats.c.seat == chat.c.seat,
+                    seats.c.player_id == player_id)
+                done += conn.execute(delete(chat).where(theirs.exists())).rowcount
+            conn.commit()
+            return done
+
+    def block_player(self, player_id: str, note: str, now: float) -> bool:
+        with self._write() as conn:
+            row = conn.execute(select(players.c.key_hash).where(
+                players.c.id == player_id)).first()
+            if row is None or row.key_hash.startswith("!"):
+                conn.rollback()
+                return False
+            conn.execute(insert(blocked_players).values(
+                player_id=player_id, key_hash=row.key_hash, note=note, blocked_at=now))
+            # A hash no key has (hex digits only): the key opens no seat, makes nothing.
+            conn.execute(update(players).where(players.c.id == player_id)
+                         .values(key_hash="!" + player_id))
+            self._player_seats_changed(conn, player_id)
+            conn.commit()
+            return True
+
+    def unblock_player(self, player_id: str) -> bool:
+        with self._write() as conn:
+            row = conn.execute(select(blocked_players.c.key_hash).where(
+                blocked_players.c.player_id == player_id)).first()
+            if row is None:
+                conn.rollback()
+                return False
+            conn.execute(delete(blocked_players).where(
+                blocked_players.c.player_id == player_id))
+            conn.execute(update(players).where(players.c.id == player_id)
+                         .values(key_hash=row.key_hash))
+            self._player_seats_changed(conn, player_id)
+            conn.commit()
+            return True
+
+    def _player_seats_changed(self, conn: Connection, player_id: str) -> None:
+        """Every open table where the identity sits is read afresh by every worker (its
+        seat revision moves on: a table a worker keeps in memory holds the key's hash)."""
+        where = [tables.c.status == PLAYING, tables.c.id.in_(
+            select(seats.c.table_id).where(seats.c.player_id == player_id))]
+        ids = [r[0] for r in conn.execute(select(tables.c.id).where(*where))]
+        if ids:
+            conn.execute(update(tables).where(tables.c.id.in_(ids))
+                         .values(seat_rev=tables.c.seat_rev + 1))
+            for table_id in ids:
+                self._notify(conn, table_id)
+
+    def blocked_note(self, key_hash: str) -> str | None:
+        with self.engine.connect() as conn:
+            note: str | None = conn.execute(select(blocked_players.c.note).where(
+                blocked_players.c.key_hash == key_hash)).scalar()
+        return note
+
+    def close_table(self, table_id: str, now: float, text: str) -> bool:
+        with self._write() as conn:
+            row = conn.execute(select(tables.c.version, tables.c.seat_rev).where(
+                tables.c.id == table_id, tables.c.status == PLAYING)).first()
+            if row is None or not self._end_early(
+                    conn, table_id, row.version, row.seat_rev, -1, now=now, kind="closed",
+                    text=text, status=EXPIRED, result=None, rating=None, due=None):
+                conn.rollback()
+                return False
+            conn.commit()
+            return True
 
     def rename_player(self, player_id: str, name: str) -> list[str]:
         with self._write() as conn:

@@ -88,6 +88,7 @@ export const api = {
   undo: (table, token, answer) =>
     request("POST", `/api/tables/${enc(table)}/undo${answer === "ask" ? "" : `/${answer}`}`, {token, body: {}}),
   rematch: (table, token) => request("POST", `/api/tables/${enc(table)}/rematch`, {token}),
+  resign: (table, token) => request("POST", `/api/tables/${enc(table)}/resign`, {token, body: {}}),
   ratings: (game) => request("GET", `/api/ratings/${enc(game)}`),
 };
 

@@ -15,6 +15,7 @@ const friends = {
   invites: null, // the host's invite links: {seats: "1,2", items: [li]}
   undoRefused: null, // the server's refusal of our take-back: {at: "undos:version", line}
   undoDrawn: null, // drawUndo's arguments for the latest view
+  resignAsked: false, // "Resign…" clicked: the page asks "Yes, resign" or "Keep playing"
 };
 
 /** Where this page's seat is opened from (the seat token, or the player key with `asMe`). */
@@ -410,6 +411,45 @@ function put(box, ...children) {
   const next = h("span", {}, ...children);
   if (box.innerHTML === next.innerHTML) return;
   fill(box, [...next.childNodes]);
+}
+
+// -- resigning ---------------------------------------------------------------------------
+
+/** The Resign button of a seat at a game still going (the host's "Close table" while it
+ * waits for people), asked twice: the first click says what it does, the second sends it.
+ * Hidden for spectators, after the end and in the replay. */
+export function drawResign(view, onView, showError, replaying = false) {
+  const box = $("resign");
+  const closing = view.status === "waiting";
+  const may = !replaying && view.seat !== null && "undos" in view &&
+    (view.status === "playing" || (closing && isHost(view)));
+  if (!may) { friends.resignAsked = false; fill(box, []); box.hidden = true; return; }
+  box.hidden = false;
+  const word = closing ? "Close table" : "Resign";
+  if (!friends.resignAsked) {
+    if (box.querySelector("#resign-ask")) return; // as it was: kept (and its focus)
+    fill(box, [h("button", {type: "button", class: "act small", id: "resign-ask",
+      onclick: () => { friends.resignAsked = true; drawResign(view, onView, showError); $("resign-yes").focus(); }},
+    `${word}…`)]);
+    return;
+  }
+  const send = async (event) => {
+    event.currentTarget.disabled = true; // a double click sends once
+    try {
+      friends.resignAsked = false;
+      onView(await api.resign(friends.table, friends.token));
+    } catch (err) {
+      showError(err.message);
+      drawResign(view, onView, showError);
+    }
+  };
+  const keep = () => { friends.resignAsked = false; drawResign(view, onView, showError); $("resign-ask").focus(); };
+  fill(box, [
+    h("span", {id: "resign-what"}, closing ? "Close the table: nobody plays it. " :
+      "Resign: the game ends now and you place last. "),
+    h("button", {type: "button", class: "act small", id: "resign-yes", onclick: send}, closing ? "Yes, close it" : "Yes, resign"),
+    h("button", {type: "button", class: "act small legal", id: "resign-keep", onclick: keep}, closing ? "Keep it" : "Keep playing"),
+  ]);
 }
 
 // -- rematch ---------------------------------------------------------------------------

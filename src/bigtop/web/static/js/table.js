@@ -6,7 +6,7 @@
 import { ApiError, OfflineError, api, identity, liveUpdates, pictureBlob, recent, tableFromUrl, tableUrl } from "./api.js";
 import { copyText, fill, fillKeeping, h, rulesNodes, sayOnce, seatName, setNames, sleep, who } from "./dom.js";
 import { drawClocks } from "./clocks.js";
-import { claimSeat, drawNameAsk, drawPeople, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
+import { claimSeat, drawNameAsk, drawPeople, drawResign, drawUndo, drawWaiting, followRematch, loadChat, onChat, rematchButton, setupFriends } from "./friends.js";
 import { markTurn, setTitle, setupNotify } from "./notify.js";
 import { countMotion, roundTable } from "./games/common.js";
 import clown15go from "./games/clown15go.js";
@@ -265,8 +265,11 @@ function drawScores(view) {
       .sort((a, b) => a.place - b.place)
       .map(({place, p}) => h("li", {class: place === best ? "winner" : ""},
         `${place}. ${seatName(p, view.seat)}: ${score(result, p, view)}${place === best ? " — wins" : ""}`))));
-    // In words, never the engine's code ("six-hole"); games without one say nothing.
-    const why = page.module.ending ? page.module.ending(result, view) : null;
+    // In words, never the engine's code ("six-hole"); games without one say nothing. A game
+    // ended early by the server (a seat resigned, or lost on time) says who.
+    const early = {resigned: "resigned", time: "ran out of time"}[result.ending];
+    const why = early ? `${seatName(result[result.ending === "time" ? "timed_out" : "resigned"], view.seat)} ${early}`
+      : page.module.ending ? page.module.ending(result, view) : null;
     if (why) parts.push(h("p", {class: "hint", id: "ending"}, `The game ended: ${why}.`));
     if (view.summary) parts.push(summaryTable(view.summary, view.seat));
     if (!page.replay) {
@@ -505,6 +508,22 @@ function drawAll(view) {
     drawPeople(view, (seat) => botReason(view, seat));
     drawNameAsk(view, enqueue, showError);
     drawClocks(view);
+    drawResign(view, enqueue, showError);
+    markTurn(false, "");
+    return;
+  }
+  if (!view.observation) {
+    // Closed while it waited (its host closed it, or nobody came in time): nothing was
+    // ever dealt, so there is no board to draw.
+    fill($("board"), h("div", {class: "waiting-board", id: "closed"},
+      h("h2", {}, "This table was closed before the game started"),
+      h("p", {}, "Nothing was dealt or played here. ",
+        h("a", {href: "/", class: "act legal", id: "to-lobby"}, "New game in the lobby"))));
+    for (const id of ["auto-forced-line", "moves", "scores"]) $(id).hidden = true;
+    drawStatus(view);
+    drawLog(view);
+    drawPeople(view, (seat) => botReason(view, seat));
+    drawResign(view, enqueue, showError);
     markTurn(false, "");
     return;
   }
@@ -525,6 +544,7 @@ function drawAll(view) {
     // No turn comes after the end: "Your turn: a sound" offers nothing any more.
     if (view.result) $("notify-settings").hidden = true;
   }
+  drawResign(view, enqueue, showError, !!page.replay);
   drawScores(view);
 }
 
