@@ -322,16 +322,21 @@ def test_the_seats_view_offers_the_take_back_the_server_grants(sqlite_url: str) 
     t, token, shown = after_p0_shows()
     scouted = m.play(t, 1, shown.version, first(shown.state, "scout"), bot="random")
     placed = m.play(t, 1, scouted.version, first(scouted.state, "insert"), bot="random")
+    kept: dict[Any, Any] = {}
+    assert m.take_back(scouted, 0, kept) == {"possible": True, "why": None}
+    # Checked again as the table moves on, from the position kept as JSON.
+    assert [ok for ok, _ in kept.values()] == [True]
+    assert m.take_back(placed, 0, kept) == {"possible": True, "why": None}
     assert m.take_back(placed, 0) == {"possible": True, "why": None}
     assert m.take_back(placed, 1) is None  # a bot's seat asks nothing
     assert m.ask_undo(t, 0, token).meta.undos == 1
 
     t, token, shown = after_p0_shows()
     showed = m.play(t, 1, shown.version, first(shown.state, "show"), bot="random")
-    kept: dict[Any, Any] = {}
+    kept = {}
     said = m.take_back(showed, 0, kept)
     assert said is not None and said["possible"] is False
-    assert list(kept.values()) == [said["why"]]  # found once, until P0 moves again
+    assert list(kept.values()) == [(False, said["why"])]  # found once, until P0 moves again
     with pytest.raises(errors.Conflict) as asked:
         m.ask_undo(t, 0, token)
     assert asked.value.detail == said["why"]

@@ -991,18 +991,19 @@ class TableMaster:
         return start
 
     def take_back(self, loaded: Loaded, seat: int | None,
-                  kept: dict[Any, str | State] | None = None) -> dict[str, Any] | None:
+                  kept: dict[Any, tuple[bool, Any]] | None = None) -> dict[str, Any] | None:
         """For ``seat``'s view: whether its person's last move could be taken back now,
         ``{"possible": bool, "why": the refusal's line or None}``, as :meth:`ask_undo`
         would decide (None: nothing to take back, a bot's or a spectator's view, a rated
         or a waiting table).
 
         Made for views, on the server's event loop: the position gone back to is replayed
-        from the deal (no storage read), once while the person does not move again, and
-        kept in ``kept`` (by the caller) with the refusal once found: a step that showed
-        something still shows it after more steps, so a refusal stands until the person
-        moves again (or the seats change); only a possible take-back is checked again, on
-        the kept position, as the table moves on."""
+        from the deal (no storage read) once while the person does not move again, and
+        kept in ``kept`` (by the caller) as its JSON (a replayed state holds a few hundred
+        kilobytes), or the refusal once found: a step that showed something still shows
+        it after more steps, so a refusal stands until the person moves again (or the
+        seats change); only a possible take-back is checked again, from the kept
+        position, as the table moves on."""
         m = loaded.meta
         if (seat is None or m.status != PLAYING or m.rated or not m.started
                 or loaded.seats[seat].kind != HUMAN):
@@ -1011,14 +1012,15 @@ class TableMaster:
         if request is None:
             return None
         kept = {} if kept is None else kept
-        key = (loaded.table_id, m.undos, seat, request["to"],
-               tuple(self._must_accept(loaded, seat)))
+        to = request["to"]
+        key = (loaded.table_id, m.undos, seat, to, tuple(self._must_accept(loaded, seat)))
         found = kept.get(key)
-        if isinstance(found, str):
-            return {"possible": False, "why": found}
-        start = found if found is not None else state_at(loaded, request["to"], None)
+        if found is not None and not found[0]:
+            return {"possible": False, "why": found[1]}
+        start = state_at(loaded, to, None if found is None else (to, found[1]))
         why = self.unseen(loaded, request, start)
-        kept[key] = start if why is None else why
+        kept[key] = ((True, start.to_json(with_history=False)) if why is None
+                     else (False, why))
         return {"possible": why is None, "why": why}
 
     def unseen(self, loaded: Loaded, request: dict[str, Any], start: State) -> str | None:

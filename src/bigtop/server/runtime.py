@@ -29,7 +29,7 @@ import orjson
 from fastapi import WebSocket
 
 from bigtop.agents.levels import make_bot
-from bigtop.core.game import TERMINAL, State
+from bigtop.core.game import TERMINAL
 from bigtop.core.registry import capabilities
 from bigtop.server import errors
 from bigtop.server.bots import BotPool, bot_input, bot_seed, make_pool, move_limit, think, warm_up
@@ -60,8 +60,8 @@ log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
 TAKE_BACKS_KEPT = 1024
 """Take-backs' findings kept (:meth:`Runtime.take_back`), one per person's seat at the tables
-being played: a refusal's line, or the position the take-back would go back to (a game's
-state, a few kilobytes)."""
+being played: a refusal's line, or the position the take-back would go back to (as JSON, a
+few kilobytes)."""
 PART_WEIGHT = 5
 """Bytes a kept seat part's result (a finished game's, kept as values; the rest of a part
 is JSON text, charged what its strings take) is charged per byte of its JSON: what dicts,
@@ -548,7 +548,7 @@ class Runtime:
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
         """Seat parts and view texts, in one budget of bytes."""
-        self._take_backs: dict[Any, str | State] = {}
+        self._take_backs: dict[Any, tuple[bool, Any]] = {}
         """Per person's last move, its take-back's refusal or the position it would go
         back to (:meth:`TableMaster.take_back`), oldest first."""
         self.pictures = ViewCache(lim.picture_cache_bytes, lim.picture_cache_entries)
