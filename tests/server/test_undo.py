@@ -286,3 +286,57 @@ def test_the_last_acceptance_checks_again(sqlite_url: str,
     still = m.load(t)
     assert still.version == moved.version and still.meta.undos == 0
     assert still.meta.pending_undo is not None
+
+
+def test_the_seats_view_says_whether_a_take_back_is_possible(client: TestClient) -> None:
+    """The page offered a take-back the server then refused (Clown 15 Go: the move turned a
+    card). The seat's view says beforehand what asking would bring: the 409's very line, or
+    possible; nothing before the seat's first move and nothing to a spectator."""
+    made = create(client, game="clown-15-go", seats=[{}, {"kind": "bot", "level": "random"}],
+                  listed=False, seed=1)
+    t, tok = made["table"], made["seats"][0]["token"]
+    view = wait_for(client, t, lambda v: bool(v["legal_actions"]), tok)
+    assert view["take_back"] is None  # no move of ours yet
+    client.post(f"/api/tables/{t}/moves", json={"version": view["version"], "index": 0},
+                headers=auth(tok))
+    view = client.get(f"/api/tables/{t}", headers=auth(tok)).json()
+    assert view["take_back"]["possible"] is False
+    body = problem(client.post(f"/api/tables/{t}/undo", headers=auth(tok)), 409, "conflict")
+    assert view["take_back"]["why"] == body["detail"]
+    assert client.get(f"/api/tables/{t}").json()["take_back"] is None
+
+
+def test_the_seats_view_offers_the_take_back_the_server_grants(sqlite_url: str) -> None:
+    """A bot's Scout of P0's shown card showed nothing: possible, and granted; its Show
+    would put cards back into its hand, known: not possible, with the refusal's line."""
+    m = master_on(sqlite_url)
+
+    def after_p0_shows() -> tuple[str, str, Any]:
+        made = m.create(TableSpec("scout", 2, seed=3, listed=False,
+                                  seats=(SeatSpec(), SeatSpec("bot", "random"))))
+        t, token = made.table_id, made.tokens[0]
+        shown = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
+                       token=token)
+        return t, token, shown
+
+    t, token, shown = after_p0_shows()
+    scouted = m.play(t, 1, shown.version, first(shown.state, "scout"), bot="random")
+    placed = m.play(t, 1, scouted.version, first(scouted.state, "insert"), bot="random")
+    kept: dict[Any, Any] = {}
+    assert m.take_back(scouted, 0, kept) == {"possible": True, "why": None}
+    # Checked again as the table moves on, from the position kept as JSON.
+    assert [ok for ok, _ in kept.values()] == [True]
+    assert m.take_back(placed, 0, kept) == {"possible": True, "why": None}
+    assert m.take_back(placed, 0) == {"possible": True, "why": None}
+    assert m.take_back(placed, 1) is None  # a bot's seat asks nothing
+    assert m.ask_undo(t, 0, token).meta.undos == 1
+
+    t, token, shown = after_p0_shows()
+    showed = m.play(t, 1, shown.version, first(shown.state, "show"), bot="random")
+    kept = {}
+    said = m.take_back(showed, 0, kept)
+    assert said is not None and said["possible"] is False
+    assert list(kept.values()) == [(False, said["why"])]  # found once, until P0 moves again
+    with pytest.raises(errors.Conflict) as asked:
+        m.ask_undo(t, 0, token)
+    assert asked.value.detail == said["why"]

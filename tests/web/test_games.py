@@ -118,9 +118,9 @@ def test_so_ein_zirkus_against_a_bot(server: Server, browsers: Browsers) -> None
         if not luck:
             log = server.api("GET", f"/api/tables/{table}", token=token)["log"]
             if any(e["kind"] == "move" and e["seat"] == 0 for e in log):
-                # The bot's roll came after our move: the page says why it cannot be taken
+                # The bot's roll came after our move: the page says it cannot be taken
                 # back instead of offering what the server refuses.
-                assert page.locator("#undo-luck").is_visible(), drive.describe(page)
+                assert page.locator("#undo-refused").is_visible(), drive.describe(page)
                 assert page.locator("#undo-ask").count() == 0
                 luck = True
         if not shot and any(m["type"] == "move" for m in drive.legal_moves(page)):

@@ -242,3 +242,35 @@ def test_a_page_back_from_the_browser_s_cache_loads_afresh(server: Server,
     page.evaluate("window.dispatchEvent(new PageTransitionEvent('pageshow', "
                   "{persisted: false}))")  # a fresh load: nothing to do
     assert page.evaluate("window.leftHere") == 1
+
+
+def test_the_invite_links_name_whom_they_are_for(server: Server, browsers: Browsers) -> None:
+    """Ben and Cleo invited by name: the links said "P1:" and "P2:", and the host had to work
+    out which seat was whose before sending them."""
+    host = browsers.new_page()
+    drive.fill_lobby_form(host, server.url, "scout", 4, {1: "invite", 2: "invite",
+                                                         3: "invite"}, {})
+    host.fill("#invite-name-1", "Ben")
+    host.fill("#invite-name-2", "Cleo")
+    host.click("#create-button")
+    host.wait_for_selector("#created:not([hidden])")
+    lines = host.locator("#created ul.links li")
+    assert [lines.nth(k).inner_text().split(":")[0] for k in range(3)] == [
+        "Ben (P1)", "Cleo (P2)", "P3"]
+    assert [lines.nth(k).locator("input").get_attribute("aria-label") for k in range(3)] == [
+        "invite link for Ben (P1)", "invite link for Cleo (P2)", "invite link for P3"]
+
+
+def test_what_happens_at_a_time_out_is_asked_only_with_a_clock(server: Server,
+                                                               browsers: Browsers) -> None:
+    """"Clock: none" stood beside "then a bot plays for them": a choice about a time that never
+    runs out. It comes with a clock, and goes with it."""
+    page = browsers.new_page(360, 740)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game option", state="attached")  # the lobby has started
+    assert page.locator("#on-timeout").is_hidden()
+    page.select_option("#clock", label="30 s a move")
+    assert page.locator("#on-timeout").is_visible()
+    page.select_option("#on-timeout", "lose")
+    page.select_option("#clock", label="none")
+    assert page.locator("#on-timeout").is_hidden()

@@ -172,6 +172,16 @@ def _check_seed_choice(seats: tuple[SeatSpec, ...], listed: bool) -> None:
         raise errors.Unprocessable(SEED_CHOICE)
 
 
+def undo_request(loaded: Loaded, seat: int) -> dict[str, Any] | None:
+    """The take-back ``seat`` would ask for now: back to before its person's last move
+    (one a bot made for them does not count); None when it made none."""
+    mine = [e for e in loaded.log if e.kind == "move" and e.seat == seat and e.bot is None]
+    if not mine:
+        return None
+    return {"seat": seat, "to": mine[-1].version - 1, "at": loaded.meta.version,
+            "accepted": []}
+
+
 def state_at(loaded: Loaded, at: int, found: tuple[int, Any] | None) -> State:
     """The table's position after ``at`` moves, from ``found``, the latest snapshot at or
     before it (:meth:`TableMaster.snapshot_at_most`; None: from the start): at most
@@ -934,10 +944,9 @@ class TableMaster:
             raise errors.Conflict(f"{loaded.seats[m.pending_undo['seat']].shown_name} asked "
                                   "for a take-back already; answer it first",
                                   version=m.version)
-        mine = [e for e in loaded.log if e.kind == "move" and e.seat == seat and e.bot is None]
-        if not mine:
+        request = undo_request(loaded, seat)
+        if request is None:
             raise errors.Conflict("you have no move to take back", version=m.version)
-        request = {"seat": seat, "to": mine[-1].version - 1, "at": m.version, "accepted": []}
         back = self._back_to(loaded, request)  # 409 when a step since showed what it hides
         if not self._must_accept(loaded, seat):
             return self._take_back(loaded, request, back)
@@ -976,10 +985,54 @@ class TableMaster:
         return self.load(table_id)
 
     def _back_to(self, loaded: Loaded, request: dict[str, Any]) -> State:
-        """The position ``request`` goes back to; 409 when a step since showed a person at
-        the table what that position hides (:func:`~bigtop.core.reveal.first_reveal`):
-        replayed from the seed, the same roll, turned card or landing would come again, and
-        an opponent's cards shown from their hand go back into it, known.
+        """The position ``request`` goes back to; 409 with :meth:`unseen`'s line when a
+        step since showed a person at the table what that position hides."""
+        start = state_at(loaded, request["to"],
+                         self.snapshot_at_most(loaded.table_id, request["to"]))
+        why = self.unseen(loaded, request, start)
+        if why is not None:
+            raise errors.Conflict(why, version=loaded.version)
+        return start
+
+    def take_back(self, loaded: Loaded, seat: int | None,
+                  kept: dict[Any, tuple[bool, Any]] | None = None) -> dict[str, Any] | None:
+        """For ``seat``'s view: whether its person's last move could be taken back now,
+        ``{"possible": bool, "why": the refusal's line or None}``, as :meth:`ask_undo`
+        would decide (None: nothing to take back, a bot's or a spectator's view, a rated
+        or a waiting table).
+
+        Made for views, on the server's event loop: the position gone back to is replayed
+        from the deal (no storage read) once while the person does not move again, and
+        kept in ``kept`` (by the caller) as its JSON (a replayed state holds a few hundred
+        kilobytes), or the refusal once found: a step that showed something still shows
+        it after more steps, so a refusal stands until the person moves again (or the
+        seats change); only a possible take-back is checked again, from the kept
+        position, as the table moves on."""
+        m = loaded.meta
+        if (seat is None or m.status != PLAYING or m.rated or not m.started
+                or loaded.seats[seat].kind != HUMAN):
+            return None
+        request = undo_request(loaded, seat)
+        if request is None:
+            return None
+        kept = {} if kept is None else kept
+        to = request["to"]
+        key = (loaded.table_id, m.undos, seat, to, tuple(self._must_accept(loaded, seat)))
+        found = kept.get(key)
+        if found is not None and not found[0]:
+            return {"possible": False, "why": found[1]}
+        start = state_at(loaded, to, None if found is None else (to, found[1]))
+        why = self.unseen(loaded, request, start)
+        kept[key] = ((True, start.to_json(with_history=False)) if why is None
+                     else (False, why))
+        return {"possible": why is None, "why": why}
+
+    def unseen(self, loaded: Loaded, request: dict[str, Any], start: State) -> str | None:
+        """Why ``request`` cannot go back to ``start`` (its position), in the 409's words;
+        None when it can. Refused when a step since showed a person at the table what that
+        position hides (:func:`~bigtop.core.reveal.first_reveal`): replayed from the seed,
+        the same roll, turned card or landing would come again, and an opponent's cards
+        shown from their hand go back into it, known.
 
         Checked for the asker and for every person who must accept. What the asker's own
         moves showed the others is waived for them: the asker gives it away by asking (a
@@ -987,7 +1040,6 @@ class TableMaster:
         they could decline: the bots and absent people who accept without asking play on
         against what they know."""
         to = request["to"]
-        start = state_at(loaded, to, self.snapshot_at_most(loaded.table_id, to))
         asker = request["seat"]
         others = self._must_accept(loaded, asker)
         moves = {e.version - 1 - to: e for e in loaded.log
@@ -996,7 +1048,7 @@ class TableMaster:
         found = first_reveal(start, loaded.state.history[to:], [asker, *others],
                              waived={q: own for q in others})
         if found is None:
-            return start
+            return None
         entry = moves.get(found.step)
         line = f"“{entry.text}”" if entry is not None else f"move {to + found.step + 1}"
         whom, they = (("you", "you") if found.seat == asker
@@ -1009,7 +1061,7 @@ class TableMaster:
             mover = (f"{loaded.seats[entry.seat].shown_name}'s move" if entry is not None
                      and 0 <= entry.seat < len(loaded.seats) else "a move")
             why = f"{mover} after yours ({line}) showed {whom} what {they} could not know before"
-        raise errors.Conflict(f"{why}; a take-back cannot unsee it", version=loaded.version)
+        return f"{why}; a take-back cannot unsee it"
 
     def _take_back(self, loaded: Loaded, request: dict[str, Any], state: State) -> Loaded:
         """Go back to ``state``, the position :meth:`_back_to` gave for ``request``."""

@@ -59,6 +59,10 @@ from bigtop.server.views import named, seat_view, summary
 
 log = logging.getLogger("bigtop.server")
 T = TypeVar("T")
+TAKE_BACKS_KEPT = 1024
+"""Take-backs' findings kept (:meth:`Runtime.take_back`), one per person's seat at the tables
+being played: a refusal's line, or the position the take-back would go back to (as JSON, a
+few kilobytes)."""
 PART_WEIGHT = 5
 """Bytes a kept seat part's result (a finished game's, kept as values; the rest of a part
 is JSON text, charged what its strings take) is charged per byte of its JSON: what dicts,
@@ -554,6 +558,9 @@ class Runtime:
         self.connections: dict[str, set[Connection]] = {}
         self._views = ViewCache(settings.view_cache_bytes)
         """Seat parts and view texts, in one budget of bytes."""
+        self._take_backs: dict[Any, tuple[bool, Any]] = {}
+        """Per person's last move, its take-back's refusal or the position it would go
+        back to (:meth:`TableMaster.take_back`), oldest first."""
         self.pictures = ViewCache(lim.picture_cache_bytes, lim.picture_cache_entries)
         """Pictures drawn (routers/tables.py ``picture``): the SVG and its ETag, by table,
         take-backs, version and seat (None: a spectator's)."""
@@ -736,15 +743,30 @@ class Runtime:
         return {**self._shared_view(loaded, part, entries, log_since),
                 **self._seat_fields(loaded, seat, part)}
 
-    @staticmethod
-    def _seat_fields(loaded: Loaded, seat: int | None, part: SeatPart) -> dict[str, Any]:
-        """The fields of a view that differ between seats: the seat, its observation and
-        its legal actions (JSON text in place)."""
+    def _seat_fields(self, loaded: Loaded, seat: int | None, part: SeatPart) -> dict[str, Any]:
+        """The fields of a view that differ between seats: the seat, its observation, its
+        legal actions (JSON text in place) and whether its last move could be taken back."""
         started = loaded.meta.started
         # Nothing is dealt for anyone before every person has arrived.
         return {"seat": seat,
                 "observation": JsonText(part.observation) if started else None,
-                "legal_actions": JsonText(part.legal_actions) if started else []}
+                "legal_actions": JsonText(part.legal_actions) if started else [],
+                "take_back": self.take_back(loaded, seat)}
+
+    def take_back(self, loaded: Loaded, seat: int | None) -> dict[str, Any] | None:
+        """:meth:`TableMaster.take_back` for a view, found once per table version and seat
+        (a refusal, and the position gone back to, once until the seat moves again): a page
+        offers a take-back only where asking would not be refused (docs/server.md, "A
+        take-back cannot unsee")."""
+        m = loaded.meta
+        key = ("take-back", m.id, m.undos, m.version, m.seat_rev, loaded.last_event, seat)
+        hit: tuple[dict[str, Any] | None] | None = self._views.get(key)
+        if hit is None:  # kept in a tuple: None is an answer too (nothing to take back)
+            hit = (self.master.take_back(loaded, seat, self._take_backs),)
+            self._views.put(key, hit, 200)
+            while len(self._take_backs) > TAKE_BACKS_KEPT:
+                self._take_backs.pop(next(iter(self._take_backs)))  # the oldest
+        return hit[0]
 
     def _shared_view(self, loaded: Loaded, part: SeatPart, entries: tuple[LogEntry, ...],
                      log_since: int) -> dict[str, Any]:

@@ -212,6 +212,13 @@ class UndoAsked(BaseModel):
     waiting_for: list[int] = Field(description="The seats whose answer is awaited.")
 
 
+class TakeBack(BaseModel):
+    possible: bool = Field(description="Whether asking to take back your last move now "
+                                        "would be accepted by the server (the others may "
+                                        "still refuse).")
+    why: str | None = Field(description="Why not, as the refusal (409) would say it.")
+
+
 class TableView(TableHead):
     status: Literal["waiting", "playing", "finished", "expired"] = Field(
         description="waiting: a person's seat is still empty; nothing is dealt or rolled "
@@ -245,6 +252,9 @@ class TableView(TableHead):
     summary: Summary | None = Field(None, description="Once finished: points per round, "
                                                       "with names.")
     undo: UndoAsked | None = Field(None, description="A take-back asked for now.")
+    take_back: TakeBack | None = Field(None, description="Your seat's last move: whether it "
+                                       "could be taken back now (null: no move of yours to "
+                                       "take back, a spectator, a rated table).")
     undos: int = Field(0, description="How many take-backs the table had: when it grows, "
                                       "replace the log you hold with this view's.")
 

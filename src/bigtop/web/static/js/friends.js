@@ -325,14 +325,17 @@ async function send(ev) {
  * Taking back a move, by agreement (unrated tables): a player asks to take back their last
  * move (and what followed it); every other person accepts or refuses (bots accept). While
  * asked, the view's `undo` says so: {"seat", "name", "to_version", "accepted", "waiting_for"}.
+ * The view's `take_back` says beforehand whether asking would be refused (a roll, a turned
+ * card, a shown hand since our move: docs/server.md, "A take-back cannot unsee"):
+ * {"possible", "why"}, null with no move of ours to take back.
  * `onView` shows the view an answer returns.
  */
-export function drawUndo(view, hasMoved, onView, showError) {
+export function drawUndo(view, onView, showError) {
   const box = $("undo");
   const me = view.seat;
   const ask = view.undo;
   const at = `${view.undos ?? 0}:${view.version}`;
-  friends.undoDrawn = [view, hasMoved, onView, showError];
+  friends.undoDrawn = [view, onView, showError];
   const answer = (word) => async (event) => {
     const button = event.currentTarget;
     button.disabled = true; // a double click asks (or answers) once
@@ -342,11 +345,13 @@ export function drawUndo(view, hasMoved, onView, showError) {
     try {
       onView(await api.undo(friends.table, friends.token, word));
     } catch (err) {
-      // The server refuses a take-back past what a step since showed (a landing, a turned
-      // card, a hand shown): asking again would only be refused again until the table moves.
+      // Refused all the same (a step came between the view and the ask): asking again
+      // would only be refused again until the table moves.
       if (word === "ask" && err instanceof ApiError && err.status === 409) {
         friends.undoRefused = {at: when, line: err.message};
         drawUndo(...friends.undoDrawn); // as the latest view has it (said only if it is this one)
+        const why = $("undo-why");
+        if (why) showWhy(why, true); // asked: the answer is wanted now
       } else {
         button.disabled = false;
         showError(err.message);
@@ -369,18 +374,34 @@ export function drawUndo(view, hasMoved, onView, showError) {
     }
     return;
   }
-  const mine = hasMoved(me);
-  if (mine === "luck") {
-    put(box, h("span", {class: "hint", id: "undo-luck"}, "Luck came after your last move: it cannot be taken back."));
-    return;
-  }
-  if (mine === "yes" && friends.undoRefused && friends.undoRefused.at === at) {
-    put(box, h("span", {class: "hint", id: "undo-refused"},
-      `Your last move cannot be taken back: ${friends.undoRefused.line}.`));
-    return;
-  }
-  put(box, mine === "yes" ? h("button", {type: "button", class: "act small", id: "undo-ask",
+  const mine = view.take_back ?? null;
+  const why = mine && !mine.possible ? mine.why
+    : mine && friends.undoRefused && friends.undoRefused.at === at ? friends.undoRefused.line : null;
+  if (why) { putRefused(box, why); return; }
+  put(box, mine ? h("button", {type: "button", class: "act small", id: "undo-ask",
     onclick: answer("ask")}, "Ask to take back my last move") : null);
+}
+
+/** Say that our last move cannot be taken back, its reason behind a Why? button. The line
+ * stays the same from one move to the next (it is a live region: So ein Zirkus's roll after
+ * every move of ours would have been spoken at each turn); only the hidden reason changes. */
+function putRefused(box, why) {
+  const text = `${why[0].toUpperCase()}${why.slice(1)}.`; // a sentence of its own
+  const kept = $("undo-why");
+  if (kept && box.contains(kept)) {
+    if (kept.textContent !== text) kept.textContent = text;
+    return;
+  }
+  const reason = h("span", {id: "undo-why", hidden: true}, text);
+  const toggle = h("button", {type: "button", class: "act small", id: "undo-why-toggle",
+    "aria-expanded": "false", "aria-controls": "undo-why", onclick: () => showWhy(reason, reason.hidden)}, "Why?");
+  fill(box, [h("span", {class: "hint", id: "undo-refused"}, "Your last move cannot be taken back. ", toggle, " ", reason)]);
+}
+
+function showWhy(reason, shown) {
+  reason.hidden = !shown;
+  const toggle = $("undo-why-toggle");
+  if (toggle) toggle.setAttribute("aria-expanded", String(shown));
 }
 
 /** Fill the take-back line only where it changes: it is a live region, and the same line

@@ -229,8 +229,12 @@ async function create(ev) {
     links.length ? h("p", {}, "Send each invited person their own link (it is their seat's key):") : null,
     h("ul", {class: "links"}, links.map((s) => {
       const url = tableUrl(made.table, s.token);
-      return h("li", {}, `P${s.seat}: `, h("input", {type: "text", readonly: true, value: url, class: "link",
-        "aria-label": `invite link for P${s.seat}`}),
+      // Whom each link is for, by the name the host typed: the seat alone left them to
+      // work out who was P1.
+      const invite = seats[s.seat].invite;
+      const whom = invite ? `${invite} (P${s.seat})` : `P${s.seat}`;
+      return h("li", {}, `${whom}: `, h("input", {type: "text", readonly: true, value: url, class: "link",
+        "aria-label": `invite link for ${whom}`}),
       h("button", {type: "button", class: "act small", onclick: () => copyText(url)}, "Copy"));
     })),
     h("p", {}, "Spectators (they see no hidden cards): ", h("input", {type: "text", readonly: true,
@@ -302,7 +306,7 @@ function drawRecent() {
       const stand = standing(view, e.seat);
       item.dataset.state = stand;
       badge.className = `badge ${stand}`;
-      badge.textContent = STATES[stand];
+      badge.textContent = standingWords(stand, view, e.seat);
       link.textContent = `${view.title} · ${view.seats.map((s, p) => seatWho(s, p, e.seat)).join(", ")}`;
     }, (err) => {
       item.dataset.state = "unknown";
@@ -401,7 +405,23 @@ function showDeviceLink() {
   h("button", {type: "button", class: "act small", onclick: () => copyText(link)}, "Copy")));
 }
 
-const STATES = {your_turn: "Your turn", waiting: "Waiting", finished: "Finished"};
+/** A table's badge in My games and the recent tables: your turn, whose turn it is else, whom
+ * a table not started yet waits for, or the end. ("Waiting" alone said neither whom you
+ * waited for nor whether the game had begun.) `t`: a view or My games' entry (status,
+ * current_player, seats); `state`: players.table_state's word for it. */
+function standingWords(state, t, mine) {
+  if (state === "your_turn") return "Your turn";
+  if (state === "finished") return "Finished";
+  const called = (s, p) => s.name || s.invite || `P${p}`;
+  if (t.status === "waiting") {
+    const empty = t.seats.filter((s) => s.kind !== "bot" && !s.claimed).map((s) => called(s, s.seat));
+    return empty.length ? `Waiting for ${empty.join(" and ")}` : "Not started";
+  }
+  const p = t.current_player, s = t.seats[p];
+  if (!s) return "Waiting";
+  if (p === mine) return "A bot plays for you"; // (else it would be your turn)
+  return s.kind === "bot" ? `${called(s, p)}'s turn (a bot)` : `${called(s, p)}'s turn`;
+}
 
 /** GET /api/players/me: your tables, your turn first, then waiting, then finished. */
 async function drawMyGames() {
@@ -428,7 +448,7 @@ async function drawMyGames() {
     return;
   }
   fill($("my-games"), data.tables.map((t) => h("li", {class: `my-${t.state}`, dataset: {table: t.table, state: t.state}},
-    h("span", {class: `badge ${t.state}`}, STATES[t.state] || t.state), " ",
+    h("span", {class: `badge ${t.state}`}, standingWords(t.state, t, t.seat)), " ",
     // "#me": the table page opens the seat with this browser's key (sent as a header).
     h("a", {href: tableUrl(t.table, null, true)}, `${t.title} · ${t.seats.map((s, p) => seatWho(s, p, t.seat)).join(", ")}`),
     h("span", {class: "hint"}, t.rated ? " · rated" : "", t.clock ? " · clock" : "",
@@ -467,6 +487,10 @@ async function start() {
   fill($("game"), state.games.map((g) => h("option", {value: g.name}, g.title)));
   $("game").onchange = () => { drawOptions(); drawPlayers(true); };
   $("players").onchange = () => drawSeats();
+  // What happens when time runs out is asked only with a clock ("Clock: none — then a bot
+  // plays for them" asked about a time that never runs out).
+  $("clock").onchange = () => { $("on-timeout").hidden = !$("clock").value; };
+  $("clock").onchange();
   $("create").onsubmit = create;
   $("refresh").onclick = drawOpen;
   drawOptions();

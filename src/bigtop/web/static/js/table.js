@@ -234,17 +234,6 @@ function drawLog(view) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** Whether ``seat`` has a move of its own to take back: "yes", "no", or "luck" when a chance
- * outcome (a roll, seat -1 in the log) came after it, which the server never takes back (the
- * seed would bring the same luck again: docs/server.md, "A take-back cannot unsee"). */
-function lastMoveOf(seat) {
-  const moves = [...page.log.values()].filter((l) => l.kind === "move").sort((a, b) => a.version - b.version);
-  let last = -1;
-  moves.forEach((l, i) => { if (l.seat === seat && !l.bot) last = i; });
-  if (last < 0) return "no";
-  return moves.slice(last + 1).some((l) => l.seat < 0) ? "luck" : "yes";
-}
-
 /** One line for a chain of forced moves: "Played for you, the only moves (3): …; …; …". */
 function forcedLine(texts) {
   const head = texts.length === 1 ? "Played for you, the only move" : `Played for you, the only moves (${texts.length})`;
@@ -549,7 +538,7 @@ function drawAll(view) {
     drawPeople(view, (seat) => botReason(view, seat));
     drawNameAsk(view, enqueue, showError);
     drawClocks(view);
-    drawUndo(view, lastMoveOf, enqueue, showError);
+    drawUndo(view, enqueue, showError);
     drawThinking();
     markTurn(ctx.myTurn && !ctx.over, whoseTurn(view));
     // No turn comes after the end: "Your turn: a sound" offers nothing any more.
