@@ -9,9 +9,10 @@ in every position that seat cannot tell apart.
   and, for the seat to move, the answer to every action number and to a sample of typed
   moves (``bigtop play``'s prompt) — is unchanged too (an error naming a card in another
   hand would be a leak).
-- **What every seat is told of a move** — its public describe line, and the round and trick
-  summaries — is a function of what that seat sees before and after the move: two moves that
-  no other seat can tell apart get the same public text.
+- **What every seat is told of a move** — its describe line as told to that seat (the public
+  one for a spectator), and the round and trick summaries — is a function of what that seat
+  sees before and after the move: two moves that no other seat can tell apart get the same
+  text.
 
 Positions come from seeded random games; hypothesis picks position, seat and resampling
 seeds (profiles as in ``tests/core/test_fuzz.py``).
@@ -41,6 +42,8 @@ from bigtop.core.game import Game, State
 from bigtop.core.registry import game_module, game_names, get_game, new_game
 from bigtop.games import teaching
 from bigtop.games.scout.rules import ScoutGame, ScoutState
+from bigtop.games.tricky_landing.actions import Throw
+from bigtop.games.tricky_landing.rules import TrickyLandingState
 
 GAMES = game_names()
 
@@ -161,7 +164,20 @@ MOVE_NOT_IN_VIEWS = ("so-ein-zirkus", "tricky-landing", "clown-15-go")
 """Games whose views do not tell apart every two moves that their public lines name
 differently: So ein Zirkus records no clown's path, Tricky Landing no throw's aim and spin
 (two aims can land alike), Clown 15 Go's card put on the own open pile (advanced rule 2)
-can end the turn just as laying it down does. Their moves hold nothing hidden."""
+can end the turn just as laying it down does. Their moves hold nothing hidden but a Tricky
+Landing card that lands face down, which :func:`seen_move` leaves out of the key."""
+
+
+def seen_move(a: Action, name: str, view: str) -> str | None:
+    """The move ``a`` as a seat whose view after it is ``view`` (JSON) saw it played: None
+    where the views record the whole move; else its JSON, but for a card the view does not
+    name (a Tricky Landing card that landed face down is thrown, unseen)."""
+    if name not in MOVE_NOT_IN_VIEWS:
+        return None
+    move = a.to_json()
+    if "card" in move and json.dumps(move["card"]) not in view:
+        move["card"] = None
+    return json.dumps(move)
 
 
 def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: int,
@@ -195,12 +211,12 @@ def public_texts_hunt(name: str, players: int, seed: int, every: int, widest: in
                     # A round's end deals afresh: the view after it no longer shows where
                     # the last card went, so only the summary is keyed there.
                     if hidden and summary == "[[], []]":
-                        # Where the views do not record the whole move (a path, an aim),
-                        # the move itself is part of the key: it is public once played.
-                        played = (json.dumps(a.to_json()) if name in MOVE_NOT_IN_VIEWS
-                                  else None)
-                        key: tuple[Any, ...] = ("line", p, before, now, played)
-                        assert seen.setdefault(key, line) == line, (name, step, p, line)
+                        # The line as told to p (bigtop play tells a bot's move to its one
+                        # person so), keyed by what p saw, and where the views do not record
+                        # the whole move (a path, an aim) by the move as p saw it played.
+                        told_p = s.describe(a, p)
+                        key: tuple[Any, ...] = ("line", p, before, now, seen_move(a, name, now))
+                        assert seen.setdefault(key, told_p) == told_p, (name, step, p, told_p)
                     key = ("summary", p, before, now, line)
                     assert seen.setdefault(key, summary) == summary, (name, step, p, line)
                     # What the log adds to the line once the move is played, as told to p
@@ -263,3 +279,32 @@ def test_what_a_seat_is_told_includes_the_answers_to_what_it_asks() -> None:
         leaky.append(json.loads(told(s, 0)))
     mine, theirs = leaky
     assert {k for k in mine if mine[k] != theirs[k]} == {"numbers", "typed"}
+
+
+def test_a_card_that_lands_face_down_is_no_part_of_the_key() -> None:
+    """The hunt's key holds a Tricky Landing throw's aim but not a card the others did not
+    see: two cards thrown alike that land face down give every other seat the same key, so a
+    line naming the card would be caught (keyed by the whole move it could not be)."""
+    game = new_game("tricky-landing", 3)
+    for s in random_game_states(game, 5, every=1):
+        assert isinstance(s, TrickyLandingState)
+        if s.is_terminal() or s.trick or s.table:
+            continue  # the first throw of a round: the next seat sees only where it lands
+        mover, other = s.current_player(), (s.current_player() + 1) % 3
+        aims: dict[tuple[float, float, float], list[Throw]] = {}
+        for a in s.legal_actions():
+            if isinstance(a, Throw) and s.landing_of(a).face_down:
+                aims.setdefault((a.x, a.y, a.spin), []).append(a)
+        pair = next((acts[:2] for acts in aims.values() if len(acts) > 1), None)
+        if pair is None:
+            continue
+        keys = set()
+        for a in pair:
+            after = s.clone()
+            after.apply(a)
+            view = json.dumps(after.observation(other), sort_keys=True)
+            keys.add((view, seen_move(a, game.name, view)))
+            assert json.dumps(a.card) in json.dumps(after.observation(mover))
+        assert len(keys) == 1 and pair[0].card != pair[1].card
+        return
+    raise AssertionError("no throw landed face down")
