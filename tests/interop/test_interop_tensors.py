@@ -144,3 +144,23 @@ def test_a_tensor_of_no_seat_or_of_another_game_s_state_is_a_clear_refusal(name:
             with pytest.raises(BigtopError, match="state"):
                 make(other, 0)
         assert len(make(state, n - 1)) == layout.size
+
+
+def test_the_layout_lookup_and_the_hashed_encoding_refuse_bad_arguments() -> None:
+    """``layout_for`` takes a game, ``HashedJsonLayout`` a whole size of at least 1 and a
+    state of any game with one of its seats: anything else a BigtopError (it was an
+    AttributeError or a TypeError from inside)."""
+    for game in (None, "scout", 3):
+        with pytest.raises(BigtopError, match="game"):
+            layout_for(game)  # type: ignore[arg-type]
+    for size in (0, -1, 2.5, "x", None, True):
+        with pytest.raises(BigtopError, match="size"):
+            HashedJsonLayout(size)  # type: ignore[arg-type]
+    hashed = HashedJsonLayout(16)
+    state = new_state("scout", players=3, seed=1)
+    for other in ("a state", None, 3):
+        with pytest.raises(BigtopError, match="state"):
+            hashed.tensor(other, 0)
+    with pytest.raises(BigtopError, match="spectator"):
+        hashed.tensor(state, None)
+    assert hashed.tensor(state, 2).shape == (16,)
