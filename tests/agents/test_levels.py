@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bigtop.agents.base import Agent, RandomAgent, play_game, play_random
@@ -109,6 +110,19 @@ def test_bad_bot_arguments_are_refused() -> None:
         make_bot("hard", g, 0, 0, time_limit=0.0)
     with pytest.raises(BigtopError, match="iterations must be"):
         make_bot("hard", g, 0, 0, iterations=0)
+
+
+@pytest.mark.parametrize("level", BOT_NAMES)
+def test_a_bot_seed_that_is_no_seed_is_refused(level: str) -> None:
+    """make_bot takes a seed as new_initial_state does (check_seed: a whole number
+    0..2**63-1), for every level alike: before, the compiled random bot raised mypyc's
+    TypeError for None, 0.5 or a numpy integer, a searching one Python's random.Random
+    TypeError for a numpy integer or a list and played on with a float, True or -1."""
+    g = new_game("scout", 3)
+    for seed in (None, True, -1, 2**63, 0.5, "3", np.int64(3), [1]):
+        with pytest.raises(BigtopError, match="seed must be"):
+            make_bot(level, g, 0, seed)  # type: ignore[arg-type]
+    assert make_bot(level, g, 0, 2**63 - 1) is not None
 
 
 _PICKLE_CHECK = """

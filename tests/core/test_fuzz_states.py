@@ -22,10 +22,12 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 from tests.core.test_fuzz import base_states, check_sound_and_play_out, fuzz
 
+from bigtop.agents.levels import BOT_NAMES, make_bot
 from bigtop.core.errors import BigtopError, MalformedActionError
 from bigtop.core.game import State
 from bigtop.core.perft import perft
 from bigtop.core.registry import game_module, game_names, get_game, load_state, new_game
+from bigtop.interop.tensors import layout_for
 
 GAMES = game_names()
 MAX_MESSAGE = 500
@@ -205,6 +207,13 @@ def _entry_points(s: State, value: Any) -> list[tuple[str, Any]]:
         ("apply_int", lambda: s.clone().apply_int(value)),
         ("apply_listed", lambda: s.clone().apply_listed(value)),
         ("perft", lambda: perft(s, value) if not (type(value) is int and value > 1) else 0),
+        ("check_playable", lambda: s.check_playable(value)),
+        ("action_from_text", lambda: s.action_from_text(value)),
+        ("tensor seat", lambda: layout_for(game).tensor(s, value)),
+        ("tensor state", lambda: layout_for(game).floats(value, 0)),
+        ("observation_tensor", lambda: [tensor(s, value), tensor(value, 0)]
+         if (tensor := getattr(game, "observation_tensor", None)) is not None else None),
+        ("make_bot seed", lambda: [make_bot(level, game, 0, value) for level in BOT_NAMES]),
     ]
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable, Sized
 
 import numpy as np
 import pytest
 
 from bigtop.agents.base import random_step
 from bigtop.core import registry
+from bigtop.core.errors import BigtopError
 from bigtop.core.game import Game, State
 from bigtop.core.registry import capabilities, game_names, new_state
 from bigtop.core.tensor import TensorLayout
@@ -113,3 +115,52 @@ def test_hashed_fallback_for_games_without_a_layout(monkeypatch: pytest.MonkeyPa
     plain = dataclasses.replace(capabilities("scout"), observation_tensor=None)
     monkeypatch.setitem(registry._RECORDS, "scout", plain)
     assert isinstance(layout_for(game), HashedJsonLayout)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_tensor_of_no_seat_or_of_another_game_s_state_is_a_clear_refusal(name: str) -> None:
+    """The layout's ``tensor`` and ``floats`` and the game's ``observation_tensor`` take a
+    state of their own game and one of its seats, as ``observation`` does (State.check_seat:
+    True is not seat 1, "0" not seat 0, a numpy integer no seat); anything else is a
+    BigtopError, never a TypeError, KeyError or IndexError from inside the layout, nor a
+    tensor: a spectator has none (seats are counted from the observer), a SCOUT layout for
+    two players makes none of a three-player deal. Compiled and pure alike."""
+    cls = registry.get_game(name)
+    n = cls.min_players
+    game = registry.new_game(name, n)
+    state = game.new_initial_state(1)
+    bigger = registry.new_game(name, n + 1).new_initial_state(1)
+    stranger = new_state("scout" if name != "scout" else "clown-15-go", players=3, seed=1)
+    layout = layout_for(game)
+    makers: list[Callable[[object, object], Sized]] = [layout.tensor, layout.floats]
+    listed = getattr(game, "observation_tensor", None)  # Game's own list (not SCOUT's)
+    if listed is not None:
+        makers.append(listed)
+    for make in makers:
+        for seat in (None, -1, n, True, 1.0, "0", np.int64(0)):
+            with pytest.raises(BigtopError, match=r"player|seat|spectator"):
+                make(state, seat)
+        for other in (bigger, stranger, "a state", None):
+            with pytest.raises(BigtopError, match="state"):
+                make(other, 0)
+        assert len(make(state, n - 1)) == layout.size
+
+
+def test_the_layout_lookup_and_the_hashed_encoding_refuse_bad_arguments() -> None:
+    """``layout_for`` takes a game, ``HashedJsonLayout`` a whole size of at least 1 and a
+    state of any game with one of its seats: anything else a BigtopError (it was an
+    AttributeError or a TypeError from inside)."""
+    for game in (None, "scout", 3):
+        with pytest.raises(BigtopError, match="game"):
+            layout_for(game)  # type: ignore[arg-type]
+    for size in (0, -1, 2.5, "x", None, True):
+        with pytest.raises(BigtopError, match="size"):
+            HashedJsonLayout(size)  # type: ignore[arg-type]
+    hashed = HashedJsonLayout(16)
+    state = new_state("scout", players=3, seed=1)
+    for other in ("a state", None, 3):
+        with pytest.raises(BigtopError, match="state"):
+            hashed.tensor(other, 0)
+    with pytest.raises(BigtopError, match="spectator"):
+        hashed.tensor(state, None)
+    assert hashed.tensor(state, 2).shape == (16,)

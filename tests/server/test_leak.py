@@ -222,9 +222,11 @@ def test_nothing_a_viewer_receives_holds_another_seats_secrets(client: Any,
                                                                name: str) -> None:
     """End to end, through every way out of the server: random play at a table of people
     (a chat message now and then), and after each move everything each seat and a
-    spectator get — their WebSocket messages, the view (whole and ``?since``), the replay
-    (and ``?at`` now and a move before), the picture, the chat, the rules, the lobby and
-    the move's own answer — holds no other seat's private part of its observation
+    spectator get — their WebSocket messages (a new connection's too, now and then), the
+    view (whole and ``?since``), the replay (and ``?at`` now and a move before), the
+    picture, the chat, the rules, the lobby, the move's own answer and the answers to a
+    take-back asked for every fifth move and accepted by the others (its refusal where a
+    step since drew from the seed) — holds no other seat's private part of its observation
     (verbatim, as JSON), no seat token or its hash, and not the seed until the end.
     (A spectator handed seat 0's observation fails it in SCOUT and Tricky Landing, whose
     seats hold hands; So ein Zirkus and Clown 15 Go show no seat anything private in these
@@ -261,6 +263,17 @@ def test_nothing_a_viewer_receives_holds_another_seats_secrets(client: Any,
             if step % 4 == 0:
                 client.post(f"/api/tables/{t}/chat", json={"text": f"gl {step}"},
                             headers=auth(tokens[mover]))
+            if step % 5 == 2:
+                # The mover asks to take the move back and the others accept: what each is
+                # answered (the take-back, or the 409 naming the move that showed what it
+                # hides) is checked with the rest; play goes on from either position.
+                asked = client.post(f"/api/tables/{t}/undo", headers=auth(tokens[mover]))
+                assert asked.status_code in (200, 409), asked.text
+                got[mover].append(asked.text)
+                for seat in range(players):
+                    if seat != mover and asked.status_code == 200:
+                        got[seat].append(client.post(f"/api/tables/{t}/undo/accept",
+                                                     headers=auth(tokens[seat])).text)
             loaded = runtime.master.cached(t) or runtime.master.load(t)
             state, version = loaded.state, loaded.version
             over = loaded.meta.status == "finished"
@@ -292,6 +305,16 @@ def test_nothing_a_viewer_receives_holds_another_seats_secrets(client: Any,
                                      json.dumps(part, separators=(",", ":"),
                                                 ensure_ascii=False)):
                             assert text not in sent, (name, k, other, text[:80])
+            if step % 5 == 4:
+                # A viewer comes back: its new connection's first view (as a reload gets
+                # it) is read, with what follows, after the next move.
+                back = viewers[step % len(viewers)]
+                sockets[back].__exit__(None, None, None)
+                sockets[back] = client.websocket_connect(
+                    f"/api/tables/{t}/ws", headers=auth(tokens[back]) if back is not None else {})
+                live[back] = sockets[back].__enter__()
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)
+    if name == "scout":  # its moves draw nothing from the seed: what the asker showed is waived
+        assert client.get(f"/api/tables/{t}").json()["undos"], "no take-back went through"

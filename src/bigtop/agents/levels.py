@@ -43,6 +43,7 @@ from bigtop.agents.planner import PlannerAgent
 from bigtop.core.errors import BigtopError, IllegalActionError, shown
 from bigtop.core.game import Game
 from bigtop.core.registry import capabilities, get_game, new_game
+from bigtop.core.rng import check_seed
 
 LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The strength ladder, weakest first."""
@@ -271,7 +272,8 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
     """A bot called ``name`` (a level or an alias) for ``seat`` of ``game``, deterministic
     for ``seed`` (unless ``time_limit`` seconds cut a search short). ``iterations``
     overrides a search bot's budget (``medium``, ``hard``, ``ismcts``). A ``game`` that is
-    no :class:`Game`, or a ``seat`` that is not one of its seats, is a :class:`BigtopError`.
+    no :class:`Game`, a ``seat`` that is not one of its seats, or a ``seed`` that is no
+    seed (:func:`~bigtop.core.rng.check_seed`, as a game's) is a :class:`BigtopError`.
 
     >>> from bigtop import new_game
     >>> make_bot("easy", new_game("scout", 2), 5, 1)
@@ -285,6 +287,7 @@ def make_bot(name: str, game: Game, seat: int, seed: int, *,
     if type(seat) is not int or not 0 <= seat < n:  # the State.check_seat rule
         raise IllegalActionError(f"no seat {shown(seat)} in a {n}-player game "
                                  f"(seats 0..{n - 1})")
+    seed = check_seed(seed)  # every level alike, before any bot's own generator sees it
     if iterations is not None and name not in SEARCH_BOTS:
         raise BigtopError(f"bot {name!r} does not search: iterations applies to "
                           f"{', '.join(SEARCH_BOTS)}")

@@ -29,12 +29,13 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from bigtop.core.game import State
+from bigtop.core.errors import BigtopError, IllegalActionError, shown
+from bigtop.core.game import Game, State
 
 FloatArray = npt.NDArray[np.float32]
 """The tensor: float32, as learning code takes it."""
@@ -52,6 +53,10 @@ class TensorLayout(ABC):
 
     bound: float = 1e6
     """Every entry lies in ``[-bound, bound]`` (PettingZoo's Box bounds)."""
+
+    game: Game | None = None
+    """The game (configuration) whose states the layout encodes; None: any (the generic
+    hashed encoding). :meth:`tensor` refuses the states of any other."""
 
     @abstractmethod
     def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -85,19 +90,42 @@ class TensorLayout(ABC):
         """Named, reshaped views into ``flat`` (no copies)."""
         return {name: flat[start:end].reshape(shape) for name, start, end, shape in self._spans}
 
-    def tensor(self, state: State, player: int) -> FloatArray:
+    def tensor(self, state: object, player: object) -> FloatArray:
         """The flat tensor of ``player``'s view of ``state``."""
+        self.check(state, player)
         flat = np.zeros(self.size, np.float32)
-        self.fill(state, player, self.views(flat))
+        self.fill(cast(State, state), cast(int, player), self.views(flat))
         return flat
 
-    def floats(self, state: State, player: int) -> list[float]:
+    def floats(self, state: object, player: object) -> list[float]:
         """The same tensor as Python floats, written in double precision (each entry the
         value ``fill`` computed, before float32 rounds it): ``Game.observation_tensor``."""
+        self.check(state, player)
         flat = np.zeros(self.size, np.float64)
-        self.fill(state, player, self.views(flat))
+        self.fill(cast(State, state), cast(int, player), self.views(flat))
         out: list[float] = flat.tolist()
         return out
+
+    def check(self, state: object, player: object) -> None:
+        """Refuse (:class:`BigtopError`) what makes no tensor: a state of another game or
+        configuration than :attr:`game` (its pieces are sized for this one), and a player
+        that is no seat of the state (:meth:`State.check_seat`; a spectator has no tensor,
+        since seats in a tensor are counted from the observer). Checked here, before
+        ``fill`` reads the observation, so that bad input is one clear error, never a
+        KeyError or IndexError from inside a layout."""
+        game = self.game
+        if game is not None:
+            theirs = getattr(state, "game", None)
+            if theirs is not game and not (isinstance(theirs, Game) and theirs == game):
+                what = f"a state of {theirs!r}" if isinstance(state, State) else shown(state)
+                raise BigtopError(f"this tensor layout encodes the states of {game!r}, "
+                                  f"not {what}")
+        if isinstance(state, State):
+            if player is None:
+                raise IllegalActionError(
+                    "a spectator has no observation tensor (seats in a tensor are counted "
+                    f"from the observer); ask for a player 0..{state.game.num_players - 1}")
+            state.check_seat(player, spectator=False)
 
 
 def observer(obs: Mapping[str, Any]) -> int:

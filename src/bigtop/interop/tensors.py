@@ -29,6 +29,7 @@ import zlib
 
 import numpy as np
 
+from bigtop.core.errors import BigtopError, shown
 from bigtop.core.game import Game, State
 from bigtop.core.registry import capabilities
 from bigtop.core.tensor import FloatArray, FloatView, TensorLayout, Views
@@ -60,13 +61,22 @@ class HashedJsonLayout(TensorLayout):
     bound = 1e6
 
     def __init__(self, size: int = DEFAULT_HASHED_SIZE) -> None:
-        if size < 1:
-            raise ValueError("the hashed encoding needs a size of at least 1")
+        if type(size) is not int or size < 1:
+            raise BigtopError(f"the hashed encoding needs a whole size of at least 1, "
+                              f"got {shown(size)}")
         self.hashed_size = size
         self._cache: dict[str, int] = {}  # path -> index; paths repeat from call to call
 
     def pieces(self) -> list[tuple[str, tuple[int, ...]]]:
         return [("hashed_observation", (self.hashed_size,))]
+
+    def check(self, state: object, player: object) -> None:
+        """As :meth:`TensorLayout.check`, for a state of any game (it has no game of its
+        own): anything that is no state is refused too."""
+        if not isinstance(state, State):
+            raise BigtopError(f"the hashed encoding reads a state's observation, not "
+                              f"{shown(state)}")
+        super().check(state, player)
 
     def fill(self, state: State, player: int, out: Views) -> None:
         vec = out["hashed_observation"]
@@ -112,5 +122,8 @@ class HashedJsonLayout(TensorLayout):
 def layout_for(game: Game) -> TensorLayout:
     """The tensor layout for ``game``: the one its capability record declares, else the
     generic :class:`HashedJsonLayout`."""
+    if not isinstance(game, Game):
+        raise BigtopError(f"a tensor layout is made for a game (bigtop.new_game), not "
+                          f"{shown(game)}")
     make = capabilities(game.name).observation_tensor
     return HashedJsonLayout() if make is None else make(game)

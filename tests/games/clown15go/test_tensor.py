@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game
 from bigtop.games.clown15go.rules import Clown15GoGame, Clown15GoState
 from bigtop.games.clown15go.tensor import SEATS, Clown15GoLayout
@@ -277,8 +278,8 @@ def test_a_finished_game() -> None:
 def test_a_spectator_has_no_tensor() -> None:
     g = game(2)
     s = g.new_initial_state(1)
-    with pytest.raises(ValueError, match="spectator"):
-        Clown15GoLayout(g).tensor(s, None)  # type: ignore[arg-type]
+    with pytest.raises(BigtopError, match="spectator"):
+        Clown15GoLayout(g).tensor(s, None)
 
 
 @pytest.mark.parametrize(("flag", "options"), [

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bigtop.core.errors import BigtopError
 from bigtop.core.registry import new_game
 from bigtop.games.zirkus import ZirkusGame, ZirkusState, read_board_file
 from bigtop.games.zirkus.tensor import ZirkusLayout
@@ -177,5 +178,5 @@ def test_clown_pushed_off_the_board() -> None:
 def test_a_spectator_has_no_tensor() -> None:
     g = game(2)
     s = g.new_initial_state(1)
-    with pytest.raises(ValueError, match="spectator"):
-        ZirkusLayout(g).tensor(s, None)  # type: ignore[arg-type]
+    with pytest.raises(BigtopError, match="spectator"):
+        ZirkusLayout(g).tensor(s, None)

@@ -163,8 +163,10 @@ class Clown15GoGame(Game[Clown15GoOptions]):
         """
         return (Clown15GoLayout(self).size,)
 
-    def observation_tensor(self, state: State, player: int) -> list[float]:
-        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+    def observation_tensor(self, state: object, player: object) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo (the
+        layout refuses another game's state or no seat: typed ``object`` so that a compiled
+        build makes the same refusal rather than its own TypeError)."""
         return Clown15GoLayout(self).floats(state, player)
 
 

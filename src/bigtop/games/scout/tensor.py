@@ -66,6 +66,7 @@ class ScoutLayout(TensorLayout):
     def __init__(self, game: Game) -> None:
         if not isinstance(game, ScoutTable):  # the record pairs the layout with its game
             raise BigtopError(f"no SCOUT tensor for {game.title}")
+        self.game: ScoutTable = game
         self.n: int = game.num_players
         self.max_hand: int = game.max_hand
 

@@ -173,8 +173,10 @@ class TrickyLandingGame(Game[TrickyLandingOptions]):
         """Shape of :meth:`observation_tensor` (see :mod:`bigtop.games.tricky_landing.tensor`)."""
         return (TrickyLandingLayout(self).size,)
 
-    def observation_tensor(self, state: State, player: int) -> list[float]:
-        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+    def observation_tensor(self, state: object, player: object) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo (the
+        layout refuses another game's state or no seat: typed ``object`` so that a compiled
+        build makes the same refusal rather than its own TypeError)."""
         return TrickyLandingLayout(self).floats(state, player)
 
     def _state_from_position(self, position: JSON, seed: int) -> TrickyLandingState:

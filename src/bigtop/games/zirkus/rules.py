@@ -257,8 +257,10 @@ class ZirkusGame(Game[ZirkusOptions]):
         """
         return (ZirkusLayout(self).size,)
 
-    def observation_tensor(self, state: State, player: int) -> list[float]:
-        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo."""
+    def observation_tensor(self, state: object, player: object) -> list[float]:
+        """``player``'s observation as fixed-size floats, for OpenSpiel and PettingZoo (the
+        layout refuses another game's state or no seat: typed ``object`` so that a compiled
+        build makes the same refusal rather than its own TypeError)."""
         return ZirkusLayout(self).floats(state, player)
 
     def _state_from_position(self, position: JSON, seed: int) -> ZirkusState:
