@@ -175,27 +175,30 @@ def first(state: State, kind: str) -> dict[str, Any]:
                            if a.to_json()["type"] == kind).to_json()}
 
 
+def after_p0_shows(m: TableMaster) -> tuple[str, str, Any]:
+    """A two-player SCOUT table against a random bot where P0 has shown one card: its id,
+    P0's token and the table then."""
+    made = m.create(TableSpec("scout", 2, seed=3, listed=False,
+                              seats=(SeatSpec(), SeatSpec("bot", "random"))))
+    t, token = made.table_id, made.tokens[0]
+    shown = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
+                   token=token)
+    return t, token, shown
+
+
 def test_a_take_back_cannot_unsee_a_bots_show(sqlite_url: str) -> None:
     """P0 shows a card; the bot scouts it (nothing hidden came out: taken back) or shows
     cards from its hand (they would go back into it, known: refused, nothing changed)."""
     m = master_on(sqlite_url)
 
-    def after_p0_shows() -> tuple[str, str, Any]:
-        made = m.create(TableSpec("scout", 2, seed=3, listed=False,
-                                  seats=(SeatSpec(), SeatSpec("bot", "random"))))
-        t, token = made.table_id, made.tokens[0]
-        shown = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
-                       token=token)
-        return t, token, shown
-
-    t, token, shown = after_p0_shows()
+    t, token, shown = after_p0_shows(m)
     scouted = m.play(t, 1, shown.version, first(shown.state, "scout"), bot="random")
     placed = m.play(t, 1, scouted.version, first(scouted.state, "insert"), bot="random")
     assert placed.state.current_player() == 0
     back = m.ask_undo(t, 0, token)
     assert back.version == 0 and back.meta.undos == 1
 
-    t, token, shown = after_p0_shows()
+    t, token, shown = after_p0_shows(m)
     showed = m.play(t, 1, shown.version, first(shown.state, "show"), bot="random")
     with pytest.raises(errors.Conflict) as refused:
         m.ask_undo(t, 0, token)
@@ -311,27 +314,19 @@ def test_the_seats_view_offers_the_take_back_the_server_grants(sqlite_url: str) 
     would put cards back into its hand, known: not possible, with the refusal's line."""
     m = master_on(sqlite_url)
 
-    def after_p0_shows() -> tuple[str, str, Any]:
-        made = m.create(TableSpec("scout", 2, seed=3, listed=False,
-                                  seats=(SeatSpec(), SeatSpec("bot", "random"))))
-        t, token = made.table_id, made.tokens[0]
-        shown = m.play(t, 0, 0, {"action": {"type": "show", "start": 0, "length": 1}},
-                       token=token)
-        return t, token, shown
-
-    t, token, shown = after_p0_shows()
+    t, token, shown = after_p0_shows(m)
     scouted = m.play(t, 1, shown.version, first(shown.state, "scout"), bot="random")
     placed = m.play(t, 1, scouted.version, first(scouted.state, "insert"), bot="random")
     kept: dict[Any, Any] = {}
     assert m.take_back(scouted, 0, kept) == {"possible": True, "why": None}
-    # Checked again as the table moves on, from the position kept as JSON.
+    # Checked again as the table moves on, from the position kept.
     assert [v[0] for k, v in kept.items() if k[2] != "at"] == [True]
     assert m.take_back(placed, 0, kept) == {"possible": True, "why": None}
     assert m.take_back(placed, 0) == {"possible": True, "why": None}
     assert m.take_back(placed, 1) is None  # a bot's seat asks nothing
     assert m.ask_undo(t, 0, token).meta.undos == 1
 
-    t, token, shown = after_p0_shows()
+    t, token, shown = after_p0_shows(m)
     showed = m.play(t, 1, shown.version, first(shown.state, "show"), bot="random")
     kept = {}
     said = m.take_back(showed, 0, kept)
