@@ -98,6 +98,10 @@ def _json_value(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
+_NO_TAKE_BACK = JsonText("null")
+"""A spectator's ``take_back``: nothing to take back."""
+
+
 def dumps(value: Any) -> str:
     """Compact JSON text (UTF-8, no spaces), as the framework's JSON responses write it,
     by orjson (views are most of a move's work); what orjson refuses (keys that are no
@@ -755,20 +759,23 @@ class Runtime:
                 "legal_actions": JsonText(part.legal_actions) if started else [],
                 "take_back": self.take_back(loaded, seat)}
 
-    def take_back(self, loaded: Loaded, seat: int | None) -> dict[str, Any] | None:
-        """:meth:`TableMaster.take_back` for a view, found once per table version and seat
-        (a refusal, and the position gone back to, once until the seat moves again): a page
-        offers a take-back only where asking would not be refused (docs/server.md, "A
-        take-back cannot unsee")."""
+    def take_back(self, loaded: Loaded, seat: int | None) -> JsonText:
+        """:meth:`TableMaster.take_back` for a view, as JSON text, found once per table
+        version and seat (a refusal, and the position gone back to, once until the seat
+        moves again): a page offers a take-back only where asking would not be refused
+        (docs/server.md, "A take-back cannot unsee"). Kept in the view cache as text, like
+        the seat parts: no container for the young collections to walk."""
+        if seat is None:
+            return _NO_TAKE_BACK
         m = loaded.meta
         key = ("take-back", m.id, m.undos, m.version, m.seat_rev, loaded.last_event, seat)
-        hit: tuple[dict[str, Any] | None] | None = self._views.get(key)
-        if hit is None:  # kept in a tuple: None is an answer too (nothing to take back)
-            hit = (self.master.take_back(loaded, seat, self._take_backs),)
-            self._views.put(key, hit, 200)
+        text: str | None = self._views.get(key)
+        if text is None:
+            text = dumps(self.master.take_back(loaded, seat, self._take_backs))
+            self._views.put(key, text, len(text))
             while len(self._take_backs) > TAKE_BACKS_KEPT:
                 self._take_backs.pop(next(iter(self._take_backs)))  # the oldest
-        return hit[0]
+        return JsonText(text)
 
     def _shared_view(self, loaded: Loaded, part: SeatPart, entries: tuple[LogEntry, ...],
                      log_since: int) -> dict[str, Any]:
