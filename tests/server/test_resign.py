@@ -110,6 +110,12 @@ def test_a_rated_resignation_rates_both_identities(client: TestClient) -> None:
     table = rated_table(client, anna["key"])["table"]
     assert client.post(f"/api/tables/{table}/join", json={"seat": 1},
                        headers=auth(ben["key"])).status_code == 200
+    keys = {0: anna["key"], 1: ben["key"]}
+    movers: set[int] = set()
+    while movers != {0, 1}:  # each has moved (turning a hand is a move of one's own turn)
+        view = client.get(f"/api/tables/{table}").json()
+        movers.add(view["current_player"])
+        move(client, table, keys[view["current_player"]])
     resign(client, table, anna["key"])
     rows = board(client)["players"]
     assert [r["player"] for r in rows] == [ben["id"], anna["id"]]
@@ -131,3 +137,15 @@ def test_a_stale_worker_cannot_resign_over_a_newer_move(db_url: str) -> None:
         assert v["status"] == "finished" and v["result"]["resigned"] == 1 - mover
         assert view_of(a, t)["result"] == v["result"]
         assert [e["kind"] for e in v["log"]].count("move") == 1
+
+
+def test_a_rated_game_given_up_before_everyone_moved_is_not_rated(client: TestClient) -> None:
+    """Else two identities of one person traded wins at once (resign, rematch, resign)."""
+    anna, ben = new_player(client, "Anna"), new_player(client, "Ben")
+    table = rated_table(client, anna["key"])["table"]
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 1},
+                       headers=auth(ben["key"])).status_code == 200
+    v = resign(client, table, ben["key"])
+    assert v["status"] == "finished" and v["result"]["resigned"] == 1
+    assert v["log"][-1]["text"].endswith("(unrated: not everyone had moved)")
+    assert board(client)["players"] == []

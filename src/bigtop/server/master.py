@@ -1204,8 +1204,9 @@ class TableMaster:
 
     def resign(self, table_id: str, seat: int, token: str | None = None) -> Loaded:
         """The person of ``seat`` gives up: the game ends there, they place last and every
-        other player shares first (as a game lost on time; rated tables rate it so). Before
-        the game starts, the host closes the table so instead (it expires, unplayed).
+        other player shares first (as a game lost on time; rated tables rate it so, once
+        every person has moved). Before the game starts, the host closes the table so
+        instead (it expires, unplayed).
         ``token``: their seat token or player key (None: a trusted caller), checked against
         the load whose version and seat revision guard the write (:meth:`_check_holder`),
         so a token revoked or a move made since changes nothing (409)."""
@@ -1227,6 +1228,13 @@ class TableMaster:
             result = time_out_result(loaded.state.scores(), seat, "resigned")
             rating = self._rating(loaded, result["ranking"])
             text = f"P{seat} resigned and places last: the game ends"
+            moved = {e.seat for e in loaded.log if e.kind == "move" and e.bot is None}
+            if rating is not None and any(s.kind == HUMAN and s.seat not in moved
+                                          for s in loaded.seats):
+                # A rated game given up before every person has moved is not rated (as
+                # an abort): else two identities of one person could trade wins at once.
+                rating = None
+                text += " (unrated: not everyone had moved)"
         if not self.storage.resign(table_id, m.version, m.seat_rev, seat, now=_now(),
                                    text=text, result=result, rating=rating):
             raise errors.Conflict(f"table {table_id} changed meanwhile; look again",
