@@ -225,3 +225,33 @@ def test_a_failed_commit_is_the_answer_of_each_job_it_lost() -> None:
         db.close()
     assert answers[0] == "gate"
     assert [type(a) for a in answers[1:]] == [OSError, OSError]
+
+
+def test_a_later_job_lets_the_jobs_queued_before_it_go_first() -> None:
+    """A bot's move (``run_later``) queued while the thread is busy lets the people's moves
+    queued around it go first, at most ``LATER_MOST`` times: it still runs."""
+    ran: list[str] = []
+
+    def job(name: str) -> str:
+        ran.append(name)
+        return name
+
+    db = DatabaseThread()
+    gate = Gate()
+
+    async def main() -> list[Any]:
+        first = asyncio.ensure_future(db.run(gate))
+        await asyncio.get_running_loop().run_in_executor(None, gate.started.wait, 10)
+        bot = asyncio.ensure_future(db.run_later(job, "bot"))
+        await asyncio.sleep(0.01)
+        people = [asyncio.ensure_future(db.run(job, f"p{i}")) for i in range(3)]
+        await asyncio.sleep(0.05)  # all of them queued behind the gate
+        gate.open.set()
+        return await asyncio.gather(first, bot, *people)
+
+    try:
+        assert asyncio.run(main()) == ["gate", "bot", "p0", "p1", "p2"]
+    finally:
+        db.close()
+    assert ran == ["p0", "p1", "p2", "bot"]
+

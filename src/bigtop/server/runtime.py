@@ -9,6 +9,7 @@ event loop only routes messages.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import hashlib
@@ -207,6 +208,10 @@ async def in_thread(fn: Callable[..., T], *args: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(None, functools.partial(fn, *args))
 
 
+_LATER = object()
+"""The token in a :class:`DatabaseThread`'s queue that runs its oldest later job."""
+
+
 class DatabaseThread:
     """One thread that does a worker's SQLite work in turn, handed over with as little as
     Python allows: a job in a :class:`queue.SimpleQueue`, its answer set on an asyncio future
@@ -235,10 +240,17 @@ class DatabaseThread:
     groups of 4 already save about what groups of 8 do (a tenth to a quarter of the
     thread's CPU a move: docs/benchmarks.md, "Per-move cost")."""
 
+    LATER_MOST = 4
+    """Times a job handed over with :meth:`run_later` lets the jobs queued before it go
+    first (each time: those queued then); after that it runs in its turn."""
+
     def __init__(self, name: str = "bigtop-db",
                  group: Callable[[], contextlib.AbstractContextManager[Any]] | None = None
                  ) -> None:
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._later: collections.deque[Any] = collections.deque()
+        """Jobs of :meth:`run_later`, oldest first; each has a :data:`_LATER` token in
+        ``_jobs`` that runs it."""
         self._group = group
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
@@ -254,6 +266,16 @@ class DatabaseThread:
         self._jobs.put((loop, future, fn, args, key))
         return await future
 
+    async def run_later(self, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`run`, for work that may wait a little (a bot's move): the jobs queued
+        ahead of it when its turn comes go first, up to :data:`LATER_MOST` times; so a
+        person's move does not queue behind the bots' moves stored around it."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._later.append((loop, future, fn, args, None))
+        self._jobs.put(_LATER)
+        return await future
+
     def close(self) -> None:
         """Stop after the jobs already handed over; waits for the thread."""
         self._jobs.put(None)
@@ -261,10 +283,23 @@ class DatabaseThread:
 
     def _work(self) -> None:
         held = None  # a job taken while gathering a group, run next
+        deferred = 0  # how often the oldest later job let others go first
         while True:
             job, held = held or self._jobs.get(), None
             if job is None:
+                while self._later:  # handed over before the stop: answered
+                    waiting = self._later.popleft()
+                    self._answer(waiting, *self._call(waiting))
                 return
+            if job is _LATER:
+                if deferred < self.LATER_MOST and not self._jobs.empty():
+                    deferred += 1
+                    self._jobs.put(_LATER)  # behind the jobs queued now
+                    continue
+                deferred = 0
+                job = self._later.popleft()
+                self._answer(job, *self._call(job))
+                continue
             key = job[4]
             if key is None or self._group is None or self._jobs.empty():
                 self._answer(job, *self._call(job))
@@ -275,7 +310,7 @@ class DatabaseThread:
                     more = self._jobs.get_nowait()
                 except queue.Empty:
                     break
-                if more is None or more[4] is None or more[4] in keys:
+                if more is None or more is _LATER or more[4] is None or more[4] in keys:
                     held = more
                     if more is None:  # stop after this group
                         self._jobs.put(None)
@@ -590,12 +625,13 @@ class Runtime:
         # trips to a server that works on several at once: the loop's pool.
         self._db: DatabaseThread | None = None
 
-    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+    async def db(self, fn: Callable[..., T], *args: Any, later: bool = False) -> T:
         """Run database work (a :class:`TableMaster` method) off the event loop (the
         event loop doing SQLite's work itself spends less CPU per move but answers later,
-        since every disk write stops it: measured)."""
+        since every disk write stops it: measured). ``later``: work that may let people's
+        go first (a bot's move: :meth:`DatabaseThread.run_later`)."""
         if self._db is not None:
-            return await self._db.run(fn, *args)
+            return await (self._db.run_later(fn, *args) if later else self._db.run(fn, *args))
         return await in_thread(fn, *args)
 
     async def db_move(self, table_id: str, fn: Callable[..., T], *args: Any) -> T:
@@ -1087,7 +1123,8 @@ class Runtime:
                                              deadline, owner=loaded.meta.creator)
                 try:
                     loaded = await self.db(self.master.play, table_id, seat,
-                                           loaded.version, {"action": action}, level)
+                                           loaded.version, {"action": action}, level,
+                                           later=True)
                 except errors.IllegalMove as e:
                     # The bot's view disagreed with the table (a bug): a random legal move
                     # keeps the game going.
