@@ -21,7 +21,7 @@ runner = CliRunner()
 
 
 def host(db: str, *args: str, code: int = 0) -> str:
-    res = runner.invoke(app, ["host", *args, "--db", db])
+    res = runner.invoke(app, ["host", args[0], "--db", db, *args[1:]])
     assert res.exit_code == code, res.output
     if code:
         assert res.output.startswith("error: ") and res.output.count("\n") == 1, res.output
@@ -119,6 +119,9 @@ def test_the_host_closes_a_table(sqlite_url: str) -> None:
         assert host(sqlite_url, "close", t) == f"closed {t}\n"
         host(sqlite_url, "close", t, code=2)  # not open any more
         host(sqlite_url, "close", "nope", code=2)
+        # Ids never start with "-" now; one made before goes after "--".
+        assert host(sqlite_url, "close", "--", "-Pnope", code=2) == \
+            "error: no open table '-Pnope'\n"
         view = c.get(f"/api/tables/{t}", headers=auth(token)).json()
         assert view["status"] == "expired" and view["result"] is None
         closed = [e for e in view["log"] if e["kind"] == "closed"]

@@ -229,11 +229,16 @@ def play_tricky_turn(page: Page, rng: random.Random) -> None:
     card = rng.choice(cards)
     before = version(page)
     page.click(f"#board .tl-hand-card[data-card='{card}']")
-    angle = rng.uniform(-8, 8)
+    throw(page, rng.uniform(-8, 8), before)
+
+
+def throw(page: Page, angle: float, before: int) -> None:
+    """Flick the chosen card at ``angle`` and wait for the throw (a version after
+    ``before``). On a loaded machine the 16 ms between pointer events can stretch so far
+    that the page measures a flick too slow to throw (and says so): a person flicks
+    again."""
     for _ in range(3):
         flick(page, angle)
-        # On a loaded machine the 16 ms between pointer events can stretch so far that the
-        # page measures a flick too slow to throw (and says so): a person flicks again.
         page.wait_for_function(
             f"() => Number(document.body.dataset.version) > {before} || "
             "(document.getElementById('tl-said')?.textContent || '').startsWith('Too slow')",

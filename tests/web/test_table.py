@@ -369,8 +369,8 @@ def test_tricky_landing_by_hand(server: Server, browsers: Browsers) -> None:
     assert page.locator("#board g.tl-card").count() == cards and drive.version(page) == before
     page.click("#tl-practice")  # done practising: the real throw
     assert page.locator("#board g.tl-card").count() == 0
-    drive.flick(page, 0.0)
-    drive.wait_after(page, before)
+    page.evaluate("document.getElementById('tl-said').textContent = ''")
+    drive.throw(page, 0.0, before)
     lines = page.eval_on_selector_all("#log-list li .t", "els => els.map(e => e.textContent)")
     # Our throw, in words (the log names our card to us only once it lies face up).
     line = next((t for t in lines if re.match(r"(You throw|P0 throws) ", t)), lines)

@@ -2,7 +2,8 @@
 (the running server need not stop): find identities and chat messages, remove messages,
 block an identity (its key opens nothing) or lift that, rename one, and close a table. Addresses are
 turned away with `bigtop serve --block`. docs/server.md, "Looking after a server", says
-what each does to the pages open at the time."""
+what each does to the pages open at the time. Ids are made never to start with "-"; one
+that does (made before) goes after ``--``: ``bigtop host close -- -Pq…``."""
 
 from __future__ import annotations
 

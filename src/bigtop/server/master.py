@@ -38,7 +38,6 @@ import hashlib
 import hmac
 import json
 import logging
-import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -73,6 +72,7 @@ from bigtop.server.model import (
     TableSpec,
     draw_seed,
     hash_token,
+    new_id,
     new_token,
     plain_text,
 )
@@ -443,7 +443,7 @@ class TableMaster:
                 raise errors.Unprocessable("a rated table's seed is drawn by the server: "
                                            "leave 'seed' out")
         state = game.new_initial_state(seed)
-        table_id = secrets.token_urlsafe(9)
+        table_id = new_id(9)
         people = [i for i, s in enumerate(seat_specs) if s.kind == HUMAN]
         host = people[0] if people else None
         if spec.host_seat is not None:
@@ -1555,7 +1555,7 @@ class TableMaster:
 
     def new_player(self, name: str) -> tuple[Player, str]:
         """A new identity and its key (128 random bits; shown once, stored hashed)."""
-        player = Player(secrets.token_urlsafe(12), self.name_of(name), _now())
+        player = Player(new_id(12), self.name_of(name), _now())
         key = new_token()
         self.storage.create_player(player, hash_token(key))
         return player, key

@@ -33,6 +33,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_id(nbytes: int) -> str:
+    """A table's or an identity's id: ``nbytes`` random bytes, URL-safe, never starting
+    with "-" (a command line read ``bigtop host close -Pq…`` as an option).
+
+    >>> all(not new_id(9).startswith("-") and len(new_id(9)) == 12 for _ in range(500))
+    True
+    """
+    while True:
+        made = secrets.token_urlsafe(nbytes)
+        if not made.startswith("-"):
+            return made
+
+
 def draw_seed() -> int:
     """A table's seed: 63 bits from the operating system's CSPRNG (never a creator's choice
     at a table strangers may sit at; see :meth:`TableMaster.create`)."""
